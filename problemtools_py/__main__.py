@@ -1,0 +1,7 @@
+"""``python -m problemtools_py DIR...`` runs verifyproblem."""
+
+from __future__ import annotations
+
+from problemtools_py.cli.verifyproblem import main
+
+raise SystemExit(main())

@@ -1,0 +1,235 @@
+"""problem.yaml: present, parseable, valid against the version's JSON Schema, and the
+cross-field rules a schema cannot express."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+from typing import Any
+
+from problemtools_py.checks import check
+from problemtools_py.checks.schema import unknown_keys_warnings, validate
+from problemtools_py.findings import Finding, error, warning
+from problemtools_py.model.config import LEGACY_VERSIONS, V2023_VERSIONS
+from problemtools_py.model.languages import KNOWN_LANGUAGES
+from problemtools_py.model.problem import Problem
+from problemtools_py.yamlfile import YamlDoc
+
+FILE = "problem.yaml"
+INCOMPATIBLE_TYPES = (
+    ("pass-fail", "scoring"),
+    ("multi-pass", "submit-answer"),
+    ("interactive", "submit-answer"),
+)
+
+
+def yaml_doc_findings(doc: YamlDoc, check_id: str) -> Iterator[Finding]:
+    """Syntax errors, duplicate keys and a non-mapping top level of any YAML file."""
+    if doc.syntax_error is not None:
+        yield error(check_id, doc.syntax_error.message, doc.rel, doc.syntax_error.line)
+        return
+    for dup in doc.duplicates:
+        yield error(check_id, dup.message, doc.rel, dup.line)
+    if doc.data is not None and not isinstance(doc.data, dict):
+        yield error(check_id, "must be a mapping of keys to values", doc.rel, 1)
+
+
+def _data(problem: Problem) -> dict[str, Any]:
+    return problem.yaml.data if isinstance(problem.yaml.data, dict) else {}
+
+
+@check("config")
+def problem_yaml(problem: Problem) -> Iterator[Finding]:
+    doc = problem.yaml
+    if not doc.exists:
+        yield error("problem-yaml", "problem.yaml is missing", FILE)
+        return
+    yield from yaml_doc_findings(doc, "problem-yaml")
+    if doc.syntax_error is not None or not isinstance(doc.data, dict | None):
+        return
+    declared = problem.format_declared
+    if declared is not None and declared not in LEGACY_VERSIONS | V2023_VERSIONS:
+        yield error(
+            "problem-yaml",
+            f"problem_format_version: unknown version '{declared}' "
+            "(known: legacy, legacy-icpc, 2023-07-draft, 2023-07); read as legacy",
+            FILE,
+            doc.line_of(("problem_format_version",)),
+        )
+        return
+    if problem.legacy:
+        yield from validate(doc, "problem-legacy", "problem-yaml")
+        yield from unknown_keys_warnings(doc, "problem-legacy", "problem-yaml")
+    else:
+        yield from validate(doc, "problem-2023-07", "problem-yaml")
+
+
+@check("config")
+def license_and_rights(problem: Problem) -> Iterator[Finding]:
+    data = _data(problem)
+    lic = data.get("license", "unknown")
+    if not isinstance(lic, str):
+        return
+    line = problem.yaml.line_of(("license",))
+    owner = data.get("rights_owner")
+    if lic == "public domain" and owner:
+        yield error(
+            "license",
+            "rights_owner must not be given for a public domain license",
+            FILE,
+            problem.yaml.line_of(("rights_owner",)),
+        )
+    elif lic not in ("unknown", "public domain") and not problem.config.implied_rights_owner:
+        who = "author or source" if problem.legacy else "credits.authors or source"
+        yield error(
+            "license",
+            f"license '{lic}' needs a rights owner: give rights_owner (or {who}, which imply it)",
+            FILE,
+            line,
+        )
+
+
+@check("config")
+def legacy_cross_fields(problem: Problem) -> Iterator[Finding]:
+    if not problem.legacy:
+        return
+    data = _data(problem)
+    doc = problem.yaml
+    if ("source_url" in data or "source-url" in data) and "source" not in data:
+        key = "source_url" if "source_url" in data else "source-url"
+        yield error("problem-yaml", f"{key} is given without source", FILE, doc.line_of((key,)))
+    if "source_url" in data and "source-url" in data:
+        yield warning(
+            "problem-yaml",
+            "both source_url and source-url are given; source_url wins",
+            FILE,
+            doc.line_of(("source-url",)),
+        )
+    validation = str(data.get("validation", "")).split()
+    if "score" in validation[1:] and data.get("type") != "scoring":
+        yield error(
+            "problem-yaml",
+            "validation 'custom score' needs type: scoring",
+            FILE,
+            doc.line_of(("validation",)),
+        )
+    if "grading" in data and not problem.config.scoring:
+        yield warning(
+            "problem-yaml",
+            "grading only applies to scoring problems; ignored",
+            FILE,
+            doc.line_of(("grading",)),
+        )
+    if "validator" in data and "validation" in data:
+        yield warning(
+            "problem-yaml",
+            "both the seed's 'validator' and 'validation' are given",
+            FILE,
+            doc.line_of(("validator",)),
+        )
+    yield from _seed_validator_flags(problem)
+    yield from _languages(problem)
+
+
+def _seed_validator_flags(problem: Problem) -> Iterator[Finding]:
+    """The seed's ``validator: [custom] flags``: custom only first; known flags for default."""
+    words = str(_data(problem).get("validator", "")).split()
+    line = problem.yaml.line_of(("validator",))
+    if "custom" in words[1:]:
+        yield error("problem-yaml", "validator: 'custom' must be the first value", FILE, line)
+    if words and words[0] == "custom":
+        return
+    yield from default_validator_flags(words, FILE, line, "validator")
+
+
+def default_validator_flags(
+    words: list[str], rel: str, line: int | None, key: str
+) -> Iterator[Finding]:
+    """Flags the default output validator understands, each tolerance with a number."""
+    i = 0
+    while i < len(words):
+        flag = words[i]
+        if flag in ("case_sensitive", "space_change_sensitive"):
+            i += 1
+            continue
+        if flag in ("float_tolerance", "float_relative_tolerance", "float_absolute_tolerance"):
+            value = words[i + 1] if i + 1 < len(words) else None
+            if value is None or not _is_nonneg_float(value):
+                yield error("problem-yaml", f"{key}: {flag} needs a non-negative number", rel, line)
+            i += 2
+            continue
+        yield error(
+            "problem-yaml",
+            f"{key}: unknown flag '{flag}' for the default output validator",
+            rel,
+            line,
+        )
+        i += 1
+
+
+def _is_nonneg_float(text: str) -> bool:
+    try:
+        value = float(text)
+    except ValueError:
+        return False
+    return value >= 0 and value == value and value != float("inf")
+
+
+def _languages(problem: Problem) -> Iterator[Finding]:
+    langs = problem.config.languages or ()
+    for lang in langs:
+        if lang not in KNOWN_LANGUAGES:
+            yield error(
+                "problem-yaml",
+                f"languages: unknown language code '{lang}'",
+                FILE,
+                problem.yaml.line_of(("languages",)),
+            )
+
+
+@check("config")
+def modern_cross_fields(problem: Problem) -> Iterator[Finding]:
+    if problem.legacy:
+        return
+    data = _data(problem)
+    doc = problem.yaml
+    types = problem.config.types
+    raw = data.get("type")
+    raw_types = set(raw) if isinstance(raw, list) else {raw} if isinstance(raw, str) else set()
+    for a, b in INCOMPATIBLE_TYPES:
+        if a in raw_types and b in raw_types:
+            yield error(
+                "problem-yaml",
+                f"type: '{a}' and '{b}' cannot be combined",
+                FILE,
+                doc.line_of(("type",)),
+            )
+    limits = data.get("limits")
+    limits = limits if isinstance(limits, dict) else {}
+    if "validation_passes" in limits and "multi-pass" not in types:
+        yield error(
+            "problem-yaml",
+            "limits.validation_passes is only for multi-pass problems",
+            FILE,
+            doc.line_of(("limits", "validation_passes")),
+        )
+    embargo = data.get("embargo_until")
+    if isinstance(embargo, str):
+        try:
+            datetime.datetime.fromisoformat(embargo.replace("Z", "+00:00"))
+        except ValueError:
+            yield error(
+                "problem-yaml",
+                f"embargo_until: '{embargo}' is not a real date",
+                FILE,
+                doc.line_of(("embargo_until",)),
+            )
+    for lang, name in problem.config.names.items():
+        if "\\" in name or "$" in name:
+            yield error(
+                "problem-yaml",
+                f"name ({lang}): LaTeX is not allowed in the name",
+                FILE,
+                doc.line_of(("name",)),
+            )
+    yield from _languages(problem)

@@ -1,0 +1,171 @@
+"""Names and layout: the short name, every file and directory name, symlinks, and
+top-level or data/ entries that belong to the other format version or look misspelled."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+
+from problemtools_py.checks import check
+from problemtools_py.findings import Finding, error, warning
+from problemtools_py.model.problem import Problem
+
+SHORT_NAME = re.compile(r"^[a-z0-9]+$")
+SEED_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_.-]*[a-zA-Z0-9]$")
+MODERN_FILE = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,253}[a-zA-Z0-9]$")
+MODERN_DIR = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9_-]{0,253}[a-zA-Z0-9])?$")
+EXEMPT_ANYWHERE = frozenset({".gitignore", ".gitattributes", ".git"})
+EXEMPT_AT_ROOT = frozenset({".timelimit"})
+
+LEGACY_TOP = frozenset(
+    {
+        "problem.yaml",
+        "problem_statement",
+        "data",
+        "include",
+        "submissions",
+        "input_validators",
+        "input_format_validators",
+        "output_validators",
+        "graders",
+        "attachments",
+        "domjudge-problem.ini",
+        "languages.yaml",
+    }
+)
+MODERN_TOP = frozenset(
+    {
+        "problem.yaml",
+        "statement",
+        "data",
+        "include",
+        "submissions",
+        "input_validators",
+        "output_validator",
+        "attachments",
+        "solution",
+        "generators",
+        "static_validator",
+        "input_visualizer",
+        "output_visualizer",
+        "languages.yaml",
+    }
+)
+# name found -> (name in this version, why), per version of the package.
+OTHER_VERSION_LEGACY = {
+    "statement": ("problem_statement", "'statement/' is the 2023-07 name"),
+    "output_validator": ("output_validators", "'output_validator/' is the 2023-07 name"),
+}
+OTHER_VERSION_MODERN = {
+    "problem_statement": ("statement", "'problem_statement/' is the legacy name"),
+    "output_validators": ("output_validator", "'output_validators/' is the legacy name"),
+    "input_format_validators": (
+        "input_validators",
+        "'input_format_validators/' is the legacy name",
+    ),
+    "graders": (None, "graders were removed in 2023-07; use test_group.yaml score_aggregation"),
+}
+LEGACY_DATA = frozenset({"sample", "secret", "testdata.yaml"})
+MODERN_DATA = frozenset(
+    {
+        "sample",
+        "secret",
+        "invalid_input",
+        "invalid_output",
+        "valid_output",
+        "test_group.yaml",
+        "testdata.yaml",
+    }
+)
+
+
+def name_ok(name: str, is_dir: bool, modern: bool, rel: str) -> bool:
+    if not modern:
+        return bool(SEED_NAME.match(name))
+    if is_dir and not (rel.startswith("data/") and name.endswith(".files")):
+        return bool(MODERN_DIR.match(name))
+    return bool(MODERN_FILE.match(name))
+
+
+@check("config")
+def short_name(problem: Problem) -> Iterator[Finding]:
+    if not SHORT_NAME.match(problem.short_name):
+        yield error(
+            "short-name",
+            f"problem short name '{problem.short_name}' must match [a-z0-9]+",
+            problem.short_name,
+        )
+
+
+@check("config")
+def file_names(problem: Problem) -> Iterator[Finding]:
+    modern = not problem.legacy
+    pattern = "2023-07 " if modern else ""
+    for entry in problem.files:
+        name = entry.name
+        if name in EXEMPT_ANYWHERE or (name in EXEMPT_AT_ROOT and "/" not in entry.rel):
+            continue
+        if any(part in EXEMPT_ANYWHERE for part in entry.rel.split("/")[:-1]):
+            continue
+        if not name_ok(name, entry.is_dir, modern, entry.rel):
+            kind = "directory" if entry.is_dir else "file"
+            yield error(
+                "file-name",
+                f"{kind} name '{name}' does not match the {pattern}file-name "
+                "pattern [a-zA-Z0-9][a-zA-Z0-9_.-]*[a-zA-Z0-9]",
+                entry.rel,
+            )
+
+
+@check("config")
+def symlinks(problem: Problem) -> Iterator[Finding]:
+    for entry in problem.files:
+        if not entry.is_symlink or entry.link_ok:
+            continue
+        target = entry.link_target or ""
+        if target.startswith("/"):
+            why = f"is absolute ('{target}'); symlinks must be relative and stay inside the package"
+        else:
+            why = f"points to '{target}', which does not exist inside the package"
+        yield error("symlink", f"symlink {why}", entry.rel)
+
+
+def _suggest(name: str, known: frozenset[str]) -> str:
+    match = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.7)
+    return f"; did you mean '{match[0]}'?" if match else ""
+
+
+@check("config")
+def top_level_entries(problem: Problem) -> Iterator[Finding]:
+    known = LEGACY_TOP if problem.legacy else MODERN_TOP
+    other = OTHER_VERSION_LEGACY if problem.legacy else OTHER_VERSION_MODERN
+    version = problem.format.value
+    for entry in problem.top_level():
+        name = entry.name
+        if name in known or name.startswith(".") or name in EXEMPT_AT_ROOT:
+            continue
+        if name in other:
+            ours, why = other[name]
+            use = f"; this {version} package uses '{ours}/'" if ours else ""
+            yield warning("layout", f"{why}{use}; it is ignored", name)
+        else:
+            yield warning(
+                "layout", f"unknown entry '{name}' is ignored{_suggest(name, known)}", name
+            )
+
+
+@check("data")
+def data_entries(problem: Problem) -> Iterator[Finding]:
+    known = LEGACY_DATA if problem.legacy else MODERN_DATA
+    for entry in problem.files:
+        if "/" not in entry.rel or entry.rel.rsplit("/", 1)[0] != "data":
+            continue
+        if entry.name in known or entry.name.startswith("."):
+            continue
+        yield warning(
+            "layout",
+            f"unexpected entry '{entry.name}' in data/; test data belongs in "
+            f"data/sample or data/secret{_suggest(entry.name, known)}",
+            entry.rel,
+        )

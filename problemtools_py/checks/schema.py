@@ -1,0 +1,105 @@
+"""Validate a YAML document against one of our JSON Schemas, with lines for every message."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+import jsonschema
+
+from problemtools_py.findings import Finding, error, warning
+from problemtools_py.resources import load_schema
+from problemtools_py.yamlfile import KeyPath, YamlDoc
+
+
+@cache
+def _validator(name: str) -> Any:
+    schema = load_schema(name)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def key_path_text(path: KeyPath) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "(top level)"
+
+
+def _describe(err: Any) -> tuple[KeyPath, str]:
+    """The most useful path and message for one validation error (for oneOf/anyOf, the
+    best-matching branch's message when all branches disagree on the same path)."""
+    if err.validator in ("oneOf", "anyOf") and err.context:
+        deepest = max(err.context, key=lambda e: len(e.absolute_path))
+        if len(deepest.absolute_path) > len(err.absolute_path):
+            return _describe(deepest)
+        kinds = [e.message for e in err.context if e.validator == "type"]
+        if kinds and len(kinds) == len(err.context):
+            return tuple(
+                err.absolute_path
+            ), f"{_short(err.instance)} has the wrong type ({'; '.join(kinds)})"
+    return tuple(err.absolute_path), err.message
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _unknown_key_findings(doc: YamlDoc, err: Any, check: str) -> Iterator[Finding]:
+    known = list(err.schema.get("properties", {}))
+    for key in err.instance:
+        if key in known:
+            continue
+        path = (*err.absolute_path, key)
+        hint = difflib.get_close_matches(str(key), known, n=1)
+        more = f" (did you mean '{hint[0]}'?)" if hint else ""
+        yield error(check, f"{key_path_text(path)}: unknown key{more}", doc.rel, doc.line_of(path))
+
+
+def validate(doc: YamlDoc, schema: str, check: str) -> list[Finding]:
+    """Findings for every way ``doc.data`` breaks ``schema``."""
+    data = doc.data if doc.data is not None else {}
+    findings: list[Finding] = []
+    for err in sorted(_validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path))):
+        if (
+            err.validator == "additionalProperties"
+            and err.schema.get("additionalProperties") is False
+        ):
+            findings.extend(_unknown_key_findings(doc, err, check))
+            continue
+        path, message = _describe(err)
+        findings.append(
+            error(check, f"{key_path_text(path)}: {message}", doc.rel, doc.line_of(path))
+        )
+    return findings
+
+
+def unknown_keys_warnings(doc: YamlDoc, schema_name: str, check: str) -> list[Finding]:
+    """Warnings for keys the (open) schema does not describe, recursively through objects
+    whose schema lists its properties. Used where unknown keys are to be ignored."""
+    found: list[Finding] = []
+
+    def walk(data: object, schema: dict[str, Any], path: KeyPath) -> None:
+        props = schema.get("properties")
+        if not isinstance(data, dict) or props is None or "additionalProperties" in schema:
+            return
+        for key, value in data.items():
+            if key in props:
+                walk(value, props[key], (*path, key))
+                continue
+            hint = difflib.get_close_matches(str(key), list(props), n=1)
+            more = f" (did you mean '{hint[0]}'?)" if hint else ""
+            found.append(
+                warning(
+                    check,
+                    f"{key_path_text((*path, key))}: unknown key, ignored{more}",
+                    doc.rel,
+                    doc.line_of((*path, key)),
+                )
+            )
+
+    walk(doc.data, load_schema(schema_name), ())
+    return found

@@ -1,0 +1,97 @@
+"""Statements: present, one per language, ``\\problemname`` given, languages matching the
+problem name (2023-07)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from problemtools_py.checks import check
+from problemtools_py.findings import Finding, error, warning
+from problemtools_py.model.problem import Problem
+
+
+@check("statement")
+def statement_files(problem: Problem) -> Iterator[Finding]:
+    directory = "problem_statement" if problem.legacy else "statement"
+    if problem.statement_dir is None:
+        yield error("statement", f"statement directory {directory}/ is missing", directory)
+        return
+    if not problem.statements:
+        pattern = "problem.<lang>.tex" if problem.legacy else "problem.<lang>.{tex,md,pdf}"
+        yield error("statement", f"no statement found (expected {pattern})", directory)
+        return
+    counts = Counter(s.lang for s in problem.statements)
+    for statement in problem.statements:
+        if counts[statement.lang] > 1:
+            others = [s.rel for s in problem.statements if s.lang == statement.lang]
+            yield error(
+                "statement",
+                f"more than one statement for language '{statement.lang}': " + ", ".join(others),
+                statement.rel,
+            )
+            counts[statement.lang] = 0
+        if not problem.legacy and not statement.explicit_lang:
+            yield error(
+                "statement",
+                f"2023-07 statements must name their language, e.g. problem.en.{statement.kind}",
+                statement.rel,
+            )
+        if problem.legacy and statement.kind == "md":
+            yield error(
+                "statement",
+                "Markdown statements are not part of the legacy format (use problem.<lang>.tex)",
+                statement.rel,
+            )
+
+
+@check("statement")
+def problem_names(problem: Problem) -> Iterator[Finding]:
+    for statement in problem.statements:
+        if statement.kind != "tex" or statement.text is None:
+            continue
+        name = statement.problemname
+        if statement.problemname_line is None:
+            yield error("statement", "no \\problemname{...} in the statement", statement.rel)
+        elif name is None:
+            yield error(
+                "statement",
+                "\\problemname{ is never closed",
+                statement.rel,
+                statement.problemname_line,
+            )
+        elif not name and problem.legacy:
+            yield error(
+                "statement", "\\problemname{} is empty", statement.rel, statement.problemname_line
+            )
+        elif name and ("\\" in name or "$" in name) and not statement.plain_name:
+            yield warning(
+                "statement",
+                "the problem name contains LaTeX; add a comment "
+                "'%% plainproblemname: <plain name>'",
+                statement.rel,
+                statement.problemname_line,
+            )
+
+
+@check("statement")
+def name_languages(problem: Problem) -> Iterator[Finding]:
+    if problem.legacy or not problem.statements:
+        return
+    names = set(problem.config.names)
+    langs = {s.lang for s in problem.statements}
+    line = problem.yaml.line_of(("name",))
+    for lang in sorted(langs - names):
+        yield error(
+            "statement",
+            f"there is a statement in '{lang}' but problem.yaml has no name for '{lang}'",
+            "problem.yaml",
+            line,
+        )
+    for lang in sorted(names - langs):
+        yield error(
+            "statement",
+            f"problem.yaml names the problem in '{lang}' but there is no statement in '{lang}'",
+            "problem.yaml",
+            line,
+        )

@@ -1,0 +1,157 @@
+"""Example submissions: directories of both versions, expected-result tags, at least one
+accepted submission, languages, submissions.yaml, and include/ directories."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from problemtools_py.checks import check
+from problemtools_py.checks.config import yaml_doc_findings
+from problemtools_py.checks.schema import validate
+from problemtools_py.findings import Finding, error, warning
+from problemtools_py.model.expectations import LEGACY_DIRS, MODERN_DIRS, glob_matches
+from problemtools_py.model.languages import KNOWN_LANGUAGES
+from problemtools_py.model.problem import Problem
+
+
+@check("submissions")
+def submissions_present(problem: Problem) -> Iterator[Finding]:
+    if problem.file("submissions") is None:
+        yield error("submissions", "submissions/ directory is missing", "submissions")
+        return
+    if not problem.submissions:
+        yield error("submissions", "there are no submissions", "submissions")
+        return
+    if not any(s.expectation is not None and s.expectation.accepted for s in problem.submissions):
+        yield error(
+            "submissions",
+            "there is no accepted submission: at least one is required",
+            "submissions/accepted",
+        )
+
+
+def _category_findings(problem: Problem, name: str) -> Iterator[Finding]:
+    ours, theirs = (LEGACY_DIRS, MODERN_DIRS) if problem.legacy else (MODERN_DIRS, LEGACY_DIRS)
+    rel = f"submissions/{name}"
+    if name in ours:
+        if name == "partially_accepted" and not problem.config.scoring:
+            yield error("submissions", "partially_accepted/ is only for scoring problems", rel)
+        return
+    rules = problem.submissions_yaml.data
+    if (
+        not problem.legacy
+        and isinstance(rules, dict)
+        and any(glob_matches(str(p), name) for p in rules)
+    ):
+        return
+    if name in theirs:
+        other = "2023-07" if problem.legacy else "legacy"
+        yield warning(
+            "submissions",
+            f"'{name}/' is a {other} directory; this "
+            f"{problem.format.value} package gives it no expectation",
+            rel,
+        )
+        return
+    close = difflib.get_close_matches(name, sorted(ours), n=1, cutoff=0.7)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    yield warning("submissions", f"unknown submission directory '{name}/'{hint}", rel)
+
+
+@check("submissions")
+def categories(problem: Problem) -> Iterator[Finding]:
+    for name in problem.submission_categories:
+        yield from _category_findings(problem, name)
+
+
+@check("submissions")
+def expectations(problem: Problem) -> Iterator[Finding]:
+    for sub in problem.submissions:
+        for tp in sub.tag_problems:
+            finding = error if tp.is_error else warning
+            yield finding("expected-result", tp.message, tp.rel, tp.line)
+        if sub.expectation is None and not sub.tag_problems:
+            yield warning(
+                "expected-result",
+                "no expected result: neither its directory, a tag "
+                "nor submissions.yaml says what it should get; it is not checked",
+                sub.rel,
+            )
+        if sub.category is None and not problem.legacy and not sub.program.is_dir:
+            yield error(
+                "submissions",
+                "2023-07 submissions belong in a subdirectory of "
+                "submissions/ (e.g. submissions/accepted/)",
+                sub.rel,
+            )
+
+
+@check("submissions")
+def languages(problem: Problem) -> Iterator[Finding]:
+    allowed = problem.config.languages
+    for sub in problem.submissions:
+        lang = sub.program.language
+        if lang is None:
+            if not sub.program.files:
+                yield error("submissions", "submission directory is empty", sub.rel)
+            else:
+                yield error(
+                    "submissions",
+                    "cannot tell the language of this submission from its file names",
+                    sub.rel,
+                )
+        elif allowed is not None and lang not in allowed:
+            yield warning(
+                "submissions",
+                f"language '{lang}' is not among the problem's languages ({' '.join(allowed)})",
+                sub.rel,
+            )
+
+
+@check("submissions")
+def submissions_yaml(problem: Problem) -> Iterator[Finding]:
+    doc = problem.submissions_yaml
+    if not doc.exists:
+        return
+    if problem.legacy:
+        yield warning(
+            "submissions",
+            "submissions.yaml is a 2023-07 file; legacy packages use "
+            "directories and @EXPECTED_RESULT@ tags, so it is ignored",
+            doc.rel,
+        )
+        return
+    yield from yaml_doc_findings(doc, "submissions-yaml")
+    if doc.syntax_error is not None or not isinstance(doc.data, dict):
+        return
+    yield from validate(doc, "submissions-2023-07", "submissions-yaml")
+    paths = [s.rel.removeprefix("submissions/") for s in problem.submissions]
+    for pattern in doc.data:
+        if not any(glob_matches(str(pattern), p) for p in paths):
+            yield warning(
+                "submissions-yaml",
+                f"'{pattern}' matches no submission",
+                doc.rel,
+                doc.line_of((str(pattern),)),
+            )
+
+
+@check("submissions")
+def include_dirs(problem: Problem) -> Iterator[Finding]:
+    for inc in problem.include_dirs:
+        if inc.lang not in KNOWN_LANGUAGES and not (inc.lang == "default" and not problem.legacy):
+            close = difflib.get_close_matches(inc.lang, sorted(KNOWN_LANGUAGES), n=1, cutoff=0.6)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            yield error(
+                "include",
+                f"include/{inc.lang}/ is not named after a known language code{hint}",
+                inc.rel,
+            )
+        if not inc.files:
+            yield (warning if problem.legacy else error)(
+                "include", "include directory is empty", inc.rel
+            )
+    for entry in problem.files:
+        if entry.rel.startswith("include/") and entry.rel.count("/") == 1 and not entry.is_dir:
+            yield error("include", "files in include/ belong in include/<language>/", entry.rel)

@@ -1,0 +1,189 @@
+"""Test data: data/sample and data/secret, test cases paired, annotations matched to a
+case, groups non-empty, and each group's configuration (testdata.yaml / test_group.yaml)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from problemtools_py.checks import check
+from problemtools_py.checks.config import yaml_doc_findings
+from problemtools_py.checks.schema import unknown_keys_warnings, validate
+from problemtools_py.findings import Finding, error, warning
+from problemtools_py.model.problem import Problem, TestCase, TestGroup
+
+LEGACY_EXTS = frozenset(
+    {".in", ".ans", ".desc", ".hint", ".interaction", ".png", ".jpg", ".jpeg", ".svg"}
+)
+MODERN_SAMPLE_ONLY = frozenset(
+    {".out", ".in.statement", ".ans.statement", ".in.download", ".ans.download"}
+)
+LEGACY_SCORING_KEYS = ("accept_score", "reject_score", "range")
+MODERN_SCORING_KEYS = ("max_score", "score_aggregation", "require_pass")
+VALIDATION_DIRS = frozenset({"invalid_input", "invalid_output", "valid_output"})
+
+
+def _groups(problem: Problem) -> Iterator[TestGroup]:
+    if problem.data is not None:
+        yield from problem.data.walk()
+
+
+@check("data")
+def top_groups(problem: Problem) -> Iterator[Finding]:
+    if problem.data is None:
+        yield error("data", "data/ directory is missing", "data")
+        return
+    if problem.data.child("secret") is None:
+        yield error(
+            "data", "data/secret is missing: every problem needs secret test data", "data/secret"
+        )
+    if problem.data.child("sample") is None:
+        yield warning(
+            "data", "data/sample is missing: sample test data is recommended", "data/sample"
+        )
+
+
+def _has_cases(group: TestGroup) -> bool:
+    return any(True for _ in group.all_cases())
+
+
+@check("data")
+def nonempty_groups(problem: Problem) -> Iterator[Finding]:
+    for group in _groups(problem):
+        if not group.name or _has_cases(group):
+            continue
+        if group.name == "sample" or group.name.split("/")[0] in VALIDATION_DIRS:
+            yield warning("data", f"test data group {group.name} is empty", group.rel)
+        else:
+            yield error("data", f"test data group {group.name} has no test cases", group.rel)
+
+
+def _case_findings(problem: Problem, case: TestCase) -> Iterator[Finding]:
+    exts = set(case.files)
+    interactive = problem.config.interactive
+    where = case.files[min(exts)]
+    if ".in" in exts and ".ans" not in exts:
+        yield error(
+            "data", f"test case {case.name} has an .in file but no .ans file", case.files[".in"]
+        )
+    elif ".ans" in exts and ".in" not in exts:
+        yield error(
+            "data", f"test case {case.name} has an .ans file but no .in file", case.files[".ans"]
+        )
+    elif not exts & {".in", ".ans"} and not (interactive and ".interaction" in exts):
+        for ext in sorted(exts):
+            if ext != ".files":
+                yield error(
+                    "data",
+                    f"'{ext}' file is not matched to a test case (no {case.name}.in)",
+                    case.files[ext],
+                )
+        return
+    allowed = (
+        LEGACY_EXTS if problem.legacy else LEGACY_EXTS | MODERN_SAMPLE_ONLY | {".yaml", ".files"}
+    )
+    for ext in sorted(exts - allowed):
+        yield warning(
+            "data",
+            f"'{ext}' files are not part of the {problem.format.value} format",
+            case.files[ext],
+        )
+    if not problem.legacy:
+        for ext in sorted(exts & {".desc", ".hint"}):
+            key = "description" if ext == ".desc" else "hint"
+            yield warning(
+                "data",
+                f"'{ext}' files became '{key}:' in {case.name}.yaml in 2023-07",
+                case.files[ext],
+            )
+        if exts & MODERN_SAMPLE_ONLY and not case.name.startswith("sample/"):
+            for ext in sorted(exts & MODERN_SAMPLE_ONLY):
+                yield error("data", f"'{ext}' files are only allowed for samples", case.files[ext])
+    if interactive and case.name.startswith("sample/") and ".interaction" not in exts:
+        yield warning("data", f"interactive sample {case.name} has no .interaction file", where)
+
+
+@check("data")
+def test_cases(problem: Problem) -> Iterator[Finding]:
+    for group in _groups(problem):
+        for case in group.cases:
+            yield from _case_findings(problem, case)
+        for rel in group.other_files:
+            yield warning("data", "file belongs to no test case and is ignored", rel)
+
+
+def _scoring_keys(problem: Problem, group: TestGroup) -> Iterator[Finding]:
+    data = group.config.data
+    if not isinstance(data, dict) or problem.config.scoring:
+        return
+    for key in LEGACY_SCORING_KEYS if problem.legacy else MODERN_SCORING_KEYS:
+        if key in data:
+            yield error(
+                "test-group",
+                f"{key} is only for scoring problems, and this one is pass-fail",
+                group.config.rel,
+                group.config.line_of((key,)),
+            )
+
+
+@check("data")
+def group_configs(problem: Problem) -> Iterator[Finding]:
+    schema = "testdata-legacy" if problem.legacy else "test_group-2023-07"
+    for group in _groups(problem):
+        doc = group.config
+        if not doc.exists:
+            continue
+        yield from yaml_doc_findings(doc, "test-group")
+        if doc.syntax_error is not None or not isinstance(doc.data, dict | None):
+            continue
+        yield from validate(doc, schema, "test-group")
+        if problem.legacy:
+            yield from unknown_keys_warnings(doc, schema, "test-group")
+        elif problem.file(f"{group.rel}/test_group.yaml") and problem.file(
+            f"{group.rel}/testdata.yaml"
+        ):
+            yield warning(
+                "test-group",
+                "both test_group.yaml and testdata.yaml; testdata.yaml is ignored",
+                f"{group.rel}/testdata.yaml",
+            )
+        yield from _scoring_keys(problem, group)
+
+
+def _inherited(
+    group: TestGroup, parent: dict[str, Any]
+) -> Iterator[tuple[TestGroup, dict[str, Any]]]:
+    own = group.config.data if isinstance(group.config.data, dict) else {}
+    settings = {**parent, **own}
+    yield group, settings
+    for child in group.groups:
+        yield from _inherited(child, settings)
+
+
+def legacy_settings(problem: Problem) -> Iterator[tuple[TestGroup, dict[str, Any]]]:
+    """Each legacy group with its effective testdata.yaml keys (inherited key by key)."""
+    if problem.data is not None:
+        yield from _inherited(problem.data, {})
+
+
+@check("data")
+def legacy_inheritance(problem: Problem) -> Iterator[Finding]:
+    if not problem.legacy:
+        return
+    for group, settings in legacy_settings(problem):
+        flags = str(settings.get("grader_flags", "")).split()
+        if "ignore_sample" in flags and group.name:
+            yield warning(
+                "test-group", "ignore_sample only applies to the root group data/", group.config.rel
+            )
+        if (
+            "ignore_sample" in flags
+            and settings.get("on_reject", "break") == "break"
+            and not group.name
+        ):
+            yield warning(
+                "test-group",
+                "ignore_sample with on_reject: break stops at the first "
+                "rejected sample before the secret data is judged",
+                group.config.rel,
+            )

@@ -1,0 +1,95 @@
+"""2023-07 test data structure: groups one level deep in secret, no groups in sample,
+secret holding cases or groups (not both), reserved and clashing names, per-case YAML,
+sample-only keys, and require_pass references."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from problemtools_py.checks import check
+from problemtools_py.checks.config import yaml_doc_findings
+from problemtools_py.checks.schema import validate
+from problemtools_py.findings import Finding, error
+from problemtools_py.model.problem import Problem, TestGroup
+
+
+def _structure(group: TestGroup) -> Iterator[Finding]:
+    top = group.name.split("/")[0]
+    if group.name == "secret" and group.cases and group.groups:
+        yield error("data", "data/secret must hold test cases or groups, not both", group.rel)
+    if top == "sample" and group.depth > 1:
+        yield error("data", "data/sample may not contain groups", group.rel)
+    if top == "secret" and group.depth > 2:
+        yield error(
+            "data",
+            "groups in data/secret are one level deep; subdirectories of a group are not groups",
+            group.rel,
+        )
+    stems = {c.name.rsplit("/", 1)[-1] for c in group.cases}
+    for sub in group.groups:
+        base = sub.name.rsplit("/", 1)[-1]
+        if base in stems:
+            yield error(
+                "data", f"group directory '{base}' has the same name as a test case", sub.rel
+            )
+    for case in group.cases:
+        if case.name.rsplit("/", 1)[-1] == "test_group":
+            yield error(
+                "data", "a test case may not be named 'test_group'", min(case.files.values())
+            )
+
+
+def _sample_keys(group: TestGroup) -> Iterator[Finding]:
+    data = group.config.data
+    if group.name != "sample" or not isinstance(data, dict):
+        return
+    for key in ("max_score", "score_aggregation"):
+        if key in data:
+            yield error(
+                "test-group",
+                f"{key} is not allowed for data/sample",
+                group.config.rel,
+                group.config.line_of((key,)),
+            )
+
+
+def _require_pass(problem: Problem, group: TestGroup, earlier: list[str]) -> Iterator[Finding]:
+    data = group.config.data
+    if not isinstance(data, dict) or "require_pass" not in data:
+        return
+    value = data["require_pass"]
+    names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    line = group.config.line_of(("require_pass",))
+    for name in names:
+        if not isinstance(name, str):
+            continue
+        if group.name == "secret" and name != "sample":
+            yield error(
+                "test-group", "data/secret may only require 'sample'", group.config.rel, line
+            )
+        elif name != "sample" and name not in earlier:
+            yield error(
+                "test-group",
+                f"require_pass: '{name}' is not an earlier test group",
+                group.config.rel,
+                line,
+            )
+
+
+@check("data")
+def modern_structure(problem: Problem) -> Iterator[Finding]:
+    if problem.legacy or problem.data is None:
+        return
+    earlier: list[str] = []
+    for group in problem.data.walk():
+        yield from _structure(group)
+        yield from _sample_keys(group)
+        yield from _require_pass(problem, group, earlier)
+        if group.name:
+            earlier.append(group.name)
+        for case in group.cases:
+            if case.config is None:
+                continue
+            yield from yaml_doc_findings(case.config, "test-case")
+            if case.config.syntax_error is None and isinstance(case.config.data, dict | None):
+                yield from validate(case.config, "test_case-2023-07", "test-case")

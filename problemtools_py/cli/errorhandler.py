@@ -1,0 +1,42 @@
+"""The one top-level handler: fatal errors become a clear message, Ctrl-C exits 130, and an
+unexpected exception is an internal error (exit 3), its traceback shown only on request."""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Callable
+
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+
+DEBUG_ENV = "PROBLEMTOOLS_PY_DEBUG"
+
+
+def run_command(prog: str, body: Callable[[], ExitCode]) -> int:
+    """Run ``body`` and map every way it can end to an exit code."""
+    try:
+        return int(body())
+    except FatalError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return int(exc.exit_code)
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return int(ExitCode.INTERRUPTED)
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); nothing more to say.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return int(ExitCode.INTERNAL)
+    except Exception as exc:
+        print(f"{prog}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        if os.environ.get(DEBUG_ENV):
+            traceback.print_exc()
+        else:
+            print(
+                f"{prog}: this is a bug in problemtools_py; set {DEBUG_ENV}=1 to see the "
+                "traceback and please report it",
+                file=sys.stderr,
+            )
+        return int(ExitCode.INTERNAL)

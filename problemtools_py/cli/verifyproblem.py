@@ -1,0 +1,114 @@
+"""``verifyproblem [options] DIR...``: check problem packages against the format."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from problemtools_py import __version__
+from problemtools_py.checks import PARTS
+from problemtools_py.cli.errorhandler import run_command
+from problemtools_py.cli.reporters import JsonReporter, TextReporter
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+from problemtools_py.verify import verify_all
+
+PROG = "verifyproblem"
+
+
+def parse_parts(text: str) -> list[str]:
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    unknown = [p for p in parts if p not in PARTS]
+    if unknown or not parts:
+        raise argparse.ArgumentTypeError(
+            f"unknown part(s) {', '.join(unknown) or '(none)'}; choose from {','.join(PARTS)}"
+        )
+    return parts
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Check Kattis problem packages (legacy and 2023-07-draft formats).",
+        epilog="Exit codes: 0 clean, 1 errors found (or warnings with -e), 2 usage error, "
+        "3 internal error, 130 interrupted.",
+    )
+    parser.add_argument(
+        "problems", nargs="+", metavar="DIR", type=Path, help="problem package directories"
+    )
+    parser.add_argument(
+        "-p",
+        "--parts",
+        type=parse_parts,
+        action="append",
+        metavar="PART,...",
+        help=f"comma-separated parts to check (default: all): {','.join(PARTS)}",
+    )
+    parser.add_argument("-e", "--werror", action="store_true", help="treat warnings as errors")
+    parser.add_argument(
+        "-b",
+        "--bail-on-error",
+        action="store_true",
+        help="stop at the first part that finds an error",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only findings")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="show each part as it runs, check names and timings",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON report on stdout (schema: schemas/report.schema.json)",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    return parser
+
+
+def _check_dirs(paths: list[Path]) -> None:
+    for path in paths:
+        if path.is_dir():
+            continue
+        if str(path) in PARTS:
+            raise FatalError(
+                f"'{path}' is a part name, not a directory; give parts as one "
+                "comma-separated list, e.g. -p config,statement DIR"
+            )
+        what = "is not a directory" if path.exists() else "no such directory"
+        raise FatalError(f"{path}: {what}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+
+    def body() -> ExitCode:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:
+            return ExitCode.CLEAN if exc.code == 0 else ExitCode.USAGE
+        _check_dirs(args.problems)
+        parts = (
+            [p for p in PARTS if any(p in chosen for chosen in args.parts)]
+            if args.parts
+            else list(PARTS)
+        )
+        reporter = JsonReporter() if args.json else TextReporter(args.quiet, args.verbose)
+        run = verify_all(
+            args.problems,
+            parts,
+            bail=args.bail_on_error,
+            werror=args.werror,
+            on_part=reporter.part,
+            on_report=reporter.problem,
+        )
+        reporter.finish(run)
+        return run.exit_code
+
+    return run_command(PROG, body)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

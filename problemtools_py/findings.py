@@ -1,0 +1,91 @@
+"""Findings (what a check reports) and reports (what a command returns).
+
+A :class:`ProblemReport` gathers the findings for one package; a :class:`RunReport`
+owns the process exit code, so it is decided in exactly one place."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Severity(enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+class ExitCode(enum.IntEnum):
+    CLEAN = 0
+    FINDINGS = 1
+    USAGE = 2
+    INTERNAL = 3
+    INTERRUPTED = 130
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a check found. ``path`` is relative to the problem root when inside it."""
+
+    severity: Severity
+    check: str
+    message: str
+    path: str | None = None
+    line: int | None = None
+
+    def location(self) -> str:
+        if self.path is None:
+            return ""
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+
+def error(check: str, message: str, path: str | None = None, line: int | None = None) -> Finding:
+    return Finding(Severity.ERROR, check, message, path, line)
+
+
+def warning(check: str, message: str, path: str | None = None, line: int | None = None) -> Finding:
+    return Finding(Severity.WARNING, check, message, path, line)
+
+
+@dataclass
+class ProblemReport:
+    """Findings for one problem package, in the order the checks produced them."""
+
+    name: str
+    path: str
+    format_version: str | None = None
+    parts: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self.findings if f.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for f in self.findings if f.severity is Severity.WARNING)
+
+
+@dataclass
+class RunReport:
+    """All problems a command looked at. Owns the exit code."""
+
+    problems: list[ProblemReport] = field(default_factory=list)
+    werror: bool = False
+
+    @property
+    def errors(self) -> int:
+        return sum(p.errors for p in self.problems)
+
+    @property
+    def warnings(self) -> int:
+        return sum(p.warnings for p in self.problems)
+
+    def failed(self, problem: ProblemReport) -> bool:
+        return problem.errors > 0 or (self.werror and problem.warnings > 0)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if any(self.failed(p) for p in self.problems):
+            return ExitCode.FINDINGS
+        return ExitCode.CLEAN

@@ -1,0 +1,218 @@
+"""Typed view of ``problem.yaml``, built leniently: a value of the wrong type falls back
+to its default here and is reported by the config checks (which validate the schema)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from problemtools_py.yamlfile import YamlDoc
+
+LEGACY_VERSIONS = frozenset({"legacy", "legacy-icpc"})
+V2023_VERSIONS = frozenset({"2023-07-draft", "2023-07"})
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits with the seed's defaults (MiB, seconds, KiB for code)."""
+
+    time_multiplier: float = 5.0  # legacy; 2023-07 ac_to_time_limit
+    time_safety_margin: float = 2.0  # legacy; 2023-07 time_limit_to_tle
+    time_limit: float | None = None
+    time_resolution: float = 1.0
+    memory: int = 2048
+    output: int = 8
+    code: int = 128
+    compilation_time: int = 60
+    compilation_memory: int = 2048
+    validation_time: int = 60
+    validation_memory: int = 2048
+    validation_output: int = 8
+    validation_passes: int = 2
+
+
+@dataclass(frozen=True)
+class ProblemConfig:
+    names: dict[str, str] = field(default_factory=dict)
+    types: frozenset[str] = frozenset({"pass-fail"})
+    uuid: str | None = None
+    license: str = "unknown"
+    rights_owner: str | None = None
+    authors: tuple[str, ...] = ()
+    source: str | None = None
+    source_url: str | None = None
+    custom_validation: bool = False
+    validator_flags: tuple[str, ...] = ()
+    grader: str = "first_error"  # the seed's key: first_error, sum or custom
+    languages: tuple[str, ...] | None = None  # None: all
+    libraries: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    limits: Limits = Limits()
+    constants: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def scoring(self) -> bool:
+        return "scoring" in self.types or self.grader == "sum"
+
+    @property
+    def interactive(self) -> bool:
+        return "interactive" in self.types
+
+    @property
+    def multi_pass(self) -> bool:
+        return "multi-pass" in self.types
+
+    @property
+    def implied_rights_owner(self) -> str | None:
+        if self.rights_owner:
+            return self.rights_owner
+        if self.authors:
+            return ", ".join(self.authors)
+        return self.source
+
+
+def _str(data: dict[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _words(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(value.split())
+    if isinstance(value, list):
+        return tuple(str(v) for v in value if isinstance(v, str | int | float))
+    return ()
+
+
+def _number(value: object, default: float) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return default
+
+
+def _limits(raw: object, modern: bool) -> Limits:
+    if not isinstance(raw, dict):
+        raw = {}
+    base = Limits()
+    if modern:
+        mult = raw.get("time_multipliers")
+        mult = mult if isinstance(mult, dict) else {}
+        tm = _number(mult.get("ac_to_time_limit"), 2.0)
+        ts = _number(mult.get("time_limit_to_tle"), 1.5)
+    else:
+        tm = _number(raw.get("time_multiplier"), base.time_multiplier)
+        ts = _number(raw.get("time_safety_margin"), base.time_safety_margin)
+    time_limit = raw.get("time_limit")
+    ints = {}
+    for key in (
+        "memory",
+        "output",
+        "code",
+        "compilation_time",
+        "compilation_memory",
+        "validation_time",
+        "validation_memory",
+        "validation_output",
+        "validation_passes",
+    ):
+        ints[key] = int(_number(raw.get(key), getattr(base, key)))
+    return Limits(
+        time_multiplier=tm,
+        time_safety_margin=ts,
+        time_limit=_number(time_limit, 0.0) or None,
+        time_resolution=_number(raw.get("time_resolution"), 1.0),
+        **ints,
+    )
+
+
+def _authors(data: dict[str, Any], modern: bool) -> tuple[str, ...]:
+    if not modern:
+        value = data.get("author")
+        if isinstance(value, list):
+            return tuple(str(v) for v in value)
+        if isinstance(value, str):
+            parts = value.replace(" and ", ",").replace("&", ",").split(",")
+            return tuple(p.strip() for p in parts if p.strip())
+        return ()
+    credits = data.get("credits")
+    if isinstance(credits, str):
+        return (credits,)
+    if isinstance(credits, dict):
+        people = credits.get("authors")
+        people = people if isinstance(people, list) else [people] if people else []
+        return tuple(
+            p if isinstance(p, str) else str(p.get("name", ""))
+            for p in people
+            if isinstance(p, str | dict)
+        )
+    return ()
+
+
+def _source(data: dict[str, Any]) -> str | None:
+    value = data.get("source")
+    if isinstance(value, dict):
+        value = value.get("name")
+    elif isinstance(value, list) and value:
+        first = value[0]
+        value = first.get("name") if isinstance(first, dict) else first
+    return value if isinstance(value, str) else None
+
+
+def _names(data: dict[str, Any]) -> dict[str, str]:
+    value = data.get("name")
+    if isinstance(value, str):
+        return {"en": value}
+    if isinstance(value, dict):
+        return {str(k): v for k, v in value.items() if isinstance(v, str)}
+    return {}
+
+
+def _legacy_validation(data: dict[str, Any]) -> tuple[bool, frozenset[str], tuple[str, ...]]:
+    """``validation: custom interactive score`` and the seed's ``validator: custom flags``."""
+    custom = False
+    types: set[str] = set()
+    validation = _words(data.get("validation"))
+    if validation and validation[0] == "custom":
+        custom = True
+        types |= {"interactive"} & set(validation[1:])
+        if "score" in validation[1:]:
+            types.add("scoring")
+    flags = _words(data.get("validator_flags"))
+    seed = _words(data.get("validator"))
+    if seed and seed[0] == "custom":
+        custom, seed = True, seed[1:]
+    return custom, frozenset(types), seed + flags
+
+
+def build_config(doc: YamlDoc, modern: bool) -> ProblemConfig:
+    data = doc.data if isinstance(doc.data, dict) else {}
+    raw_type = data.get("type", "pass-fail")
+    types = set(_words(raw_type)) or {"pass-fail"}
+    custom, extra_types, flags = (
+        (False, frozenset[str](), ()) if modern else _legacy_validation(data)
+    )
+    types |= extra_types
+    if "scoring" in types:
+        types.discard("pass-fail")
+    if modern:
+        custom = bool(types & {"interactive", "multi-pass"})
+    languages = data.get("languages")
+    constants = data.get("constants")
+    return ProblemConfig(
+        names=_names(data),
+        types=frozenset(types),
+        uuid=_str(data, "uuid"),
+        license=_str(data, "license") or "unknown",
+        rights_owner=_str(data, "rights_owner"),
+        authors=_authors(data, modern),
+        source=_source(data),
+        source_url=_str(data, "source_url") or _str(data, "source-url"),
+        custom_validation=custom,
+        validator_flags=flags,
+        grader=_str(data, "grader") or "first_error",
+        languages=None if languages in (None, "all") else _words(languages),
+        libraries=_words(data.get("libraries")),
+        keywords=_words(data.get("keywords")),
+        limits=_limits(data.get("limits"), modern),
+        constants=dict(constants) if isinstance(constants, dict) else {},
+    )

@@ -1,0 +1,261 @@
+"""What a submission claims: from its directory (both format versions) or from the seed's
+``@EXPECTED_RESULT@:`` tag and DOMjudge's ``@EXPECTED_RESULTS@:`` list."""
+
+from __future__ import annotations
+
+import re
+
+from problemtools_py.model.problem import Expectation, Tag, TagProblem
+from problemtools_py.yamlfile import YamlDoc
+
+REJECT = frozenset({"WA", "TLE", "RTE", "MLE", "OLE"})
+VERDICTS = frozenset({"AC", *REJECT})
+
+LEGACY_DIRS: dict[str, Expectation] = {
+    "accepted": Expectation("directory accepted/", permitted=frozenset({"AC"})),
+    "partially_accepted": Expectation(
+        "directory partially_accepted/", permitted=frozenset({"AC"}), partially_accepted=True
+    ),
+    "wrong_answer": Expectation(
+        "directory wrong_answer/", permitted=frozenset({"AC", "WA"}), required=frozenset({"WA"})
+    ),
+    "time_limit_exceeded": Expectation(
+        "directory time_limit_exceeded/",
+        permitted=frozenset({"AC", "WA", "TLE"}),
+        required=frozenset({"TLE"}),
+    ),
+    "run_time_error": Expectation("directory run_time_error/", required=frozenset({"RTE", "MLE"})),
+}
+
+MODERN_DIRS: dict[str, Expectation] = {
+    "accepted": Expectation("directory accepted/", permitted=frozenset({"AC"})),
+    "rejected": Expectation("directory rejected/", required=REJECT),
+    "wrong_answer": Expectation(
+        "directory wrong_answer/", permitted=frozenset({"AC", "WA"}), required=frozenset({"WA"})
+    ),
+    "time_limit_exceeded": Expectation(
+        "directory time_limit_exceeded/",
+        permitted=frozenset({"AC", "TLE"}),
+        required=frozenset({"TLE"}),
+    ),
+    "run_time_error": Expectation(
+        "directory run_time_error/",
+        permitted=frozenset({"AC", "RTE", "MLE"}),
+        required=frozenset({"RTE", "MLE"}),
+    ),
+    "brute_force": Expectation(
+        "directory brute_force/",
+        permitted=frozenset({"AC", "RTE", "MLE", "TLE"}),
+        required=frozenset({"RTE", "MLE", "TLE"}),
+    ),
+}
+
+# The seed's @EXPECTED_RESULT@ values.
+_SEED_VALUES: dict[str, tuple[frozenset[str] | None, frozenset[str] | None]] = {
+    "AC": (frozenset({"AC"}), None),
+    "RE": (None, REJECT),
+    "WA": (frozenset({"AC", "WA"}), frozenset({"WA"})),
+    "TLE": (frozenset({"AC", "WA", "TLE"}), frozenset({"TLE"})),
+    "RTE": (None, frozenset({"RTE", "MLE"})),
+}
+
+# DOMjudge's @EXPECTED_RESULTS@ names (and Kattis' long names) -> our verdicts.
+_LIST_NAMES: dict[str, str] = {
+    "CORRECT": "AC",
+    "ACCEPTED": "AC",
+    "AC": "AC",
+    "WRONG-ANSWER": "WA",
+    "WRONG_ANSWER": "WA",
+    "WA": "WA",
+    "NO-OUTPUT": "WA",
+    "NO_OUTPUT": "WA",
+    "TIMELIMIT": "TLE",
+    "TIME_LIMIT_EXCEEDED": "TLE",
+    "TLE": "TLE",
+    "RUN-ERROR": "RTE",
+    "RUN_TIME_ERROR": "RTE",
+    "RTE": "RTE",
+    "MEMORY-LIMIT": "MLE",
+    "MLE": "MLE",
+    "OUTPUT-LIMIT": "OLE",
+    "OUTPUT_LIMIT": "OLE",
+    "OLE": "OLE",
+    "COMPILER-ERROR": "CE",
+    "COMPILER_ERROR": "CE",
+    "CE": "CE",
+}
+
+TAG_RE = re.compile(r"@EXPECTED_(RESULTS?|SCORE)@\s*:?\s*(.*)", re.IGNORECASE)
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+
+
+def find_tags(text: str, rel: str) -> list[Tag]:
+    tags = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = TAG_RE.search(line)
+        if match:
+            value = match.group(2).strip().rstrip("*/#-;").strip()
+            tags.append(Tag("EXPECTED_" + match.group(1).upper(), value, rel, number))
+    return tags
+
+
+def _from_tag(tag: Tag, scoring: bool) -> tuple[Expectation | None, str | None]:
+    source = f"@{tag.kind}@: {tag.value}"
+    if tag.kind == "EXPECTED_RESULT" or tag.kind == "EXPECTED_SCORE":
+        value = tag.value.split()[0] if tag.value.split() else ""
+        if _NUMBER.match(value):
+            if not scoring:
+                return None, f"{source}: a score is only allowed on a scoring problem"
+            score = float(value)
+            return Expectation(source, permitted=frozenset({"AC"}), score=(score, score)), None
+        if tag.kind == "EXPECTED_RESULT" and value.upper() == "CE":
+            return Expectation(source, compile_error=True), None
+        if tag.kind == "EXPECTED_RESULT" and value.upper() in _SEED_VALUES:
+            permitted, required = _SEED_VALUES[value.upper()]
+            return Expectation(source, permitted=permitted, required=required), None
+        allowed = (
+            "a number" if tag.kind == "EXPECTED_SCORE" else "AC, RE, WA, TLE, RTE, CE or a score"
+        )
+        return None, f"unknown expected result '{tag.value}' (expected {allowed})"
+    names = [n.strip().upper() for n in tag.value.split(",") if n.strip()]
+    unknown = [n for n in names if n not in _LIST_NAMES]
+    if not names or unknown:
+        return None, f"unknown verdict(s) in @EXPECTED_RESULTS@: {', '.join(unknown) or '(empty)'}"
+    verdicts = frozenset(_LIST_NAMES[n] for n in names)
+    if verdicts == {"CE"}:
+        return Expectation(source, compile_error=True), None
+    if "CE" in verdicts:
+        return None, "@EXPECTED_RESULTS@ cannot mix CE with run verdicts"
+    # DOMjudge/BAPCtools: the final verdict is one of these, every test is AC or one of these.
+    return Expectation(source, permitted=verdicts | {"AC"}, required=verdicts), None
+
+
+def resolve(
+    category: str | None, tags: list[Tag], modern: bool, scoring: bool
+) -> tuple[Expectation | None, list[TagProblem]]:
+    """The expectation of a submission and the problems found with its tags."""
+    dirs = MODERN_DIRS if modern else LEGACY_DIRS
+    problems: list[TagProblem] = []
+    by_dir = dirs.get(category) if category else None
+    if len(tags) > 1:
+        problems.append(
+            TagProblem(
+                tags[1].rel,
+                tags[1].line,
+                "more than one @EXPECTED_…@ tag; it must occur exactly once",
+            )
+        )
+        return by_dir, problems
+    if not tags:
+        return by_dir or Expectation("default (no tag)", permitted=frozenset({"AC"})), problems
+    from_tag, problem = _from_tag(tags[0], scoring)
+    if problem:
+        problems.append(TagProblem(tags[0].rel, tags[0].line, problem))
+        return by_dir, problems
+    if by_dir is None:
+        return from_tag, problems
+    # In a standard directory the directory decides (as DOMjudge does); say so on conflict.
+    if (
+        from_tag is not None
+        and (from_tag.permitted, from_tag.required) != (by_dir.permitted, by_dir.required)
+        and from_tag.score is None
+    ):
+        problems.append(
+            TagProblem(
+                tags[0].rel,
+                tags[0].line,
+                f"tag disagrees with {by_dir.source}, which decides",
+                False,
+            )
+        )
+    if from_tag is not None and from_tag.score is not None:
+        return Expectation(
+            by_dir.source + " " + from_tag.source, by_dir.permitted, by_dir.required, from_tag.score
+        ), problems
+    return by_dir, problems
+
+
+RULE_KEYS = frozenset(
+    {
+        "language",
+        "entrypoint",
+        "authors",
+        "model_solution",
+        "permitted",
+        "required",
+        "score",
+        "message",
+        "use_for_time_limit",
+    }
+)
+
+
+def _expand_braces(pattern: str) -> list[str]:
+    match = re.search(r"\{([^{}]*)\}", pattern)
+    if not match:
+        return [pattern]
+    head, tail = pattern[: match.start()], pattern[match.end() :]
+    return [x for alt in match.group(1).split(",") for x in _expand_braces(head + alt + tail)]
+
+
+def glob_matches(pattern: str, path: str) -> bool:
+    """submissions.yaml globs: ``*`` stays within one path component, braces expand; a
+    pattern matches a path when it matches the path or one of its parent directories."""
+    parts = path.split("/")
+    candidates = ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+    for alt in _expand_braces(pattern):
+        regex = re.compile("".join("[^/]*" if c == "*" else re.escape(c) for c in alt) + r"\Z")
+        if any(regex.match(c) for c in candidates):
+            return True
+    return False
+
+
+def _verdict_set(value: object) -> frozenset[str] | None:
+    if isinstance(value, str):
+        value = [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return frozenset(str(v) for v in value)
+    return None
+
+
+def _score(value: object) -> tuple[float, float] | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return (float(value), float(value))
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int | float) for v in value)
+    ):
+        return (float(value[0]), float(value[1]))
+    return None
+
+
+def apply_rules(base: Expectation | None, rel: str, rules: YamlDoc) -> Expectation | None:
+    """Apply the submission-level rules of ``submissions/submissions.yaml`` matching ``rel``
+    (a path starting with ``submissions/``). A key naming the submission's directory
+    replaces that directory's default; other matching keys narrow ``permitted``."""
+    if not isinstance(rules.data, dict):
+        return base
+    path = rel.removeprefix("submissions/")
+    directory = path.split("/", 1)[0]
+    result = base
+    for pattern, rule in rules.data.items():
+        if not isinstance(rule, dict) or not glob_matches(str(pattern), path):
+            continue
+        permitted = _verdict_set(rule.get("permitted"))
+        required = _verdict_set(rule.get("required"))
+        if result is None or pattern == directory:
+            result = Expectation(f"submissions.yaml '{pattern}'", permitted, required)
+        else:
+            if permitted is not None and result.permitted is not None:
+                permitted &= result.permitted
+            result = Expectation(
+                f"{result.source}, submissions.yaml '{pattern}'",
+                permitted if permitted is not None else result.permitted,
+                required if required is not None else result.required,
+                result.score,
+            )
+        score = _score(rule.get("score"))
+        if score is not None:
+            result = Expectation(result.source, result.permitted, result.required, score)
+    return result

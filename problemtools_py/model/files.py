@@ -1,0 +1,140 @@
+"""Every file and directory of a package, walked once, with a summary of each text file.
+
+Text files are scanned in chunks (test data may be large), so checks get UTF-8 validity,
+BOM, CR and final-newline facts without reading anything again."""
+
+from __future__ import annotations
+
+import codecs
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+# Extensions of files the format says are text. Keys are matched on the full suffix chain.
+TEXT_SUFFIXES = (
+    ".yaml",
+    ".yml",
+    ".tex",
+    ".md",
+    ".in",
+    ".ans",
+    ".desc",
+    ".hint",
+    ".interaction",
+    ".out",
+    ".txt",
+    ".ctd",
+    ".viva",
+    ".statement",
+    ".download",
+)
+IGNORED_NAMES = frozenset({".git", ".gitignore", ".gitattributes", ".timelimit"})
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class TextScan:
+    """What the encoding checks need to know about one text file."""
+
+    size: int
+    utf8: bool
+    bad_line: int | None  # line of the first byte that is not UTF-8
+    bom: bool
+    cr_line: int | None  # line of the first carriage return
+    final_newline: bool  # True for empty files
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    rel: str  # POSIX path relative to the problem root
+    is_dir: bool
+    is_symlink: bool
+    link_target: str | None = None
+    link_ok: bool = True  # a symlink that resolves to something inside the package
+    text: TextScan | None = None
+
+    @property
+    def name(self) -> str:
+        return self.rel.rsplit("/", 1)[-1]
+
+
+def is_text_name(name: str) -> bool:
+    return name.lower().endswith(TEXT_SUFFIXES)
+
+
+def scan_text(path: Path) -> TextScan:
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    size = 0
+    lines_before = 0
+    bad_line: int | None = None
+    cr_line: int | None = None
+    first = b""
+    last = b""
+    with path.open("rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            if not first:
+                first = chunk[:3]
+            if bad_line is None:
+                try:
+                    decoder.decode(chunk)
+                except UnicodeDecodeError as exc:
+                    bad_line = lines_before + chunk[: exc.start].count(b"\n") + 1
+            if cr_line is None and b"\r" in chunk:
+                cr_line = lines_before + chunk[: chunk.index(b"\r")].count(b"\n") + 1
+            lines_before += chunk.count(b"\n")
+            size += len(chunk)
+            last = chunk[-1:]
+    if bad_line is None:
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            bad_line = lines_before + 1
+    return TextScan(
+        size=size,
+        utf8=bad_line is None,
+        bad_line=bad_line,
+        bom=first.startswith(b"\xef\xbb\xbf"),
+        cr_line=cr_line,
+        final_newline=size == 0 or last == b"\n",
+    )
+
+
+def _symlink_facts(path: Path, root: Path) -> tuple[str, bool]:
+    target = os.readlink(path)
+    try:
+        resolved = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return target, False
+    inside = resolved == root or root in resolved.parents
+    return target, inside and not os.path.isabs(target)
+
+
+def walk_package(root: Path) -> tuple[FileEntry, ...]:
+    """All entries below ``root`` in sorted order; symlinks are listed, never followed.
+    ``.git`` directories are skipped entirely."""
+    root = root.resolve()
+    entries: list[FileEntry] = []
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            children = sorted(os.scandir(directory), key=lambda e: e.name, reverse=True)
+        except OSError:
+            continue
+        for child in children:
+            if child.name == ".git":
+                continue
+            path = Path(child.path)
+            rel = path.relative_to(root).as_posix()
+            if child.is_symlink():
+                target, ok = _symlink_facts(path, root)
+                scan = scan_text(path) if ok and path.is_file() and is_text_name(rel) else None
+                entries.append(FileEntry(rel, path.is_dir(), True, target, ok, scan))
+            elif child.is_dir():
+                entries.append(FileEntry(rel, True, False))
+                stack.append(path)
+            else:
+                scan = scan_text(path) if is_text_name(child.name) else None
+                entries.append(FileEntry(rel, False, False, text=scan))
+    entries.sort(key=lambda e: e.rel)
+    return tuple(entries)

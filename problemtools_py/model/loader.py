@@ -1,0 +1,94 @@
+"""Load a problem package directory into the frozen :class:`Problem` model, once."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from problemtools_py.errors import FatalError
+from problemtools_py.model.config import V2023_VERSIONS, build_config
+from problemtools_py.model.files import FileEntry, walk_package
+from problemtools_py.model.problem import FormatVersion, IncludeDir, Problem
+from problemtools_py.model.programs import load_programs, load_submissions, make_program
+from problemtools_py.model.statements import load_statements
+from problemtools_py.model.testdata import load_group
+from problemtools_py.yamlfile import YamlDoc, load_yaml
+
+STATEMENT_DIRS = {FormatVersion.LEGACY: "problem_statement", FormatVersion.V2023_07: "statement"}
+
+
+def format_of(doc: YamlDoc) -> tuple[FormatVersion, str | None]:
+    """The format version a problem.yaml declares (absent means legacy). An unknown
+    value reads as legacy; the config checks report it."""
+    declared = doc.data.get("problem_format_version") if isinstance(doc.data, dict) else None
+    text = str(declared) if declared is not None else None
+    if text in V2023_VERSIONS:
+        return FormatVersion.V2023_07, text
+    return FormatVersion.LEGACY, text
+
+
+def _children(files: tuple[FileEntry, ...]) -> dict[str, list[FileEntry]]:
+    children: dict[str, list[FileEntry]] = {}
+    for entry in files:
+        parent = entry.rel.rsplit("/", 1)[0] if "/" in entry.rel else ""
+        children.setdefault(parent, []).append(entry)
+    return children
+
+
+def _include_dirs(
+    children: dict[str, list[FileEntry]], files: tuple[FileEntry, ...]
+) -> tuple[IncludeDir, ...]:
+    result = []
+    for entry in children.get("include", []):
+        if entry.is_dir:
+            own = tuple(f.rel for f in files if f.rel.startswith(entry.rel + "/") and not f.is_dir)
+            result.append(IncludeDir(entry.name, entry.rel, own))
+    return tuple(result)
+
+
+def load_problem(path: Path | str) -> Problem:
+    """Read the package at ``path``. Raises :class:`FatalError` only when ``path`` is not a
+    directory; everything wrong inside the package is left for the checks to report."""
+    root = Path(path)
+    if not root.is_dir():
+        raise FatalError("not a problem package directory (no such directory)", path=root)
+    root = root.resolve()
+    files = walk_package(root)
+    children = _children(files)
+    doc = load_yaml(root / "problem.yaml", "problem.yaml")
+    fmt, declared = format_of(doc)
+    modern = fmt is FormatVersion.V2023_07
+    config = build_config(doc, modern)
+    statement_dir = STATEMENT_DIRS[fmt]
+    statements = load_statements(root, children.get(statement_dir, []))
+    if not config.names:
+        names = {s.lang: s.problemname for s in statements if s.problemname}
+        config = replace(config, names={k: v for k, v in names.items() if v})
+    data = load_group(root, "data", children, modern) if (root / "data").is_dir() else None
+    subs_yaml = load_yaml(root / "submissions" / "submissions.yaml", "submissions/submissions.yaml")
+    submissions, categories = load_submissions(root, children, files, config, modern, subs_yaml)
+    in_dirs: tuple[str, ...] = ("input_validators",)
+    if modern:
+        out = tuple(make_program(root, e, files) for e in files if e.rel == "output_validator")
+    else:
+        in_dirs = ("input_validators", "input_format_validators")
+        out = load_programs(root, "output_validators", children, files)
+    return Problem(
+        root=root,
+        short_name=root.name,
+        format=fmt,
+        format_declared=declared,
+        yaml=doc,
+        config=config,
+        files=files,
+        statements=statements,
+        statement_dir=statement_dir if (root / statement_dir).is_dir() else None,
+        data=data,
+        include_dirs=_include_dirs(children, files),
+        input_validators=tuple(p for d in in_dirs for p in load_programs(root, d, children, files)),
+        output_validators=out,
+        graders=load_programs(root, "graders", children, files),
+        submissions=submissions,
+        submission_categories=categories,
+        submissions_yaml=subs_yaml,
+    )

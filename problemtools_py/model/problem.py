@@ -1,0 +1,184 @@
+"""The frozen problem model. Loaded once by :mod:`problemtools_py.model.loader`;
+checks and later stages read it and never re-read or re-parse the package's files."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from problemtools_py.model.config import ProblemConfig
+from problemtools_py.model.files import FileEntry
+from problemtools_py.yamlfile import YamlDoc
+
+
+class FormatVersion(enum.Enum):
+    LEGACY = "legacy"
+    V2023_07 = "2023-07-draft"
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement file: ``problem.<lang>.<kind>`` (legacy ``problem.tex`` means en)."""
+
+    lang: str
+    rel: str
+    kind: str  # "tex", "md" or "pdf"
+    explicit_lang: bool
+    text: str | None  # decoded text of tex/md, None for pdf or undecodable bytes
+    problemname: str | None = None
+    problemname_line: int | None = None
+    plain_name: str | None = None  # from "%% plainproblemname: ..."
+
+
+@dataclass(frozen=True)
+class TestCase:
+    """Files sharing one base name inside a test-data directory."""
+
+    name: str  # path relative to data/ without extension, e.g. "secret/g1/03"
+    group: str  # group name, e.g. "secret/g1"
+    files: dict[str, str] = field(default_factory=dict)  # extension -> rel path
+    config: YamlDoc | None = None  # <case>.yaml (2023-07)
+
+    def file(self, ext: str) -> str | None:
+        return self.files.get(ext)
+
+    @property
+    def rel(self) -> str:
+        return "data/" + self.name
+
+
+@dataclass(frozen=True)
+class TestGroup:
+    """A directory of test data below (and including) ``data/``."""
+
+    name: str  # "" for data/ itself, else "sample", "secret/g1", ...
+    rel: str  # "data", "data/secret/g1", ...
+    config: YamlDoc  # testdata.yaml (legacy) or test_group.yaml / testdata.yaml (2023-07)
+    cases: tuple[TestCase, ...] = ()
+    groups: tuple[TestGroup, ...] = ()
+    other_files: tuple[str, ...] = ()  # rel paths of files that belong to no test case
+
+    @property
+    def depth(self) -> int:
+        return 0 if not self.name else self.name.count("/") + 1
+
+    def walk(self) -> Iterator[TestGroup]:
+        yield self
+        for group in self.groups:
+            yield from group.walk()
+
+    def all_cases(self) -> Iterator[TestCase]:
+        for group in self.walk():
+            yield from group.cases
+
+    def child(self, name: str) -> TestGroup | None:
+        for group in self.groups:
+            if group.name.rsplit("/", 1)[-1] == name:
+                return group
+        return None
+
+
+@dataclass(frozen=True)
+class Program:
+    """A validator, grader or submission: one file or one directory."""
+
+    name: str
+    rel: str
+    is_dir: bool
+    files: tuple[str, ...]  # rel paths of its source files
+    language: str | None  # language code guessed from file names, None when unknown
+    has_build: bool = False
+    has_run: bool = False
+
+
+@dataclass(frozen=True)
+class Tag:
+    """An ``@EXPECTED_RESULT@:``-style tag found in a submission's source."""
+
+    kind: str  # "EXPECTED_RESULT", "EXPECTED_RESULTS" or "EXPECTED_SCORE"
+    value: str
+    rel: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a submission claims. ``permitted``: every test verdict must be in it
+    (None: anything); ``required``: some test verdict must be in it (None: no demand)."""
+
+    source: str  # e.g. "directory accepted/", "@EXPECTED_RESULT@: WA"
+    permitted: frozenset[str] | None = None
+    required: frozenset[str] | None = None
+    score: tuple[float, float] | None = None
+    compile_error: bool = False
+    partially_accepted: bool = False
+
+    @property
+    def accepted(self) -> bool:
+        return self.permitted == frozenset({"AC"}) and not self.compile_error
+
+
+@dataclass(frozen=True)
+class TagProblem:
+    rel: str
+    line: int | None
+    message: str
+    is_error: bool = True
+
+
+@dataclass(frozen=True)
+class Submission:
+    program: Program
+    category: str | None  # directory below submissions/, None for a top-level entry
+    tags: tuple[Tag, ...]
+    expectation: Expectation | None  # None when the tags are invalid
+    tag_problems: tuple[TagProblem, ...] = ()
+
+    @property
+    def rel(self) -> str:
+        return self.program.rel
+
+
+@dataclass(frozen=True)
+class IncludeDir:
+    lang: str
+    rel: str
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    root: Path
+    short_name: str
+    format: FormatVersion
+    format_declared: str | None  # the problem_format_version as written
+    yaml: YamlDoc
+    config: ProblemConfig
+    files: tuple[FileEntry, ...]
+    statements: tuple[Statement, ...]
+    statement_dir: str | None  # rel of the statement directory found, if any
+    data: TestGroup | None
+    include_dirs: tuple[IncludeDir, ...]
+    input_validators: tuple[Program, ...]
+    output_validators: tuple[Program, ...]
+    graders: tuple[Program, ...]
+    submissions: tuple[Submission, ...]
+    submission_categories: tuple[str, ...]  # directory names found below submissions/
+    submissions_yaml: YamlDoc
+
+    @property
+    def legacy(self) -> bool:
+        return self.format is FormatVersion.LEGACY
+
+    @cached_property
+    def _by_rel(self) -> dict[str, FileEntry]:
+        return {entry.rel: entry for entry in self.files}
+
+    def file(self, rel: str) -> FileEntry | None:
+        return self._by_rel.get(rel)
+
+    def top_level(self) -> tuple[FileEntry, ...]:
+        return tuple(e for e in self.files if "/" not in e.rel)

@@ -1,0 +1,115 @@
+"""Loading programs: validators, graders and submissions (a file or a directory each)."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from problemtools_py.model import expectations
+from problemtools_py.model.config import ProblemConfig
+from problemtools_py.model.files import IGNORED_NAMES, FileEntry
+from problemtools_py.model.languages import language_of_program
+from problemtools_py.model.problem import Program, Submission, Tag
+from problemtools_py.yamlfile import YamlDoc
+
+_MAX_SOURCE = 1 << 20
+ALL_CATEGORIES = frozenset(expectations.LEGACY_DIRS) | frozenset(expectations.MODERN_DIRS)
+
+
+def _head(path: Path, limit: int = _MAX_SOURCE) -> str:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(limit).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _first_line(path: Path) -> str:
+    return _head(path, 256).split("\n", 1)[0]
+
+
+def files_below(entry: FileEntry, files: tuple[FileEntry, ...]) -> tuple[str, ...]:
+    if not entry.is_dir:
+        return (entry.rel,)
+    prefix = entry.rel + "/"
+    return tuple(f.rel for f in files if f.rel.startswith(prefix) and not f.is_dir)
+
+
+def make_program(root: Path, entry: FileEntry, files: tuple[FileEntry, ...]) -> Program:
+    own = files_below(entry, files)
+    names = [(rel.rsplit("/", 1)[-1], _first_line(root / rel)) for rel in own]
+    base = {n for n, _ in names}
+    stem = entry.name if entry.is_dir else entry.name.split(".", 1)[0] or entry.name
+    return Program(
+        name=stem,
+        rel=entry.rel,
+        is_dir=entry.is_dir,
+        files=own,
+        language=language_of_program(names),
+        has_build=entry.is_dir and "build" in base,
+        has_run=entry.is_dir and "run" in base,
+    )
+
+
+def load_programs(
+    root: Path, rel: str, children: dict[str, list[FileEntry]], files: tuple[FileEntry, ...]
+) -> tuple[Program, ...]:
+    return tuple(
+        make_program(root, e, files)
+        for e in children.get(rel, [])
+        if e.name not in IGNORED_NAMES and not e.name.startswith(".")
+    )
+
+
+def is_seed_program_dir(entry: FileEntry, children: dict[str, list[FileEntry]]) -> bool:
+    """A directory directly in ``submissions/`` that is one program (the seed's flat layout)
+    rather than a category: it holds source files directly and is not named like one."""
+    if entry.name in ALL_CATEGORIES:
+        return False
+    if difflib.get_close_matches(entry.name.lower(), ALL_CATEGORIES, n=1, cutoff=0.75):
+        return False
+    inside = children.get(entry.rel, [])
+    return any(not e.is_dir for e in inside) and not any(e.is_dir for e in inside)
+
+
+def _submission(
+    root: Path,
+    entry: FileEntry,
+    category: str | None,
+    files: tuple[FileEntry, ...],
+    config: ProblemConfig,
+    modern: bool,
+    rules: YamlDoc,
+) -> Submission:
+    program = make_program(root, entry, files)
+    tags: list[Tag] = []
+    for rel in program.files:
+        tags.extend(expectations.find_tags(_head(root / rel), rel))
+    expectation, problems = expectations.resolve(category, tags, modern, config.scoring)
+    if modern:
+        expectation = expectations.apply_rules(expectation, program.rel, rules)
+    return Submission(program, category, tuple(tags), expectation, tuple(problems))
+
+
+def load_submissions(
+    root: Path,
+    children: dict[str, list[FileEntry]],
+    files: tuple[FileEntry, ...],
+    config: ProblemConfig,
+    modern: bool,
+    rules: YamlDoc,
+) -> tuple[tuple[Submission, ...], tuple[str, ...]]:
+    """All submissions, and the names of the category directories found."""
+    subs: list[Submission] = []
+    categories: list[str] = []
+    for entry in children.get("submissions", []):
+        if entry.name in IGNORED_NAMES or entry.name.startswith(".") or entry.is_symlink:
+            continue
+        if entry.is_dir and (modern or not is_seed_program_dir(entry, children)):
+            categories.append(entry.name)
+            for inner in children.get(entry.rel, []):
+                if inner.name not in IGNORED_NAMES and not inner.name.startswith("."):
+                    subs.append(_submission(root, inner, entry.name, files, config, modern, rules))
+        elif entry.name != "submissions.yaml":
+            subs.append(_submission(root, entry, None, files, config, modern, rules))
+    return tuple(subs), tuple(categories)

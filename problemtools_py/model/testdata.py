@@ -1,0 +1,91 @@
+"""Loading ``data/`` into test groups and test cases (files grouped by base name)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from problemtools_py.model.files import FileEntry
+from problemtools_py.model.problem import TestCase, TestGroup
+from problemtools_py.yamlfile import YamlDoc, load_yaml
+
+# Longest first, so "x.in.statement" is case "x" with extension ".in.statement".
+CASE_EXTENSIONS = (
+    ".in.statement",
+    ".ans.statement",
+    ".in.download",
+    ".ans.download",
+    ".interaction",
+    ".in",
+    ".ans",
+    ".out",
+    ".desc",
+    ".hint",
+    ".yaml",
+    ".args",
+    ".png",
+    ".jpg",
+    ".jpeg",
+    ".svg",
+    ".files",
+)
+LEGACY_GROUP_FILE = "testdata.yaml"
+MODERN_GROUP_FILES = ("test_group.yaml", "testdata.yaml")
+
+
+def split_case_name(name: str) -> tuple[str, str] | None:
+    """``("03", ".in")`` for ``03.in``; None when no test-case extension applies."""
+    for ext in CASE_EXTENSIONS:
+        if name.endswith(ext) and len(name) > len(ext):
+            return name[: -len(ext)], ext
+    return None
+
+
+def _group_config(root: Path, rel: str, modern: bool) -> YamlDoc:
+    names = MODERN_GROUP_FILES if modern else (LEGACY_GROUP_FILE,)
+    for name in names:
+        doc = load_yaml(root / rel / name, f"{rel}/{name}")
+        if doc.exists:
+            return doc
+    return YamlDoc(root / rel / names[0], f"{rel}/{names[0]}", False)
+
+
+def _case_config(root: Path, files: dict[str, str]) -> YamlDoc | None:
+    rel = files.get(".yaml")
+    return load_yaml(root / rel, rel) if rel else None
+
+
+def load_group(
+    root: Path, rel: str, children: dict[str, list[FileEntry]], modern: bool
+) -> TestGroup:
+    """The group at ``rel`` (``data`` or below), with its cases and subgroups."""
+    name = rel[len("data/") :] if rel != "data" else ""
+    config = _group_config(root, rel, modern)
+    config_names = {config.rel.rsplit("/", 1)[-1], *MODERN_GROUP_FILES, LEGACY_GROUP_FILE}
+    entries = children.get(rel, [])
+    stems = {split[0] for e in entries if not e.is_dir and (split := split_case_name(e.name))}
+    cases: dict[str, dict[str, str]] = {}
+    groups: list[TestGroup] = []
+    other: list[str] = []
+    for entry in entries:
+        if entry.name in config_names and not entry.is_dir:
+            continue
+        split = split_case_name(entry.name)
+        if entry.is_dir and not (split and split[1] == ".files" and split[0] in stems):
+            groups.append(load_group(root, entry.rel, children, modern))
+        elif split is not None and rel != "data":
+            cases.setdefault(split[0], {})[split[1]] = entry.rel
+        else:
+            other.append(entry.rel)
+    prefix = f"{name}/" if name else ""
+    built = tuple(
+        TestCase(prefix + stem, name, files, _case_config(root, files) if modern else None)
+        for stem, files in sorted(cases.items())
+    )
+    return TestGroup(
+        name=name,
+        rel=rel,
+        config=config,
+        cases=built,
+        groups=tuple(groups),
+        other_files=tuple(other),
+    )

@@ -1,0 +1,4 @@
+# @EXPECTED_RESULT@: AC
+n = int(input())
+values = list(map(int, input().split()))
+print(sum(values) / n)

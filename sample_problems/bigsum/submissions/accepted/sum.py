@@ -1,0 +1,3 @@
+# @EXPECTED_SCORE@: 100
+input()
+print(sum(map(int, input().split())))

@@ -1,0 +1,7 @@
+#include <cstdio>
+#include <cstdlib>
+
+int main() {
+    long long a, b;
+    while (scanf("%lld %lld", &a, &b) == 2) printf("%lld\n", llabs(a - b));
+}

@@ -1,0 +1,2 @@
+input()
+print(1)  # 1 is not a proper divisor

@@ -1,0 +1,2 @@
+name = input().strip()
+raise SystemExit(f"crashing on purpose for {name}")

@@ -1,0 +1,2 @@
+# Ignores the input and always greets the world.
+print("Hello World!")
