@@ -75,7 +75,10 @@ def _walk(
 
 def parse_yaml(text: str, path: Path, rel: str) -> YamlDoc:
     """Parse ``text``; never raises for bad YAML, records the problem instead."""
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.YAMLError as exc:  # e.g. a control character the reader refuses
+        return YamlDoc(path, rel, True, None, syntax_error=_problem(exc, text))
     try:
         node = loader.get_single_node()
         if node is None:
@@ -84,20 +87,23 @@ def parse_yaml(text: str, path: Path, rel: str) -> YamlDoc:
         dups: list[YamlProblem] = []
         _walk(node, (), lines, dups)
         data = loader.construct_document(node)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        reason = exc.problem or exc.context or "invalid YAML"
-        return YamlDoc(
-            path, rel, True, None, syntax_error=YamlProblem(f"YAML syntax error: {reason}", line)
-        )
     except yaml.YAMLError as exc:
-        return YamlDoc(
-            path, rel, True, None, syntax_error=YamlProblem(f"YAML syntax error: {exc}", 1)
-        )
+        return YamlDoc(path, rel, True, None, syntax_error=_problem(exc, text))
     finally:
         loader.dispose()
     return YamlDoc(path, rel, True, data, lines, duplicates=tuple(dups))
+
+
+def _problem(exc: yaml.YAMLError, text: str) -> YamlProblem:
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        reason = exc.problem or exc.context or "invalid YAML"
+        return YamlProblem(f"YAML syntax error: {reason}", line)
+    if isinstance(exc, yaml.reader.ReaderError):
+        line = text[: exc.position].count("\n") + 1
+        return YamlProblem(f"YAML syntax error: {exc.reason} (character {exc.character!r})", line)
+    return YamlProblem(f"YAML syntax error: {exc}", None)
 
 
 def load_yaml(path: Path, rel: str) -> YamlDoc:

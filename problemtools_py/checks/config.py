@@ -4,6 +4,7 @@ cross-field rules a schema cannot express."""
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +17,7 @@ from problemtools_py.model.problem import Problem
 from problemtools_py.yamlfile import YamlDoc
 
 FILE = "problem.yaml"
+EMBARGO_FORM = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$")
 INCOMPATIBLE_TYPES = (
     ("pass-fail", "scoring"),
     ("multi-pass", "submit-answer"),
@@ -214,7 +216,7 @@ def modern_cross_fields(problem: Problem) -> Iterator[Finding]:
             doc.line_of(("limits", "validation_passes")),
         )
     embargo = data.get("embargo_until")
-    if isinstance(embargo, str):
+    if isinstance(embargo, str) and EMBARGO_FORM.match(embargo):
         try:
             datetime.datetime.fromisoformat(embargo.replace("Z", "+00:00"))
         except ValueError:

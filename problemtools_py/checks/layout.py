@@ -93,8 +93,7 @@ def short_name(problem: Problem) -> Iterator[Finding]:
     if not SHORT_NAME.match(problem.short_name):
         yield error(
             "short-name",
-            f"problem short name '{problem.short_name}' must match [a-z0-9]+",
-            problem.short_name,
+            f"problem short name '{problem.short_name}' (the directory name) must match [a-z0-9]+",
         )
 
 

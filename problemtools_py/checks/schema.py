@@ -28,19 +28,32 @@ def key_path_text(path: KeyPath) -> str:
     return text or "(top level)"
 
 
+def _reasons(err: Any) -> list[str]:
+    """Each branch's own complaint about the value of a oneOf/anyOf error (flattened)."""
+    reasons: list[str] = []
+    for sub in err.context:
+        if sub.relative_path:
+            continue
+        found = (
+            _reasons(sub) if sub.validator in ("oneOf", "anyOf") and sub.context else [sub.message]
+        )
+        reasons.extend(r for r in found if r not in reasons)
+    return reasons
+
+
 def _describe(err: Any) -> tuple[KeyPath, str]:
-    """The most useful path and message for one validation error (for oneOf/anyOf, the
-    best-matching branch's message when all branches disagree on the same path)."""
+    """The most useful path and message for one validation error. For oneOf/anyOf: the
+    deepest branch error when one branch got further into the value, else every branch's
+    own complaint, joined with "or"."""
+    path: KeyPath = tuple(err.absolute_path)
+    if "propertyNames" in err.absolute_schema_path:
+        path = (*path, str(err.instance))
     if err.validator in ("oneOf", "anyOf") and err.context:
         deepest = max(err.context, key=lambda e: len(e.absolute_path))
         if len(deepest.absolute_path) > len(err.absolute_path):
             return _describe(deepest)
-        kinds = [e.message for e in err.context if e.validator == "type"]
-        if kinds and len(kinds) == len(err.context):
-            return tuple(
-                err.absolute_path
-            ), f"{_short(err.instance)} has the wrong type ({'; '.join(kinds)})"
-    return tuple(err.absolute_path), err.message
+        return path, f"{_short(err.instance)} is not valid: " + "; or ".join(_reasons(err))
+    return path, err.message
 
 
 def _short(value: object) -> str:

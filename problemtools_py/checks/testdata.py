@@ -108,7 +108,7 @@ def test_cases(problem: Problem) -> Iterator[Finding]:
     for group in _groups(problem):
         for case in group.cases:
             yield from _case_findings(problem, case)
-        for rel in group.other_files:
+        for rel in group.other_files if group.name else ():  # data/ itself: see layout
             yield warning("data", "file belongs to no test case and is ignored", rel)
 
 

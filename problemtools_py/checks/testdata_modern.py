@@ -63,14 +63,15 @@ def _require_pass(problem: Problem, group: TestGroup, earlier: list[str]) -> Ite
     for name in names:
         if not isinstance(name, str):
             continue
+        full = name if name == "sample" or name.startswith("secret/") else f"secret/{name}"
         if group.name == "secret" and name != "sample":
             yield error(
                 "test-group", "data/secret may only require 'sample'", group.config.rel, line
             )
-        elif name != "sample" and name not in earlier:
+        elif full != "sample" and full not in earlier:
             yield error(
                 "test-group",
-                f"require_pass: '{name}' is not an earlier test group",
+                f"require_pass: '{full}' is not an earlier test group",
                 group.config.rel,
                 line,
             )

@@ -147,7 +147,9 @@ def resolve(
         )
         return by_dir, problems
     if not tags:
-        return by_dir or Expectation("default (no tag)", permitted=frozenset({"AC"})), problems
+        if by_dir is None and not modern:  # the seed: "If none are specified, it defaults to AC"
+            return Expectation("default (no tag)", permitted=frozenset({"AC"})), problems
+        return by_dir, problems
     from_tag, problem = _from_tag(tags[0], scoring)
     if problem:
         problems.append(TagProblem(tags[0].rel, tags[0].line, problem))

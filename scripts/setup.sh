@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Set up problemtools_py on a Debian/Ubuntu machine: install the compilers and JDK the
+# judge needs (apt-get, as root or through sudo), then create .venv with the package.
+#   bash scripts/setup.sh         # the package and its commands
+#   bash scripts/setup.sh --dev   # also the test and lint tools, as an editable install
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+dev=0
+[ "${1:-}" = "--dev" ] && dev=1
+
+# Debian packages needed, keyed by the command that shows they are present.
+declare -A want=(
+  [gcc]=gcc
+  [g++]=g++
+  [javac]=default-jdk-headless
+)
+missing=()
+for cmd in "${!want[@]}"; do
+  command -v "$cmd" >/dev/null 2>&1 || missing+=("${want[$cmd]}")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}" >&2
+  if [ "$(id -u)" -eq 0 ]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
+    echo "setup: not root and no sudo; install these yourself: ${missing[*]}" >&2; exit 1
+  fi
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+python=${PYTHON:-python3}
+if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "setup: problemtools_py needs Python 3.11 or newer ($python is $("$python" --version 2>&1))" >&2
+  exit 1
+fi
+[ -x .venv/bin/python ] || "$python" -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+if [ "$dev" -eq 1 ]; then
+  .venv/bin/python -m pip install -q -e ".[dev]"
+else
+  .venv/bin/python -m pip install -q .
+fi
+echo "setup: ready; commands are in .venv/bin (verifyproblem)" >&2

@@ -1,0 +1,38 @@
+"""Shared fixtures: sample packages, copies of them to break, and a verify helper."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from problemtools_py.findings import ProblemReport
+from problemtools_py.verify import verify_problem
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLES = REPO / "sample_problems"
+SAMPLE_NAMES = sorted(p.name for p in SAMPLES.iterdir() if (p / "problem.yaml").is_file())
+
+
+@pytest.fixture
+def copy_sample(tmp_path: Path) -> Callable[..., Path]:
+    """Copy a sample package into tmp_path (optionally under another directory name)."""
+
+    def make(name: str, dest_name: str | None = None) -> Path:
+        dest = tmp_path / (dest_name or name)
+        shutil.copytree(SAMPLES / name, dest, symlinks=True)
+        return dest
+
+    return make
+
+
+def verify(path: Path, parts: tuple[str, ...] | None = None) -> ProblemReport:
+    return verify_problem(path) if parts is None else verify_problem(path, parts)
+
+
+def describe(report: ProblemReport) -> str:
+    return "\n".join(
+        f"{f.location()}: {f.severity.value}: {f.message} [{f.check}]" for f in report.findings
+    )

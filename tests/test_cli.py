@@ -1,0 +1,149 @@
+"""verifyproblem's command line: options, output format and exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from builders import append, remove
+from conftest import SAMPLES
+
+import problemtools_py.verify as verify_module
+from problemtools_py.checks import REGISTRY
+from problemtools_py.cli.verifyproblem import main
+
+HELLO = str(SAMPLES / "hello")
+DIFFERENT = str(SAMPLES / "different")
+Capture = pytest.CaptureFixture[str]
+
+
+def test_parts_do_not_swallow_the_directory(capsys: Capture) -> None:
+    assert main(["-p", "config,statement", HELLO, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["problems"][0]["parts"] == ["config", "statement"]
+
+
+def test_parts_may_be_repeated_and_come_after_the_directories(capsys: Capture) -> None:
+    assert main([HELLO, DIFFERENT, "-p", "data", "-p", "config", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [p["parts"] for p in report["problems"]] == [["config", "data"]] * 2
+
+
+def test_space_separated_parts_get_a_helpful_usage_error(capsys: Capture) -> None:
+    assert main(["-p", "config", "statement", HELLO]) == 2
+    err = capsys.readouterr().err
+    assert "'statement' is a part name, not a directory" in err
+    assert "-p config,statement" in err
+
+
+def test_unknown_part_is_a_usage_error(capsys: Capture) -> None:
+    assert main(["-p", "config,spelling", HELLO]) == 2
+    assert "unknown part(s) spelling" in capsys.readouterr().err
+
+
+def test_missing_directory_is_a_usage_error(tmp_path: Path, capsys: Capture) -> None:
+    assert main([str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert "nope: no such directory" in err and "Traceback" not in err
+
+
+def test_file_instead_of_directory(tmp_path: Path, capsys: Capture) -> None:
+    (tmp_path / "file").write_text("x")
+    assert main([str(tmp_path / "file")]) == 2
+    assert "is not a directory" in capsys.readouterr().err
+
+
+def test_no_arguments_is_a_usage_error(capsys: Capture) -> None:
+    assert main([]) == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_help_exits_zero(capsys: Capture) -> None:
+    assert main(["--help"]) == 0
+    assert "--parts" in capsys.readouterr().out
+
+
+def test_findings_are_file_line_severity_message(copy_sample: Callable[..., Path],
+                                                 capsys: Capture) -> None:
+    root = copy_sample("hello")
+    append(root, "problem.yaml", "colour: blue\nlicense: gpl\n")
+    assert main([str(root)]) == 1
+    out = capsys.readouterr().out
+    assert f"{root}/problem.yaml:12: warning: colour: unknown key, ignored" in out
+    assert f"{root}/problem.yaml:13: error: license: 'gpl' is not one of" in out
+    assert "hello: 2 errors, 1 warning" in out  # the duplicate key and the license
+
+
+def test_warnings_fail_only_with_werror(copy_sample: Callable[..., Path]) -> None:
+    root = copy_sample("hello")
+    append(root, "problem.yaml", "colour: blue\n")
+    assert main(["-q", str(root)]) == 0
+    assert main(["-q", "-e", str(root)]) == 1
+
+
+def test_bail_on_error_stops_after_the_failing_part(copy_sample: Callable[..., Path],
+                                                    capsys: Capture) -> None:
+    root = copy_sample("hello")
+    append(root, "problem.yaml", "license: gpl\n")
+    remove(root, "data/secret")
+    assert main(["--json", str(root)]) == 1
+    full = json.loads(capsys.readouterr().out)["problems"][0]["findings"]
+    assert main(["--json", "-b", str(root)]) == 1
+    bailed = json.loads(capsys.readouterr().out)["problems"][0]["findings"]
+    assert any("data/secret is missing" in f["message"] for f in full)
+    assert bailed and all(f["check"] in ("problem-yaml", "license") for f in bailed)
+
+
+def test_quiet_prints_nothing_for_a_clean_problem(capsys: Capture) -> None:
+    assert main(["-q", HELLO]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_verbose_shows_parts_checks_and_timing(copy_sample: Callable[..., Path],
+                                               capsys: Capture) -> None:
+    root = copy_sample("hello")
+    append(root, "problem.yaml", "colour: blue\n")
+    main(["-v", str(root)])
+    out = capsys.readouterr().out
+    assert "hello: checking submissions" in out
+    assert "[problem-yaml]" in out and "(legacy, " in out
+
+
+def test_internal_error_exits_3_without_traceback(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: Capture) -> None:
+    def broken_check(problem: object) -> list[object]:
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(REGISTRY, "config", [broken_check])
+    monkeypatch.delenv("PROBLEMTOOLS_PY_DEBUG", raising=False)
+    assert main([HELLO]) == 3
+    err = capsys.readouterr().err
+    assert "internal error: RuntimeError: boom" in err and "Traceback" not in err
+    monkeypatch.setenv("PROBLEMTOOLS_PY_DEBUG", "1")
+    assert main([HELLO]) == 3
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch, capsys: Capture) -> None:
+    def interrupted(path: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(verify_module, "load_problem", interrupted)
+    assert main([HELLO]) == 130
+    assert "interrupted" in capsys.readouterr().err
+
+
+def test_module_entry_point_runs_as_a_process() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "problemtools_py", "-p", "config", HELLO, DIFFERENT],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "NO_COLOR": "1"},
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "hello: 0 errors, 0 warnings" in proc.stdout
+    assert "total: 0 errors, 0 warnings" in proc.stdout
