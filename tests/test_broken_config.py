@@ -3,6 +3,7 @@ sample broken in one way. The clean sample gives none of these findings."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -32,6 +33,10 @@ CASES = [
            E, "symlink", "does not exist inside the package", "data/secret/05.in"),
     Broken("symlink-escapes", "hello", lambda p: symlink(p, "notes", "../../"), E, "symlink",
            "does not exist inside the package", "notes"),
+    Broken("fifo-is-never-read", "hello", lambda p: os.mkfifo(p / "data/secret/05.in"), E,
+           "file-type", "not a regular file", "data/secret/05.in"),
+    Broken("fifo-statement", "hello", lambda p: os.mkfifo(p / "problem_statement/problem.sv.tex"),
+           E, "file-type", "not a regular file"),
     Broken("yaml-bom", "hello",
            lambda p: write(p, "problem.yaml", b"\xef\xbb\xbf" + (p / "problem.yaml").read_bytes()),
            E, "encoding", "byte order mark", "problem.yaml", 1),

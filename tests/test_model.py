@@ -140,3 +140,18 @@ def test_text_scan(tmp_path: Path) -> None:
     big = tmp_path / "big.in"
     big.write_bytes(b"x" * (3 << 20) + b"\n\xe2\x82")  # a character cut off at the very end
     assert scan_text(big).bad_line == 2
+
+
+def test_relative_symlink_inside_the_package_is_fine(tmp_path: Path) -> None:
+    import shutil
+
+    from problemtools_py.checks.layout import symlinks
+
+    root = tmp_path / "hello"
+    shutil.copytree(SAMPLES / "hello", root)
+    (root / "data/secret/05.in").symlink_to("01.in")
+    (root / "data/secret/05.ans").symlink_to("../secret/01.ans")
+    problem = load_problem(root)
+    assert list(symlinks(problem)) == []
+    entry = problem.file("data/secret/05.in")
+    assert entry is not None and entry.is_symlink and entry.readable and entry.text is not None

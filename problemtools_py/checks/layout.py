@@ -118,6 +118,14 @@ def file_names(problem: Problem) -> Iterator[Finding]:
 
 
 @check("config")
+def special_files(problem: Problem) -> Iterator[Finding]:
+    for entry in problem.files:
+        if entry.special:
+            yield error("file-type", "not a regular file or directory (a FIFO, socket or "
+                        "device); it is never read", entry.rel)
+
+
+@check("config")
 def symlinks(problem: Problem) -> Iterator[Finding]:
     for entry in problem.files:
         if not entry.is_symlink or entry.link_ok:

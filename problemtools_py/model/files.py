@@ -52,10 +52,16 @@ class FileEntry:
     link_target: str | None = None
     link_ok: bool = True  # a symlink that resolves to something inside the package
     text: TextScan | None = None
+    special: bool = False  # a FIFO, socket or device: never opened
 
     @property
     def name(self) -> str:
         return self.rel.rsplit("/", 1)[-1]
+
+    @property
+    def readable(self) -> bool:
+        """A regular file (or a symlink to one inside the package) that may be read."""
+        return not self.is_dir and not self.special and (not self.is_symlink or self.link_ok)
 
 
 def is_text_name(name: str) -> bool:
@@ -106,7 +112,8 @@ def _symlink_facts(path: Path, root: Path) -> tuple[str, bool]:
     except (OSError, RuntimeError):
         return target, False
     inside = resolved == root or root in resolved.parents
-    return target, inside and not os.path.isabs(target)
+    regular = resolved.is_file() or resolved.is_dir()
+    return target, inside and regular and not os.path.isabs(target)
 
 
 def walk_package(root: Path) -> tuple[FileEntry, ...]:
@@ -133,6 +140,8 @@ def walk_package(root: Path) -> tuple[FileEntry, ...]:
             elif child.is_dir():
                 entries.append(FileEntry(rel, True, False))
                 stack.append(path)
+            elif not child.is_file():
+                entries.append(FileEntry(rel, False, False, special=True))
             else:
                 scan = scan_text(path) if is_text_name(child.name) else None
                 entries.append(FileEntry(rel, False, False, text=scan))

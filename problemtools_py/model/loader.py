@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
 from problemtools_py.model.config import V2023_VERSIONS, build_config
 from problemtools_py.model.files import FileEntry, walk_package
 from problemtools_py.model.problem import FormatVersion, IncludeDir, Problem
@@ -47,12 +48,21 @@ def _include_dirs(
 
 
 def load_problem(path: Path | str) -> Problem:
-    """Read the package at ``path``. Raises :class:`FatalError` only when ``path`` is not a
-    directory; everything wrong inside the package is left for the checks to report."""
+    """Read the package at ``path``. Raises :class:`FatalError` when ``path`` is not a
+    directory or a file cannot be read; everything else wrong inside the package is left
+    for the checks to report."""
     root = Path(path)
     if not root.is_dir():
         raise FatalError("not a problem package directory (no such directory)", path=root)
-    root = root.resolve()
+    try:
+        return _load(root.resolve())
+    except OSError as exc:
+        where = exc.filename or root
+        raise FatalError(f"cannot read: {exc.strerror or exc}", path=where,
+                         exit_code=ExitCode.FINDINGS) from exc
+
+
+def _load(root: Path) -> Problem:
     files = walk_package(root)
     children = _children(files)
     doc = load_yaml(root / "problem.yaml", "problem.yaml")

@@ -29,10 +29,11 @@ def _first_line(path: Path) -> str:
 
 
 def files_below(entry: FileEntry, files: tuple[FileEntry, ...]) -> tuple[str, ...]:
+    """The readable files of a program (itself, or everything below its directory)."""
     if not entry.is_dir:
-        return (entry.rel,)
+        return (entry.rel,) if entry.readable else ()
     prefix = entry.rel + "/"
-    return tuple(f.rel for f in files if f.rel.startswith(prefix) and not f.is_dir)
+    return tuple(f.rel for f in files if f.rel.startswith(prefix) and f.readable)
 
 
 def make_program(root: Path, entry: FileEntry, files: tuple[FileEntry, ...]) -> Program:

@@ -52,7 +52,7 @@ def load_statements(root: Path, entries: list[FileEntry]) -> tuple[Statement, ..
     statements = []
     for entry in entries:
         match = STATEMENT_RE.match(entry.name)
-        if entry.is_dir or not match:
+        if not entry.readable or not match:
             continue
         lang, kind = match.group(1), match.group(2)
         text: str | None = None
