@@ -1,0 +1,208 @@
+"""Per-run control groups (v1 or v2): memory limit and peak, CPU time of every process,
+a task limit, and OOM detection. Used by the sandbox server, which runs as root."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+V1_CONTROLLERS = ("memory", "pids", "cpuacct")
+
+
+def _mounts() -> list[tuple[str, str, str, str]]:
+    """(mount point, root inside the hierarchy, fs type, super options) of cgroup mounts."""
+    found = []
+    with open("/proc/self/mountinfo", encoding="utf-8") as handle:
+        for line in handle:
+            left, _, right = line.partition(" - ")
+            fields, rfields = left.split(), right.split()
+            if rfields and rfields[0] in ("cgroup", "cgroup2"):
+                found.append((fields[4], fields[3], rfields[0], rfields[-1]))
+    return found
+
+
+def _own_paths() -> dict[str, str]:
+    """Controller (or "" for v2) -> this process's cgroup path."""
+    paths: dict[str, str] = {}
+    with open("/proc/self/cgroup", encoding="utf-8") as handle:
+        for line in handle:
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            for controller in controllers.split(",") if controllers else [""]:
+                paths[controller] = path
+    return paths
+
+
+def _under(mount: str, root: str, path: str) -> Path | None:
+    if root != "/" and not (path == root or path.startswith(root + "/")):
+        return None
+    rel = path[len(root) :] if root != "/" else path
+    return Path(mount + rel)
+
+
+def _write(path: Path, value: str) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, value.encode())
+    finally:
+        os.close(fd)
+
+
+def _read_int(path: Path, key: str | None = None) -> int:
+    try:
+        text = path.read_text()
+    except OSError:
+        return 0
+    if key is None:
+        return int(text.split()[0]) if text.strip() else 0
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == key:
+            return int(parts[1])
+    return 0
+
+
+@dataclass
+class RunGroup:
+    """The cgroup directories of one run (one per v1 controller, or one v2 directory)."""
+
+    dirs: dict[str, Path]  # controller ("" for v2) -> directory
+    v2: bool
+
+    def join_paths(self) -> list[str]:
+        """cgroup.procs files a forked child writes "0" into to join the run's groups."""
+        return [str(d / "cgroup.procs") for d in self.dirs.values()]
+
+    def cpu_seconds(self) -> float:
+        if self.v2:
+            return _read_int(self.dirs[""] / "cpu.stat", "usage_usec") / 1e6
+        return _read_int(self.dirs["cpuacct"] / "cpuacct.usage") / 1e9
+
+    def peak_memory(self) -> int:
+        if self.v2:
+            return _read_int(self.dirs[""] / "memory.peak")
+        return _read_int(self.dirs["memory"] / "memory.max_usage_in_bytes")
+
+    def oom_killed(self) -> bool:
+        if self.v2:
+            return _read_int(self.dirs[""] / "memory.events", "oom_kill") > 0
+        return _read_int(self.dirs["memory"] / "memory.oom_control", "oom_kill") > 0
+
+    def empty(self) -> bool:
+        for directory in self.dirs.values():
+            try:
+                if (directory / "cgroup.procs").read_text().strip():
+                    return False
+            except OSError:
+                pass
+        return True
+
+    def remove(self) -> None:
+        for _ in range(200):
+            if all(self._rmdir(d) for d in self.dirs.values()):
+                return
+            time.sleep(0.005)
+
+    @staticmethod
+    def _rmdir(directory: Path) -> bool:
+        try:
+            directory.rmdir()
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+        return True
+
+
+class Cgroups:
+    """Creates per-run groups below this process's own cgroup."""
+
+    def __init__(self, bases: dict[str, Path], v2: bool) -> None:
+        self.bases = bases
+        self.v2 = v2
+        self.counter = 0
+
+    @classmethod
+    def detect(cls) -> tuple[Cgroups | None, str]:
+        """The usable cgroup setup, or None and why not."""
+        if os.geteuid() != 0:
+            return None, "not root"
+        try:
+            mounts, own = _mounts(), _own_paths()
+        except OSError as exc:
+            return None, f"cannot read cgroup information: {exc}"
+        v1 = cls._detect_v1(mounts, own)
+        if v1 is not None:
+            return v1, ""
+        return cls._detect_v2(mounts, own)
+
+    @classmethod
+    def _detect_v1(
+        cls, mounts: list[tuple[str, str, str, str]], own: dict[str, str]
+    ) -> Cgroups | None:
+        bases: dict[str, Path] = {}
+        for point, root, fstype, options in mounts:
+            if fstype != "cgroup":
+                continue
+            for controller in V1_CONTROLLERS:
+                if controller in options.split(",") and controller in own:
+                    base = _under(point, root, own[controller])
+                    if base is not None and os.access(base, os.W_OK):
+                        bases.setdefault(controller, base)
+        return cls(bases, False) if set(bases) == set(V1_CONTROLLERS) else None
+
+    @classmethod
+    def _detect_v2(
+        cls, mounts: list[tuple[str, str, str, str]], own: dict[str, str]
+    ) -> tuple[Cgroups | None, str]:
+        for point, root, fstype, _ in mounts:
+            if fstype != "cgroup2" or "" not in own:
+                continue
+            base = _under(point, root, own[""])
+            if base is None:
+                continue
+            try:
+                controllers = (base / "cgroup.controllers").read_text().split()
+            except OSError:
+                continue
+            if not {"memory", "pids", "cpu"} <= set(controllers):
+                continue
+            return cls._delegate_v2(base)
+        return None, "no writable cgroup with memory, pids and CPU controllers"
+
+    @classmethod
+    def _delegate_v2(cls, base: Path) -> tuple[Cgroups | None, str]:
+        """Move this process into a leaf so that its cgroup may enable controllers below."""
+        mine = base / f"ptpy-{os.getpid()}"
+        try:
+            (mine / "server").mkdir(parents=True, exist_ok=True)
+            try:
+                _write(base / "cgroup.subtree_control", "+memory +pids +cpu")
+            except OSError:
+                _write(base / f"ptpy-{os.getpid()}" / "server" / "cgroup.procs", "0")
+            _write(mine / "cgroup.subtree_control", "+memory +pids +cpu")
+        except OSError as exc:
+            return None, f"cgroup v2 delegation failed: {exc}"
+        return cls({"": mine}, True), ""
+
+    def create(self, memory_bytes: int, tasks: int) -> RunGroup:
+        self.counter += 1
+        name = f"ptpy-{os.getpid()}-{self.counter}"
+        dirs = {controller: base / name for controller, base in self.bases.items()}
+        for directory in dirs.values():
+            directory.mkdir(exist_ok=True)
+        group = RunGroup(dirs, self.v2)
+        if self.v2:
+            d = dirs[""]
+            _write(d / "memory.max", str(memory_bytes))
+            _write(d / "memory.swap.max", "0")
+            _write(d / "pids.max", str(tasks))
+        else:
+            _write(dirs["memory"] / "memory.limit_in_bytes", str(memory_bytes))
+            # Without swap accounting (no memsw file) swap is not limited separately.
+            with contextlib.suppress(OSError):
+                _write(dirs["memory"] / "memory.memsw.limit_in_bytes", str(memory_bytes))
+            _write(dirs["pids"] / "pids.max", str(tasks))
+        return group

@@ -1,0 +1,86 @@
+"""Verdicts, limits and the result of one run."""
+
+from __future__ import annotations
+
+import enum
+import signal
+from dataclasses import dataclass, field
+
+
+class Verdict(enum.Enum):
+    AC = "AC"  # accepted
+    WA = "WA"  # wrong answer
+    TLE = "TLE"  # over the CPU time limit (or stopped by the wall-clock backstop)
+    MLE = "MLE"  # over the memory limit
+    OLE = "OLE"  # over the output limit
+    RTE = "RTE"  # crashed: non-zero exit or a signal
+    CE = "CE"  # did not compile
+    JE = "JE"  # a validator or grader misbehaved: the judge's problem, never the submission's
+
+
+class Outcome(enum.Enum):
+    """How a run ended, before any output is judged."""
+
+    OK = "ok"  # exited with code 0 within every limit
+    TLE = "tle"
+    MLE = "mle"
+    OLE = "ole"
+    RTE = "rte"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits of one run. ``wall_seconds`` defaults to a backstop of 2 x CPU + 1 s."""
+
+    cpu_seconds: float = 10.0
+    memory_bytes: int = 2 << 30
+    output_bytes: int = 8 << 20
+    wall_seconds: float | None = None
+    processes: int = 128  # tasks: processes and threads (a JVM needs a few dozen)
+    file_bytes: int = 64 << 20  # largest file a run may write; its scratch space
+    stderr_bytes: int = 64 << 10  # kept for messages; the rest is read and dropped
+
+    @property
+    def wall(self) -> float:
+        return self.wall_seconds if self.wall_seconds is not None else 2 * self.cpu_seconds + 1
+
+
+@dataclass(frozen=True)
+class RunResult:
+    outcome: Outcome
+    exit_code: int | None  # None when killed by a signal
+    signal: int | None
+    cpu_seconds: float  # user + sys of every process of the run
+    wall_seconds: float
+    peak_memory_bytes: int
+    output_bytes: int  # bytes the program wrote to stdout (counted up to the limit)
+    stdout: bytes = b""  # captured stdout when it was not sent to a file or pipe
+    stderr: bytes = b""  # the first Limits.stderr_bytes of stderr
+    wall_killed: bool = False  # stopped by the wall-clock backstop
+    isolation: str = "full"  # "full", or what was missing (see Sandbox.warning)
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome is Outcome.OK
+
+    def describe(self) -> str:
+        """A short human description: 'exit code 3', 'signal SIGSEGV', 'CPU 1.20 s'."""
+        if self.outcome is Outcome.TLE:
+            return f"CPU {self.cpu_seconds:.2f} s" + (
+                " (wall-clock backstop)" if self.wall_killed else ""
+            )
+        if self.outcome is Outcome.MLE:
+            return f"memory {self.peak_memory_bytes / 2**20:.0f} MiB"
+        if self.outcome is Outcome.OLE:
+            return f"output over {self.output_bytes} bytes"
+        if self.signal is not None:
+            return f"signal {signal_name(self.signal)}"
+        return f"exit code {self.exit_code}"
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"

@@ -1,0 +1,230 @@
+"""The one way to run a program: :meth:`Sandbox.run`.
+
+A :class:`Sandbox` owns a small server process (:mod:`.server`) that runs one program at a
+time in isolation; :class:`SandboxPool` hands one to each worker thread. When the machine
+allows no real isolation (not root), the server falls back to resource limits and the
+first sandbox of the process prints one clear warning."""
+
+from __future__ import annotations
+
+import os
+import queue
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from problemtools_py.judge.isolation import ENV, Bind
+from problemtools_py.judge.protocol import recv_message, send_message
+from problemtools_py.judge.results import Limits, Outcome, RunResult
+
+_warned = False
+_warn_lock = threading.Lock()
+
+
+class SandboxError(Exception):
+    """The sandbox could not run the program at all (setup failed, not found, crashed)."""
+
+
+def _default_warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+WarnHook = Callable[[str], None]
+warn_hook: WarnHook = _default_warn
+
+
+class Sandbox:
+    def __init__(self, isolate: bool = True) -> None:
+        parent, child = socket.socketpair()
+        args = [sys.executable, "-I", "-m", "problemtools_py.judge.server", str(child.fileno())]
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        if not isolate:
+            env["PROBLEMTOOLS_PY_NO_ISOLATION"] = "1"
+        self.proc = subprocess.Popen(
+            args, pass_fds=[child.fileno()], stdin=subprocess.DEVNULL, env=env, close_fds=True
+        )
+        child.close()
+        self.sock = parent
+        hello, _ = recv_message(parent)
+        if hello is None:
+            self.close()
+            raise SandboxError("the sandbox server did not start")
+        self.isolation: str = str(hello["isolation"])
+        self.namespaces: bool = bool(hello["namespaces"])
+        if self.isolation != "full":
+            _warn_once(f"sandbox isolation is {self.isolation}")
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        limits: Limits,
+        stdin: Path | int | None = None,
+        stdout: Path | int | None = None,
+        stdout_direct: bool = False,
+        binds: Sequence[Bind] = (),
+        cwd: str = "/work",
+        env: dict[str, str] | None = None,
+    ) -> RunResult:
+        """Run ``argv`` (paths as seen inside the sandbox). ``stdin``: a file or a descriptor
+        (default: empty). ``stdout``: a file to write (up to the output limit), a descriptor,
+        or None to capture it in the result. ``stdout_direct`` hands the descriptor to the
+        program itself (a pipe to an interactive validator), uncounted."""
+        fds: list[int] = []
+        close: list[int] = []
+        try:
+            fds.append(self._fd(stdin, os.O_RDONLY, close))
+            capture = stdout is None
+            out = (
+                os.memfd_create("stdout")
+                if capture
+                else self._fd(stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, close)
+            )
+            if capture:
+                close.append(out)
+            fds.append(out)
+            request = {
+                "argv": list(argv),
+                "env": {**ENV, **(env or {})},
+                "cwd": cwd,
+                "binds": [[b.source, b.target, b.writable] for b in binds],
+                "cpu": limits.cpu_seconds,
+                "wall": limits.wall,
+                "memory": limits.memory_bytes,
+                "output": limits.output_bytes,
+                "tasks": limits.processes,
+                "file_bytes": limits.file_bytes,
+                "stderr_cap": limits.stderr_bytes,
+                "stdout_direct": stdout_direct,
+            }
+            reply = self._call(request, fds)
+            captured = b""
+            if capture:
+                os.lseek(out, 0, os.SEEK_SET)
+                captured = _read_fd(out)
+            return _result(reply, limits, captured)
+        finally:
+            for fd in close:
+                os.close(fd)
+
+    @staticmethod
+    def _fd(target: Path | int | None, flags: int, close: list[int]) -> int:
+        if isinstance(target, int):
+            return target
+        fd = os.open(target if target is not None else os.devnull, flags, 0o644)
+        close.append(fd)
+        return fd
+
+    def _call(self, request: dict[str, Any], fds: list[int]) -> dict[str, Any]:
+        try:
+            send_message(self.sock, request, fds)
+            reply, _ = recv_message(self.sock)
+        except OSError as exc:
+            raise SandboxError(f"lost the sandbox server: {exc}") from exc
+        if reply is None:
+            raise SandboxError("the sandbox server stopped")
+        if "error" in reply:
+            raise SandboxError(str(reply["error"]))
+        return reply
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        finally:
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _read_fd(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _result(reply: dict[str, Any], limits: Limits, stdout: bytes) -> RunResult:
+    killed = reply.get("killed_for")
+    cpu = float(reply["cpu"])
+    sig = reply.get("signal")
+    code = reply.get("exit_code")
+    if killed == "output":
+        outcome = Outcome.OLE
+    elif reply.get("oom"):
+        outcome = Outcome.MLE
+    elif killed in ("cpu", "wall") or cpu > limits.cpu_seconds or sig == 24:  # SIGXCPU
+        outcome = Outcome.TLE
+    elif sig is not None or code != 0:
+        outcome = Outcome.RTE
+    else:
+        outcome = Outcome.OK
+    return RunResult(
+        outcome=outcome,
+        exit_code=code,
+        signal=sig,
+        cpu_seconds=cpu,
+        wall_seconds=float(reply["wall"]),
+        peak_memory_bytes=int(reply["peak"]),
+        output_bytes=int(reply["output_bytes"]),
+        stdout=stdout,
+        stderr=str(reply.get("stderr", "")).encode(),
+        wall_killed=killed == "wall",
+        isolation=str(reply.get("isolation", "")),
+    )
+
+
+def _warn_once(message: str) -> None:
+    global _warned
+    with _warn_lock:
+        if _warned:
+            return
+        _warned = True
+    warn_hook(message)
+
+
+class SandboxPool:
+    """``size`` sandboxes, one per concurrent run; started lazily, closed together."""
+
+    def __init__(self, size: int, isolate: bool = True) -> None:
+        self.size = size
+        self.isolate = isolate
+        self._free: queue.LifoQueue[Sandbox] = queue.LifoQueue()
+        self._all: list[Sandbox] = []
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def sandbox(self) -> Iterator[Sandbox]:
+        try:
+            box = self._free.get_nowait()
+        except queue.Empty:
+            with self._lock:
+                box = Sandbox(self.isolate)
+                self._all.append(box)
+        try:
+            yield box
+        finally:
+            self._free.put(box)
+
+    def close(self) -> None:
+        for box in self._all:
+            box.close()
+        self._all.clear()
+
+    def __enter__(self) -> SandboxPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,175 @@
+"""The sandbox server: a small process that runs programs on request, one at a time.
+
+It is started by :class:`problemtools_py.judge.sandbox.Sandbox` and talks over a Unix
+socket: a request is a JSON header plus file descriptors (stdin, stdout); the answer is a
+JSON result. As root it enters a network namespace of its own once, and gives every run a
+fresh PID, mount, IPC and UTS namespace, a private root file system, a cgroup, and an
+unprivileged user. Without root it falls back to resource limits and says so."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import socket
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any
+
+from problemtools_py.judge import isolation
+from problemtools_py.judge.cgroups import Cgroups
+from problemtools_py.judge.process import Run
+from problemtools_py.judge.protocol import recv_message, send_message
+
+
+@dataclass
+class Mode:
+    """What isolation this server can give."""
+
+    namespaces: bool = False
+    network: bool = False
+    cgroups: Cgroups | None = None
+    missing: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return "full" if not self.missing else "partial: no " + ", no ".join(self.missing)
+
+
+@dataclass
+class Request:
+    argv: list[str]
+    env: dict[str, str]
+    cwd: str
+    binds: list[isolation.Bind]
+    cpu: float
+    wall: float
+    memory: int
+    output: int
+    tasks: int
+    file_bytes: int
+    stderr_cap: int
+    stdout_direct: bool  # stdout fd is the program's own (a pipe to a validator): not counted
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Request:
+        return cls(
+            argv=[str(a) for a in msg["argv"]],
+            env={str(k): str(v) for k, v in msg.get("env", {}).items()},
+            cwd=str(msg.get("cwd", "/work")),
+            binds=[isolation.Bind(str(s), str(t), bool(w)) for s, t, w in msg.get("binds", [])],
+            cpu=float(msg["cpu"]),
+            wall=float(msg["wall"]),
+            memory=int(msg["memory"]),
+            output=int(msg["output"]),
+            tasks=int(msg.get("tasks", 128)),
+            file_bytes=int(msg.get("file_bytes", 64 << 20)),
+            stderr_cap=int(msg.get("stderr_cap", 64 << 10)),
+            stdout_direct=bool(msg.get("stdout_direct", False)),
+        )
+
+
+class Server:
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.root_dir = tempfile.mkdtemp(prefix="ptpy-root-")
+        self.host_cwd_base = tempfile.mkdtemp(prefix="ptpy-cwd-")
+        self.mode = Mode()
+        self.mode = self._probe()
+
+    def _probe(self) -> Mode:
+        mode = self.mode
+        if os.environ.get("PROBLEMTOOLS_PY_NO_ISOLATION"):
+            mode.missing = ["isolation (turned off on request: resource limits only)"]
+            return mode
+        if os.geteuid() != 0:
+            mode.missing = [
+                "root (programs run with resource limits only: no network, file "
+                "system or process isolation)"
+            ]
+            return mode
+        try:
+            isolation.unshare(isolation.CLONE_NEWNET)
+            mode.network = True
+        except OSError as exc:
+            mode.missing.append(f"network namespace ({exc.strerror})")
+        mode.cgroups, why = Cgroups.detect()
+        if mode.cgroups is None:
+            mode.missing.append(f"cgroups ({why}; memory limited by address space)")
+        mode.namespaces = True
+        null_in, null_out = os.open(os.devnull, os.O_RDONLY), os.open(os.devnull, os.O_WRONLY)
+        try:
+            probe = self.run(
+                Request(
+                    ["true"],
+                    dict(isolation.ENV),
+                    "/work",
+                    [],
+                    5,
+                    10,
+                    256 << 20,
+                    1 << 20,
+                    16,
+                    1 << 20,
+                    4096,
+                    False,
+                ),
+                null_in,
+                null_out,
+            )
+        finally:
+            os.close(null_in)
+            os.close(null_out)
+        if probe.get("error"):
+            mode.namespaces = False
+            mode.missing.append(f"namespaces ({probe['error']})")
+        return mode
+
+    def serve(self) -> None:
+        send_message(
+            self.sock,
+            {
+                "hello": True,
+                "isolation": self.mode.label,
+                "namespaces": self.mode.namespaces,
+                "pid": os.getpid(),
+            },
+        )
+        while True:
+            msg, fds = recv_message(self.sock)
+            if msg is None:
+                break
+            try:
+                result = self.run(Request.parse(msg), fds[0], fds[1])
+            except (KeyError, ValueError, IndexError) as exc:
+                result = {"error": f"bad request: {exc}"}
+            finally:
+                for fd in fds:
+                    os.close(fd)
+            send_message(self.sock, result)
+
+    def run(self, req: Request, stdin_fd: int, stdout_fd: int) -> dict[str, Any]:
+        group = (
+            self.mode.cgroups.create(req.memory, req.tasks)
+            if (self.mode.cgroups and self.mode.namespaces)
+            else None
+        )
+        try:
+            return Run(self, req, group, stdin_fd, stdout_fd).execute()
+        finally:
+            if group is not None:
+                group.remove()
+
+
+def main() -> None:
+    fd = int(sys.argv[1])
+    sock = socket.socket(fileno=fd)
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(isolation.PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the judge decides; Ctrl-C goes to it
+    Server(sock).serve()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,223 @@
+"""Hostile programs against the sandbox: each gets its exact outcome, and the judge and the
+machine are left as they were."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from problemtools_py.judge import sandbox as sandbox_module
+from problemtools_py.judge.isolation import Bind
+from problemtools_py.judge.results import Limits, Outcome
+from problemtools_py.judge.sandbox import Sandbox
+
+ROOT = os.geteuid() == 0
+needs_root = pytest.mark.skipif(not ROOT, reason="full isolation needs root")
+LIMITS = Limits(cpu_seconds=1.0, memory_bytes=256 << 20, output_bytes=1 << 20)
+
+PROGRAMS = {
+    "busy": "int main(void){volatile unsigned long x=0;for(;;)x++;}",
+    "alloc": r"""#include <stdio.h>
+#include <stdlib.h>
+int main(void){size_t n=(size_t)8<<30;volatile char*p=malloc(n);if(!p){puts("null");return 3;}
+for(size_t i=0;i<n;i+=4096)p[i]=1;unsigned long s=0;for(size_t i=0;i<n;i+=4096)s+=p[i];
+printf("%lu\n",s);return 0;}""",
+    "forks": r"""#include <stdio.h>
+#include <unistd.h>
+int main(void){int ok=0,fail=0;for(int i=0;i<2000;i++){pid_t p=fork();
+if(p==0){sleep(30);_exit(0);}if(p>0)ok++;else fail++;}printf("%d %d\n",ok,fail);return 0;}""",
+    "segv": "int main(void){volatile int *p=0;*p=1;return 0;}",
+    "abort": "#include <stdlib.h>\nint main(void){abort();}",
+}
+
+
+@pytest.fixture(scope="module")
+def programs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("hostile")
+    directory.chmod(0o755)
+    for name, source in PROGRAMS.items():
+        (directory / f"{name}.c").write_text(source)
+        subprocess.run(["gcc", "-O2", "-o", str(directory / name), str(directory / f"{name}.c")],
+                       check=True)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def box() -> Iterator[Sandbox]:
+    with Sandbox() as sandbox:
+        yield sandbox
+
+
+def nobody_processes() -> list[str]:
+    out = subprocess.run(["ps", "-u", "65534", "-o", "pid=,cmd="], capture_output=True,
+                         text=True, check=False).stdout
+    return [line for line in out.splitlines() if line.strip()]
+
+
+def run(box: Sandbox, argv: list[str], programs: Path, limits: Limits = LIMITS, **kw: object):  # type: ignore[no-untyped-def]
+    binds = [Bind(str(programs), "/prog"), *kw.pop("binds", [])]  # type: ignore[misc]
+    result = box.run(argv, limits=limits, binds=binds, **kw)  # type: ignore[arg-type]
+    assert nobody_processes() == [], "a process of the run outlived it"
+    return result
+
+
+@needs_root
+def test_isolation_is_full(box: Sandbox) -> None:
+    assert box.isolation == "full"
+
+
+@needs_root
+def test_runs_as_nobody_in_a_private_root(box: Sandbox, programs: Path) -> None:
+    result = run(box, ["sh", "-c", "id -u; ls /; pwd"], programs)
+    uid, *rest = result.stdout.decode().split()
+    assert uid == "65534" and rest[-1] == "/work"
+    assert set(rest[:-1]) <= {"bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc",
+                              "prog", "sbin", "tmp", "usr", "work"}
+
+
+def test_busy_loop_is_tle_by_cpu(box: Sandbox, programs: Path) -> None:
+    result = run(box, ["/prog/busy"], programs)
+    assert result.outcome is Outcome.TLE and not result.wall_killed
+    assert 1.0 <= result.cpu_seconds < 2.5
+
+
+def test_sleep_is_tle_by_the_wall_clock(box: Sandbox, programs: Path) -> None:
+    limits = Limits(cpu_seconds=0.5, memory_bytes=256 << 20)
+    result = run(box, ["sleep", "30"], programs, limits)
+    assert result.outcome is Outcome.TLE and result.wall_killed
+    assert result.cpu_seconds < 0.5 and 2.0 <= result.wall_seconds < 4
+
+
+@needs_root
+def test_8_gib_allocation_is_mle(box: Sandbox, programs: Path) -> None:
+    result = run(box, ["/prog/alloc"], programs)
+    assert result.outcome is Outcome.MLE
+    assert result.peak_memory_bytes >= 200 << 20
+
+
+def test_infinite_output_is_ole_and_never_written_past_the_limit(
+        box: Sandbox, programs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = run(box, ["yes"], programs, stdout=out)
+    assert result.outcome is Outcome.OLE and result.output_bytes > LIMITS.output_bytes
+    assert out.stat().st_size == LIMITS.output_bytes
+
+
+@needs_root
+def test_fork_storm_is_bounded_and_reaped(box: Sandbox, programs: Path) -> None:
+    result = run(box, ["/prog/forks"], programs)
+    made, failed = map(int, result.stdout.split())
+    assert made + failed == 2000 and made < LIMITS.processes
+    assert result.outcome is Outcome.OK
+
+
+@needs_root
+def test_double_forked_daemon_dies_with_the_run(box: Sandbox, programs: Path,
+                                                tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    script = "(sh -c 'sleep 3; echo late > /shared/daemon.txt' &); echo started"
+    result = run(box, ["sh", "-c", script], programs, binds=[Bind(str(shared), "/shared", True)])
+    assert result.outcome is Outcome.OK and result.stdout == b"started\n"
+    time.sleep(3.5)
+    assert not (shared / "daemon.txt").exists()
+
+
+@needs_root
+def test_cannot_read_files_outside_its_sandbox(box: Sandbox, programs: Path,
+                                               tmp_path: Path) -> None:
+    answer = tmp_path / "secret.ans"
+    answer.write_text("the answer is 42\n")
+    answer.chmod(0o644)
+    tmp_path.chmod(0o755)
+    result = run(box, ["cat", str(answer), str(Path.cwd() / "README.md")], programs)
+    assert result.outcome is Outcome.RTE and b"42" not in result.stdout
+    assert b"No such file or directory" in result.stderr
+
+
+@needs_root
+def test_cannot_read_parent_memory_or_see_the_judge(box: Sandbox, programs: Path) -> None:
+    script = "cat /proc/1/mem; cat /proc/1/environ; ls /proc | grep -c '^[0-9]'"
+    result = run(box, ["sh", "-c", script], programs)
+    assert result.stderr.count(b"Permission denied") == 2
+    assert int(result.stdout.split()[-1]) <= 4  # only the run's own processes
+    assert str(os.getpid()).encode() not in result.stdout
+
+
+@needs_root
+def test_cannot_kill_its_parent_or_the_judge(box: Sandbox, programs: Path) -> None:
+    script = f"kill -9 1; kill -9 -1; kill -9 {os.getpid()}; kill -9 {box.proc.pid}; echo alive"
+    result = run(box, ["sh", "-c", script], programs)
+    assert result.stdout == b"alive\n"
+    assert box.proc.poll() is None
+    assert run(box, ["echo", "still here"], programs).stdout == b"still here\n"
+
+
+@needs_root
+def test_no_network_even_to_localhost(box: Sandbox, programs: Path) -> None:
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        code = f"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=2)"
+        result = run(box, ["python3", "-c", code], programs)
+    assert result.outcome is Outcome.RTE
+    assert b"Network is unreachable" in result.stderr
+
+
+@needs_root
+def test_filling_the_disk_is_stopped(box: Sandbox, programs: Path) -> None:
+    script = "dd if=/dev/zero of=/tmp/big bs=1M count=1024"
+    result = run(box, ["sh", "-c", script], programs)
+    assert result.outcome is Outcome.RTE
+    assert b"File too large" in result.stderr or b"No space left" in result.stderr
+
+
+@pytest.mark.parametrize(("name", "sig"), [("segv", signal.SIGSEGV), ("abort", signal.SIGABRT)])
+def test_crashes_are_rte_with_their_signal(box: Sandbox, programs: Path, name: str,
+                                           sig: signal.Signals) -> None:
+    result = run(box, [f"/prog/{name}"], programs)
+    assert result.outcome is Outcome.RTE and result.signal == sig
+    assert result.describe() == f"signal {sig.name}"
+
+
+def test_exit_code_is_rte(box: Sandbox, programs: Path) -> None:
+    result = run(box, ["sh", "-c", "exit 3"], programs)
+    assert result.outcome is Outcome.RTE and result.exit_code == 3
+
+
+def test_stdin_from_a_file(box: Sandbox, programs: Path, tmp_path: Path) -> None:
+    data = tmp_path / "in"
+    data.write_text("3 4\n")
+    result = run(box, ["sh", "-c", "read a b; echo $((a*b))"], programs, stdin=data)
+    assert result.outcome is Outcome.OK and result.stdout == b"12\n"
+
+
+@needs_root
+def test_no_cgroups_are_left_behind(box: Sandbox, programs: Path) -> None:
+    run(box, ["true"], programs)
+    leftovers = list(Path("/sys/fs/cgroup").glob(f"**/ptpy-{box.proc.pid}-*"))
+    assert leftovers == []
+
+
+def test_without_isolation_limits_still_hold_and_it_warns(
+        programs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    warnings: list[str] = []
+    monkeypatch.setattr(sandbox_module, "warn_hook", warnings.append)
+    monkeypatch.setattr(sandbox_module, "_warned", False)
+    with Sandbox(isolate=False) as plain, Sandbox(isolate=False):
+        assert plain.isolation.startswith("partial")
+        assert run(plain, ["/prog/busy"], programs).outcome is Outcome.TLE
+        limits = Limits(cpu_seconds=0.5)
+        assert run(plain, ["sleep", "30"], programs, limits).wall_killed
+        assert run(plain, ["yes"], programs).outcome is Outcome.OLE
+        assert run(plain, ["sh", "-c", "echo $((6*7))"], programs).stdout == b"42\n"
+    assert len(warnings) == 1 and "resource limits only" in warnings[0]
