@@ -1,0 +1,238 @@
+"""Compiling programs once per content hash, inside the sandbox, with their own limits."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from problemtools_py.judge.isolation import SANDBOX_GID, SANDBOX_UID, Bind
+from problemtools_py.judge.languages import Language
+from problemtools_py.judge.results import Limits
+from problemtools_py.judge.sandbox import SandboxError, SandboxPool
+
+BUILD_DIR, RUN_DIR = "/build", "/prog"
+_JAVA_MAIN = re.compile(r"public\s+static\s+void\s+main\s*\(")
+
+
+def cache_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "problemtools_py"
+
+
+@dataclass(frozen=True)
+class Executable:
+    """A built program: a directory (bound at /prog when it runs) and its run command."""
+
+    language: str
+    directory: Path
+    run: tuple[str, ...]
+    main: str
+    extra_memory_mb: int = 0
+
+    def argv(self, memory_mb: int) -> list[str]:
+        values = {
+            "{dir}": RUN_DIR,
+            "{main}": self.main,
+            "{mainclass}": _stem(self.main),
+            "{memory_mb}": str(memory_mb),
+        }
+        return [_fill(arg, values) for arg in self.run]
+
+    def binds(self) -> list[Bind]:
+        return [Bind(str(self.directory), RUN_DIR)]
+
+
+@dataclass(frozen=True)
+class Build:
+    executable: Executable | None  # None: compile error
+    message: str  # the compiler's output, or why nothing was built
+    seconds: float
+    cached: bool
+
+
+def _stem(name: str) -> str:
+    base = name.rsplit("/", 1)[-1]
+    return base.rsplit(".", 1)[0] if "." in base else base
+
+
+def _fill(arg: str, values: dict[str, str]) -> str:
+    for key, value in values.items():
+        arg = arg.replace(key, value)
+    return arg
+
+
+def entry_point(language: Language, names: Sequence[str], read: dict[str, str]) -> str | None:
+    """The main file: the only source, a default name (main.py, Main.java), the only file
+    of the language, or the only Java class with a main method."""
+    sources = [n for n in names if language.matches(n.rsplit("/", 1)[-1])]
+    if len(sources) == 1:
+        return sources[0]
+    for candidate in language.entrypoint:
+        if candidate in names:
+            return candidate
+    if language.code == "java":
+        mains = [n for n in sources if _JAVA_MAIN.search(read.get(n, ""))]
+        if len(mains) == 1:
+            return mains[0]
+    if language.run and all("{main" not in a for a in language.run):
+        return sources[0] if sources else None
+    return None
+
+
+class Builder:
+    """Builds programs into ``cache/builds/<sha256>/``, reusing earlier builds."""
+
+    def __init__(self, pool: SandboxPool, limits: Limits, cache: Path | None = None) -> None:
+        self.pool = pool
+        self.limits = limits
+        self.root = (cache or cache_root()) / "builds"
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    def key(self, language: Language, files: dict[str, bytes]) -> str:
+        digest = hashlib.sha256()
+        digest.update(json.dumps([language.code, language.compile, language.run]).encode())
+        for name in sorted(files):
+            digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+        return digest.hexdigest()
+
+    def build(self, language: Language, files: dict[str, bytes]) -> Build:
+        """``files``: relative name -> content (submission files with include files
+        already laid over them)."""
+        start = time.monotonic()
+        key = self.key(language, files)
+        final = self.root / key
+        if (final / "build.json").is_file():
+            return self._load(final, time.monotonic() - start, cached=True)
+        texts = {n: c.decode("utf-8", "replace") for n, c in files.items() if language.compiles(n)}
+        main = entry_point(language, sorted(files), texts)
+        if main is None:
+            return Build(
+                None,
+                f"cannot tell the entry point of this {language.name} program "
+                f"(expected one of: {', '.join(language.entrypoint) or 'a single file'})",
+                time.monotonic() - start,
+                False,
+            )
+        work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=self.root))
+        try:
+            self._stage(work, files)
+            message, ok = self._compile(
+                language, work, sorted(n for n in files if language.compiles(n))
+            )
+            info = {
+                "ok": ok,
+                "message": message,
+                "main": main,
+                "language": language.code,
+                "run": list(language.run),
+                "extra_memory_mb": language.extra_memory_mb,
+            }
+            _write_new(work / "build.json", json.dumps(info).encode())
+            _publish(work)
+            try:
+                work.rename(final)
+            except OSError:  # another process built the same program first
+                shutil.rmtree(work, ignore_errors=True)
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
+        return self._load(final, time.monotonic() - start, cached=False)
+
+    def _stage(self, work: Path, files: dict[str, bytes]) -> None:
+        for name, content in files.items():
+            target = work / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+        if os.geteuid() == 0:
+            for path in _tree(work):
+                os.chown(path, SANDBOX_UID, SANDBOX_GID, follow_symlinks=False)
+
+    def _compile(self, language: Language, work: Path, sources: list[str]) -> tuple[str, bool]:
+        if not language.compile:
+            return "", True
+        argv: list[str] = []
+        for arg in language.compile:
+            if arg == "{files}":
+                argv.extend(sources)
+            else:
+                argv.append(
+                    _fill(
+                        arg,
+                        {"{dir}": BUILD_DIR, "{memory_mb}": str(self.limits.memory_bytes >> 20)},
+                    )
+                )
+        with self.pool.sandbox() as box:
+            try:
+                result = box.run(
+                    argv,
+                    limits=self.limits,
+                    binds=[Bind(str(work), BUILD_DIR, True)],
+                    cwd=BUILD_DIR,
+                )
+            except SandboxError as exc:
+                return f"the compiler could not be started: {exc}", False
+        output = (result.stdout + result.stderr).decode("utf-8", "replace").strip()
+        if result.ok:
+            return output, True
+        why = (
+            "compilation took too long"
+            if result.outcome.name == "TLE"
+            else (
+                "the compiler ran out of memory"
+                if result.outcome.name == "MLE"
+                else f"the compiler failed ({result.describe()})"
+            )
+        )
+        return f"{why}\n{output}".strip(), False
+
+    def _load(self, directory: Path, seconds: float, cached: bool) -> Build:
+        info = json.loads((directory / "build.json").read_text())
+        if not info["ok"]:
+            return Build(None, info["message"], seconds, cached)
+        exe = Executable(
+            info["language"],
+            directory,
+            tuple(info["run"]),
+            info["main"],
+            int(info["extra_memory_mb"]),
+        )
+        return Build(exe, info["message"], seconds, cached)
+
+
+def _tree(root: Path) -> list[Path]:
+    """Every entry below ``root`` (symlinks listed, never followed)."""
+    paths = [root]
+    for top, dirs, files in os.walk(root, followlinks=False):
+        paths.extend(Path(top) / name for name in dirs + files)
+    return paths
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Write a judge file into a directory a program could write to: whatever the program
+    left under that name (a symlink to a judge file, say) is removed first, never followed."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    except IsADirectoryError:
+        shutil.rmtree(path)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+
+
+def _publish(work: Path) -> None:
+    """Make a build readable (and its programs runnable) by everyone, the sandbox user too."""
+    for path in _tree(work):
+        if path.is_symlink():
+            continue
+        mode = path.stat().st_mode
+        path.chmod(mode | 0o555 if path.is_dir() or mode & 0o111 else mode | 0o444)

@@ -1,0 +1,142 @@
+"""Language definitions: the shipped ``languages.yaml``, overridden in layers (``/etc``,
+the user's config directory, a ``languages.yaml`` beside the problem), key by key."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import shutil
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from problemtools_py.errors import FatalError
+
+SYSTEM_CONFIG = Path("/etc/problemtools_py/languages.yaml")
+
+
+def user_config() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "problemtools_py" / "languages.yaml"
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    name: str
+    files: tuple[str, ...]  # glob patterns that decide this language
+    compile: tuple[str, ...]
+    run: tuple[str, ...]
+    entrypoint: tuple[str, ...] = ()
+    shebang: str | None = None
+    extra_memory_mb: int = 0
+    also_compile: tuple[str, ...] = ()
+
+    def matches(self, name: str) -> bool:
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.files)
+
+    def compiles(self, name: str) -> bool:
+        base = name.rsplit("/", 1)[-1]
+        return self.matches(base) or any(fnmatch.fnmatchcase(base, p) for p in self.also_compile)
+
+    @property
+    def available(self) -> bool:
+        """Whether the tool that runs (or compiles) this language is installed."""
+        tool = (self.compile or self.run)[0]
+        return "{" in tool or shutil.which(tool) is not None
+
+
+def _merge(base: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in layer.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _read_layer(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise FatalError(
+            f"invalid YAML: {getattr(exc, 'problem', exc)}",
+            path=path,
+            line=mark.line + 1 if mark else None,
+        ) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FatalError(f"cannot read: {exc}", path=path) from exc
+    if data is None:
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise FatalError("must map language codes to settings", path=path)
+    return data
+
+
+def _build(code: str, raw: dict[str, Any], source: str) -> Language:
+    def words(key: str) -> tuple[str, ...]:
+        value = raw.get(key, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise FatalError(f"language '{code}': '{key}' must be a list of strings", path=source)
+        return tuple(value)
+
+    if not words("run"):
+        raise FatalError(f"language '{code}' has no run command", path=source)
+    return Language(
+        code=code,
+        name=str(raw.get("name", code)),
+        files=words("files"),
+        compile=words("compile"),
+        run=words("run"),
+        entrypoint=words("entrypoint"),
+        shebang=raw.get("shebang"),
+        extra_memory_mb=int(raw.get("extra_memory_mb", 0)),
+        also_compile=words("also_compile"),
+    )
+
+
+class Languages:
+    """The merged language table."""
+
+    def __init__(self, table: dict[str, Language]) -> None:
+        self.table = table
+
+    @classmethod
+    def load(cls, problem_dirs: tuple[Path, ...] = ()) -> Languages:
+        shipped = resources.files("problemtools_py.judge") / "languages.yaml"
+        merged = yaml.safe_load(shipped.read_text(encoding="utf-8"))
+        layers = [SYSTEM_CONFIG, user_config()]
+        layers += sorted({d.resolve().parent / "languages.yaml" for d in problem_dirs})
+        for layer in layers:
+            if layer.is_file():
+                merged = _merge(merged, _read_layer(layer))
+        return cls({code: _build(code, raw, "languages.yaml") for code, raw in merged.items()})
+
+    def get(self, code: str) -> Language | None:
+        return self.table.get(code)
+
+    def detect(
+        self, names: list[str], first_lines: dict[str, str] | None = None
+    ) -> Language | None:
+        """The language of a program made of files ``names``: the one language whose
+        patterns match its source files (C and C++ together count as C++)."""
+        found: set[str] = set()
+        for name in names:
+            for lang in self.table.values():
+                if lang.matches(name):
+                    line = (first_lines or {}).get(name, "")
+                    if lang.shebang and line.startswith("#!") and not re.match(lang.shebang, line):
+                        continue
+                    found.add(lang.code)
+                    break
+        if found == {"c", "cpp"}:
+            found = {"cpp"}
+        return self.table[found.pop()] if len(found) == 1 else None
