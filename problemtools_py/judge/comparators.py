@@ -126,13 +126,10 @@ def default_compare(team: bytes, judge: bytes, flags: DefaultFlags = DefaultFlag
     if flags.space_change_sensitive:
         return _compare_spaced(team, judge, flags)
     t_tokens, j_tokens = team.split(), judge.split()
-    if not flags.floats:
-        if (
-            t_tokens == j_tokens
-            if flags.case_sensitive
-            else team.lower().split() == judge.lower().split()
-        ):
-            return Comparison(True)
+    if t_tokens == j_tokens or (
+        not flags.case_sensitive and team.lower().split() == judge.lower().split()
+    ):
+        return Comparison(True)  # equal as strings is equal under every flag
     for index, (t, j) in enumerate(zip(t_tokens, j_tokens, strict=False)):
         if t != j and (why := _token_diff(t, j, flags)) is not None:
             return Comparison(False, f"token {index + 1}: {why}", index, index)
