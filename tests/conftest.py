@@ -36,3 +36,6 @@ def describe(report: ProblemReport) -> str:
     return "\n".join(
         f"{f.location()}: {f.severity.value}: {f.message} [{f.check}]" for f in report.findings
     )
+
+
+pytest_plugins = ["judgekit"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -36,6 +37,7 @@ class Executable:
     run: tuple[str, ...]
     main: str
     extra_memory_mb: int = 0
+    out_of_memory: str | None = None  # crash output that means MLE
 
     def argv(self, memory_mb: int) -> list[str]:
         values = {
@@ -98,7 +100,7 @@ class Builder:
 
     def key(self, language: Language, files: dict[str, bytes]) -> str:
         digest = hashlib.sha256()
-        digest.update(json.dumps([language.code, language.compile, language.run]).encode())
+        digest.update(json.dumps(dataclasses.asdict(language), sort_keys=True).encode())
         for name in sorted(files):
             digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
         return digest.hexdigest()
@@ -134,6 +136,7 @@ class Builder:
                 "language": language.code,
                 "run": list(language.run),
                 "extra_memory_mb": language.extra_memory_mb,
+                "out_of_memory": language.out_of_memory,
             }
             _write_new(work / "build.json", json.dumps(info).encode())
             _publish(work)
@@ -203,6 +206,7 @@ class Builder:
             tuple(info["run"]),
             info["main"],
             int(info["extra_memory_mb"]),
+            info.get("out_of_memory"),
         )
         return Build(exe, info["message"], seconds, cached)
 

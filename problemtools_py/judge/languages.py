@@ -35,6 +35,7 @@ class Language:
     shebang: str | None = None
     extra_memory_mb: int = 0
     also_compile: tuple[str, ...] = ()
+    out_of_memory: str | None = None
 
     def matches(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.files)
@@ -100,6 +101,7 @@ def _build(code: str, raw: dict[str, Any], source: str) -> Language:
         shebang=raw.get("shebang"),
         extra_memory_mb=int(raw.get("extra_memory_mb", 0)),
         also_compile=words("also_compile"),
+        out_of_memory=raw.get("out_of_memory"),
     )
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from problemtools_py.judge import isolation
 from problemtools_py.judge.cgroups import RunGroup
+from problemtools_py.judge.protocol import recv_message
 
 if TYPE_CHECKING:
     from problemtools_py.judge.server import Request, Server
@@ -35,6 +36,7 @@ class Run:
         self.killed_for: str | None = None
         self.exited: tuple[int, Any] | None = None  # (wait status, rusage) of the direct child
         self.ended_at: float | None = None
+        self.killed_at: float | None = None
 
     def execute(self) -> dict[str, Any]:
         req = self.req
@@ -46,9 +48,17 @@ class Run:
         pid = os.fork()
         if pid == 0:
             self._child(status_w, out_w, err_w, exec_w)
-        for fd in (status_w, err_w, exec_w) + (() if req.stdout_direct else (out_w,)):
+        for fd in (status_w, err_w, exec_w, self.stdin_fd) + (
+            (out_w,) if out_w != self.stdout_fd else ()
+        ):
             os.close(fd)
-        self._watch(pid, start, status_r, err_r, out_r)
+        if req.stdout_direct:
+            os.close(self.stdout_fd)  # the program's own now: its reader must see it close
+        try:
+            self._watch(pid, start, status_r, err_r, out_r)
+        finally:
+            if not req.stdout_direct:
+                os.close(self.stdout_fd)
         wall = time.monotonic() - start
         if not self.server.mode.namespaces:
             _kill_group(pid)  # nothing of the run may survive it
@@ -133,6 +143,7 @@ class Run:
                     "utime": usage.ru_utime,
                     "stime": usage.ru_stime,
                     "maxrss": usage.ru_maxrss,
+                    "ended": time.monotonic(),
                 }
             ).encode(),
         )
@@ -174,15 +185,21 @@ class Run:
             if fd >= 0:
                 os.set_blocking(fd, False)
                 sel.register(fd, selectors.EVENT_READ)
+        pipes = {fd for fd in (status_r, err_r, out_r) if fd >= 0}
+        sel.register(self.server.sock, selectors.EVENT_READ, "judge")
         status_buf = b""
-        while sel.get_map():
+        while pipes:
             for key, _ in sel.select(0.01):
+                if key.data == "judge":
+                    self._judge_message(sel, pid)
+                    continue
                 fd = int(key.fd)
                 chunk = _read_some(fd)
                 if chunk is None:
                     continue
                 if not chunk:
                     sel.unregister(fd)
+                    pipes.discard(fd)
                 elif fd == status_r:
                     status_buf = self._status(status_buf + chunk)
                 elif fd == err_r:
@@ -198,6 +215,17 @@ class Run:
                 self.final = json.loads(status_buf)
             except ValueError:
                 self.final = None
+
+    def _judge_message(self, sel: selectors.BaseSelector, pid: int) -> None:
+        """The judge may ask to end the run early (an interactive peer is done)."""
+        msg, fds = recv_message(self.server.sock)
+        for fd in fds:
+            os.close(fd)
+        if msg is None:  # the judge is gone: end the run and let the server exit
+            sel.unregister(self.server.sock)
+            self._kill(pid, "judge")
+        elif "kill" in msg and self.killed_for is None:
+            self._kill(pid, "judge")
 
     def _gone(self, pid: int) -> bool:
         """True once the program has ended and its pipes had their grace time to close."""
@@ -234,6 +262,7 @@ class Run:
 
     def _kill(self, pid: int, reason: str) -> None:
         self.killed_for = reason
+        self.killed_at = time.monotonic()
         if not self.server.mode.namespaces:
             _kill_group(pid)
             return
@@ -252,15 +281,18 @@ class Run:
             raw = int(final["status"])
             cpu_usage = float(final["utime"]) + float(final["stime"])
             maxrss = int(final["maxrss"])
+            ended = float(final.get("ended", self.killed_at or time.monotonic()))
         else:
             raw, usage = self.exited
             cpu_usage, maxrss = usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+            ended = self.ended_at if self.ended_at is not None else time.monotonic()
         code = os.waitstatus_to_exitcode(raw)
         return {
             "exit_code": code if code >= 0 else None,
             "signal": -code if code < 0 else None,
             "cpu": self.group.cpu_seconds() if self.group else cpu_usage,
             "wall": wall,
+            "ended": ended,
             "peak": self.group.peak_memory() if self.group else maxrss * 1024,
             "oom": bool(self.group and self.group.oom_killed()),
             "output_bytes": self.output,

@@ -57,6 +57,8 @@ class RunResult:
     stdout: bytes = b""  # captured stdout when it was not sent to a file or pipe
     stderr: bytes = b""  # the first Limits.stderr_bytes of stderr
     wall_killed: bool = False  # stopped by the wall-clock backstop
+    judge_killed: bool = False  # ended by the judge (an interactive peer was done)
+    ended_at: float = 0.0  # time.monotonic() when the program ended (comparable across processes)
     isolation: str = "full"  # "full", or what was missing (see Sandbox.warning)
     notes: tuple[str, ...] = field(default_factory=tuple)
 

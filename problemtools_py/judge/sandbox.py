@@ -50,6 +50,7 @@ class Sandbox:
         )
         child.close()
         self.sock = parent
+        self._send_lock = threading.Lock()
         hello, _ = recv_message(parent)
         if hello is None:
             self.close()
@@ -70,11 +71,13 @@ class Sandbox:
         binds: Sequence[Bind] = (),
         cwd: str = "/work",
         env: dict[str, str] | None = None,
+        give_fds: bool = False,
     ) -> RunResult:
         """Run ``argv`` (paths as seen inside the sandbox). ``stdin``: a file or a descriptor
         (default: empty). ``stdout``: a file to write (up to the output limit), a descriptor,
         or None to capture it in the result. ``stdout_direct`` hands the descriptor to the
-        program itself (a pipe to an interactive validator), uncounted."""
+        program itself (a pipe to an interactive validator), uncounted. With ``give_fds``
+        the descriptors passed in are closed here once the server has them."""
         fds: list[int] = []
         close: list[int] = []
         try:
@@ -102,7 +105,11 @@ class Sandbox:
                 "stderr_cap": limits.stderr_bytes,
                 "stdout_direct": stdout_direct,
             }
-            reply = self._call(request, fds)
+            reply = self._call(
+                request,
+                fds,
+                [fd for fd in (stdin, stdout) if isinstance(fd, int)] if give_fds else [],
+            )
             captured = b""
             if capture:
                 os.lseek(out, 0, os.SEEK_SET)
@@ -120,9 +127,12 @@ class Sandbox:
         close.append(fd)
         return fd
 
-    def _call(self, request: dict[str, Any], fds: list[int]) -> dict[str, Any]:
+    def _call(self, request: dict[str, Any], fds: list[int], give: list[int]) -> dict[str, Any]:
         try:
-            send_message(self.sock, request, fds)
+            with self._send_lock:
+                send_message(self.sock, request, fds)
+            for fd in give:
+                os.close(fd)
             reply, _ = recv_message(self.sock)
         except OSError as exc:
             raise SandboxError(f"lost the sandbox server: {exc}") from exc
@@ -131,6 +141,11 @@ class Sandbox:
         if "error" in reply:
             raise SandboxError(str(reply["error"]))
         return reply
+
+    def kill(self) -> None:
+        """End the current run early (from another thread); harmless when none runs."""
+        with self._send_lock:
+            send_message(self.sock, {"kill": True})
 
     def close(self) -> None:
         try:
@@ -182,6 +197,8 @@ def _result(reply: dict[str, Any], limits: Limits, stdout: bytes) -> RunResult:
         stdout=stdout,
         stderr=str(reply.get("stderr", "")).encode(),
         wall_killed=killed == "wall",
+        judge_killed=killed == "judge",
+        ended_at=float(reply.get("ended", 0.0)),
         isolation=str(reply.get("isolation", "")),
     )
 

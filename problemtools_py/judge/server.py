@@ -99,28 +99,24 @@ class Server:
             mode.missing.append(f"cgroups ({why}; memory limited by address space)")
         mode.namespaces = True
         null_in, null_out = os.open(os.devnull, os.O_RDONLY), os.open(os.devnull, os.O_WRONLY)
-        try:
-            probe = self.run(
-                Request(
-                    ["true"],
-                    dict(isolation.ENV),
-                    "/work",
-                    [],
-                    5,
-                    10,
-                    256 << 20,
-                    1 << 20,
-                    16,
-                    1 << 20,
-                    4096,
-                    False,
-                ),
-                null_in,
-                null_out,
-            )
-        finally:
-            os.close(null_in)
-            os.close(null_out)
+        probe = self.run(
+            Request(
+                ["true"],
+                dict(isolation.ENV),
+                "/work",
+                [],
+                5,
+                10,
+                256 << 20,
+                1 << 20,
+                16,
+                1 << 20,
+                4096,
+                False,
+            ),
+            null_in,
+            null_out,
+        )
         if probe.get("error"):
             mode.namespaces = False
             mode.missing.append(f"namespaces ({probe['error']})")
@@ -140,16 +136,21 @@ class Server:
             msg, fds = recv_message(self.sock)
             if msg is None:
                 break
+            if "kill" in msg:  # a kill that arrived after its run had ended
+                continue
             try:
-                result = self.run(Request.parse(msg), fds[0], fds[1])
-            except (KeyError, ValueError, IndexError) as exc:
-                result = {"error": f"bad request: {exc}"}
-            finally:
+                req = Request.parse(msg)
+                stdin_fd, stdout_fd = fds[0], fds[1]
+            except (KeyError, ValueError, IndexError, TypeError) as exc:
                 for fd in fds:
                     os.close(fd)
+                send_message(self.sock, {"error": f"bad request: {exc}"})
+                continue
+            result = self.run(req, stdin_fd, stdout_fd)
             send_message(self.sock, result)
 
     def run(self, req: Request, stdin_fd: int, stdout_fd: int) -> dict[str, Any]:
+        """Run one request; the descriptors are the run's and are closed by it."""
         group = (
             self.mode.cgroups.create(req.memory, req.tasks)
             if (self.mode.cgroups and self.mode.namespaces)

@@ -1,0 +1,218 @@
+"""Judging one program on one test case: run it (interactively, in passes), then validate."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from problemtools_py.judge.compile import Executable
+from problemtools_py.judge.results import Limits, Outcome, RunResult, Verdict
+from problemtools_py.judge.sandbox import SandboxError, SandboxPool
+from problemtools_py.judge.validators import (
+    CustomValidator,
+    DatasetValidator,
+    DefaultValidator,
+    Validation,
+    fresh_feedback_dir,
+)
+
+Checker = DefaultValidator | DatasetValidator | CustomValidator
+OUTCOME_VERDICT = {
+    Outcome.TLE: Verdict.TLE,
+    Outcome.MLE: Verdict.MLE,
+    Outcome.OLE: Verdict.OLE,
+    Outcome.RTE: Verdict.RTE,
+}
+INTERACTIVE_GRACE = 1.0  # seconds a submission may linger once its validator is done
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    verdict: Verdict
+    run: RunResult | None  # the last pass's run of the submission
+    validation: Validation | None
+    cpu_seconds: float  # summed over passes
+    message: str = ""
+    score: float | None = None
+    passes: int = 1
+
+
+@dataclass(frozen=True)
+class CaseJudge:
+    """How test cases of one problem are judged."""
+
+    pool: SandboxPool
+    checker: Checker
+    limits: Limits  # the submission's limits
+    interactive: bool = False
+    passes: int = 1  # more than 1: multi-pass
+
+    def judge(self, exe: Executable, input_path: Path, answer: Path, work: Path) -> CaseResult:
+        """Judge ``exe`` on one case, using ``work`` (a fresh directory) for its files."""
+        work.mkdir(parents=True, exist_ok=True)
+        feedback = fresh_feedback_dir(work / "feedback")
+        stdin, cpu, run, validation = input_path, 0.0, None, None
+        for number in range(1, self.passes + 1):
+            try:
+                run, validation = self._one_pass(exe, stdin, input_path, answer, work, feedback)
+            except SandboxError as exc:
+                return CaseResult(Verdict.JE, run, validation, cpu, f"sandbox: {exc}")
+            cpu += run.cpu_seconds
+            if (
+                validation is None
+                or validation.verdict is not Verdict.AC
+                or validation.nextpass is None
+            ):
+                break
+            if number == self.passes:
+                return CaseResult(
+                    Verdict.JE,
+                    run,
+                    validation,
+                    cpu,
+                    "output validator asked for "
+                    f"pass {number + 1}, but validation_passes is {self.passes}",
+                    None,
+                    number,
+                )
+            stdin = work / f"pass{number + 1}.in"
+            shutil.move(validation.nextpass, stdin)
+        assert run is not None
+        return self._verdict(exe, run, validation, cpu, number)
+
+    def _verdict(
+        self,
+        exe: Executable,
+        run: RunResult,
+        validation: Validation | None,
+        cpu: float,
+        passes: int,
+    ) -> CaseResult:
+        if validation is not None and validation.verdict is Verdict.JE:
+            return CaseResult(Verdict.JE, run, validation, cpu, validation.error, None, passes)
+        if validation is None:  # the submission failed before validation
+            verdict = OUTCOME_VERDICT[run.outcome]
+            if verdict is Verdict.RTE and self._out_of_memory(exe, run):
+                return CaseResult(Verdict.MLE, run, None, cpu, "ran out of memory", None, passes)
+            return CaseResult(verdict, run, None, cpu, run.describe(), None, passes)
+        message = validation.judgemessage.strip()
+        return CaseResult(
+            validation.verdict, run, validation, cpu, message, validation.score, passes
+        )
+
+    @staticmethod
+    def _out_of_memory(exe: Executable, run: RunResult) -> bool:
+        """A crash that reports running out of memory (the JVM's heap limit, bad_alloc)."""
+        return exe.out_of_memory is not None and exe.out_of_memory.encode() in run.stderr
+
+    def _one_pass(
+        self,
+        exe: Executable,
+        stdin: Path,
+        input_path: Path,
+        answer: Path,
+        work: Path,
+        feedback: Path,
+    ) -> tuple[RunResult, Validation | None]:
+        if self.interactive:
+            assert isinstance(self.checker, CustomValidator)
+            return self._interactive(exe, stdin, input_path, answer, feedback)
+        output = work / "team.out"
+        memory = self.limits.memory_bytes + (exe.extra_memory_mb << 20)
+        limits = Limits(
+            self.limits.cpu_seconds,
+            memory,
+            self.limits.output_bytes,
+            self.limits.wall_seconds,
+            self.limits.processes,
+            self.limits.file_bytes,
+        )
+        with self.pool.sandbox() as box:
+            run = box.run(
+                exe.argv(self.limits.memory_bytes >> 20),
+                limits=limits,
+                stdin=stdin,
+                stdout=output,
+                binds=exe.binds(),
+            )
+            if not run.ok:
+                return run, None
+            if isinstance(self.checker, CustomValidator):
+                return run, self.checker.validate_with(box, input_path, answer, output, feedback)
+        return run, self.checker.validate(output, answer, feedback)
+
+    def _interactive(
+        self, exe: Executable, stdin: Path, input_path: Path, answer: Path, feedback: Path
+    ) -> tuple[RunResult, Validation | None]:
+        """Submission and validator wired stdout-to-stdin both ways. The verdict order is
+        problemtools': validator failure (JE), validator rejected first (WA), TLE, RTE,
+        then the validator's verdict."""
+        checker = self.checker
+        assert isinstance(checker, CustomValidator)
+        del stdin  # the submission never sees the input; the validator gets it by path
+        to_val_r, to_val_w = os.pipe()
+        to_sub_r, to_sub_w = os.pipe()
+        done: dict[str, RunResult | SandboxError] = {}
+        with self.pool.sandbox() as sub_box, self.pool.sandbox() as val_box:
+
+            def run_sub() -> None:
+                done["sub"] = _guard(
+                    lambda: sub_box.run(
+                        exe.argv(self.limits.memory_bytes >> 20),
+                        limits=self.limits,
+                        stdin=to_sub_r,
+                        stdout=to_val_w,
+                        stdout_direct=True,
+                        give_fds=True,
+                        binds=exe.binds(),
+                    )
+                )
+
+            def run_val() -> None:
+                done["val"] = _guard(
+                    lambda: val_box.run(
+                        checker.command(),
+                        limits=checker.limits,
+                        stdin=to_val_r,
+                        stdout=to_sub_w,
+                        stdout_direct=True,
+                        give_fds=True,
+                        binds=checker.binds(input_path, answer, feedback),
+                    )
+                )
+
+            sub_thread = threading.Thread(target=run_sub)
+            val_thread = threading.Thread(target=run_val)
+            sub_thread.start()
+            val_thread.start()
+            val_thread.join()
+            sub_thread.join(INTERACTIVE_GRACE)
+            if sub_thread.is_alive():
+                sub_box.kill()
+                sub_thread.join()
+        sub, val = done["sub"], done["val"]
+        if isinstance(sub, SandboxError):
+            raise sub
+        if isinstance(val, SandboxError):
+            raise val
+        validation = checker.interpret(val, feedback)
+        if validation.verdict is Verdict.JE or (
+            validation.verdict is Verdict.WA and val.ended_at <= sub.ended_at
+        ):
+            return sub, validation
+        if sub.outcome in (Outcome.TLE, Outcome.MLE) or (
+            sub.outcome is Outcome.RTE and not sub.judge_killed
+        ):
+            return sub, None
+        return sub, validation
+
+
+def _guard(call: Callable[[], RunResult]) -> RunResult | SandboxError:
+    try:
+        return call()
+    except SandboxError as exc:
+        return exc

@@ -1,0 +1,204 @@
+"""Output validators: the default one (in-process), the dataset comparator, and custom
+programs called as ``validator input answer feedback_dir/ [args] < team_output``."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from problemtools_py.judge.comparators import (
+    DefaultFlags,
+    FlagError,
+    dataset_compare,
+    default_compare,
+)
+from problemtools_py.judge.compile import Executable
+from problemtools_py.judge.isolation import SANDBOX_GID, SANDBOX_UID, Bind
+from problemtools_py.judge.results import Limits, RunResult, Verdict
+from problemtools_py.judge.sandbox import Sandbox, SandboxError
+
+FEEDBACK_CAP = 64 << 10
+FEEDBACK_FILES = (
+    "judgemessage.txt",
+    "teammessage.txt",
+    "score.txt",
+    "score_multiplier.txt",
+    "nextpass.in",
+    "judgeerror.txt",
+    "diffposition.txt",
+)
+_NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*\Z")
+
+
+@dataclass(frozen=True)
+class Validation:
+    """What an output validator said about one output."""
+
+    verdict: Verdict  # AC, WA or JE
+    judgemessage: str = ""
+    teammessage: str = ""
+    score: float | None = None
+    nextpass: Path | None = None  # multi-pass: the next pass's input
+    error: str = ""  # why it is JE
+
+
+def read_feedback(feedback_dir: Path, name: str, cap: int = FEEDBACK_CAP) -> str | None:
+    """A feedback file the validator (a program we do not trust) wrote: never a symlink,
+    never more than ``cap`` bytes."""
+    try:
+        fd = os.open(feedback_dir / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except (FileNotFoundError, OSError):
+        return None
+    try:
+        if not os.path.isfile(f"/proc/self/fd/{fd}"):
+            return None
+        return os.read(fd, cap).decode("utf-8", "replace")
+    finally:
+        os.close(fd)
+
+
+def fresh_feedback_dir(path: Path) -> Path:
+    if path.exists():
+        shutil.rmtree(path)
+    path.mkdir(parents=True)
+    if os.geteuid() == 0:
+        os.chown(path, SANDBOX_UID, SANDBOX_GID)
+    path.chmod(0o777)
+    return path
+
+
+def parse_score(text: str | None) -> float | None:
+    if text is None or not _NUMBER.match(text):
+        return None
+    return float(text)
+
+
+class DefaultValidator:
+    """The format's default output validator, with its flags."""
+
+    def __init__(self, args: Sequence[str]) -> None:
+        self.args = list(args)
+
+    def validate(self, team_output: Path, answer: Path, feedback_dir: Path) -> Validation:
+        try:
+            flags = DefaultFlags.parse(self.args)
+        except FlagError as exc:
+            return Validation(Verdict.JE, error=f"default output validator: {exc}")
+        result = default_compare(team_output.read_bytes(), answer.read_bytes(), flags)
+        if result.accepted:
+            return Validation(Verdict.AC)
+        (feedback_dir / "judgemessage.txt").write_text(result.message + "\n")
+        (feedback_dir / "diffposition.txt").write_text(
+            f"{result.judge_position} {result.team_position}\n"
+        )
+        return Validation(Verdict.WA, judgemessage=result.message)
+
+
+class DatasetValidator:
+    """The competitive-code-curated dataset's comparator."""
+
+    def validate(self, team_output: Path, answer: Path, feedback_dir: Path) -> Validation:
+        result = dataset_compare(
+            team_output.read_bytes().decode("utf-8", "replace"),
+            answer.read_bytes().decode("utf-8", "replace"),
+        )
+        return Validation(Verdict.AC) if result.accepted else Validation(Verdict.WA, result.message)
+
+
+@dataclass(frozen=True)
+class CustomValidator:
+    """A validator program, run in the sandbox under the validation limits."""
+
+    executable: Executable
+    limits: Limits
+    args: tuple[str, ...] = ()
+    scoring: bool = False  # score.txt is allowed
+    require_score: bool = False  # legacy "custom score": an accepted output needs score.txt
+
+    def command(self) -> list[str]:
+        memory_mb = self.limits.memory_bytes >> 20
+        return [
+            *self.executable.argv(memory_mb),
+            "/judge/input",
+            "/judge/answer",
+            "/judge/feedback/",
+            *self.args,
+        ]
+
+    def binds(self, input_path: Path, answer: Path, feedback_dir: Path) -> list[Bind]:
+        return [
+            *self.executable.binds(),
+            Bind(str(input_path), "/judge/input"),
+            Bind(str(answer), "/judge/answer"),
+            Bind(str(feedback_dir), "/judge/feedback", True),
+        ]
+
+    def validate_with(
+        self, box: Sandbox, input_path: Path, answer: Path, team_output: Path, feedback_dir: Path
+    ) -> Validation:
+        try:
+            run = box.run(
+                self.command(),
+                limits=self.limits,
+                stdin=team_output,
+                binds=self.binds(input_path, answer, feedback_dir),
+            )
+        except SandboxError as exc:
+            return Validation(Verdict.JE, error=f"output validator could not run: {exc}")
+        return self.interpret(run, feedback_dir)
+
+    def interpret(self, run: RunResult, feedback_dir: Path) -> Validation:
+        """The validator's verdict from its exit code and feedback files."""
+        judgemessage = read_feedback(feedback_dir, "judgemessage.txt") or ""
+        teammessage = read_feedback(feedback_dir, "teammessage.txt") or ""
+        code = run.exit_code if run.outcome.value in ("ok", "rte") else None
+        if code not in (42, 43):
+            why = run.describe() if run.outcome.value != "ok" else "exit code 0"
+            detail = run.stderr.decode("utf-8", "replace").strip()[-500:]
+            return Validation(
+                Verdict.JE,
+                judgemessage,
+                teammessage,
+                error=(
+                    f"output validator failed ({why}; 42 means accepted, 43 wrong answer)"
+                    + (f": {detail}" if detail else "")
+                ),
+            )
+        verdict = Verdict.AC if code == 42 else Verdict.WA
+        raw_score = read_feedback(feedback_dir, "score.txt")
+        score = parse_score(raw_score)
+        if raw_score is not None:
+            problem = (
+                "score.txt with a wrong answer"
+                if verdict is Verdict.WA
+                else "score.txt, but this problem does not use validator scores"
+                if not self.scoring
+                else f"score.txt is not a number: {raw_score[:40]!r}"
+                if score is None
+                else None
+            )
+            if problem:
+                return Validation(
+                    Verdict.JE, judgemessage, teammessage, error=f"output validator wrote {problem}"
+                )
+        if self.require_score and verdict is Verdict.AC and raw_score is None:
+            return Validation(
+                Verdict.JE,
+                judgemessage,
+                teammessage,
+                error="output validator accepted without writing score.txt",
+            )
+        nextpass = feedback_dir / "nextpass.in"
+        has_next = os.path.lexists(nextpass)
+        if has_next and verdict is not Verdict.AC:
+            return Validation(
+                Verdict.JE,
+                judgemessage,
+                teammessage,
+                error="output validator wrote nextpass.in with a wrong-answer verdict",
+            )
+        return Validation(verdict, judgemessage, teammessage, score, nextpass if has_next else None)

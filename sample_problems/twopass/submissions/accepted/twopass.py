@@ -1,0 +1,2 @@
+kind, value = map(int, input().split())
+print(value * value if kind == 1 else value + 1)

@@ -1,0 +1,3 @@
+# Squares every time: right in the first pass only.
+kind, value = map(int, input().split())
+print(value * value)

@@ -1,0 +1,224 @@
+"""Every verdict in every language, custom validators, interactive and multi-pass
+problems, through the real sandbox and compilers."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+from judgekit import Kit
+
+from problemtools_py.judge.judging import CaseJudge
+from problemtools_py.judge.results import Limits, Verdict
+from problemtools_py.judge.validators import CustomValidator, DatasetValidator, DefaultValidator
+
+LIMITS = Limits(cpu_seconds=1.0, memory_bytes=256 << 20, output_bytes=1 << 20)
+HELLO = SAMPLES / "hello"
+
+# name -> (file name, source) per language, each reading a name and greeting it.
+PROGRAMS: dict[str, dict[str, tuple[str, str]]] = {
+    "c": {
+        "AC": ("a.c", '#include <stdio.h>\nint main(void){char s[64];scanf("%63s",s);printf("Hello %s!\\n",s);return 0;}'),
+        "WA": ("a.c", '#include <stdio.h>\nint main(void){puts("Goodbye!");return 0;}'),
+        "TLE": ("a.c", "int main(void){volatile long x=0;for(;;)x++;}"),
+        "RTE": ("a.c", "#include <stdlib.h>\nint main(void){abort();}"),
+        "MLE": ("a.c", "#include <stdlib.h>\nint main(void){size_t n=(size_t)1<<30;volatile char*p=malloc(n);for(size_t i=0;i<n;i+=4096)p[i]=1;return p[n-1];}"),
+        "OLE": ("a.c", '#include <stdio.h>\nint main(void){for(;;)puts("Hello World!");}'),
+        "CE": ("a.c", "int main(void){ return x; }"),
+    },
+    "cpp": {
+        "AC": ("a.cpp", '#include <iostream>\n#include <string>\nint main(){std::string s;std::cin>>s;std::cout<<"Hello "<<s<<"!\\n";}'),
+        "WA": ("a.cpp", '#include <iostream>\nint main(){std::cout<<"Hi\\n";}'),
+        "TLE": ("a.cpp", "int main(){volatile long x=0;for(;;)x++;}"),
+        "RTE": ("a.cpp", "#include <stdexcept>\nint main(){throw std::runtime_error(\"boom\");}"),
+        "MLE": ("a.cpp", "#include <vector>\nint main(){std::vector<char> v(1ul<<30,1);return v[12345]==1?0:1;}"),
+        "OLE": ("a.cpp", '#include <cstdio>\nint main(){for(;;)std::puts("Hello World!");}'),
+        "CE": ("a.cpp", "int main(){ return undefined_name; }"),
+    },
+    "python3": {
+        "AC": ("a.py", 'print(f"Hello {input().strip()}!")'),
+        "WA": ("a.py", 'print("Hello nobody")'),
+        "TLE": ("a.py", "while True:\n    pass"),
+        "RTE": ("a.py", "import sys\nsys.exit(3)"),
+        "MLE": ("a.py", "x = bytearray(1 << 30)\nprint(len(x))"),
+        "OLE": ("a.py", "while True:\n    print('Hello World!' * 100)"),
+        "CE": ("a.py", "def f(:\n    pass"),
+    },
+    "java": {
+        "AC": ("Main.java", 'public class Main{public static void main(String[] a){System.out.println("Hello "+new java.util.Scanner(System.in).next()+"!");}}'),
+        "WA": ("Main.java", 'public class Main{public static void main(String[] a){System.out.println("Hej");}}'),
+        "TLE": ("Main.java", "public class Main{public static void main(String[] a){long x=0;while(true){x++;}}}"),
+        "RTE": ("Main.java", "public class Main{public static void main(String[] a){int[] x=new int[1];x[2]=1;}}"),
+        "MLE": ("Main.java", "public class Main{public static void main(String[] a){java.util.List<long[]> l=new java.util.ArrayList<>();while(true)l.add(new long[1<<20]);}}"),
+        "OLE": ("Main.java", 'public class Main{public static void main(String[] a){while(true)System.out.println("Hello World!");}}'),
+        "CE": ("Main.java", "public class Main{public static void main(String[] a){int x = ;}}"),
+    },
+}
+CASES = [(lang, verdict) for lang, table in PROGRAMS.items() for verdict in table]
+
+
+@pytest.mark.parametrize(("lang", "verdict"), CASES, ids=[f"{lang}-{v}" for lang, v in CASES])
+def test_every_verdict_in_every_language(kit: Kit, tmp_path: Path, lang: str, verdict: str) -> None:
+    name, source = PROGRAMS[lang][verdict]
+    build = kit.builder.build(kit.languages.get(lang), {name: source.encode()})  # type: ignore[arg-type]
+    if verdict == "CE":
+        assert build.executable is None and build.message
+        return
+    assert build.executable is not None, build.message
+    judge = CaseJudge(kit.pool, DefaultValidator([]), LIMITS)
+    result = judge.judge(build.executable, HELLO / "data/secret/02.in", HELLO / "data/secret/02.ans",
+                         tmp_path)
+    assert result.verdict.value == verdict, (result.message, result.run)
+
+
+def test_java_rte_is_not_mle_for_an_uncaught_exception(kit: Kit, tmp_path: Path) -> None:
+    exe = kit.build(*PROGRAMS["java"]["RTE"])
+    result = CaseJudge(kit.pool, DefaultValidator([]), LIMITS).judge(
+        exe, HELLO / "data/sample/1.in", HELLO / "data/sample/1.ans", tmp_path)
+    assert result.verdict is Verdict.RTE and "exit code 1" in result.message
+
+
+def test_compilation_is_cached_by_content(kit: Kit) -> None:
+    lang = kit.languages.get("c")
+    assert lang is not None
+    first = kit.builder.build(lang, {"x.c": b"int main(void){return 0;}\n/* cache probe */"})
+    second = kit.builder.build(lang, {"x.c": b"int main(void){return 0;}\n/* cache probe */"})
+    assert not first.cached and second.cached
+    assert first.executable == second.executable
+
+
+def test_compiler_cannot_read_test_answers(kit: Kit, tmp_path: Path) -> None:
+    secret = tmp_path / "answer.txt"
+    secret.write_text("int leaked = 1;\n")
+    tmp_path.chmod(0o755)
+    build = kit.builder.build(kit.languages.get("c"),  # type: ignore[arg-type]
+                              {"a.c": f'#include "{secret}"\nint main(void){{return leaked;}}'.encode()})
+    assert build.executable is None and "No such file or directory" in build.message
+
+
+def _divisor_validator(kit: Kit, source: str | None = None, scoring: bool = False) -> CustomValidator:
+    code = source or (SAMPLES / "divisor/output_validators/divisor_checker/checker.py").read_text()
+    return CustomValidator(kit.build("checker.py", code), Limits(cpu_seconds=10), scoring=scoring)
+
+
+@pytest.mark.parametrize(("submission", "case", "verdict"), [
+    ("accepted/smallest.py", "secret/2", Verdict.AC),
+    ("accepted/largest.cpp", "secret/3", Verdict.AC),
+    ("wrong_answer/one.py", "sample/1", Verdict.WA),
+    ("run_time_error/recurse.py", "secret/2", Verdict.RTE),
+])
+def test_custom_output_validator(kit: Kit, tmp_path: Path, submission: str, case: str,
+                                 verdict: Verdict) -> None:
+    exe = kit.build_file(SAMPLES / "divisor/submissions" / submission)
+    data = SAMPLES / "divisor/data" / case
+    result = CaseJudge(kit.pool, _divisor_validator(kit), LIMITS).judge(
+        exe, data.with_suffix(".in"), data.with_suffix(".ans"), tmp_path)
+    assert result.verdict is verdict
+    if verdict is Verdict.WA:
+        assert "1 is not a proper divisor of 12" in result.message
+
+
+@pytest.mark.parametrize(("validator", "why"), [
+    ("import sys\nsys.exit(0)", "exit code 0"),
+    ("raise SystemExit('validator bug')", "validator bug"),
+    ("import sys, os\nopen(os.path.join(sys.argv[3], 'score.txt'), 'w').write('5')\nsys.exit(42)",
+     "does not use validator scores"),
+    ("import sys, os\nopen(os.path.join(sys.argv[3], 'score.txt'), 'w').write('5')\nsys.exit(43)",
+     "score.txt with a wrong answer"),
+    ("while True:\n    pass", "CPU"),
+])
+def test_misbehaving_validators_are_judge_errors(kit: Kit, tmp_path: Path, validator: str, why: str) -> None:
+    exe = kit.build_file(SAMPLES / "divisor/submissions/accepted/smallest.py")
+    checker = CustomValidator(kit.build("v.py", validator), Limits(cpu_seconds=1))
+    data = SAMPLES / "divisor/data/sample/1"
+    result = CaseJudge(kit.pool, checker, LIMITS).judge(exe, data.with_suffix(".in"),
+                                                        data.with_suffix(".ans"), tmp_path)
+    assert result.verdict is Verdict.JE and why in result.message
+
+
+def test_validator_score_on_a_scoring_problem(kit: Kit, tmp_path: Path) -> None:
+    source = "import sys, os\nopen(os.path.join(sys.argv[3], 'score.txt'), 'w').write('17.5\\n')\nsys.exit(42)"
+    exe = kit.build_file(SAMPLES / "divisor/submissions/accepted/smallest.py")
+    data = SAMPLES / "divisor/data/sample/1"
+    result = CaseJudge(kit.pool, _divisor_validator(kit, source, scoring=True), LIMITS).judge(
+        exe, data.with_suffix(".in"), data.with_suffix(".ans"), tmp_path)
+    assert result.verdict is Verdict.AC and result.score == 17.5
+
+
+def test_validator_symlinked_feedback_is_not_followed(kit: Kit, tmp_path: Path) -> None:
+    source = ("import sys, os\nos.symlink('/etc/passwd', os.path.join(sys.argv[3], 'judgemessage.txt'))"
+              "\nsys.exit(43)")
+    exe = kit.build_file(SAMPLES / "divisor/submissions/accepted/smallest.py")
+    data = SAMPLES / "divisor/data/sample/1"
+    result = CaseJudge(kit.pool, _divisor_validator(kit, source), LIMITS).judge(
+        exe, data.with_suffix(".in"), data.with_suffix(".ans"), tmp_path)
+    assert result.verdict is Verdict.WA and "root:" not in result.message
+
+
+def _guess_validator(kit: Kit) -> CustomValidator:
+    code = (SAMPLES / "guess/output_validators/guess_validator/validate.py").read_text()
+    return CustomValidator(kit.build("validate.py", code), Limits(cpu_seconds=5))
+
+
+@pytest.mark.parametrize(("submission", "case", "verdict"), [
+    ("accepted/binary.py", "secret/4", Verdict.AC),
+    ("accepted/binary.cpp", "sample/2", Verdict.AC),
+    ("wrong_answer/linear.py", "secret/4", Verdict.WA),
+    ("wrong_answer/linear.py", "secret/1", Verdict.AC),
+    ("run_time_error/crash.py", "secret/2", Verdict.RTE),
+    ("time_limit_exceeded/think.py", "secret/2", Verdict.TLE),
+])
+def test_interactive_problem(kit: Kit, tmp_path: Path, submission: str, case: str, verdict: Verdict) -> None:
+    exe = kit.build_file(SAMPLES / "guess/submissions" / submission)
+    data = SAMPLES / "guess/data" / case
+    judge = CaseJudge(kit.pool, _guess_validator(kit), LIMITS, interactive=True)
+    result = judge.judge(exe, data.with_suffix(".in"), data.with_suffix(".ans"), tmp_path)
+    assert result.verdict is verdict, result.message
+
+
+def test_interactive_validator_crash_is_je(kit: Kit, tmp_path: Path) -> None:
+    exe = kit.build_file(SAMPLES / "guess/submissions/accepted/binary.py")
+    broken = CustomValidator(kit.build("v.py", "print(500)\nraise SystemExit(2)"), Limits(cpu_seconds=5))
+    data = SAMPLES / "guess/data/sample/1"
+    result = CaseJudge(kit.pool, broken, LIMITS, interactive=True).judge(
+        exe, data.with_suffix(".in"), data.with_suffix(".ans"), tmp_path)
+    assert result.verdict is Verdict.JE
+
+
+def _twopass(kit: Kit, submission: str, passes: int, tmp_path: Path) -> object:
+    validator = CustomValidator(kit.build_file(SAMPLES / "twopass/output_validator/validate.py"),
+                                Limits(cpu_seconds=5))
+    exe = kit.build_file(SAMPLES / "twopass/submissions" / submission)
+    data = SAMPLES / "twopass/data/secret/2"
+    return CaseJudge(kit.pool, validator, LIMITS, passes=passes).judge(
+        exe, data.with_suffix(".in"), data.with_suffix(".ans"), tmp_path)
+
+
+def test_multi_pass_accepted_in_two_passes(kit: Kit, tmp_path: Path) -> None:
+    result = _twopass(kit, "accepted/twopass.c", 2, tmp_path)
+    assert result.verdict is Verdict.AC and result.passes == 2  # type: ignore[attr-defined]
+
+
+def test_multi_pass_wrong_in_the_second_pass(kit: Kit, tmp_path: Path) -> None:
+    result = _twopass(kit, "wrong_answer/onepass.py", 2, tmp_path)
+    assert result.verdict is Verdict.WA and "pass 2" in result.message  # type: ignore[attr-defined]
+
+
+def test_multi_pass_over_the_pass_limit_is_je(kit: Kit, tmp_path: Path) -> None:
+    result = _twopass(kit, "accepted/twopass.py", 1, tmp_path)
+    assert result.verdict is Verdict.JE and "validation_passes" in result.message  # type: ignore[attr-defined]
+
+
+def test_dataset_checker(kit: Kit, tmp_path: Path) -> None:
+    exe = kit.build("a.py", "print('YES', 2.0000000001, 3.000)")
+    answer = tmp_path / "ans"
+    answer.write_text("yes 2.0 3\n")
+    empty = tmp_path / "in"
+    empty.write_text("")
+    judge = CaseJudge(kit.pool, DatasetValidator(), LIMITS)
+    assert judge.judge(exe, empty, answer, tmp_path / "w").verdict is Verdict.AC
+    shutil.copy(answer, tmp_path / "ans2")
+    (tmp_path / "ans2").write_text("yes 2.0 4\n")
+    assert judge.judge(exe, empty, tmp_path / "ans2", tmp_path / "w2").verdict is Verdict.WA
