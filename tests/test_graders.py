@@ -1,0 +1,101 @@
+"""The legacy default grader in every mode, custom grader programs, and the 2023-07
+score aggregation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+from judgekit import Kit
+
+from problemtools_py.judge.graders import CaseScore, CustomGrader, aggregate, default_grader, parse_range
+from problemtools_py.judge.results import Limits
+
+MIXED = [("AC", 10.0), ("WA", 0.0), ("TLE", 0.0), ("AC", 30.0)]
+
+
+@pytest.mark.parametrize(("results", "flags", "verdict", "score"), [
+    ([], [], "AC", 0.0),  # an empty group
+    ([("AC", 1.0), ("AC", 2.0)], [], "AC", 3.0),
+    (MIXED, [], "TLE", 40.0),  # worst_error: TLE is worse than WA
+    (MIXED, ["no_errors"], "TLE", 40.0),
+    (MIXED, ["first_error"], "WA", 40.0),
+    (MIXED, ["always_accept"], "AC", 40.0),
+    (MIXED, ["avg"], "TLE", 10.0),
+    (MIXED, ["min"], "TLE", 0.0),
+    (MIXED, ["max"], "TLE", 30.0),
+    (MIXED, ["accept_if_any_accepted"], "AC", 40.0),
+    ([("WA", 0.0), ("RTE", 0.0), ("JE", 0.0)], [], "JE", 0.0),
+    ([("AC", 0.0), ("AC", 70.0)], ["ignore_sample"], "AC", 70.0),
+    ([("AC", 5.0)], ["first_error", "worst_error", "max", "sum"], "AC", 5.0),  # last flag wins
+])
+def test_default_grader(results: list[tuple[str, float]], flags: list[str], verdict: str,
+                        score: float) -> None:
+    grade = default_grader(results, flags)
+    assert (grade.verdict, grade.score) == (verdict, score), grade.error
+
+
+@pytest.mark.parametrize(("results", "flags", "why"), [
+    ([], ["avg"], "avg of nothing"),
+    ([("AC", 1.0)] * 3, ["ignore_sample"], "expects 1 or 2"),
+    ([("AC", 1.0)], ["best"], "unknown flag 'best'"),
+])
+def test_default_grader_judge_errors(results: list[tuple[str, float]], flags: list[str], why: str) -> None:
+    grade = default_grader(results, flags)
+    assert grade.verdict == "JE" and why in grade.error
+
+
+def test_range() -> None:
+    assert parse_range("0 30") == (0.0, 30.0)
+    assert parse_range("-inf +inf") == (float("-inf"), float("inf"))
+
+
+def test_sample_custom_grader(kit: Kit, tmp_path: Path) -> None:
+    grader = CustomGrader(kit.build_file(SAMPLES / "bigsum/graders/grader.py"), Limits(cpu_seconds=5))
+    with kit.pool.sandbox() as box:
+        assert grader.grade(box, [("AC", 0), ("AC", 100)], [], tmp_path).score == 100
+        grade = grader.grade(box, [("WA", 0), ("AC", 30)], ["sum"], tmp_path)
+        assert (grade.verdict, grade.score) == ("AC", 30)
+        assert grader.grade(box, [("RTE", 0), ("WA", 0)], [], tmp_path).verdict == "RTE"
+
+
+@pytest.mark.parametrize("source", [
+    "print('great job')",
+    "print('AC 1')\nprint('AC 2')",
+    "print('AC 10')\nraise SystemExit(1)",
+    "while True: pass",
+])
+def test_misbehaving_custom_grader_is_je(kit: Kit, tmp_path: Path, source: str) -> None:
+    grader = CustomGrader(kit.build("g.py", source), Limits(cpu_seconds=1))
+    with kit.pool.sandbox() as box:
+        grade = grader.grade(box, [("AC", 1.0)], [], tmp_path)
+    assert grade.verdict == "JE" and "grader failed" in grade.error
+
+
+AC, WA = CaseScore("AC"), CaseScore("WA")
+
+
+@pytest.mark.parametrize(("cases", "aggregation", "max_score", "verdict", "score"), [
+    ([AC, AC], "pass-fail", 30, "AC", 30),
+    ([AC, WA], "pass-fail", 30, "WA", 0),
+    ([AC, WA, AC, AC], "sum", 40, "WA", 30),
+    ([CaseScore("AC", multiplier=0.5), AC], "sum", 40, "AC", 30),
+    ([CaseScore("AC", score=5), AC], "min", 10, "AC", 5),
+    ([CaseScore("AC", score=7), CaseScore("AC", score=8)], "sum", None, "AC", 15),
+    ([], "sum", 100, "AC", 0),
+])
+def test_modern_aggregation(cases: list[CaseScore], aggregation: str, max_score: float | None,
+                            verdict: str, score: float) -> None:
+    grade = aggregate(cases, aggregation, max_score)
+    assert (grade.verdict, grade.score) == (verdict, score), grade.error
+
+
+@pytest.mark.parametrize(("cases", "max_score", "why"), [
+    ([AC], None, "needs score.txt"),
+    ([CaseScore("AC", score=3, multiplier=0.5)], 10, "together"),
+    ([CaseScore("AC", score=30)], 10, "over the case's maximum"),
+])
+def test_modern_aggregation_judge_errors(cases: list[CaseScore], max_score: float | None, why: str) -> None:
+    grade = aggregate(cases, "sum", max_score)
+    assert grade.verdict == "JE" and why in grade.error
