@@ -11,7 +11,7 @@ import tempfile
 import time
 from typing import TYPE_CHECKING, Any
 
-from problemtools_py.judge import isolation
+from problemtools_py.judge import inprocess, isolation
 from problemtools_py.judge.cgroups import RunGroup
 from problemtools_py.judge.protocol import recv_message
 
@@ -176,6 +176,11 @@ class Run:
         for fd in join:  # join the run's cgroups last: only the program itself is measured
             os.write(fd, b"0")
             os.close(fd)
+        if req.inprocess is not None:
+            os.close(exec_w)  # what exec would have done: setup is over
+            os.environ.clear()
+            os.environ.update(req.env)
+            os._exit(inprocess.run_main(req.inprocess, argv[1:]))
         os.execvpe(argv[0], argv, req.env)
 
     # -- server side --------------------------------------------------------------

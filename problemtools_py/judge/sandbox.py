@@ -56,6 +56,8 @@ class Sandbox:
             self.close()
             raise SandboxError("the sandbox server did not start")
         self.isolation: str = str(hello["isolation"])
+        self.python: tuple[int, ...] = tuple(hello["python"])
+        self.stdlib: list[str] = list(hello["stdlib"])
         self.namespaces: bool = bool(hello["namespaces"])
         if self.isolation != "full":
             _warn_once(f"sandbox isolation is {self.isolation}")
@@ -72,12 +74,15 @@ class Sandbox:
         cwd: str = "/work",
         env: dict[str, str] | None = None,
         give_fds: bool = False,
+        inprocess: str | None = None,
     ) -> RunResult:
         """Run ``argv`` (paths as seen inside the sandbox). ``stdin``: a file or a descriptor
         (default: empty). ``stdout``: a file to write (up to the output limit), a descriptor,
         or None to capture it in the result. ``stdout_direct`` hands the descriptor to the
         program itself (a pipe to an interactive validator), uncounted. With ``give_fds``
-        the descriptors passed in are closed here once the server has them."""
+        the descriptors passed in are closed here once the server has them. ``inprocess``
+        names a Python main file (a sandbox path) to run in the server's own forked
+        interpreter instead of executing ``argv[0]``; ``argv[1:]`` are its arguments."""
         fds: list[int] = []
         close: list[int] = []
         try:
@@ -91,11 +96,14 @@ class Sandbox:
             if capture:
                 close.append(out)
             fds.append(out)
-            request = {
+            bind_list = [[b.source, b.target, b.writable] for b in binds]
+            if inprocess is not None:
+                bind_list += [[d, d, False] for d in self.stdlib]
+            request: dict[str, Any] = {
                 "argv": list(argv),
                 "env": {**ENV, **(env or {})},
                 "cwd": cwd,
-                "binds": [[b.source, b.target, b.writable] for b in binds],
+                "binds": bind_list,
                 "cpu": limits.cpu_seconds,
                 "wall": limits.wall,
                 "memory": limits.memory_bytes,
@@ -104,6 +112,7 @@ class Sandbox:
                 "file_bytes": limits.file_bytes,
                 "stderr_cap": limits.stderr_bytes,
                 "stdout_direct": stdout_direct,
+                "inprocess": inprocess,
             }
             reply = self._call(
                 request,

@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
-from problemtools_py.judge import isolation
+from problemtools_py.judge import inprocess, isolation
 from problemtools_py.judge.cgroups import Cgroups
 from problemtools_py.judge.process import Run
 from problemtools_py.judge.protocol import recv_message, send_message
@@ -51,6 +51,7 @@ class Request:
     file_bytes: int
     stderr_cap: int
     stdout_direct: bool  # stdout fd is the program's own (a pipe to a validator): not counted
+    inprocess: str | None = None  # a Python main file to run in the forked server itself
 
     @classmethod
     def parse(cls, msg: dict[str, Any]) -> Request:
@@ -67,6 +68,7 @@ class Request:
             file_bytes=int(msg.get("file_bytes", 64 << 20)),
             stderr_cap=int(msg.get("stderr_cap", 64 << 10)),
             stdout_direct=bool(msg.get("stdout_direct", False)),
+            inprocess=msg.get("inprocess"),
         )
 
 
@@ -130,6 +132,8 @@ class Server:
                 "isolation": self.mode.label,
                 "namespaces": self.mode.namespaces,
                 "pid": os.getpid(),
+                "python": list(sys.version_info[:2]),
+                "stdlib": inprocess.stdlib_dirs(),
             },
         )
         while True:
@@ -169,6 +173,7 @@ def main() -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(isolation.PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the judge decides; Ctrl-C goes to it
+    inprocess.preload()
     Server(sock).serve()
 
 

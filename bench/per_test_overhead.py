@@ -1,0 +1,79 @@
+"""Per-test overhead of running one trivial Python 3 program, side by side in one run:
+
+- baseline:   subprocess.run([python3, file]), no isolation, no limits: python3 as found
+              on PATH (here possibly a pyenv shim) and the system interpreter itself
+- sandboxed:  Sandbox.run of `python3 -S file` (fresh interpreter, full isolation)
+- in-process: Sandbox.run with inprocess= (the sandbox server's forked interpreter)
+
+Prints the median and 90th percentile wall time per test and the ratio to the baseline.
+Usage: python bench/per_test_overhead.py [--runs N]"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from problemtools_py.judge.isolation import Bind
+from problemtools_py.judge.results import Limits
+from problemtools_py.judge.sandbox import Sandbox
+
+PROGRAM = "import sys\nprint(sum(map(int, sys.stdin.read().split())))\n"
+LIMITS = Limits(cpu_seconds=2, memory_bytes=512 << 20, output_bytes=1 << 20)
+
+
+def measure(call: Callable[[], object], runs: int) -> list[float]:
+    call()  # warm up
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=200)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="ptpy-bench-"))
+    work.chmod(0o755)
+    program, data = work / "main.py", work / "in"
+    program.write_text(PROGRAM)
+    data.write_text("1 2 3\n")
+    on_path = shutil.which("python3") or "python3"
+    system = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else on_path
+    binds = [Bind(str(work), "/prog")]
+    with Sandbox() as box:
+        results = {
+            "baseline: subprocess.run /usr/bin/python3": measure(lambda: subprocess.run(
+                [system, str(program)], stdin=data.open("rb"), capture_output=True, check=True),
+                args.runs),
+            f"subprocess.run {on_path}": measure(lambda: subprocess.run(
+                [on_path, str(program)], stdin=data.open("rb"), capture_output=True, check=True),
+                max(10, args.runs // 10)),
+            "sandboxed python3 -S": measure(lambda: box.run(
+                ["python3", "-S", "/prog/main.py"], limits=LIMITS, stdin=data, binds=binds),
+                args.runs),
+            "sandboxed in-process": measure(lambda: box.run(
+                ["python3", "/prog/main.py"], limits=LIMITS, stdin=data, binds=binds,
+                inprocess="/prog/main.py"), args.runs),
+        }
+        isolation = box.isolation
+    base = statistics.median(next(iter(results.values())))
+    print(f"per-test wall time, {args.runs} runs each (isolation: {isolation})")
+    print(f"{'mode':48} {'median':>9} {'p90':>9} {'speed vs baseline':>18}")
+    for name, times in results.items():
+        med = statistics.median(times)
+        p90 = statistics.quantiles(times, n=10)[-1]
+        print(f"{name:48} {med * 1000:8.2f}ms {p90 * 1000:8.2f}ms {base / med:17.2f}x")
+    shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()
