@@ -4,6 +4,8 @@
               on PATH (here possibly a pyenv shim) and the system interpreter itself
 - sandboxed:  Sandbox.run of `python3 -S file` (fresh interpreter, full isolation)
 - in-process: Sandbox.run with inprocess= (the sandbox server's forked interpreter)
+- session:    the same inside Sandbox.session(): one jail for all tests of a program, so
+              each test costs one fork of the jail's init (the grading fast path)
 
 Prints the median and 90th percentile wall time per test and the ratio to the baseline.
 Usage: python bench/per_test_overhead.py [--runs N]"""
@@ -51,19 +53,50 @@ def main() -> None:
     binds = [Bind(str(work), "/prog")]
     with Sandbox() as box:
         results = {
-            "baseline: subprocess.run /usr/bin/python3": measure(lambda: subprocess.run(
-                [system, str(program)], stdin=data.open("rb"), capture_output=True, check=True),
-                args.runs),
-            f"subprocess.run {on_path}": measure(lambda: subprocess.run(
-                [on_path, str(program)], stdin=data.open("rb"), capture_output=True, check=True),
-                max(10, args.runs // 10)),
-            "sandboxed python3 -S": measure(lambda: box.run(
-                ["python3", "-S", "/prog/main.py"], limits=LIMITS, stdin=data, binds=binds),
-                args.runs),
-            "sandboxed in-process": measure(lambda: box.run(
-                ["python3", "/prog/main.py"], limits=LIMITS, stdin=data, binds=binds,
-                inprocess="/prog/main.py"), args.runs),
+            "baseline: subprocess.run /usr/bin/python3": measure(
+                lambda: subprocess.run(
+                    [system, str(program)], stdin=data.open("rb"), capture_output=True, check=True
+                ),
+                args.runs,
+            ),
+            f"subprocess.run {on_path}": measure(
+                lambda: subprocess.run(
+                    [on_path, str(program)], stdin=data.open("rb"), capture_output=True, check=True
+                ),
+                max(10, args.runs // 10),
+            ),
+            "sandboxed python3 -S": measure(
+                lambda: box.run(
+                    ["python3", "-S", "/prog/main.py"], limits=LIMITS, stdin=data, binds=binds
+                ),
+                args.runs,
+            ),
+            "sandboxed in-process": measure(
+                lambda: box.run(
+                    ["python3", "/prog/main.py"],
+                    limits=LIMITS,
+                    stdin=data,
+                    binds=binds,
+                    inprocess="/prog/main.py",
+                ),
+                args.runs,
+            ),
         }
+        with box.session(limits=LIMITS, binds=binds):
+            results["session, python3 -S"] = measure(
+                lambda: box.run(["python3", "-S", "/prog/main.py"], limits=LIMITS, stdin=data),
+                args.runs,
+            )
+        with box.session(limits=LIMITS, binds=binds, inprocess=True):
+            results["session, in-process"] = measure(
+                lambda: box.run(
+                    ["python3", "/prog/main.py"],
+                    limits=LIMITS,
+                    stdin=data,
+                    inprocess="/prog/main.py",
+                ),
+                args.runs,
+            )
         isolation = box.isolation
     base = statistics.median(next(iter(results.values())))
     print(f"per-test wall time, {args.runs} runs each (isolation: {isolation})")

@@ -9,7 +9,13 @@ import pytest
 from conftest import SAMPLES
 from judgekit import Kit
 
-from problemtools_py.judge.graders import CaseScore, CustomGrader, aggregate, default_grader, parse_range
+from problemtools_py.judge.graders import (
+    CaseScore,
+    CustomGrader,
+    aggregate,
+    default_grader,
+    parse_range,
+)
 from problemtools_py.judge.results import Limits
 
 MIXED = [("AC", 10.0), ("WA", 0.0), ("TLE", 0.0), ("AC", 30.0)]

@@ -221,3 +221,65 @@ def test_without_isolation_limits_still_hold_and_it_warns(
         assert run(plain, ["yes"], programs).outcome is Outcome.OLE
         assert run(plain, ["sh", "-c", "echo $((6*7))"], programs).stdout == b"42\n"
     assert len(warnings) == 1 and "resource limits only" in warnings[0]
+
+
+@needs_root
+def test_a_session_runs_each_test_fresh(box: Sandbox, programs: Path) -> None:
+    binds = [Bind(str(programs), "/prog")]
+    script = "ls /tmp /work; touch /tmp/left /work/left; (sleep 30 &); echo done"
+    with box.session(limits=LIMITS, binds=binds):
+        first = box.run(["sh", "-c", script], limits=LIMITS)
+        assert nobody_processes() == []
+        second = box.run(["sh", "-c", script], limits=LIMITS)
+        busy = box.run(["/prog/busy"], limits=LIMITS)
+        after = box.run(["sh", "-c", "echo ok"], limits=LIMITS)
+    assert first.stdout == second.stdout == b"/tmp:\n\n/work:\ndone\n"
+    assert busy.outcome is Outcome.TLE and busy.cpu_seconds >= 1.0
+    assert after.ok and after.cpu_seconds < 0.5  # CPU is counted per run
+    assert nobody_processes() == []
+
+
+@needs_root
+def test_peak_memory_is_per_run_in_a_session(box: Sandbox, programs: Path) -> None:
+    with box.session(limits=LIMITS, binds=[Bind(str(programs), "/prog")]):
+        big = box.run(["python3", "-c", "x = bytearray(100 << 20); print(len(x))"], limits=LIMITS)
+        small = box.run(["true"], limits=LIMITS)
+    assert big.ok and big.peak_memory_bytes >= 100 << 20
+    assert small.peak_memory_bytes < 50 << 20
+
+
+INPROCESS = {
+    "echo.py": "print(input()[::-1])",
+    "fail.py": "import sys\nprint('partial')\nsys.exit(3)",
+    "raise.py": "raise ValueError('nope')",
+    "deep.py": "import sys\nsys.setrecursionlimit(10**6)\ndef f(n): return 0 if n == 0 else 1 + f(n - 1)\nprint(f(100000))",
+    "fds.py": "import os\nprint(sorted(os.listdir('/proc/self/fd')))",
+    "imports.py": "import fractions, statistics, json\nprint(statistics.mean([1, 2]), json.dumps(fractions.Fraction(1, 2).numerator))",
+}
+
+
+@pytest.mark.parametrize("inprocess", [False, True], ids=["exec", "in-process"])
+def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, inprocess: bool) -> None:
+    tmp_path.chmod(0o755)
+    for name, source in INPROCESS.items():
+        (tmp_path / name).write_text(source + "\n")
+    data = tmp_path / "in"
+    data.write_text("abc\n")
+    results = {}
+    with box.session(limits=LIMITS, binds=[Bind(str(tmp_path), "/prog")], inprocess=inprocess):
+        for name in INPROCESS:
+            results[name] = box.run(["python3", "-S", f"/prog/{name}"], limits=LIMITS, stdin=data,
+                                    inprocess=f"/prog/{name}" if inprocess else None)
+    assert results["echo.py"].stdout == b"cba\n"
+    assert (results["fail.py"].exit_code, results["fail.py"].stdout) == (3, b"partial\n")
+    assert results["raise.py"].exit_code == 1 and b"ValueError: nope" in results["raise.py"].stderr
+    assert results["deep.py"].stdout == b"100000\n"
+    assert results["fds.py"].stdout in (b"['0', '1', '2']\n", b"['0', '1', '2', '3']\n")
+    assert results["imports.py"].stdout == b"1.5 1\n"
+
+
+def test_program_cannot_write_into_the_judges_descriptors(box: Sandbox, programs: Path) -> None:
+    code = ("import os\nfor fd in range(3, 1024):\n    try:\n        os.write(fd, b'sandbox setup failed')"
+            "\n    except OSError:\n        pass\nraise SystemExit(5)")
+    result = run(box, ["python3", "-c", code], programs)
+    assert result.outcome is Outcome.RTE and result.exit_code == 5

@@ -121,8 +121,11 @@ def file_names(problem: Problem) -> Iterator[Finding]:
 def special_files(problem: Problem) -> Iterator[Finding]:
     for entry in problem.files:
         if entry.special:
-            yield error("file-type", "not a regular file or directory (a FIFO, socket or "
-                        "device); it is never read", entry.rel)
+            yield error(
+                "file-type",
+                "not a regular file or directory (a FIFO, socket or device); it is never read",
+                entry.rel,
+            )
 
 
 @check("config")

@@ -85,10 +85,20 @@ class RunGroup:
             return _read_int(self.dirs[""] / "memory.peak")
         return _read_int(self.dirs["memory"] / "memory.max_usage_in_bytes")
 
-    def oom_killed(self) -> bool:
+    def oom_kills(self) -> int:
         if self.v2:
-            return _read_int(self.dirs[""] / "memory.events", "oom_kill") > 0
-        return _read_int(self.dirs["memory"] / "memory.oom_control", "oom_kill") > 0
+            return _read_int(self.dirs[""] / "memory.events", "oom_kill")
+        return _read_int(self.dirs["memory"] / "memory.oom_control", "oom_kill")
+
+    def reset_peak(self) -> None:
+        """Start measuring peak memory afresh (v1; v2 on kernels that allow it)."""
+        path = (
+            self.dirs[""] / "memory.peak"
+            if self.v2
+            else (self.dirs["memory"] / "memory.max_usage_in_bytes")
+        )
+        with contextlib.suppress(OSError):
+            _write(path, "0")
 
     def empty(self) -> bool:
         for directory in self.dirs.values():

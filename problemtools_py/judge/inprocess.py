@@ -8,6 +8,7 @@ own path for the rest."""
 from __future__ import annotations
 
 import builtins
+import contextlib
 import io
 import os
 import sys
@@ -16,8 +17,23 @@ import traceback
 import types
 
 # Imported once in the server; every forked run finds them in sys.modules.
-PRELOAD = ("array", "bisect", "collections", "copy", "decimal", "fractions", "functools",
-           "heapq", "itertools", "math", "operator", "random", "re", "string", "typing")
+PRELOAD = (
+    "array",
+    "bisect",
+    "collections",
+    "copy",
+    "decimal",
+    "fractions",
+    "functools",
+    "heapq",
+    "itertools",
+    "math",
+    "operator",
+    "random",
+    "re",
+    "string",
+    "typing",
+)
 
 
 def preload() -> None:
@@ -26,8 +42,16 @@ def preload() -> None:
 
 
 def stdlib_dirs() -> list[str]:
-    """Directories of this interpreter's standard library (bound into the sandbox)."""
-    paths = sysconfig.get_paths()
+    """Directories of this interpreter's standard library (bound into the sandbox): the
+    base installation's, never a virtual environment's (that holds site-packages)."""
+    paths = sysconfig.get_paths(
+        vars={
+            "base": sys.base_prefix,
+            "platbase": sys.base_exec_prefix,
+            "installed_base": sys.base_prefix,
+            "installed_platbase": sys.base_exec_prefix,
+        }
+    )
     found: list[str] = []
     for key in ("stdlib", "platstdlib"):
         path = paths.get(key)
@@ -37,13 +61,20 @@ def stdlib_dirs() -> list[str]:
 
 
 def _streams() -> None:
-    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)),
-                                 encoding="utf-8", errors="strict")
-    sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False), 1 << 16),
-                                  encoding="utf-8", errors="strict")
-    sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
-                                  errors="backslashreplace", line_buffering=True)
-
+    sys.stdin = io.TextIOWrapper(
+        io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8", errors="strict"
+    )
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(1, "w", closefd=False), 1 << 16),
+        encoding="utf-8",
+        errors="strict",
+    )
+    sys.stderr = io.TextIOWrapper(
+        io.FileIO(2, "w", closefd=False),
+        encoding="utf-8",
+        errors="backslashreplace",
+        line_buffering=True,
+    )
 
 
 def _exit_status(exc: SystemExit) -> int:
@@ -71,7 +102,7 @@ def run_main(path: str, args: list[str]) -> int:
         exec(code, module.__dict__)
     except SystemExit as exc:
         status = _exit_status(exc)
-    except BaseException:  # noqa: BLE001 - the program's own error, reported as Python would
+    except BaseException:
         traceback.print_exc()
         status = 1
     try:
@@ -80,8 +111,6 @@ def run_main(path: str, args: list[str]) -> int:
         status = status or 120
     except OSError:
         status = status or 1
-    try:
+    with contextlib.suppress(OSError):
         sys.stderr.flush()
-    except OSError:
-        pass
     return status

@@ -9,7 +9,7 @@ import struct
 from typing import Any
 
 _HEADER = struct.Struct("!I")
-MAX_FDS = 4
+MAX_FDS = 8
 
 
 def send_message(

@@ -151,6 +151,38 @@ class Sandbox:
             raise SandboxError(str(reply["error"]))
         return reply
 
+    @contextmanager
+    def session(
+        self,
+        *,
+        limits: Limits,
+        binds: Sequence[Bind] = (),
+        cwd: str = "/work",
+        inprocess: bool = False,
+    ) -> Iterator[Sandbox]:
+        """Keep one jail for many runs of one program (its tests, in order): each run then
+        costs a fork, not a new sandbox. Runs inside use these binds, cwd and memory; the
+        scratch directories are emptied between runs."""
+        bind_list = [[b.source, b.target, b.writable] for b in binds]
+        if inprocess:
+            bind_list += [[d, d, False] for d in self.stdlib]
+        spec = {
+            "argv": ["true"],
+            "cwd": cwd,
+            "binds": bind_list,
+            "cpu": limits.cpu_seconds,
+            "wall": limits.wall,
+            "memory": limits.memory_bytes,
+            "output": limits.output_bytes,
+            "tasks": limits.processes,
+            "file_bytes": limits.file_bytes,
+        }
+        self._call({"open": spec}, [], [])
+        try:
+            yield self
+        finally:
+            self._call({"close": True}, [], [])
+
     def kill(self) -> None:
         """End the current run early (from another thread); harmless when none runs."""
         with self._send_lock:

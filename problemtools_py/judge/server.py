@@ -9,6 +9,7 @@ unprivileged user. Without root it falls back to resource limits and says so."""
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import os
 import signal
 import socket
@@ -18,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from problemtools_py.judge import inprocess, isolation
-from problemtools_py.judge.cgroups import Cgroups
+from problemtools_py.judge.cgroups import Cgroups, RunGroup
+from problemtools_py.judge.jail import Jail, JailSpec
 from problemtools_py.judge.process import Run
 from problemtools_py.judge.protocol import recv_message, send_message
 
@@ -77,6 +79,8 @@ class Server:
         self.sock = sock
         self.root_dir = tempfile.mkdtemp(prefix="ptpy-root-")
         self.host_cwd_base = tempfile.mkdtemp(prefix="ptpy-cwd-")
+        self.session: tuple[Jail, RunGroup | None] | None = None
+        self.session_req: Request | None = None
         self.mode = Mode()
         self.mode = self._probe()
 
@@ -143,28 +147,93 @@ class Server:
             if "kill" in msg:  # a kill that arrived after its run had ended
                 continue
             try:
-                req = Request.parse(msg)
-                stdin_fd, stdout_fd = fds[0], fds[1]
+                reply = self.handle(msg, fds)
             except (KeyError, ValueError, IndexError, TypeError) as exc:
-                for fd in fds:
-                    os.close(fd)
-                send_message(self.sock, {"error": f"bad request: {exc}"})
-                continue
-            result = self.run(req, stdin_fd, stdout_fd)
-            send_message(self.sock, result)
+                reply = {"error": f"bad request: {exc}"}
+            except OSError as exc:
+                reply = {"error": f"sandbox failure: {exc}"}
+            send_message(self.sock, reply)
+        self.close_session()
 
-    def run(self, req: Request, stdin_fd: int, stdout_fd: int) -> dict[str, Any]:
-        """Run one request; the descriptors are the run's and are closed by it."""
-        group = (
-            self.mode.cgroups.create(req.memory, req.tasks)
-            if (self.mode.cgroups and self.mode.namespaces)
-            else None
+    def handle(self, msg: dict[str, Any], fds: list[int]) -> dict[str, Any]:
+        if "open" in msg:
+            self.close_session()
+            self.open_session(Request.parse(msg["open"]))
+            return {"ok": True}
+        if "close" in msg:
+            self.close_session()
+            return {"ok": True}
+        try:
+            req = Request.parse(msg)
+            stdin_fd, stdout_fd = fds[0], fds[1]
+        except (KeyError, ValueError, IndexError, TypeError):
+            for fd in fds:
+                os.close(fd)
+            raise
+        return self.run(req, stdin_fd, stdout_fd)
+
+    def open_session(self, req: Request) -> None:
+        """A jail for many runs with the same files and memory (one program, many tests)."""
+        if not self.mode.namespaces:
+            self.session_req = req
+            return
+        group = self.mode.cgroups.create(req.memory, req.tasks) if self.mode.cgroups else None
+        spec = JailSpec(
+            self.root_dir,
+            req.cwd,
+            tuple(req.binds),
+            req.file_bytes,
+            tuple(group.join_paths()) if group else (),
+            None if group else req.memory,
         )
         try:
-            return Run(self, req, group, stdin_fd, stdout_fd).execute()
-        finally:
+            jail = Jail(spec)
+        except BaseException:
             if group is not None:
                 group.remove()
+            raise
+        self.session = (jail, group)
+        self.session_req = req
+        if not jail.alive:
+            self.close_session()
+            raise OSError("the sandbox could not start its namespaces")
+
+    def close_session(self) -> None:
+        if self.session is not None:
+            jail, group = self.session
+            self.session = None
+            jail.close()
+            if group is not None:
+                group.remove()
+        self.session_req = None
+
+    def run(self, req: Request, stdin_fd: int, stdout_fd: int) -> dict[str, Any]:
+        """Run one request (in the open session, else in a jail of its own); the
+        descriptors are the run's and are closed by it."""
+        if self.session_req is not None:
+            base = self.session_req
+            req = dataclasses.replace(
+                req,
+                binds=base.binds,
+                cwd=base.cwd,
+                memory=base.memory,
+                tasks=base.tasks,
+                file_bytes=base.file_bytes,
+            )
+            jail, group = self.session if self.session else (None, None)
+            return Run(self, req, jail, group, stdin_fd, stdout_fd).execute()
+        if not self.mode.namespaces:
+            return Run(self, req, None, None, stdin_fd, stdout_fd).execute()
+        try:
+            self.open_session(req)
+        except OSError as exc:
+            os.close(stdin_fd)
+            os.close(stdout_fd)
+            return {"error": f"sandbox setup failed: {exc}"}
+        try:
+            return self.run(req, stdin_fd, stdout_fd)
+        finally:
+            self.close_session()
 
 
 def main() -> None:

@@ -58,8 +58,9 @@ def load_problem(path: Path | str) -> Problem:
         return _load(root.resolve())
     except OSError as exc:
         where = exc.filename or root
-        raise FatalError(f"cannot read: {exc.strerror or exc}", path=where,
-                         exit_code=ExitCode.FINDINGS) from exc
+        raise FatalError(
+            f"cannot read: {exc.strerror or exc}", path=where, exit_code=ExitCode.FINDINGS
+        ) from exc
 
 
 def _load(root: Path) -> Problem:

@@ -1,0 +1,280 @@
+"""The processes behind a sandboxed run.
+
+A :class:`Jail` is a session: an outer process that enters fresh mount, PID, IPC and UTS
+namespaces and starts the session's init (PID 1 there), which builds the private root
+once. For each run the init forks the program, which sets its limits, drops to the
+sandbox user, joins the session's cgroup and executes. When the program ends, the init
+kills whatever it left behind, reaps it, empties the scratch directories, and reports.
+Consecutive runs of one program on many tests thus pay one fork each, not a new sandbox.
+
+Without namespaces, :func:`spawn_plain` starts the program in its own session instead."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from problemtools_py.judge import inprocess, isolation
+from problemtools_py.judge.protocol import recv_message, send_message
+
+
+@dataclass(frozen=True)
+class JailSpec:
+    root_dir: str
+    cwd: str
+    binds: tuple[isolation.Bind, ...]
+    file_bytes: int
+    join_paths: tuple[str, ...]  # cgroup.procs files the program joins
+    address_space: int | None  # RLIMIT_AS when there is no memory cgroup
+
+
+@dataclass(frozen=True)
+class RunFds:
+    """Descriptors of one run, as the program will use them."""
+
+    stdin: int
+    stdout: int
+    stderr: int
+    exec_error: int  # close-on-exec: carries setup failures until exec
+    status: int  # the init's report (jail only)
+
+
+class Jail:
+    """Server-side handle of a session."""
+
+    def __init__(self, spec: JailSpec) -> None:
+        self.spec = spec
+        parent, child = socket.socketpair()
+        pid_r, pid_w = os.pipe()
+        self.outer = os.fork()
+        if self.outer == 0:
+            try:
+                _close_all_but({child.fileno(), pid_w})
+                _outer(spec, child.fileno(), pid_w)
+            finally:
+                os._exit(127)
+        child.close()
+        os.close(pid_w)
+        with os.fdopen(pid_r, "rb") as reader:
+            line = reader.readline()
+        self.control = parent
+        self.init_pid = int(line) if line.strip() else None
+
+    @property
+    def alive(self) -> bool:
+        return self.init_pid is not None
+
+    def start(self, run: dict[str, Any], fds: RunFds) -> None:
+        send_message(
+            self.control, run, [fds.stdin, fds.stdout, fds.stderr, fds.exec_error, fds.status]
+        )
+
+    def kill(self) -> None:
+        """Kill the current program and everything it started (the init stays)."""
+        if self.init_pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.init_pid, signal.SIGUSR1)
+
+    def close(self) -> None:
+        self.control.close()
+        if self.init_pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.init_pid, signal.SIGKILL)
+        os.waitpid(self.outer, 0)
+
+
+def _outer(spec: JailSpec, control: int, pid_w: int) -> None:
+    """Outside the namespaces: start their init, then reap until all is gone."""
+    isolation.unshare(
+        isolation.CLONE_NEWNS
+        | isolation.CLONE_NEWPID
+        | isolation.CLONE_NEWIPC
+        | isolation.CLONE_NEWUTS
+    )
+    isolation.prctl(isolation.PR_SET_CHILD_SUBREAPER, 1)
+    init = os.fork()
+    if init == 0:
+        try:
+            os.close(pid_w)
+            _init(spec, control)
+        finally:
+            os._exit(127)
+    os.write(pid_w, f"{init}\n".encode())
+    _close_all_but(set())
+    while True:
+        try:
+            os.wait()
+        except ChildProcessError:
+            break
+    os._exit(0)
+
+
+def _init(spec: JailSpec, control_fd: int) -> None:
+    """PID 1 of the session. (Programs are never PID 1 themselves: PID 1 ignores its own
+    fatal signals, so abort() would not end it.)"""
+    isolation.prctl(isolation.PR_SET_PDEATHSIG, signal.SIGKILL)
+    join = [os.open(path, os.O_WRONLY) for path in spec.join_paths]
+    isolation.build_root(isolation.RootSpec(spec.root_dir, spec.cwd, spec.binds, spec.file_bytes))
+    signal.signal(signal.SIGUSR1, _kill_all)
+    control = socket.socket(fileno=control_fd)
+    while True:
+        msg, fds = recv_message(control)
+        if msg is None or len(fds) != 5:
+            os._exit(0)
+        run = RunFds(*fds)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                _program(msg, run, spec.file_bytes, spec.address_space, join, drop=True)
+            except BaseException as exc:
+                _write_quietly(run.exec_error, f"sandbox setup failed: {exc}")
+            os._exit(127)
+        for fd in (run.stdin, run.stdout, run.stderr, run.exec_error):
+            os.close(fd)
+        report = _wait_for(pid)
+        _kill_all()
+        _reap_all()
+        _clean_scratch(spec.cwd)
+        os.write(run.status, json.dumps(report).encode())
+        os.close(run.status)
+
+
+def _wait_for(pid: int) -> dict[str, Any]:
+    while True:
+        try:
+            done, status, usage = os.wait4(-1, 0)
+        except ChildProcessError:
+            return {
+                "status": signal.SIGKILL,
+                "utime": 0,
+                "stime": 0,
+                "maxrss": 0,
+                "ended": time.monotonic(),
+            }
+        if done == pid:
+            return {
+                "status": status,
+                "utime": usage.ru_utime,
+                "stime": usage.ru_stime,
+                "maxrss": usage.ru_maxrss,
+                "ended": time.monotonic(),
+            }
+
+
+def _kill_all(*_: object) -> None:
+    """From PID 1: every other process of the namespace."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(-1, signal.SIGKILL)
+
+
+def _reap_all() -> None:
+    while True:
+        try:
+            os.wait()
+        except ChildProcessError:
+            return
+
+
+def _clean_scratch(cwd: str) -> None:
+    """Empty the working directory and /tmp, so no run sees what an earlier one left.
+    Only the jail's own scratch space (the root tmpfs) is emptied: a bound host directory
+    (a compiler's output, a validator's feedback) and mount points under it stay."""
+    device = os.stat("/").st_dev
+    for directory in (cwd, "/tmp"):
+        with contextlib.suppress(OSError):
+            if os.stat(directory).st_dev != device:
+                continue
+            for entry in os.scandir(directory):
+                if entry.stat(follow_symlinks=False).st_dev != device:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    with contextlib.suppress(OSError):
+                        os.unlink(entry.path)
+
+
+def _program(
+    run: dict[str, Any],
+    fds: RunFds,
+    file_bytes: int,
+    address_space: int | None,
+    join: list[int],
+    drop: bool,
+) -> None:
+    """The program's own process: limits, descriptors, user, cgroup, then exec."""
+    signal.signal(signal.SIGUSR1, signal.SIG_DFL)
+    isolation.set_limits(float(run["cpu"]), file_bytes, address_space)
+    os.dup2(fds.stdin, 0)
+    os.dup2(fds.stdout, 1)
+    os.dup2(fds.stderr, 2)
+    if drop:
+        isolation.drop_privileges()
+    _close_all_but({0, 1, 2, fds.exec_error, *join})
+    # Descriptors received over a socket lose close-on-exec: set it again, or the program
+    # could write into the setup-error pipe and pass its own crash off as a judge error.
+    os.set_inheritable(fds.exec_error, False)
+    for fd in join:  # join the cgroup last: only the program itself is measured
+        os.write(fd, b"0")
+        os.close(fd)
+    argv, env = list(run["argv"]), dict(run["env"])
+    if run.get("inprocess"):
+        os.close(fds.exec_error)  # what exec would have done: setup is over
+        os.environ.clear()
+        os.environ.update(env)
+        os._exit(inprocess.run_main(str(run["inprocess"]), argv[1:]))
+    os.execvpe(argv[0], argv, env)
+
+
+def spawn_plain(
+    run: dict[str, Any],
+    fds: RunFds,
+    binds: tuple[isolation.Bind, ...],
+    cwd: str,
+    file_bytes: int,
+    memory: int,
+    scratch_base: str,
+) -> int:
+    """Without namespaces: host paths for sandbox paths, a new session to kill, rlimits."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setsid()
+            inside = any(cwd == b.target or cwd.startswith(b.target + "/") for b in binds)
+            os.chdir(translate(cwd, binds) if inside else tempfile.mkdtemp(dir=scratch_base))
+            run = {**run, "argv": [translate(a, binds) for a in run["argv"]]}
+            if run.get("inprocess"):
+                run["inprocess"] = translate(str(run["inprocess"]), binds)
+            _program(run, fds, file_bytes, memory, [], drop=False)
+        except BaseException as exc:
+            _write_quietly(fds.exec_error, f"sandbox setup failed: {exc}")
+        os._exit(127)
+    return pid
+
+
+def translate(arg: str, binds: tuple[isolation.Bind, ...]) -> str:
+    for bind in binds:
+        if arg == bind.target or arg.startswith(bind.target.rstrip("/") + "/"):
+            return bind.source + arg[len(bind.target) :]
+    return arg
+
+
+def _close_all_but(keep: set[int]) -> None:
+    low = 3
+    for fd in sorted(k for k in keep if k >= 3):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 1 << 16)
+
+
+def _write_quietly(fd: int, text: str) -> None:
+    with contextlib.suppress(OSError):
+        os.write(fd, text.encode()[:4000])
