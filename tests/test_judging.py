@@ -4,6 +4,8 @@ problems, through the real sandbox and compilers."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -222,3 +224,27 @@ def test_dataset_checker(kit: Kit, tmp_path: Path) -> None:
     shutil.copy(answer, tmp_path / "ans2")
     (tmp_path / "ans2").write_text("yes 2.0 4\n")
     assert judge.judge(exe, empty, tmp_path / "ans2", tmp_path / "w2").verdict is Verdict.WA
+
+
+def test_submission_cannot_read_the_answer_of_its_own_test(kit: Kit, tmp_path: Path) -> None:
+    answer = HELLO / "data/secret/02.ans"
+    exe = kit.build("a.py", f"print(open({str(answer)!r}).read())")
+    result = CaseJudge(kit.pool, DefaultValidator([]), LIMITS).judge(
+        exe, HELLO / "data/secret/02.in", answer, tmp_path)
+    assert result.verdict is Verdict.RTE
+    assert b"No such file or directory" in result.run.stderr  # type: ignore[union-attr]
+
+
+def test_python_submissions_run_in_process_when_versions_match(kit: Kit, tmp_path: Path) -> None:
+    exe = kit.build("a.py", "import sys\nprint('Hello', sys.stdin.readline().strip() + '!')")
+    assert exe.inprocess
+    with kit.pool.sandbox() as box:
+        matches = box.python_matches()
+    result = CaseJudge(kit.pool, DefaultValidator([]), LIMITS).judge(
+        exe, HELLO / "data/secret/02.in", HELLO / "data/secret/02.ans", tmp_path)
+    assert result.verdict is Verdict.AC
+    python3 = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin")
+    assert python3 is not None
+    found = subprocess.run([python3, "-c", "import sys; print(*sys.version_info[:2])"],
+                           capture_output=True, text=True, check=True).stdout.split()
+    assert matches == (tuple(map(int, found)) == sys.version_info[:2])

@@ -255,6 +255,7 @@ INPROCESS = {
     "deep.py": "import sys\nsys.setrecursionlimit(10**6)\ndef f(n): return 0 if n == 0 else 1 + f(n - 1)\nprint(f(100000))",
     "fds.py": "import os\nprint(sorted(os.listdir('/proc/self/fd')))",
     "imports.py": "import fractions, statistics, json\nprint(statistics.mean([1, 2]), json.dumps(fractions.Fraction(1, 2).numerator))",
+    "argv.py": "import sys\nprint(sys.argv[1:], __name__)",
 }
 
 
@@ -268,7 +269,7 @@ def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, inprocess
     results = {}
     with box.session(limits=LIMITS, binds=[Bind(str(tmp_path), "/prog")], inprocess=inprocess):
         for name in INPROCESS:
-            results[name] = box.run(["python3", "-S", f"/prog/{name}"], limits=LIMITS, stdin=data,
+            results[name] = box.run(["python3", "-S", f"/prog/{name}", "x"], limits=LIMITS, stdin=data,
                                     inprocess=f"/prog/{name}" if inprocess else None)
     assert results["echo.py"].stdout == b"cba\n"
     assert (results["fail.py"].exit_code, results["fail.py"].stdout) == (3, b"partial\n")
@@ -276,6 +277,7 @@ def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, inprocess
     assert results["deep.py"].stdout == b"100000\n"
     assert results["fds.py"].stdout in (b"['0', '1', '2']\n", b"['0', '1', '2', '3']\n")
     assert results["imports.py"].stdout == b"1.5 1\n"
+    assert results["argv.py"].stdout == b"['x'] __main__\n"
 
 
 def test_program_cannot_write_into_the_judges_descriptors(box: Sandbox, programs: Path) -> None:

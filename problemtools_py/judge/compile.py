@@ -38,6 +38,10 @@ class Executable:
     main: str
     extra_memory_mb: int = 0
     out_of_memory: str | None = None  # crash output that means MLE
+    inprocess: bool = False  # a Python program the sandbox server may run itself
+
+    def inprocess_main(self) -> str:
+        return f"{RUN_DIR}/{self.main}"
 
     def argv(self, memory_mb: int) -> list[str]:
         values = {
@@ -69,6 +73,19 @@ def _fill(arg: str, values: dict[str, str]) -> str:
     for key, value in values.items():
         arg = arg.replace(key, value)
     return arg
+
+
+def read_program(
+    paths: Sequence[Path], base: Path, includes: Path | None = None
+) -> dict[str, bytes]:
+    """A program's files (relative to ``base``, its directory or parent), with the files
+    of an include directory laid over them: included files win on name clashes."""
+    files = {p.relative_to(base).as_posix(): p.read_bytes() for p in paths if p.is_file()}
+    if includes is not None and includes.is_dir():
+        for path in sorted(includes.rglob("*")):
+            if path.is_file() and not path.is_symlink():
+                files[path.relative_to(includes).as_posix()] = path.read_bytes()
+    return files
 
 
 def entry_point(language: Language, names: Sequence[str], read: dict[str, str]) -> str | None:
@@ -137,6 +154,7 @@ class Builder:
                 "run": list(language.run),
                 "extra_memory_mb": language.extra_memory_mb,
                 "out_of_memory": language.out_of_memory,
+                "inprocess": language.inprocess,
             }
             _write_new(work / "build.json", json.dumps(info).encode())
             _publish(work)
@@ -207,6 +225,7 @@ class Builder:
             info["main"],
             int(info["extra_memory_mb"]),
             info.get("out_of_memory"),
+            bool(info.get("inprocess", False)),
         )
         return Build(exe, info["message"], seconds, cached)
 

@@ -230,7 +230,9 @@ def _program(
         os.close(fds.exec_error)  # what exec would have done: setup is over
         os.environ.clear()
         os.environ.update(env)
-        os._exit(inprocess.run_main(str(run["inprocess"]), argv[1:]))
+        main = str(run["inprocess"])
+        args = argv[argv.index(main) + 1 :] if main in argv else []
+        os._exit(inprocess.run_main(main, args))
     os.execvpe(argv[0], argv, env)
 
 

@@ -132,12 +132,14 @@ class CaseJudge:
             self.limits.file_bytes,
         )
         with self.pool.sandbox() as box:
+            fast = exe.inprocess and box.python_matches()
             run = box.run(
                 exe.argv(self.limits.memory_bytes >> 20),
                 limits=limits,
                 stdin=stdin,
                 stdout=output,
                 binds=exe.binds(),
+                inprocess=exe.inprocess_main() if fast else None,
             )
             if not run.ok:
                 return run, None

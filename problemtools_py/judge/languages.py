@@ -36,6 +36,7 @@ class Language:
     extra_memory_mb: int = 0
     also_compile: tuple[str, ...] = ()
     out_of_memory: str | None = None
+    inprocess: bool = False
 
     def matches(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.files)
@@ -102,6 +103,7 @@ def _build(code: str, raw: dict[str, Any], source: str) -> Language:
         extra_memory_mb=int(raw.get("extra_memory_mb", 0)),
         also_compile=words("also_compile"),
         out_of_memory=raw.get("out_of_memory"),
+        inprocess=bool(raw.get("inprocess", False)),
     )
 
 

@@ -51,6 +51,7 @@ class Sandbox:
         child.close()
         self.sock = parent
         self._send_lock = threading.Lock()
+        self._python_matches: bool | None = None
         hello, _ = recv_message(parent)
         if hello is None:
             self.close()
@@ -182,6 +183,18 @@ class Sandbox:
             yield self
         finally:
             self._call({"close": True}, [], [])
+
+    def python_matches(self) -> bool:
+        """Whether ``python3`` inside the sandbox is the server's own Python version, so a
+        Python 3 program may run in-process (checked once per sandbox)."""
+        if self._python_matches is None:
+            probe = self.run(
+                ["python3", "-S", "-c", "import sys; print(*sys.version_info[:2])"],
+                limits=Limits(cpu_seconds=5, memory_bytes=256 << 20),
+            )
+            found = tuple(int(x) for x in probe.stdout.split()) if probe.ok else ()
+            self._python_matches = found == self.python[:2]
+        return self._python_matches
 
     def kill(self) -> None:
         """End the current run early (from another thread); harmless when none runs."""
