@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import dataclasses
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -243,7 +244,12 @@ def main() -> None:
     libc.prctl(isolation.PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the judge decides; Ctrl-C goes to it
     inprocess.preload()
-    Server(sock).serve()
+    server = Server(sock)
+    try:
+        server.serve()
+    finally:
+        shutil.rmtree(server.root_dir, ignore_errors=True)
+        shutil.rmtree(server.host_cwd_base, ignore_errors=True)
 
 
 if __name__ == "__main__":
