@@ -56,6 +56,9 @@ class ProblemReport:
     parts: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
+    time_limit: float | None = None  # derived or fixed, when submissions ran
+    time_limit_source: str | None = None
+    submissions: list[dict[str, object]] = field(default_factory=list)  # the results table
 
     @property
     def errors(self) -> int:

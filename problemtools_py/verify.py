@@ -1,5 +1,5 @@
 """verifyproblem's work, apart from its command line: load each package once, run the
-checks of the requested parts, and return reports."""
+checks of the requested parts (static, then the running ones), and return reports."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from pathlib import Path
 
 from problemtools_py.checks import PARTS, REGISTRY
 from problemtools_py.findings import ProblemReport, RunReport
+from problemtools_py.judge.sandbox import SandboxPool
 from problemtools_py.model import load_problem
+from problemtools_py.run.context import Context, Options, Progress
+from problemtools_py.run.steps import RUNNING_PARTS, RunOutput, run_part
 
 PartHook = Callable[[str, str], None]
 
@@ -19,11 +22,18 @@ def verify_problem(
     parts: Sequence[str] = PARTS,
     bail: bool = False,
     on_part: PartHook | None = None,
+    *,
+    pool: SandboxPool | None = None,
+    options: Options | None = None,
+    progress: Progress | None = None,
 ) -> ProblemReport:
-    """Verify one package. With ``bail``, stop after the first part that found errors."""
+    """Verify one package. Without a sandbox ``pool`` nothing is run (static checks only).
+    With ``bail``, stop after the first part that found errors."""
     start = time.perf_counter()
     problem = load_problem(path)
     report = ProblemReport(problem.short_name, str(path), problem.format.value, list(parts))
+    ctx = Context.create(problem, options or Options(), pool, progress) if pool else None
+    out = RunOutput()
     for part in PARTS:
         if part not in parts:
             continue
@@ -31,8 +41,14 @@ def verify_problem(
             on_part(problem.short_name, part)
         for func in REGISTRY[part]:
             report.findings.extend(func(problem))
+        if ctx is not None and part in RUNNING_PARTS and not (bail and report.errors):
+            run_part(ctx, part, out)
+            report.findings.extend(out.findings)
+            out.findings.clear()
         if bail and report.errors:
             break
+    report.time_limit, report.time_limit_source = out.time_limit, out.time_limit_source
+    report.submissions = list(out.submissions)
     report.seconds = time.perf_counter() - start
     return report
 
@@ -43,15 +59,27 @@ def verify_all(
     *,
     bail: bool = False,
     werror: bool = False,
+    run_programs: bool = True,
+    options: Options | None = None,
     on_part: PartHook | None = None,
     on_report: Callable[[ProblemReport], None] | None = None,
+    progress: Progress | None = None,
 ) -> RunReport:
     run = RunReport(werror=werror)
-    for path in paths:
-        report = verify_problem(path, parts, bail, on_part)
-        run.problems.append(report)
-        if on_report is not None:
-            on_report(report)
-        if bail and run.failed(report):
-            break
+    options = options or Options()
+    needs_pool = run_programs and any(p in RUNNING_PARTS for p in parts)
+    pool = SandboxPool(options.jobs + 1) if needs_pool else None
+    try:
+        for path in paths:
+            report = verify_problem(
+                path, parts, bail, on_part, pool=pool, options=options, progress=progress
+            )
+            run.problems.append(report)
+            if on_report is not None:
+                on_report(report)
+            if bail and run.failed(report):
+                break
+    finally:
+        if pool is not None:
+            pool.close()
     return run

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
 from rich.text import Text
 
 from problemtools_py import __version__
@@ -33,10 +38,44 @@ class TextReporter:
         self.quiet = quiet
         self.verbose = verbose
         self.console = console or Console(highlight=False, soft_wrap=True)
+        self._bar: Progress | None = None
+        self._task: Any = None
+        self._task_name = "verifying"
 
     def part(self, problem: str, part: str) -> None:
+        self._task_name = f"{problem}: {part}"
+        if self._bar is not None and self._task is not None:
+            self._bar.update(self._task, description=self._task_name)
         if self.verbose:
             self.console.print(Text(f"{problem}: checking {part}", style="dim"))
+
+    @contextmanager
+    def progress(self) -> Iterator[Callable[[str, int], None] | None]:
+        """A progress bar (on a terminal) counting judged test cases."""
+        if self.quiet or not self.console.is_terminal:
+            yield None
+            return
+        bar = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed} runs"),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=True,
+        )
+        lock = threading.Lock()
+        with bar:
+            self._bar, self._task = bar, bar.add_task(self._task_name, total=None)
+
+            def step(what: str, done: int) -> None:
+                with lock:
+                    bar.advance(self._task, done)
+
+            try:
+                yield step
+            finally:
+                self._bar = self._task = None
 
     def problem(self, report: ProblemReport) -> None:
         for finding in report.findings:
@@ -47,6 +86,8 @@ class TextReporter:
             if self.verbose:
                 line.append(f" [{finding.check}]", style="dim")
             self.console.print(line)
+        if report.submissions and not self.quiet:
+            self.console.print(results_table(report))
         if self.quiet and not report.findings:
             return
         summary = Text(f"{report.name}: ", style="bold")
@@ -71,6 +112,50 @@ class TextReporter:
             )
 
 
+VERDICT_STYLE = {
+    "AC": "green",
+    "WA": "red",
+    "TLE": "yellow",
+    "MLE": "magenta",
+    "OLE": "magenta",
+    "RTE": "red",
+    "CE": "red",
+    "JE": "bold red",
+}
+
+
+def results_table(report: ProblemReport) -> Table:
+    """Submission x test group: the verdict and the largest CPU time."""
+    groups = sorted({g for row in report.submissions for g in row["groups"]})  # type: ignore[attr-defined]
+    limit = (
+        f", time limit {report.time_limit:g} s ({report.time_limit_source})"
+        if report.time_limit
+        else ""
+    )
+    table = Table(title=f"{report.name}: submissions{limit}", title_justify="left")
+    table.add_column("submission")
+    for group in groups:
+        table.add_column(group)
+    table.add_column("result")
+    for row in report.submissions:
+        cells = []
+        for group in groups:
+            cell = row["groups"].get(group)  # type: ignore[attr-defined]
+            cells.append(
+                Text(
+                    f"{cell['verdict']} {cell['cpu']:.2f}s",
+                    style=VERDICT_STYLE.get(cell["verdict"], ""),
+                )
+                if cell
+                else Text("-")
+            )
+        verdict = str(row["verdict"])
+        score = f" {row['score']:g}" if row["score"] is not None and row["verdict"] != "CE" else ""
+        name = str(row["submission"]).removeprefix("submissions/")
+        table.add_row(name, *cells, Text(verdict + score, style=VERDICT_STYLE.get(verdict, "")))
+    return table
+
+
 def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -91,6 +176,9 @@ def run_to_json(run: RunReport) -> dict[str, Any]:
                 "errors": p.errors,
                 "warnings": p.warnings,
                 "seconds": round(p.seconds, 4),
+                "time_limit": p.time_limit,
+                "time_limit_source": p.time_limit_source,
+                "submissions": p.submissions,
                 "findings": [{**asdict(f), "severity": f.severity.value} for f in p.findings],
             }
             for p in run.problems
@@ -103,6 +191,10 @@ class JsonReporter:
 
     def part(self, problem: str, part: str) -> None:
         pass
+
+    @contextmanager
+    def progress(self) -> Iterator[None]:
+        yield None
 
     def problem(self, report: ProblemReport) -> None:
         pass

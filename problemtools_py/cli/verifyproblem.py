@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -12,6 +15,7 @@ from problemtools_py.cli.errorhandler import run_command
 from problemtools_py.cli.reporters import JsonReporter, TextReporter
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
+from problemtools_py.run.context import Options
 from problemtools_py.verify import verify_all
 
 PROG = "verifyproblem"
@@ -25,6 +29,30 @@ def parse_parts(text: str) -> list[str]:
             f"unknown part(s) {', '.join(unknown) or '(none)'}; choose from {','.join(PARTS)}"
         )
     return parts
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def _regex(text: str) -> re.Pattern[str]:
+    try:
+        return re.compile(text)
+    except re.error as exc:
+        raise argparse.ArgumentTypeError(f"bad regular expression: {exc}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,6 +86,38 @@ def build_parser() -> argparse.ArgumentParser:
         "--verbose",
         action="store_true",
         help="show each part as it runs, check names and timings",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=_positive_int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="programs run in parallel (default: all cores)",
+    )
+    parser.add_argument(
+        "-t",
+        "--fixed-timelim",
+        type=_positive_float,
+        metavar="SECONDS",
+        help="use this time limit instead of deriving it",
+    )
+    parser.add_argument(
+        "-s",
+        "--submissions",
+        type=_regex,
+        metavar="REGEX",
+        help="only submissions whose path matches",
+    )
+    parser.add_argument(
+        "-d",
+        "--data",
+        type=_regex,
+        metavar="REGEX",
+        help="only test cases whose name (e.g. secret/03) matches",
+    )
+    parser.add_argument(
+        "--no-run", action="store_true", help="static checks only: compile and run nothing"
     )
     parser.add_argument(
         "--json",
@@ -96,14 +156,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             else list(PARTS)
         )
         reporter = JsonReporter() if args.json else TextReporter(args.quiet, args.verbose)
-        run = verify_all(
-            args.problems,
-            parts,
-            bail=args.bail_on_error,
-            werror=args.werror,
-            on_part=reporter.part,
-            on_report=reporter.problem,
+        options = Options(
+            jobs=args.jobs,
+            fixed_time_limit=args.fixed_timelim,
+            submissions=args.submissions,
+            data=args.data,
         )
+        with reporter.progress() as progress:
+            run = verify_all(
+                args.problems,
+                parts,
+                bail=args.bail_on_error,
+                werror=args.werror,
+                run_programs=not args.no_run,
+                options=options,
+                on_part=reporter.part,
+                on_report=reporter.problem,
+                progress=progress,
+            )
         reporter.finish(run)
         return run.exit_code
 

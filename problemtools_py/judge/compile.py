@@ -20,6 +20,7 @@ from problemtools_py.judge.results import Limits
 from problemtools_py.judge.sandbox import SandboxError, SandboxPool
 
 BUILD_DIR, RUN_DIR = "/build", "/prog"
+SCRIPT_NAMES = ("build", "run")
 _JAVA_MAIN = re.compile(r"public\s+static\s+void\s+main\s*\(")
 
 
@@ -73,6 +74,19 @@ def _fill(arg: str, values: dict[str, str]) -> str:
     for key, value in values.items():
         arg = arg.replace(key, value)
     return arg
+
+
+def scripts_language(has_build: bool) -> Language:
+    """A program directory with ``build``/``run`` scripts: build runs in the program's
+    directory and must leave an executable ``run`` behind."""
+    return Language(
+        code="scripts",
+        name="build/run scripts",
+        files=("run", "build"),
+        compile=("/bin/sh", "-c", "cd {dir} && sh ./build") if has_build else (),
+        run=("{dir}/run",),
+        entrypoint=("run",),
+    )
 
 
 def read_program(
@@ -172,6 +186,8 @@ class Builder:
             target = work / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
+            if name in SCRIPT_NAMES or content.startswith(b"#!"):
+                target.chmod(0o755)
         if os.geteuid() == 0:
             for path in _tree(work):
                 os.chown(path, SANDBOX_UID, SANDBOX_GID, follow_symlinks=False)
@@ -190,16 +206,14 @@ class Builder:
                         {"{dir}": BUILD_DIR, "{memory_mb}": str(self.limits.memory_bytes >> 20)},
                     )
                 )
+        # A sandbox failure raises SandboxError: never cache what the machine, not the
+        # program, caused.
         with self.pool.sandbox() as box:
-            try:
-                result = box.run(
-                    argv,
-                    limits=self.limits,
-                    binds=[Bind(str(work), BUILD_DIR, True)],
-                    cwd=BUILD_DIR,
-                )
-            except SandboxError as exc:
-                return f"the compiler could not be started: {exc}", False
+            result = box.run(argv, limits=self.limits, binds=[Bind(str(work), BUILD_DIR, True)],
+                             cwd=BUILD_DIR)
+        if result.outcome.name == "TLE" and result.wall_killed:
+            raise SandboxError("the compiler was stopped by the wall-clock backstop while under "
+                               "its CPU limit: the machine is overloaded")
         output = (result.stdout + result.stderr).decode("utf-8", "replace").strip()
         if result.ok:
             return output, True

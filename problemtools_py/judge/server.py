@@ -8,7 +8,6 @@ unprivileged user. Without root it falls back to resource limits and says so."""
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 import os
 import shutil
@@ -240,8 +239,9 @@ class Server:
 def main() -> None:
     fd = int(sys.argv[1])
     sock = socket.socket(fileno=fd)
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(isolation.PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    # No parent-death signal: it follows the thread that started us, and judges start
+    # servers from worker threads. When the judge goes away, its end of the socket closes
+    # and the server ends (even in the middle of a run).
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the judge decides; Ctrl-C goes to it
     inprocess.preload()
     server = Server(sock)

@@ -42,6 +42,7 @@ class ProblemConfig:
     source: str | None = None
     source_url: str | None = None
     custom_validation: bool = False
+    validator_score: bool = False  # legacy "validation: custom score": score.txt is the score
     validator_flags: tuple[str, ...] = ()
     grader: str = "first_error"  # the seed's key: first_error, sum or custom
     languages: tuple[str, ...] | None = None  # None: all
@@ -192,6 +193,7 @@ def build_config(doc: YamlDoc, modern: bool) -> ProblemConfig:
         (False, frozenset[str](), ()) if modern else _legacy_validation(data)
     )
     types |= extra_types
+    validator_score = not modern and "score" in _words(data.get("validation"))[1:]
     if "scoring" in types:
         types.discard("pass-fail")
     if modern:
@@ -208,6 +210,7 @@ def build_config(doc: YamlDoc, modern: bool) -> ProblemConfig:
         source=_source(data),
         source_url=_str(data, "source_url") or _str(data, "source-url"),
         custom_validation=custom,
+        validator_score=validator_score,
         validator_flags=flags,
         grader=_str(data, "grader") or "first_error",
         languages=None if languages in (None, "all") else _words(languages),

@@ -1,0 +1,185 @@
+"""Output validation of the test data itself: every .ans must be accepted as the output
+of its own test; junk must not be; crash probes must never make the validator fail; and
+2023-07 data/invalid_output and data/valid_output."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from problemtools_py.findings import Finding, error, warning
+from problemtools_py.judge.results import Verdict
+from problemtools_py.judge.sandbox import SandboxError
+from problemtools_py.judge.validators import (
+    CustomValidator,
+    DefaultValidator,
+    Validation,
+    fresh_feedback_dir,
+)
+from problemtools_py.model.problem import TestCase
+from problemtools_py.run.context import Context
+from problemtools_py.run.flags import group_settings, output_validator_args
+
+PROBES: tuple[tuple[str, bytes], ...] = (
+    ("an empty output", b""),
+    ("-1", b"-1\n"),
+    ("2147483648", b"2147483648\n"),
+    ("-9223372036854775809", b"-9223372036854775809\n"),
+    ("NaN", b"NaN\n"),
+    ("inf", b"inf\n"),
+    ("1e308", b"1e308\n"),
+    ("a NUL byte", b"\0\n"),
+    ("non-UTF-8 bytes", b"\xff\xfe\n"),
+    ("a 100 KB line", b"9" * 100_000 + b"\n"),
+    ("many lines", b"1\n" * 20_000),
+)
+JUNK: tuple[tuple[str, bytes], ...] = (
+    ("an empty output", b""),
+    ("random text", b"the quick brown fox\n"),
+    ("a wrong number", b"-123456789\n"),
+)
+
+
+class Checker:
+    """Validates outputs for the problem's test cases (default or custom validator)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.settings = group_settings(ctx.problem)
+        self.custom: CustomValidator | None = None
+        self.error: str | None = None
+        problem = ctx.problem
+        legacy_custom = problem.legacy and problem.config.custom_validation
+        if problem.output_validators and (legacy_custom or not problem.legacy):
+            program = problem.output_validators[0]
+            build = ctx.build(program)
+            if build.executable is None:
+                self.error = f"output validator does not build: {build.message[:2000]}"
+                return
+            scores = problem.config.validator_score if problem.legacy else problem.config.scoring
+            self.custom = CustomValidator(
+                build.executable,
+                ctx.validation_limits,
+                (),
+                scores,
+                require_score=problem.legacy and scores,
+            )
+
+    def for_case(self, case: TestCase) -> DefaultValidator | CustomValidator:
+        args = output_validator_args(self.ctx.problem, self.settings.get(case.group, {}), case)
+        if self.custom is not None:
+            return CustomValidator(
+                self.custom.executable,
+                self.custom.limits,
+                tuple(args),
+                self.custom.scoring,
+                self.custom.require_score,
+            )
+        return DefaultValidator(args)
+
+    def check(self, case: TestCase, output: Path, answer: Path | None = None) -> Validation:
+        root = self.ctx.problem.root
+        answer = answer or root / case.files[".ans"]
+        validator = self.for_case(case)
+        with tempfile.TemporaryDirectory(prefix="ptpy-check-") as tmp:
+            feedback = fresh_feedback_dir(Path(tmp) / "feedback")
+            if isinstance(validator, DefaultValidator):
+                return validator.validate(output, answer, feedback)
+            try:
+                with self.ctx.pool.sandbox() as box:
+                    return validator.validate_with(
+                        box, root / case.files[".in"], answer, output, feedback
+                    )
+            except SandboxError as exc:
+                return Validation(Verdict.JE, error=str(exc))
+
+
+def _cases(ctx: Context) -> Iterator[TestCase]:
+    if ctx.problem.data is None:
+        return
+    for case in ctx.problem.data.all_cases():
+        if {".in", ".ans"} <= set(case.files) and ctx.data_selected(case.name):
+            yield case
+
+
+def check_answers(ctx: Context) -> list[Finding]:
+    config = ctx.problem.config
+    checker = Checker(ctx)
+    where = "output_validators" if ctx.problem.legacy else "output_validator"
+    if checker.error:
+        return [error("output-validator", checker.error, where)]
+    if config.interactive or config.multi_pass:
+        return []  # their .ans files are not outputs
+    findings: list[Finding] = []
+    cases = [c for c in _cases(ctx) if not c.name.startswith(("invalid_", "valid_"))]
+    for case in cases:
+        result = checker.check(case, ctx.problem.root / case.files[".ans"])
+        if result.verdict is Verdict.AC:
+            continue
+        why = result.error or result.judgemessage.strip() or result.verdict.value
+        sample = case.name.startswith("sample/")
+        make = error if sample or result.verdict is Verdict.JE else warning
+        findings.append(
+            make(
+                "answer",
+                f"the output validator does not accept this answer as "
+                f"the output of its own test: {why[:300]}",
+                case.files[".ans"],
+            )
+        )
+    if cases:
+        findings.extend(_probes(ctx, checker, cases[0], where))
+    findings.extend(_validation_dirs(ctx, checker))
+    return findings
+
+
+def _probes(ctx: Context, checker: Checker, case: TestCase, where: str) -> Iterator[Finding]:
+    answer = (ctx.problem.root / case.files[".ans"]).read_bytes()
+    with tempfile.TemporaryDirectory(prefix="ptpy-probe-") as tmp:
+        for index, (what, data) in enumerate(PROBES + JUNK):
+            path = Path(tmp) / f"probe{index}"
+            path.write_bytes(data)
+            path.chmod(0o644)
+            result = checker.check(case, path)
+            if result.verdict is Verdict.JE:
+                yield error(
+                    "output-validator",
+                    f"the output validator fails on {what} as output "
+                    f"for {case.name}: {result.error[:300]}",
+                    where,
+                )
+            elif (
+                (what, data) in JUNK
+                and data.split() != answer.split()
+                and result.verdict is Verdict.AC
+                and checker.custom is not None
+            ):
+                yield warning(
+                    "output-validator",
+                    f"the output validator accepts {what} as output for {case.name}",
+                    where,
+                )
+
+
+def _validation_dirs(ctx: Context, checker: Checker) -> Iterator[Finding]:
+    root = ctx.problem.root
+    for case in _cases(ctx):
+        top = case.name.split("/")[0]
+        if top not in ("invalid_output", "valid_output"):
+            continue
+        if checker.check(case, root / case.files[".ans"]).verdict is not Verdict.AC:
+            yield error(
+                "answer",
+                f"the .ans of this {top} case must pass the output validator",
+                case.files[".ans"],
+            )
+        out = case.files.get(".out")
+        if out is None:
+            yield error("data", f"a {top} case needs an .out file", case.files[".in"])
+            continue
+        verdict = checker.check(case, root / out).verdict
+        if top == "invalid_output" and verdict is Verdict.AC:
+            yield error("output-validator", "the output validator accepts this invalid output", out)
+        elif top == "valid_output" and verdict is not Verdict.AC:
+            yield error("output-validator", "the output validator rejects this valid output", out)

@@ -1,0 +1,52 @@
+"""Verdicts of deterministic runs (validators on inputs), kept by content hash in the
+user's cache directory: safe under concurrent use (write to a temporary file, rename)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from problemtools_py.judge.compile import cache_root
+
+
+def digest(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "big") + data)
+    return h.hexdigest()
+
+
+def file_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+class VerdictCache:
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = (root or cache_root()) / "verdicts"
+
+    def _path(self, key: str) -> Path:
+        return self.root / key[:2] / key
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self._path(key).read_text())
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        path = self._path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "w") as handle:
+            json.dump(value, handle)
+        os.replace(tmp, path)

@@ -1,0 +1,132 @@
+"""What the running checks share for one problem: options, the sandbox pool, the
+builder, and every program of the package built once."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from problemtools_py.judge.compile import Build, Builder, Executable, read_program, scripts_language
+from problemtools_py.judge.languages import Language, Languages
+from problemtools_py.judge.results import Limits
+from problemtools_py.judge.sandbox import SandboxPool
+from problemtools_py.model.problem import Problem, Program, Submission
+
+MIB = 1 << 20
+Progress = Callable[[str, int], None]  # (what is running, how many steps finished)
+
+
+@dataclass(frozen=True)
+class Options:
+    jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
+    fixed_time_limit: float | None = None  # -t: seconds
+    submissions: re.Pattern[str] | None = None  # -s: which submissions
+    data: re.Pattern[str] | None = None  # -d: which test cases
+    timing_cap: float = 60.0  # CPU seconds allowed while timing the accepted submissions
+
+
+@dataclass
+class Context:
+    problem: Problem
+    options: Options
+    pool: SandboxPool
+    builder: Builder
+    languages: Languages
+    progress: Progress | None = None
+    _builds: dict[str, Build] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def create(
+        cls, problem: Problem, options: Options, pool: SandboxPool, progress: Progress | None = None
+    ) -> Context:
+        limits = problem.config.limits
+        compile_limits = Limits(
+            cpu_seconds=float(limits.compilation_time),
+            memory_bytes=limits.compilation_memory * MIB,
+            output_bytes=1 * MIB,
+            processes=256,
+        )
+        return cls(
+            problem,
+            options,
+            pool,
+            Builder(pool, compile_limits),
+            Languages.load((problem.root,)),
+            progress,
+        )
+
+    @property
+    def validation_limits(self) -> Limits:
+        limits = self.problem.config.limits
+        return Limits(
+            cpu_seconds=float(limits.validation_time),
+            memory_bytes=limits.validation_memory * MIB,
+            output_bytes=limits.validation_output * MIB,
+        )
+
+    def submission_limits(self, cpu_seconds: float) -> Limits:
+        limits = self.problem.config.limits
+        return Limits(
+            cpu_seconds=cpu_seconds,
+            memory_bytes=limits.memory * MIB,
+            output_bytes=limits.output * MIB,
+        )
+
+    def build(self, program: Program, includes: bool = False) -> Build:
+        """Build a program of the package (once; later calls reuse the result)."""
+        with self._lock:
+            if program.rel in self._builds:
+                return self._builds[program.rel]
+        build = self._build(program, includes)
+        with self._lock:
+            self._builds[program.rel] = build
+        return build
+
+    def _build(self, program: Program, includes: bool) -> Build:
+        root = self.problem.root
+        paths = [root / rel for rel in program.files]
+        base = root / program.rel if program.is_dir else (root / program.rel).parent
+        language: Language | None
+        if program.has_build or program.has_run:
+            language = scripts_language(program.has_build)
+        else:
+            names = [p.relative_to(base).as_posix() for p in paths]
+            first = {n: _first_line(base / n) for n in names}
+            language = self.languages.detect(names, first)
+        if language is None:
+            return Build(None, "cannot tell the language of this program", 0.0, False)
+        include_dir = self._include_dir(language.code) if includes else None
+        return self.builder.build(language, read_program(paths, base, include_dir))
+
+    def _include_dir(self, code: str) -> Path | None:
+        for name in (code, "default" if not self.problem.legacy else None):
+            if name and (self.problem.root / "include" / name).is_dir():
+                return self.problem.root / "include" / name
+        return None
+
+    def submission(self, sub: Submission) -> Build:
+        return self.build(sub.program, includes=True)
+
+    def selected(self, sub: Submission) -> bool:
+        pattern = self.options.submissions
+        return pattern is None or pattern.search(sub.rel) is not None
+
+    def data_selected(self, case_name: str) -> bool:
+        pattern = self.options.data
+        return pattern is None or pattern.search(case_name) is not None
+
+
+def _first_line(path: Path) -> str:
+    try:
+        with path.open("rb") as handle:
+            return handle.readline(256).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+__all__ = ["Context", "Executable", "Options"]

@@ -1,0 +1,168 @@
+"""Grading one submission's test-case results over the test-group tree.
+
+Legacy: every group is graded from its items (test cases and subgroups, in name order)
+by the default grader or the custom one (``grading: custom``), with ``grader_flags``,
+``accept_score``/``reject_score`` and a ``range`` check, settings inherited key by key.
+2023-07: pass-fail is all-AC; scoring problems aggregate with ``score_aggregation`` and
+``max_score``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from problemtools_py.judge.graders import (
+    CaseScore,
+    CustomGrader,
+    Grade,
+    aggregate,
+    default_grader,
+    parse_range,
+)
+from problemtools_py.model.problem import TestGroup
+from problemtools_py.run.context import Context
+from problemtools_py.run.flags import group_settings
+
+
+@dataclass(frozen=True)
+class CaseGrade:
+    verdict: str
+    score: float | None  # from the output validator
+    multiplier: float | None = None
+
+
+class Grader:
+    def __init__(self, ctx: Context, work: Path) -> None:
+        self.ctx = ctx
+        self.work = work
+        self.settings = group_settings(ctx.problem)
+        self.errors: list[str] = []
+        self.custom: CustomGrader | None = None
+        if ctx.problem.legacy and ctx.problem.graders:
+            build = ctx.build(ctx.problem.graders[0])
+            if build.executable is not None:
+                self.custom = CustomGrader(build.executable, ctx.validation_limits)
+            else:
+                self.errors.append(f"the grader does not build: {build.message[:500]}")
+
+    def grade(self, results: dict[str, CaseGrade]) -> Grade:
+        """The submission's final verdict and score from its judged cases."""
+        data = self.ctx.problem.data
+        if data is None:
+            return Grade("AC", 0.0)
+        if self.ctx.problem.legacy:
+            return self._legacy(data, results) or Grade("AC", 0.0)
+        return self._modern(data, results)
+
+    # -- legacy ---------------------------------------------------------------------
+    def _legacy(self, group: TestGroup, results: dict[str, CaseGrade]) -> Grade | None:
+        settings = self.settings.get(group.name, {})
+        items: list[tuple[str, tuple[str, float]]] = []
+        for case in group.cases:
+            if case.name in results:
+                r = results[case.name]
+                score = (
+                    r.score
+                    if r.score is not None
+                    else float(
+                        settings.get("accept_score", 1)
+                        if r.verdict == "AC"
+                        else settings.get("reject_score", 0)
+                    )
+                )
+                items.append((case.name.rsplit("/", 1)[-1], (r.verdict, score)))
+        for sub in group.groups:
+            graded = self._legacy(sub, results)
+            if graded is not None:
+                items.append((sub.name.rsplit("/", 1)[-1], (graded.verdict, graded.score)))
+        if not items:
+            return None
+        subresults = [result for _, result in sorted(items)]
+        grade = self._run_grader(group, settings, subresults)
+        return self._in_range(group, settings, grade)
+
+    def _run_grader(
+        self, group: TestGroup, settings: dict[str, Any], subresults: list[tuple[str, float]]
+    ) -> Grade:
+        flags = str(settings.get("grader_flags", "")).split()
+        if settings.get("grading") == "custom" or self.ctx.problem.config.grader == "custom":
+            if self.custom is None:
+                return Grade("JE", 0.0, "custom grading without a grader")
+            with self.ctx.pool.sandbox() as box:
+                grade = self.custom.grade(
+                    box, subresults, flags, self.work / (group.name or "data")
+                )
+        else:
+            grade = default_grader(subresults, flags)
+        if grade.error:
+            self.errors.append(f"grading {group.rel}: {grade.error}")
+        return grade
+
+    def _in_range(self, group: TestGroup, settings: dict[str, Any], grade: Grade) -> Grade:
+        text = settings.get("range")
+        if not isinstance(text, str) or grade.verdict != "AC":
+            return grade
+        try:
+            low, high = parse_range(text)
+        except ValueError:
+            return grade
+        if not low <= grade.score <= high:
+            message = f"score {grade.score:g} of {group.rel} is outside its range {text}"
+            self.errors.append(message)
+            return Grade("JE", grade.score, message)
+        return grade
+
+    # -- 2023-07 ----------------------------------------------------------------------
+    def _modern(self, data: TestGroup, results: dict[str, CaseGrade]) -> Grade:
+        judged = [results[c.name] for c in data.all_cases() if c.name in results]
+        if not self.ctx.problem.config.scoring:
+            bad = next((r.verdict for r in judged if r.verdict != "AC"), None)
+            return Grade(bad or "AC", 0.0)
+        sample_bad = next(
+            (
+                results[c.name].verdict
+                for g in data.walk()
+                if g.name == "sample"
+                for c in g.cases
+                if c.name in results and results[c.name].verdict != "AC"
+            ),
+            None,
+        )
+        secret = data.child("secret")
+        if secret is None:
+            return Grade(sample_bad or "AC", 0.0)
+        grade = self._modern_group(secret, results, True)
+        if grade.error:
+            self.errors.append(grade.error)
+        return Grade(
+            grade.verdict if grade.verdict != "AC" else (sample_bad or "AC"),
+            grade.score,
+            grade.error,
+        )
+
+    def _modern_group(self, group: TestGroup, results: dict[str, CaseGrade], top: bool) -> Grade:
+        config = group.config.data if isinstance(group.config.data, dict) else {}
+        aggregation = str(config.get("score_aggregation", "sum" if top else "pass-fail"))
+        raw_max = config.get("max_score", 100 if top else None)
+        max_score = (
+            None
+            if raw_max == "unbounded"
+            else float(raw_max)
+            if isinstance(raw_max, int | float)
+            else None
+        )
+        if group.groups:
+            parts = [self._modern_group(g, results, False) for g in group.groups]
+            scores = [CaseScore(p.verdict, p.score) for p in parts]
+            return (
+                aggregate(scores, aggregation, None)
+                if aggregation != "pass-fail"
+                else aggregate(scores, "pass-fail", max_score)
+            )
+        cases = [
+            CaseScore(results[c.name].verdict, results[c.name].score, results[c.name].multiplier)
+            for c in group.cases
+            if c.name in results
+        ]
+        return aggregate(cases, aggregation, max_score)

@@ -1,0 +1,222 @@
+"""Input validators on every test input, on junk and mutated inputs (which some validator
+should reject), and on 2023-07 data/invalid_input (which some validator must reject)."""
+
+from __future__ import annotations
+
+import random
+import re
+import tempfile
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from problemtools_py.findings import Finding, error, warning
+from problemtools_py.judge.compile import Executable
+from problemtools_py.judge.sandbox import SandboxError
+from problemtools_py.model.problem import Program, TestCase
+from problemtools_py.run.cache import VerdictCache, digest, file_digest
+from problemtools_py.run.context import Context
+from problemtools_py.run.flags import group_settings, input_validator_args
+
+VALIDATION_DIRS = ("invalid_input", "invalid_output", "valid_output")
+SKIPPED_KINDS = (".ctd", ".viva")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    valid: bool
+    message: str = ""
+
+
+def validators(ctx: Context) -> tuple[list[tuple[Program, Executable]], list[Finding]]:
+    """Built input validators, and findings for those that could not be built or run."""
+    built: list[tuple[Program, Executable]] = []
+    findings: list[Finding] = []
+    for program in ctx.problem.input_validators:
+        if all(f.endswith(SKIPPED_KINDS) for f in program.files):
+            findings.append(
+                warning(
+                    "input-validator",
+                    "checktestdata/VIVA validators are not "
+                    "run by problemtools_py yet; this one was skipped",
+                    program.rel,
+                )
+            )
+            continue
+        build = ctx.build(program)
+        if build.executable is None:
+            findings.append(
+                error(
+                    "input-validator",
+                    f"input validator does not build: {build.message[:2000]}",
+                    program.rel,
+                )
+            )
+        else:
+            built.append((program, build.executable))
+    return built, findings
+
+
+def run_validator(
+    ctx: Context, exe: Executable, args: list[str], data: Path, cache: VerdictCache
+) -> Verdict:
+    key = digest("input", str(exe.directory.name), *args, file_digest(data))
+    cached = cache.get(key)
+    if cached is not None:
+        return Verdict(bool(cached["valid"]), str(cached["message"]))
+    limits = ctx.validation_limits
+    try:
+        with ctx.pool.sandbox() as box:
+            run = box.run(
+                [*exe.argv(limits.memory_bytes >> 20), *args],
+                limits=limits,
+                stdin=data,
+                binds=exe.binds(),
+            )
+    except SandboxError as exc:
+        return Verdict(False, f"could not run: {exc}")
+    if run.exit_code == 42:
+        verdict = Verdict(True)
+    else:
+        said = (run.stdout + run.stderr).decode("utf-8", "replace").strip()
+        why = (
+            run.describe()
+            if run.outcome.value not in ("ok", "rte")
+            else f"exit code {run.exit_code}"
+        )
+        verdict = Verdict(False, f"{why}" + (f": {said[-300:]}" if said else ""))
+    if run.outcome.value in ("ok", "rte"):  # deterministic outcomes only
+        cache.put(key, {"valid": verdict.valid, "message": verdict.message})
+    return verdict
+
+
+def _cases(ctx: Context, validation: bool) -> Iterator[tuple[TestCase, dict[str, object]]]:
+    settings = group_settings(ctx.problem)
+    if ctx.problem.data is None:
+        return
+    for group in ctx.problem.data.walk():
+        top = group.name.split("/")[0]
+        if (top in VALIDATION_DIRS) != validation:
+            continue
+        for case in group.cases:
+            if ".in" in case.files and ctx.data_selected(case.name):
+                yield case, settings.get(group.name, {})
+
+
+def check_inputs(ctx: Context) -> list[Finding]:
+    built, findings = validators(ctx)
+    if not built:
+        return findings
+    cache = VerdictCache()
+    root = ctx.problem.root
+    tasks = [
+        (program, exe, case, input_validator_args(ctx.problem, settings, case, program.name))
+        for case, settings in _cases(ctx, validation=False)
+        for program, exe in built
+    ]
+    with ThreadPoolExecutor(ctx.options.jobs) as pool:
+        verdicts = list(
+            pool.map(
+                lambda t: run_validator(ctx, t[1], t[3], root / t[2].files[".in"], cache), tasks
+            )
+        )
+    for (program, _exe, case, _args), verdict in zip(tasks, verdicts, strict=True):
+        if not verdict.valid:
+            findings.append(
+                error(
+                    "input-validator",
+                    f"input validator {program.name} rejects this input: {verdict.message}",
+                    case.files[".in"],
+                )
+            )
+    findings.extend(_invalid_inputs(ctx, built, cache))
+    findings.extend(_fuzz(ctx, built, cache))
+    return findings
+
+
+def _invalid_inputs(
+    ctx: Context, built: list[tuple[Program, Executable]], cache: VerdictCache
+) -> Iterator[Finding]:
+    root = ctx.problem.root
+    for case, settings in _cases(ctx, validation=True):
+        if not case.name.startswith("invalid_input/"):
+            continue
+        accepted = all(
+            run_validator(
+                ctx,
+                exe,
+                input_validator_args(ctx.problem, settings, case, program.name),
+                root / case.files[".in"],
+                cache,
+            ).valid
+            for program, exe in built
+        )
+        if accepted:
+            yield error(
+                "input-validator",
+                "every input validator accepts this input from "
+                "data/invalid_input, which must be rejected",
+                case.files[".in"],
+            )
+
+
+def junk_inputs(sample: bytes) -> list[tuple[str, bytes]]:
+    """Inputs no validator should accept: junk, and small corruptions of a real input."""
+    rng = random.Random(20230701)
+    printable = bytes(rng.randrange(32, 127) for _ in range(200)) + b"\n"
+    junk = [
+        ("an empty input", b""),
+        ("1024 random bytes", bytes(rng.randrange(256) for _ in range(1024))),
+        ("200 random printable characters", printable),
+    ]
+    if not sample:
+        return junk
+    mutations = [
+        (
+            "the input with an extra space after the first whitespace",
+            re.sub(rb"(\s)", rb"\1 ", sample, count=1),
+        ),
+        ("the input with a trailing space", sample.rstrip(b"\n") + b" \n"),
+        ("the input with a doubled newline", sample.replace(b"\n", b"\n\n", 1)),
+        (
+            "the input with leading zeros on its first integer",
+            re.sub(rb"(?<![\d.])(\d+)", rb"0000000000\1", sample, count=1),
+        ),
+        ("the input with trailing garbage", sample + printable),
+    ]
+    return junk + [(what, data) for what, data in mutations if data != sample]
+
+
+def _fuzz(
+    ctx: Context, built: list[tuple[Program, Executable]], cache: VerdictCache
+) -> Iterator[Finding]:
+    first = next(
+        (c for c, _ in _cases(ctx, validation=False) if c.name.startswith("secret/")), None
+    )
+    if first is None:
+        return
+    settings = group_settings(ctx.problem).get(first.group, {})
+    sample = (ctx.problem.root / first.files[".in"]).read_bytes()
+    with tempfile.TemporaryDirectory(prefix="ptpy-fuzz-") as tmp:
+        for index, (what, data) in enumerate(junk_inputs(sample)):
+            path = Path(tmp) / f"junk{index}.in"
+            path.write_bytes(data)
+            path.chmod(0o644)
+            if all(
+                run_validator(
+                    ctx,
+                    exe,
+                    input_validator_args(ctx.problem, settings, first, program.name),
+                    path,
+                    cache,
+                ).valid
+                for program, exe in built
+            ):
+                yield warning(
+                    "input-validator",
+                    f"no input validator rejects {what}",
+                    "input_validators"
+                    if not ctx.problem.input_validators
+                    else ctx.problem.input_validators[0].rel,
+                )

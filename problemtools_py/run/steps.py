@@ -1,0 +1,78 @@
+"""The running parts of verifyproblem, per part: what executes, and the findings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from problemtools_py.findings import Finding, error
+from problemtools_py.judge.sandbox import SandboxError
+from problemtools_py.run.answers import check_answers
+from problemtools_py.run.context import Context
+from problemtools_py.run.inputs import check_inputs
+from problemtools_py.run.submissions import Judged, SubmissionResult, judge_submissions
+
+RUNNING_PARTS = ("validators", "graders", "submissions")
+
+
+@dataclass
+class RunOutput:
+    findings: list[Finding] = field(default_factory=list)
+    time_limit: float | None = None
+    time_limit_source: str | None = None
+    submissions: list[dict[str, Any]] = field(default_factory=list)
+
+
+def run_part(ctx: Context, part: str, out: RunOutput) -> None:
+    try:
+        if part == "validators":
+            out.findings.extend(check_inputs(ctx))
+            out.findings.extend(check_answers(ctx))
+        elif part == "graders":
+            for grader in ctx.problem.graders if ctx.problem.legacy else ():
+                build = ctx.build(grader)
+                if build.executable is None:
+                    out.findings.append(
+                        error(
+                            "grader", f"grader does not build: {build.message[:1500]}", grader.rel
+                        )
+                    )
+        elif part == "submissions":
+            judged = judge_submissions(ctx)
+            out.findings.extend(judged.findings)
+            _table(judged, out)
+    except SandboxError as exc:
+        out.findings.append(error("sandbox", f"the sandbox failed: {exc}", None))
+
+
+def _groups(result: SubmissionResult) -> dict[str, dict[str, Any]]:
+    """Per top-level group (and secret's subgroups): worst verdict and largest CPU time."""
+    rows: dict[str, dict[str, Any]] = {}
+    for outcome in result.cases:
+        parts = outcome.case.name.split("/")
+        group = "/".join(parts[:2]) if len(parts) > 2 else parts[0]
+        row = rows.setdefault(group, {"verdict": "AC", "cpu": 0.0, "cases": 0})
+        if row["verdict"] == "AC" and outcome.verdict.value != "AC":
+            row["verdict"] = outcome.verdict.value
+        row["cpu"] = max(row["cpu"], round(outcome.cpu, 3))
+        row["cases"] += 1
+    return rows
+
+
+def _table(judged: Judged, out: RunOutput) -> None:
+    if judged.limit is not None:
+        out.time_limit = judged.limit.seconds
+        out.time_limit_source = judged.limit.source
+    for result in judged.results:
+        exp = result.submission.expectation
+        out.submissions.append(
+            {
+                "submission": result.submission.rel,
+                "expected": exp.source if exp is not None else None,
+                "compile_error": result.compile_error,
+                "verdict": "CE" if result.compile_error else result.verdict,
+                "score": result.score,
+                "max_cpu": round(result.max_cpu, 3),
+                "groups": _groups(result),
+            }
+        )

@@ -1,0 +1,349 @@
+"""Every submission on every test case, against what it claims; the time limit.
+
+Accepted submissions run first, under a generous cap, to time them; the time limit
+follows (:mod:`.timelimit`). The others then run with the limit times the safety margin,
+and each result is judged at the limit itself too: a verdict that differs between the two
+is "sensitive to the time limit". Pass-fail submissions stop at their first failure."""
+
+from __future__ import annotations
+
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from problemtools_py.findings import Finding, error, warning
+from problemtools_py.judge.compile import Executable
+from problemtools_py.judge.judging import CaseJudge
+from problemtools_py.judge.results import Verdict
+from problemtools_py.model.problem import Submission, TestCase
+from problemtools_py.run.answers import Checker
+from problemtools_py.run.context import Context
+from problemtools_py.run.grading import CaseGrade, Grader
+from problemtools_py.run.timelimit import TimeLimit, time_limit
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    case: TestCase
+    verdict: Verdict  # at the time limit
+    at_margin: Verdict  # with the safety margin
+    cpu: float
+    score: float | None
+    message: str
+
+
+@dataclass
+class SubmissionResult:
+    submission: Submission
+    compile_error: str | None = None
+    cases: list[CaseOutcome] = field(default_factory=list)
+    verdict: str = ""
+    score: float | None = None
+
+    @property
+    def max_cpu(self) -> float:
+        return max((c.cpu for c in self.cases), default=0.0)
+
+
+@dataclass
+class Judged:
+    results: list[SubmissionResult]
+    limit: TimeLimit | None
+    findings: list[Finding]
+
+
+def _cases(ctx: Context) -> list[TestCase]:
+    if ctx.problem.data is None:
+        return []
+    return [
+        c
+        for g in ctx.problem.data.walk()
+        if g.name.split("/")[0] in ("sample", "secret")
+        for c in g.cases
+        if {".in", ".ans"} <= set(c.files) and ctx.data_selected(c.name)
+    ]
+
+
+class SubmissionJudge:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.cases = _cases(ctx)
+        self.checker = Checker(ctx)
+        self.work = Path(tempfile.mkdtemp(prefix="ptpy-verify-"))
+        self.stop_early = not ctx.problem.config.scoring
+        config = ctx.problem.config
+        self.passes = config.limits.validation_passes if config.multi_pass else 1
+
+    def judge_case(
+        self, exe: Executable, case: TestCase, cpu_limit: float, tl: float | None
+    ) -> CaseOutcome:
+        judge = CaseJudge(
+            self.ctx.pool,
+            self.checker.for_case(case),
+            self.ctx.submission_limits(cpu_limit),
+            self.ctx.problem.config.interactive,
+            self.passes,
+        )
+        root = self.ctx.problem.root
+        work = Path(tempfile.mkdtemp(dir=self.work))
+        result = judge.judge(exe, root / case.files[".in"], root / case.files[".ans"], work)
+        verdict = result.verdict
+        if tl is not None and verdict in (Verdict.AC, Verdict.WA) and result.cpu_seconds > tl:
+            at_tl = Verdict.TLE
+        else:
+            at_tl = verdict
+        return CaseOutcome(case, at_tl, verdict, result.cpu_seconds, result.score, result.message)
+
+    def run(self, exe: Executable, cpu_limit: float, tl: float | None) -> list[CaseOutcome]:
+        outcomes = []
+        for case in self.cases:
+            outcome = self.judge_case(exe, case, cpu_limit, tl)
+            outcomes.append(outcome)
+            if self.ctx.progress:
+                self.ctx.progress("judging", 1)
+            if self.stop_early and outcome.verdict is not Verdict.AC:
+                break
+        return outcomes
+
+
+def _times_the_limit(sub: Submission) -> bool:
+    exp = sub.expectation
+    if exp is None or exp.compile_error:
+        return False
+    return exp.accepted or (
+        exp.permitted is not None
+        and "TLE" not in exp.permitted
+        and "AC" in exp.permitted
+        and exp.required is None
+    )
+
+
+def judge_submissions(ctx: Context) -> Judged:
+    subs = [s for s in ctx.problem.submissions if ctx.selected(s)]
+    judge = SubmissionJudge(ctx)
+    if judge.checker.error:
+        where = ctx.problem.output_validators[0].rel if ctx.problem.output_validators else "."
+        return Judged([], None, [error("output-validator", judge.checker.error, where)])
+    results = {s.rel: SubmissionResult(s) for s in subs}
+    ready = _build_all(ctx, subs, results)
+    limit = _time_and_judge(ctx, judge, subs, ready, results)
+    findings = _grade_and_check(ctx, judge, results)
+    return Judged(list(results.values()), limit, findings)
+
+
+def _build_all(
+    ctx: Context, subs: list[Submission], results: dict[str, SubmissionResult]
+) -> dict[str, Executable]:
+    ready: dict[str, Executable] = {}
+    with ThreadPoolExecutor(ctx.options.jobs) as pool:
+        for sub, build in zip(subs, pool.map(ctx.submission, subs), strict=True):
+            if build.executable is None:
+                results[sub.rel].compile_error = build.message or "compilation failed"
+            else:
+                ready[sub.rel] = build.executable
+    return ready
+
+
+def _time_and_judge(
+    ctx: Context,
+    judge: SubmissionJudge,
+    subs: list[Submission],
+    ready: dict[str, Executable],
+    results: dict[str, SubmissionResult],
+) -> TimeLimit:
+    """Time the accepted submissions, derive the limit, then judge the rest with it."""
+    timers = [s for s in subs if _times_the_limit(s) and s.rel in ready]
+    fixed = time_limit(ctx.problem, ctx.options.fixed_time_limit, None)
+    is_fixed = not fixed.source.startswith("no accepted")
+    cap = fixed.hard if is_fixed else ctx.options.timing_cap
+    tl = fixed.seconds if is_fixed else None
+    with ThreadPoolExecutor(ctx.options.jobs) as pool:
+        timed = list(pool.map(lambda s: judge.run(ready[s.rel], cap, tl), timers))
+    slowest = max(
+        (c.cpu for outcomes in timed for c in outcomes if c.at_margin is Verdict.AC), default=None
+    )
+    limit = fixed if is_fixed else time_limit(ctx.problem, None, slowest)
+    for sub, outcomes in zip(timers, timed, strict=True):
+        results[sub.rel].cases = [_retime(o, limit) for o in outcomes]
+    others = [s for s in subs if s not in timers and s.rel in ready]
+    with ThreadPoolExecutor(ctx.options.jobs) as pool:
+        judged = list(
+            pool.map(lambda s: judge.run(ready[s.rel], limit.hard, limit.seconds), others)
+        )
+    for sub, outcomes in zip(others, judged, strict=True):
+        results[sub.rel].cases = outcomes
+    return limit
+
+
+def _grade_and_check(
+    ctx: Context, judge: SubmissionJudge, results: dict[str, SubmissionResult]
+) -> list[Finding]:
+    grader = Grader(ctx, judge.work)
+    for result in results.values():
+        if result.compile_error is None:
+            grade = grader.grade(
+                {c.case.name: CaseGrade(c.verdict.value, c.score) for c in result.cases}
+            )
+            result.verdict = grade.verdict
+            result.score = grade.score if ctx.problem.config.scoring else None
+    best = max(
+        (
+            r.score
+            for r in results.values()
+            if r.score is not None
+            and r.verdict == "AC"
+            and r.submission.expectation is not None
+            and r.submission.expectation.accepted
+        ),
+        default=None,
+    )
+    findings: list[Finding] = []
+    for result in results.values():
+        findings.extend(expectation_findings(ctx, result, best))
+    findings.extend(error("grader", message, "graders") for message in dict.fromkeys(grader.errors))
+    return findings
+
+
+def _retime(outcome: CaseOutcome, limit: TimeLimit) -> CaseOutcome:
+    """A timing run (under the cap) judged at the derived limit and at its margin."""
+
+    def at(seconds: float) -> Verdict:
+        if outcome.at_margin in (Verdict.AC, Verdict.WA) and outcome.cpu > seconds:
+            return Verdict.TLE
+        return outcome.at_margin
+
+    return CaseOutcome(
+        outcome.case, at(limit.seconds), at(limit.hard), outcome.cpu, outcome.score, outcome.message
+    )
+
+
+def _describe(outcome: CaseOutcome) -> str:
+    detail = (
+        f": {outcome.message[:200]}"
+        if outcome.message and outcome.verdict is not Verdict.TLE
+        else ""
+    )
+    return f"{outcome.verdict.value} on {outcome.case.name} (CPU {outcome.cpu:.2f} s){detail}"
+
+
+def expectation_findings(
+    ctx: Context, result: SubmissionResult, best: float | None
+) -> list[Finding]:
+    sub, exp = result.submission, result.submission.expectation
+    rel = sub.rel
+    if exp is None:
+        return []
+    if exp.compile_error or result.compile_error:
+        if exp.compile_error and result.compile_error is None:
+            return [error("submission", f"compiles, but {exp.source} expects a compile error", rel)]
+        if not exp.compile_error:
+            return [
+                error("submission", f"does not compile: {str(result.compile_error)[:1500]}", rel)
+            ]
+        return []
+    findings = _verdict_findings(result, exp.permitted, exp.required, exp.source, rel, margin=False)
+    if not findings:
+        sensitive = _verdict_findings(
+            result, exp.permitted, exp.required, exp.source, rel, margin=True
+        )
+        if sensitive:
+            findings.append(
+                warning(
+                    "submission",
+                    "sensitive to the time limit: with the safety "
+                    f"margin it would fail its expectation ({sensitive[0].message})",
+                    rel,
+                )
+            )
+    findings.extend(_score_findings(ctx, result, best))
+    for outcome in result.cases:
+        if outcome.verdict is Verdict.JE:
+            findings.append(
+                error("judge", f"judge error on {outcome.case.name}: {outcome.message}", rel)
+            )
+    return findings
+
+
+def _verdict_findings(
+    result: SubmissionResult,
+    permitted: frozenset[str] | None,
+    required: frozenset[str] | None,
+    source: str,
+    rel: str,
+    margin: bool,
+) -> list[Finding]:
+    cases = result.cases
+
+    def verdict(outcome: CaseOutcome) -> Verdict:
+        return outcome.at_margin if margin else outcome.verdict
+
+    if permitted is not None:
+        for outcome in cases:
+            if verdict(outcome).value not in permitted and verdict(outcome) is not Verdict.JE:
+                got = (
+                    outcome
+                    if not margin
+                    else CaseOutcome(
+                        outcome.case,
+                        outcome.at_margin,
+                        outcome.at_margin,
+                        outcome.cpu,
+                        outcome.score,
+                        outcome.message,
+                    )
+                )
+                return [
+                    error(
+                        "submission",
+                        f"got {_describe(got)}; {source} permits only "
+                        f"{', '.join(sorted(permitted))}",
+                        rel,
+                    )
+                ]
+    if required is not None and cases and not any(verdict(c).value in required for c in cases):
+        worst = sorted({verdict(c).value for c in cases})
+        return [
+            error(
+                "submission",
+                f"got only {', '.join(worst)} over {len(cases)} test cases; "
+                f"{source} requires {' or '.join(sorted(required))} on some test case",
+                rel,
+            )
+        ]
+    return []
+
+
+def _score_findings(ctx: Context, result: SubmissionResult, best: float | None) -> list[Finding]:
+    exp = result.submission.expectation
+    assert exp is not None
+    rel = result.submission.rel
+    if not ctx.problem.config.scoring or result.score is None:
+        return []
+    if exp.score is not None:
+        low, high = exp.score
+        if result.verdict != "AC" or not low - 1e-6 <= result.score <= high + 1e-6:
+            want = f"{low:g}" if low == high else f"[{low:g}, {high:g}]"
+            return [
+                error(
+                    "submission",
+                    f"got {result.verdict} with score {result.score:g}; "
+                    f"{exp.source} expects score {want}",
+                    rel,
+                )
+            ]
+    if exp.partially_accepted and (result.verdict != "AC" or result.score >= _best(ctx, result)):
+        return [
+            error(
+                "submission",
+                f"got {result.verdict} with score {result.score:g}; "
+                "partially_accepted/ expects AC with less than the full score",
+                rel,
+            )
+        ]
+    return []
+
+
+def _best(ctx: Context, result: SubmissionResult) -> float:
+    accepted = [r.score for r in [result] if r.score is not None]
+    return max(accepted, default=0.0) if not ctx.problem.legacy else float("inf")
