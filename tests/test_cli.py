@@ -72,7 +72,7 @@ def test_findings_are_file_line_severity_message(copy_sample: Callable[..., Path
                                                  capsys: Capture) -> None:
     root = copy_sample("hello")
     append(root, "problem.yaml", "colour: blue\nlicense: gpl\n")
-    assert main([str(root)]) == 1
+    assert main(["--no-run", str(root)]) == 1
     out = capsys.readouterr().out
     assert f"{root}/problem.yaml:12: warning: colour: unknown key, ignored" in out
     assert f"{root}/problem.yaml:13: error: license: 'gpl' is not one of" in out
@@ -82,8 +82,8 @@ def test_findings_are_file_line_severity_message(copy_sample: Callable[..., Path
 def test_warnings_fail_only_with_werror(copy_sample: Callable[..., Path]) -> None:
     root = copy_sample("hello")
     append(root, "problem.yaml", "colour: blue\n")
-    assert main(["-q", str(root)]) == 0
-    assert main(["-q", "-e", str(root)]) == 1
+    assert main(["-q", "--no-run", str(root)]) == 0
+    assert main(["-q", "--no-run", "-e", str(root)]) == 1
 
 
 def test_bail_on_error_stops_after_the_failing_part(copy_sample: Callable[..., Path],
@@ -91,16 +91,16 @@ def test_bail_on_error_stops_after_the_failing_part(copy_sample: Callable[..., P
     root = copy_sample("hello")
     append(root, "problem.yaml", "license: gpl\n")
     remove(root, "data/secret")
-    assert main(["--json", str(root)]) == 1
+    assert main(["--json", "--no-run", str(root)]) == 1
     full = json.loads(capsys.readouterr().out)["problems"][0]["findings"]
-    assert main(["--json", "-b", str(root)]) == 1
+    assert main(["--json", "--no-run", "-b", str(root)]) == 1
     bailed = json.loads(capsys.readouterr().out)["problems"][0]["findings"]
     assert any("data/secret is missing" in f["message"] for f in full)
     assert bailed and all(f["check"] in ("problem-yaml", "license") for f in bailed)
 
 
 def test_quiet_prints_nothing_for_a_clean_problem(capsys: Capture) -> None:
-    assert main(["-q", HELLO]) == 0
+    assert main(["-q", "--no-run", HELLO]) == 0
     assert capsys.readouterr().out == ""
 
 
@@ -108,7 +108,7 @@ def test_verbose_shows_parts_checks_and_timing(copy_sample: Callable[..., Path],
                                                capsys: Capture) -> None:
     root = copy_sample("hello")
     append(root, "problem.yaml", "colour: blue\n")
-    main(["-v", str(root)])
+    main(["-v", "--no-run", str(root)])
     out = capsys.readouterr().out
     assert "hello: checking submissions" in out
     assert "[problem-yaml]" in out and "(legacy, " in out
@@ -121,11 +121,11 @@ def test_internal_error_exits_3_without_traceback(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setitem(REGISTRY, "config", [broken_check])
     monkeypatch.delenv("PROBLEMTOOLS_PY_DEBUG", raising=False)
-    assert main([HELLO]) == 3
+    assert main(["--no-run", HELLO]) == 3
     err = capsys.readouterr().err
     assert "internal error: RuntimeError: boom" in err and "Traceback" not in err
     monkeypatch.setenv("PROBLEMTOOLS_PY_DEBUG", "1")
-    assert main([HELLO]) == 3
+    assert main(["--no-run", HELLO]) == 3
     assert "Traceback" in capsys.readouterr().err
 
 
@@ -134,7 +134,7 @@ def test_interrupt_exits_130(monkeypatch: pytest.MonkeyPatch, capsys: Capture) -
         raise KeyboardInterrupt
 
     monkeypatch.setattr(verify_module, "load_problem", interrupted)
-    assert main([HELLO]) == 130
+    assert main(["--no-run", HELLO]) == 130
     assert "interrupted" in capsys.readouterr().err
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import re
 from collections.abc import Sequence
 from pathlib import Path
 

@@ -209,11 +209,14 @@ class Builder:
         # A sandbox failure raises SandboxError: never cache what the machine, not the
         # program, caused.
         with self.pool.sandbox() as box:
-            result = box.run(argv, limits=self.limits, binds=[Bind(str(work), BUILD_DIR, True)],
-                             cwd=BUILD_DIR)
+            result = box.run(
+                argv, limits=self.limits, binds=[Bind(str(work), BUILD_DIR, True)], cwd=BUILD_DIR
+            )
         if result.outcome.name == "TLE" and result.wall_killed:
-            raise SandboxError("the compiler was stopped by the wall-clock backstop while under "
-                               "its CPU limit: the machine is overloaded")
+            raise SandboxError(
+                "the compiler was stopped by the wall-clock backstop while under "
+                "its CPU limit: the machine is overloaded"
+            )
         output = (result.stdout + result.stderr).decode("utf-8", "replace").strip()
         if result.ok:
             return output, True

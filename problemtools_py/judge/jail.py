@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import shutil
 import signal
 import socket
@@ -72,9 +73,11 @@ class Jail:
     def alive(self) -> bool:
         return self.init_pid is not None
 
-    def start(self, run: dict[str, Any], fds: RunFds) -> None:
+    def start(self, run: dict[str, Any], fds: RunFds, watch: tuple[int, ...] = ()) -> None:
         send_message(
-            self.control, run, [fds.stdin, fds.stdout, fds.stderr, fds.exec_error, fds.status]
+            self.control,
+            run,
+            [fds.stdin, fds.stdout, fds.stderr, fds.exec_error, fds.status, *watch],
         )
 
     def kill(self) -> None:
@@ -124,12 +127,18 @@ def _init(spec: JailSpec, control_fd: int) -> None:
     join = [os.open(path, os.O_WRONLY) for path in spec.join_paths]
     isolation.build_root(isolation.RootSpec(spec.root_dir, spec.cwd, spec.binds, spec.file_bytes))
     signal.signal(signal.SIGUSR1, _kill_all)
+    # The init only waits and reports; real-time priority lets it note a program's end the
+    # moment it happens, even on a busy machine (interactive verdicts depend on which of
+    # submission and validator ended first). Programs go back to normal scheduling.
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
     control = socket.socket(fileno=control_fd)
     while True:
         msg, fds = recv_message(control)
-        if msg is None or len(fds) != 5:
+        if msg is None or len(fds) not in (5, 7):
             os._exit(0)
-        run = RunFds(*fds)
+        run = RunFds(*fds[:5])
+        watched = fds[5:]
         pid = os.fork()
         if pid == 0:
             try:
@@ -139,12 +148,49 @@ def _init(spec: JailSpec, control_fd: int) -> None:
             os._exit(127)
         for fd in (run.stdin, run.stdout, run.stderr, run.exec_error):
             os.close(fd)
+        first = _first_closed(pid, watched) if watched else None
         report = _wait_for(pid)
+        report["first_closed"] = first
         _kill_all()
         _reap_all()
         _clean_scratch(spec.cwd)
         os.write(run.status, json.dumps(report).encode())
         os.close(run.status)
+
+
+def _first_closed(pid: int, watched: list[int]) -> str | None:
+    """Interactive runs: which output pipe lost its writer first, the program's own
+    ("own": watched[0]) or its peer's ("peer": watched[1]). These are read ends we only
+    poll for hang-up, never read. A causal order, unlike exit times: a program that dies
+    because its peer closed the pipe always closes its own later. The peer's read end is
+    given up when the program ends, and ours when the peer closes, so that writers still
+    get EPIPE as they would without us."""
+    names = {watched[0]: "own", watched[1]: "peer"}
+    pidfd = os.pidfd_open(pid)
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    for fd in watched:
+        poller.register(fd, 0)  # hang-up and errors only
+    first: str | None = None
+    try:
+        while names:
+            events = dict(poller.poll())
+            for fd in [fd for fd in names if events.get(fd, 0) & (select.POLLHUP | select.POLLERR)]:
+                first = first or names[fd]
+                poller.unregister(fd)
+                os.close(fd)
+                del names[fd]
+                if fd == watched[1] and watched[0] in names:  # the peer is done reading ours
+                    poller.unregister(watched[0])
+                    os.close(watched[0])
+                    del names[watched[0]]
+            if pidfd in events:
+                break
+    finally:
+        for fd in names:
+            os.close(fd)
+        os.close(pidfd)
+    return first
 
 
 def _wait_for(pid: int) -> dict[str, Any]:
@@ -212,6 +258,8 @@ def _program(
 ) -> None:
     """The program's own process: limits, descriptors, user, cgroup, then exec."""
     signal.signal(signal.SIGUSR1, signal.SIG_DFL)
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
     isolation.set_limits(float(run["cpu"]), file_bytes, address_space)
     os.dup2(fds.stdin, 0)
     os.dup2(fds.stdout, 1)

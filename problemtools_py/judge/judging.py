@@ -158,6 +158,8 @@ class CaseJudge:
         del stdin  # the submission never sees the input; the validator gets it by path
         to_val_r, to_val_w = os.pipe()
         to_sub_r, to_sub_w = os.pipe()
+        # The validator's jail watches both pipes to tell which side closed its output first.
+        watch = (os.dup(to_sub_r), os.dup(to_val_r))
         done: dict[str, RunResult | SandboxError] = {}
         with self.pool.sandbox() as sub_box, self.pool.sandbox() as val_box:
 
@@ -184,6 +186,7 @@ class CaseJudge:
                         stdout_direct=True,
                         give_fds=True,
                         binds=checker.binds(input_path, answer, feedback),
+                        watch=watch,
                     )
                 )
 
@@ -202,8 +205,12 @@ class CaseJudge:
         if isinstance(val, SandboxError):
             raise val
         validation = checker.interpret(val, feedback)
+        if val.first_closed is not None:  # which closed its output first: causal, exact
+            validator_first = val.first_closed == "own"
+        else:  # without jails: exit times
+            validator_first = val.ended_at <= sub.ended_at
         if validation.verdict is Verdict.JE or (
-            validation.verdict is Verdict.WA and val.ended_at <= sub.ended_at
+            validation.verdict is Verdict.WA and validator_first
         ):
             return sub, validation
         if sub.outcome in (Outcome.TLE, Outcome.MLE) or (

@@ -56,7 +56,7 @@ class Run:
             self.group.reset_peak()
         start = time.monotonic()
         if self.jail is not None:
-            self.jail.start(message, fds)
+            self.jail.start(message, fds, req.watch)
         else:
             self.pid = spawn_plain(
                 message,
@@ -67,7 +67,7 @@ class Run:
                 req.memory,
                 self.server.host_cwd_base,
             )
-        for fd in {status_w, err_w, exec_w, out_w, self.stdin_fd}:
+        for fd in {status_w, err_w, exec_w, out_w, self.stdin_fd, *req.watch}:
             os.close(fd)
         try:
             self._watch(start, status_r, err_r, out_r)
@@ -198,6 +198,7 @@ class Run:
             "oom": bool(group and group.oom_kills() > self.oom_before),
             "output_bytes": self.output,
             "killed_for": self.killed_for,
+            "first_closed": (self.final or {}).get("first_closed"),
             "stderr": self.stderr.decode("utf-8", errors="replace"),
             "isolation": self.server.mode.label,
         }

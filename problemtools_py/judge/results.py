@@ -59,6 +59,7 @@ class RunResult:
     wall_killed: bool = False  # stopped by the wall-clock backstop
     judge_killed: bool = False  # ended by the judge (an interactive peer was done)
     ended_at: float = 0.0  # time.monotonic() when the program ended (comparable across processes)
+    first_closed: str | None = None  # interactive: "own" or "peer" output pipe closed first
     isolation: str = "full"  # "full", or what was missing (see Sandbox.warning)
     notes: tuple[str, ...] = field(default_factory=tuple)
 

@@ -76,6 +76,7 @@ class Sandbox:
         env: dict[str, str] | None = None,
         give_fds: bool = False,
         inprocess: str | None = None,
+        watch: tuple[int, int] | None = None,
     ) -> RunResult:
         """Run ``argv`` (paths as seen inside the sandbox). ``stdin``: a file or a descriptor
         (default: empty). ``stdout``: a file to write (up to the output limit), a descriptor,
@@ -97,6 +98,8 @@ class Sandbox:
             if capture:
                 close.append(out)
             fds.append(out)
+            if watch is not None:
+                fds.extend(watch)
             bind_list = [[b.source, b.target, b.writable] for b in binds]
             if inprocess is not None:
                 bind_list += [[d, d, False] for d in self.stdlib]
@@ -118,7 +121,9 @@ class Sandbox:
             reply = self._call(
                 request,
                 fds,
-                [fd for fd in (stdin, stdout) if isinstance(fd, int)] if give_fds else [],
+                [fd for fd in (stdin, stdout, *(watch or ())) if isinstance(fd, int)]
+                if give_fds
+                else [],
             )
             captured = b""
             if capture:
@@ -253,6 +258,7 @@ def _result(reply: dict[str, Any], limits: Limits, stdout: bytes) -> RunResult:
         wall_killed=killed == "wall",
         judge_killed=killed == "judge",
         ended_at=float(reply.get("ended", 0.0)),
+        first_closed=reply.get("first_closed"),
         isolation=str(reply.get("isolation", "")),
     )
 

@@ -54,6 +54,7 @@ class Request:
     stderr_cap: int
     stdout_direct: bool  # stdout fd is the program's own (a pipe to a validator): not counted
     inprocess: str | None = None  # a Python main file to run in the forked server itself
+    watch: tuple[int, ...] = ()  # interactive: read ends whose hang-up order is reported
 
     @classmethod
     def parse(cls, msg: dict[str, Any]) -> Request:
@@ -170,6 +171,8 @@ class Server:
             for fd in fds:
                 os.close(fd)
             raise
+        if len(fds) == 4:
+            req = dataclasses.replace(req, watch=(fds[2], fds[3]))
         return self.run(req, stdin_fd, stdout_fd)
 
     def open_session(self, req: Request) -> None:

@@ -13,9 +13,8 @@ VERDICTS = frozenset({"AC", *REJECT})
 
 LEGACY_DIRS: dict[str, Expectation] = {
     "accepted": Expectation("directory accepted/", permitted=frozenset({"AC"})),
-    "partially_accepted": Expectation(
-        "directory partially_accepted/", permitted=frozenset({"AC"}), partially_accepted=True
-    ),
+    # Judged on the final result (AC with less than the best score), not per test case.
+    "partially_accepted": Expectation("directory partially_accepted/", partially_accepted=True),
     "wrong_answer": Expectation(
         "directory wrong_answer/", permitted=frozenset({"AC", "WA"}), required=frozenset({"WA"})
     ),
@@ -106,8 +105,8 @@ def _from_tag(tag: Tag, scoring: bool) -> tuple[Expectation | None, str | None]:
         if _NUMBER.match(value):
             if not scoring:
                 return None, f"{source}: a score is only allowed on a scoring problem"
-            score = float(value)
-            return Expectation(source, permitted=frozenset({"AC"}), score=(score, score)), None
+            score = float(value)  # the final score; test cases may fail on the way
+            return Expectation(source, score=(score, score)), None
         if tag.kind == "EXPECTED_RESULT" and value.upper() == "CE":
             return Expectation(source, compile_error=True), None
         if tag.kind == "EXPECTED_RESULT" and value.upper() in _SEED_VALUES:
@@ -171,9 +170,14 @@ def resolve(
             )
         )
     if from_tag is not None and from_tag.score is not None:
-        return Expectation(
-            by_dir.source + " " + from_tag.source, by_dir.permitted, by_dir.required, from_tag.score
-        ), problems
+        combined = Expectation(
+            f"{by_dir.source} {from_tag.source}",
+            by_dir.permitted,
+            by_dir.required,
+            from_tag.score,
+            partially_accepted=by_dir.partially_accepted,
+        )
+        return combined, problems
     return by_dir, problems
 
 
