@@ -1,0 +1,170 @@
+"""verifyproblem end to end with everything running: every sample is clean, and broken
+copies trigger each failure (data-driven: one small builder per case)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+import pytest
+from builders import move, replace, write
+from conftest import SAMPLE_NAMES, SAMPLES
+
+from problemtools_py.cli.verifyproblem import main
+from problemtools_py.resources import load_schema
+
+Capture = pytest.CaptureFixture[str]
+
+
+def run_json(args: list[str], capsys: Capture) -> tuple[int, dict]:  # type: ignore[type-arg]
+    code = main(["--json", *args])
+    report = json.loads(capsys.readouterr().out)
+    jsonschema.validate(report, load_schema("report"))
+    return code, report["problems"][0]
+
+
+@pytest.mark.parametrize("name", SAMPLE_NAMES)
+def test_every_sample_is_clean_with_everything_running(name: str, capsys: Capture) -> None:
+    code, problem = run_json([str(SAMPLES / name)], capsys)
+    assert code == 0, problem["findings"]
+    assert problem["findings"] == []
+    assert problem["time_limit"] is not None and problem["time_limit"] >= 1
+    rows = {row["submission"]: row for row in problem["submissions"]}
+    assert rows and all(row["verdict"] != "JE" for row in rows.values())
+    for rel, row in rows.items():
+        if "/accepted/" in rel:
+            assert row["verdict"] == "AC", row
+
+
+def test_results_table_is_printed(capsys: Capture) -> None:
+    assert main(["-p", "submissions", "-s", "hello\\.(py|c)$", str(SAMPLES / "hello")]) == 0
+    out = capsys.readouterr().out
+    assert "time limit 1 s" in out and "accepted/hello.py" in out and "AC" in out
+
+
+@dataclass(frozen=True)
+class Broken:
+    id: str
+    sample: str
+    build: Callable[[Path], None]
+    check: str
+    text: str
+    path: str | None = None
+    args: tuple[str, ...] = ()
+    severity: str = "error"
+
+
+HELLO_BAD_VALIDATOR = "import sys\nsys.stdin.read()\nsys.exit(42)\n"
+SLOW_AC = """import time
+start = time.process_time()
+while time.process_time() - start < 1.4:
+    pass
+print(f"Hello {input().strip()}!")
+"""
+
+CASES = [
+    Broken("wrong-answer-labelled-accepted", "hello",
+           lambda p: move(p, "submissions/wrong_answer/world.py", "submissions/accepted/world.py"),
+           "submission", "got WA on sample/2", "submissions/accepted/world.py",
+           ("-p", "submissions", "-s", "accepted/")),
+    Broken("accepted-in-wrong-answer", "hello",
+           lambda p: move(p, "submissions/accepted/hello.py", "submissions/wrong_answer/good.py"),
+           "submission", "requires WA on some test case", "submissions/wrong_answer/good.py",
+           ("-p", "submissions", "-s", "(accepted/hello.c|good)")),
+    Broken("crash-labelled-tle", "hello",
+           lambda p: move(p, "submissions/run_time_error/crash.py",
+                          "submissions/time_limit_exceeded/crash.py"),
+           "submission", "got RTE on sample/1", "submissions/time_limit_exceeded/crash.py",
+           ("-p", "submissions", "-s", "(accepted/hello.c|crash)")),
+    Broken("compile-error-not-expected", "hello",
+           lambda p: write(p, "submissions/accepted/broken.c", "int main(void) { return x; }\n"),
+           "submission", "does not compile", "submissions/accepted/broken.c",
+           ("-p", "submissions", "-s", "accepted/(broken|hello.c)")),
+    Broken("compile-error-expected-but-compiles", "average",
+           lambda p: replace(p, "submissions/intdiv.c", "@EXPECTED_RESULT@: WA", "@EXPECTED_RESULT@: CE"),
+           "submission", "expects a compile error", "submissions/intdiv.c",
+           ("-p", "submissions", "-s", "(intdiv|mean.cpp)")),
+    Broken("wrong-sample-answer", "divisor",
+           lambda p: write(p, "data/sample/1.ans", "5\n"),
+           "answer", "5 is not a proper divisor of 12", "data/sample/1.ans", ("-p", "validators")),
+    Broken("wrong-secret-answer-is-a-warning", "divisor",
+           lambda p: write(p, "data/secret/1.ans", "3\n"),
+           "answer", "does not accept this answer", "data/secret/1.ans", ("-p", "validators"),
+           "warning"),
+    Broken("wrong-answer-fails-accepted", "hello",
+           lambda p: write(p, "data/secret/02.ans", "Goodbye\n"),
+           "submission", "got WA on secret/02", "submissions/accepted/hello.c",
+           ("-p", "submissions", "-s", "accepted/hello.c")),
+    Broken("input-rejected", "hello", lambda p: (write(p, "data/secret/05.in", "R2D2\n"),
+                                                write(p, "data/secret/05.ans", "Hello R2D2!\n")),
+           "input-validator", "input validator validate rejects this input", "data/secret/05.in",
+           ("-p", "validators")),
+    Broken("validator-accepts-junk", "hello",
+           lambda p: write(p, "input_validators/validate.py", HELLO_BAD_VALIDATOR),
+           "input-validator", "no input validator rejects 1024 random bytes", None,
+           ("-p", "validators"), "warning"),
+    Broken("output-validator-crashes-on-probe", "divisor",
+           lambda p: replace(p, "output_validators/divisor_checker/checker.py",
+                             "    tokens = team.split()", "    int(team)\n    tokens = team.split()"),
+           "output-validator", "fails on", None, ("-p", "validators")),
+    Broken("custom-grader-prints-garbage", "bigsum",
+           lambda p: write(p, "graders/grader.py", "print('well done')\n"),
+           "grader", "grader failed", None, ("-p", "submissions", "-s", "sum.py")),
+    Broken("score-expectation-missed", "bigsum",
+           lambda p: replace(p, "submissions/partially_accepted/int32.c", "@EXPECTED_RESULT@: 30",
+                             "@EXPECTED_RESULT@: 40"),
+           "submission", "expects score 40", "submissions/partially_accepted/int32.c",
+           ("-p", "submissions", "-s", "(int32|sum.c)")),
+    Broken("modern-invalid-input-accepted", "different",
+           lambda p: (write(p, "data/invalid_input/negative.in", "1 2\n")),
+           "input-validator", "must be rejected", "data/invalid_input/negative.in",
+           ("-p", "validators")),
+    Broken("submissions-yaml-required-verdict", "different",
+           lambda p: replace(p, "submissions/submissions.yaml", "required: [WA]", "required: [RTE]"),
+           "submission", "requires RTE on some test case", "submissions/rejected/nosign.py",
+           ("-p", "submissions", "-s", "(nosign|diff.cpp)")),
+    Broken("sensitive-to-the-time-limit", "hello",
+           lambda p: write(p, "submissions/time_limit_exceeded/almost.py", SLOW_AC),
+           "submission", "sensitive to the time limit", "submissions/time_limit_exceeded/almost.py",
+           ("-p", "submissions", "-s", "almost", "-d", "sample/1", "-t", "1"), "warning"),
+    Broken("interactive-wrong-answer-labelled-accepted", "guess",
+           lambda p: move(p, "submissions/wrong_answer/linear.py", "submissions/accepted/linear.py"),
+           "submission", "got WA on", "submissions/accepted/linear.py",
+           ("-p", "submissions", "-s", "accepted/")),
+    Broken("multi-pass-wrong-labelled-accepted", "twopass",
+           lambda p: move(p, "submissions/wrong_answer/onepass.py", "submissions/accepted/onepass.py"),
+           "submission", "got WA on sample/1", "submissions/accepted/onepass.py",
+           ("-p", "submissions", "-s", "accepted/")),
+]
+
+
+@pytest.mark.parametrize("broken", CASES, ids=[c.id for c in CASES])
+def test_broken_package_fails_when_run(broken: Broken, copy_sample: Callable[..., Path],
+                                       capsys: Capture) -> None:
+    root = copy_sample(broken.sample)
+    broken.build(root)
+    code, problem = run_json([*broken.args, str(root)], capsys)
+    found = [f for f in problem["findings"] if f["check"] == broken.check
+             and broken.text in f["message"] and f["severity"] == broken.severity
+             and (broken.path is None or f["path"] == broken.path)]
+    assert found, json.dumps(problem["findings"], indent=1)
+    assert code == (1 if broken.severity == "error" else 0)
+
+
+def test_fixed_time_limit_and_timelimit_file(copy_sample: Callable[..., Path], capsys: Capture) -> None:
+    root = copy_sample("hello")
+    _, problem = run_json(["-p", "submissions", "-s", "hello.c", "-t", "3", str(root)], capsys)
+    assert (problem["time_limit"], problem["time_limit_source"]) == (3, "-t/--fixed-timelim")
+    (root / ".timelimit").write_text("2\n")
+    _, problem = run_json(["-p", "submissions", "-s", "hello.c", str(root)], capsys)
+    assert (problem["time_limit"], problem["time_limit_source"]) == (2, ".timelimit")
+
+
+def test_data_filter_limits_the_cases(capsys: Capture) -> None:
+    _, problem = run_json(["-p", "submissions", "-s", "hello\\.c$", "-d", "secret/0[12]",
+                           str(SAMPLES / "hello")], capsys)
+    (row,) = problem["submissions"]
+    assert list(row["groups"]) == ["secret"] and row["groups"]["secret"]["cases"] == 2
