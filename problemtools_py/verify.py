@@ -10,7 +10,7 @@ from pathlib import Path
 from problemtools_py.checks import PARTS, REGISTRY
 from problemtools_py.findings import ProblemReport, RunReport
 from problemtools_py.judge.sandbox import SandboxPool
-from problemtools_py.model import load_problem
+from problemtools_py.model import Problem, load_problem
 from problemtools_py.run.context import Context, Options, Progress
 from problemtools_py.run.steps import RUNNING_PARTS, RunOutput, run_part
 
@@ -33,6 +33,24 @@ def verify_problem(
     problem = load_problem(path)
     report = ProblemReport(problem.short_name, str(path), problem.format.value, list(parts))
     ctx = Context.create(problem, options or Options(), pool, progress) if pool else None
+    if ctx is not None and "submissions" in parts:
+        ctx.prefetch_submissions()
+    try:
+        return _run_parts(problem, report, parts, bail, on_part, ctx, start)
+    finally:
+        if ctx is not None:
+            ctx.close()
+
+
+def _run_parts(
+    problem: Problem,
+    report: ProblemReport,
+    parts: Sequence[str],
+    bail: bool,
+    on_part: PartHook | None,
+    ctx: Context | None,
+    start: float,
+) -> ProblemReport:
     out = RunOutput()
     for part in PARTS:
         if part not in parts:

@@ -86,12 +86,7 @@ class CustomGrader:
         feed = work / "grader.in"
         feed.write_text("".join(f"{v} {s:g}\n" for v, s in results))
         try:
-            run = box.run(
-                [*self.executable.argv(self.limits.memory_bytes >> 20), *flags],
-                limits=self.limits,
-                stdin=feed,
-                binds=self.executable.binds(),
-            )
+            run = box.run_program(self.executable, flags, limits=self.limits, stdin=feed)
         except SandboxError as exc:
             return Grade("JE", 0.0, f"grader could not run: {exc}")
         output = run.stdout.decode("utf-8", "replace")

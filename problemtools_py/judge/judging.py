@@ -132,14 +132,12 @@ class CaseJudge:
             self.limits.file_bytes,
         )
         with self.pool.sandbox() as box:
-            fast = exe.inprocess and box.python_matches()
-            run = box.run(
-                exe.argv(self.limits.memory_bytes >> 20),
+            run = box.run_program(
+                exe,
                 limits=limits,
+                memory_mb=self.limits.memory_bytes >> 20,
                 stdin=stdin,
                 stdout=output,
-                binds=exe.binds(),
-                inprocess=exe.inprocess_main() if fast else None,
             )
             if not run.ok:
                 return run, None
@@ -165,27 +163,27 @@ class CaseJudge:
 
             def run_sub() -> None:
                 done["sub"] = _guard(
-                    lambda: sub_box.run(
-                        exe.argv(self.limits.memory_bytes >> 20),
+                    lambda: sub_box.run_program(
+                        exe,
                         limits=self.limits,
                         stdin=to_sub_r,
                         stdout=to_val_w,
                         stdout_direct=True,
                         give_fds=True,
-                        binds=exe.binds(),
                     )
                 )
 
             def run_val() -> None:
                 done["val"] = _guard(
-                    lambda: val_box.run(
-                        checker.command(),
+                    lambda: val_box.run_program(
+                        checker.executable,
+                        checker.arguments(),
                         limits=checker.limits,
                         stdin=to_val_r,
                         stdout=to_sub_w,
                         stdout_direct=True,
                         give_fds=True,
-                        binds=checker.binds(input_path, answer, feedback),
+                        binds=checker.judge_binds(input_path, answer, feedback),
                         watch=watch,
                     )
                 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import shlex
 import shutil
 from dataclasses import dataclass
 from importlib import resources
@@ -81,11 +82,32 @@ def _read_layer(path: Path) -> dict[str, Any]:
     return data
 
 
+# problemtools writes commands as strings with its own placeholders; we accept those too.
+_THEIR_PLACEHOLDERS = {
+    "{path}": "{dir}",
+    "{mainfile}": "{dir}/{main}",
+    "{Mainclass}": "{mainclass}",
+    "{memlim}": "{memory_mb}",
+    "{binary}": "{dir}/a.out",
+}
+_COMMANDS = ("compile", "run")
+
+
+def _command(text: str) -> list[str]:
+    words = shlex.split(text)
+    out = []
+    for word in words:
+        for theirs, ours in _THEIR_PLACEHOLDERS.items():
+            word = word.replace(theirs, ours)
+        out.append(word)
+    return out
+
+
 def _build(code: str, raw: dict[str, Any], source: str) -> Language:
     def words(key: str) -> tuple[str, ...]:
         value = raw.get(key, [])
         if isinstance(value, str):
-            value = [value]
+            value = _command(value) if key in _COMMANDS else value.split()
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise FatalError(f"language '{code}': '{key}' must be a list of strings", path=source)
         return tuple(value)

@@ -16,10 +16,13 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from problemtools_py.judge.isolation import ENV, Bind
 from problemtools_py.judge.protocol import recv_message, send_message
+
+if TYPE_CHECKING:
+    from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.results import Limits, Outcome, RunResult
 
 _warned = False
@@ -188,6 +191,27 @@ class Sandbox:
             yield self
         finally:
             self._call({"close": True}, [], [])
+
+    def run_program(
+        self,
+        exe: Executable,
+        args: Sequence[str] = (),
+        *,
+        limits: Limits,
+        memory_mb: int | None = None,
+        binds: Sequence[Bind] = (),
+        **kw: Any,
+    ) -> RunResult:
+        """Run a built program with extra arguments; Python programs run in-process when
+        the versions match. ``memory_mb`` is what the program is told (the JVM's heap)."""
+        fast = exe.inprocess and self.python_matches()
+        return self.run(
+            [*exe.argv(memory_mb or limits.memory_bytes >> 20), *args],
+            limits=limits,
+            binds=[*exe.binds(), *binds],
+            inprocess=exe.inprocess_main() if fast else None,
+            **kw,
+        )
 
     def python_matches(self) -> bool:
         """Whether ``python3`` inside the sandbox is the server's own Python version, so a

@@ -119,19 +119,12 @@ class CustomValidator:
     scoring: bool = False  # score.txt is allowed
     require_score: bool = False  # legacy "custom score": an accepted output needs score.txt
 
-    def command(self) -> list[str]:
-        memory_mb = self.limits.memory_bytes >> 20
-        return [
-            *self.executable.argv(memory_mb),
-            "/judge/input",
-            "/judge/answer",
-            "/judge/feedback/",
-            *self.args,
-        ]
+    def arguments(self) -> list[str]:
+        return ["/judge/input", "/judge/answer", "/judge/feedback/", *self.args]
 
-    def binds(self, input_path: Path, answer: Path, feedback_dir: Path) -> list[Bind]:
+    @staticmethod
+    def judge_binds(input_path: Path, answer: Path, feedback_dir: Path) -> list[Bind]:
         return [
-            *self.executable.binds(),
             Bind(str(input_path), "/judge/input"),
             Bind(str(answer), "/judge/answer"),
             Bind(str(feedback_dir), "/judge/feedback", True),
@@ -141,11 +134,12 @@ class CustomValidator:
         self, box: Sandbox, input_path: Path, answer: Path, team_output: Path, feedback_dir: Path
     ) -> Validation:
         try:
-            run = box.run(
-                self.command(),
+            run = box.run_program(
+                self.executable,
+                self.arguments(),
                 limits=self.limits,
                 stdin=team_output,
-                binds=self.binds(input_path, answer, feedback_dir),
+                binds=self.judge_binds(input_path, answer, feedback_dir),
             )
         except SandboxError as exc:
             return Validation(Verdict.JE, error=f"output validator could not run: {exc}")

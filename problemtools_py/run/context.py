@@ -7,6 +7,7 @@ import os
 import re
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,8 +38,9 @@ class Context:
     builder: Builder
     languages: Languages
     progress: Progress | None = None
-    _builds: dict[str, Build] = field(default_factory=dict)
+    _builds: dict[str, Future[Build]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _prefetch: ThreadPoolExecutor | None = None
 
     @classmethod
     def create(
@@ -78,14 +80,34 @@ class Context:
         )
 
     def build(self, program: Program, includes: bool = False) -> Build:
-        """Build a program of the package (once; later calls reuse the result)."""
+        """Build a program of the package (once; later calls wait for that build)."""
         with self._lock:
-            if program.rel in self._builds:
-                return self._builds[program.rel]
-        build = self._build(program, includes)
-        with self._lock:
-            self._builds[program.rel] = build
-        return build
+            future = self._builds.get(program.rel)
+            if future is None:
+                future = Future()
+                self._builds[program.rel] = future
+                mine = True
+            else:
+                mine = False
+        if mine:
+            try:
+                future.set_result(self._build(program, includes))
+            except BaseException as exc:
+                future.set_exception(exc)
+        return future.result()
+
+    def prefetch_submissions(self) -> None:
+        """Start building every selected submission in the background, so compilation
+        overlaps with the checks that run before the submissions are judged."""
+        if self._prefetch is None:
+            self._prefetch = ThreadPoolExecutor(max(1, self.options.jobs))
+            for sub in self.problem.submissions:
+                if self.selected(sub):
+                    self._prefetch.submit(self.submission, sub)
+
+    def close(self) -> None:
+        if self._prefetch is not None:
+            self._prefetch.shutdown(wait=True, cancel_futures=True)
 
     def _build(self, program: Program, includes: bool) -> Build:
         root = self.problem.root

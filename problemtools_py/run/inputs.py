@@ -68,12 +68,7 @@ def run_validator(
     limits = ctx.validation_limits
     try:
         with ctx.pool.sandbox() as box:
-            run = box.run(
-                [*exe.argv(limits.memory_bytes >> 20), *args],
-                limits=limits,
-                stdin=data,
-                binds=exe.binds(),
-            )
+            run = box.run_program(exe, args, limits=limits, stdin=data)
     except SandboxError as exc:
         return Verdict(False, f"could not run: {exc}")
     if run.exit_code == 42:

@@ -152,28 +152,45 @@ def _time_and_judge(
     ready: dict[str, Executable],
     results: dict[str, SubmissionResult],
 ) -> TimeLimit:
-    """Time the accepted submissions, derive the limit, then judge the rest with it."""
+    """Time the accepted submissions and judge the others at the same time.
+
+    Until the accepted ones are timed, the others run with the smallest limit the rules
+    allow (legacy: 1 s; 2023-07: one time_resolution) times the margin. That is the final
+    limit on most problems; when the derived limit turns out larger, they run again."""
     timers = [s for s in subs if _times_the_limit(s) and s.rel in ready]
+    others = [s for s in subs if s not in timers and s.rel in ready]
     fixed = time_limit(ctx.problem, ctx.options.fixed_time_limit, None)
     is_fixed = not fixed.source.startswith("no accepted")
+    guess = fixed if is_fixed else time_limit(ctx.problem, None, 0.0)
     cap = fixed.hard if is_fixed else ctx.options.timing_cap
-    tl = fixed.seconds if is_fixed else None
+    # Expected TLEs first: they run to the limit, and must not be the last to start.
+    slow = [s for s in others if _slowness(s) == 0]
+    jobs: list[tuple[Submission, float, float | None]] = [
+        (s, guess.hard, guess.seconds) for s in slow
+    ]
+    jobs += [(s, cap, guess.seconds if is_fixed else None) for s in timers]
+    jobs += [(s, guess.hard, guess.seconds) for s in others if s not in slow]
     with ThreadPoolExecutor(ctx.options.jobs) as pool:
-        timed = list(pool.map(lambda s: judge.run(ready[s.rel], cap, tl), timers))
+        runs = list(pool.map(lambda j: judge.run(ready[j[0].rel], j[1], j[2]), jobs))
+    outcomes = {sub.rel: found for (sub, _, _), found in zip(jobs, runs, strict=True)}
     slowest = max(
-        (c.cpu for outcomes in timed for c in outcomes if c.at_margin is Verdict.AC), default=None
+        (c.cpu for s in timers for c in outcomes[s.rel] if c.at_margin is Verdict.AC), default=None
     )
     limit = fixed if is_fixed else time_limit(ctx.problem, None, slowest)
-    for sub, outcomes in zip(timers, timed, strict=True):
-        results[sub.rel].cases = [_retime(o, limit) for o in outcomes]
-    others = [s for s in subs if s not in timers and s.rel in ready]
-    with ThreadPoolExecutor(ctx.options.jobs) as pool:
-        judged = list(
-            pool.map(lambda s: judge.run(ready[s.rel], limit.hard, limit.seconds), others)
-        )
-    for sub, outcomes in zip(others, judged, strict=True):
-        results[sub.rel].cases = outcomes
+    if limit.seconds != guess.seconds:
+        with ThreadPoolExecutor(ctx.options.jobs) as pool:
+            again = pool.map(lambda s: judge.run(ready[s.rel], limit.hard, limit.seconds), others)
+            outcomes.update({s.rel: found for s, found in zip(others, again, strict=True)})
+    for sub in timers:
+        results[sub.rel].cases = [_retime(o, limit) for o in outcomes[sub.rel]]
+    for sub in others:
+        results[sub.rel].cases = outcomes[sub.rel]
     return limit
+
+
+def _slowness(sub: Submission) -> int:
+    exp = sub.expectation
+    return 0 if exp is not None and exp.required is not None and "TLE" in exp.required else 1
 
 
 def _grade_and_check(
