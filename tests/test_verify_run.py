@@ -10,7 +10,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from builders import move, replace, write
+from builders import append, move, replace, write
 from conftest import SAMPLE_NAMES, SAMPLES
 
 from problemtools_py.cli.verifyproblem import main
@@ -168,3 +168,64 @@ def test_data_filter_limits_the_cases(capsys: Capture) -> None:
                            str(SAMPLES / "hello")], capsys)
     (row,) = problem["submissions"]
     assert list(row["groups"]) == ["secret"] and row["groups"]["secret"]["cases"] == 2
+
+
+SUBMISSIONS_YAML_CASES = [
+    ("group-rule", "wrong_answer/int32.c:\n  sample:\n    permitted: [AC]\n",
+     "submissions.yaml for 'sample' permits only AC"),
+    ("message", "wrong_answer/int32.c:\n  message: no such message anywhere\n",
+     "no judge message contains"),
+]
+
+
+@pytest.mark.parametrize(("name", "rules", "text"), SUBMISSIONS_YAML_CASES,
+                         ids=[c[0] for c in SUBMISSIONS_YAML_CASES])
+def test_submissions_yaml_group_rules_and_messages(copy_sample: Callable[..., Path], capsys: Capture,
+                                                   name: str, rules: str, text: str) -> None:
+    root = copy_sample("different")
+    append(root, "submissions/submissions.yaml", rules)
+    code, problem = run_json(["-p", "submissions", "-s", "(int32|diff.cpp)", str(root)], capsys)
+    assert code == 1
+    assert any(text in f["message"] and f["path"] == "submissions/wrong_answer/int32.c"
+               for f in problem["findings"]), problem["findings"]
+
+
+def test_submissions_yaml_message_found(copy_sample: Callable[..., Path], capsys: Capture) -> None:
+    root = copy_sample("different")
+    append(root, "submissions/submissions.yaml", "wrong_answer/int32.c:\n  message: got '\n")
+    code, problem = run_json(["-p", "submissions", "-s", "(int32|diff.cpp)", str(root)], capsys)
+    assert code == 0, problem["findings"]
+
+
+SLOW_DIFF = """import sys, time
+start = time.process_time()
+while time.process_time() - start < 1.2:
+    pass
+for line in sys.stdin:
+    a, b = map(int, line.split())
+    print(abs(a - b))
+"""
+
+
+def test_use_for_time_limit_false_excludes_a_slow_accepted(copy_sample: Callable[..., Path],
+                                                          capsys: Capture) -> None:
+    root = copy_sample("different")
+    write(root, "submissions/accepted/slowish.py", SLOW_DIFF)
+    args = ["-p", "submissions", "-s", "accepted/(slowish|diff.cpp)", "-d", "sample/1", str(root)]
+    _, timed = run_json(args, capsys)
+    assert timed["time_limit"] == 3  # 1.2 s x ac_to_time_limit 2.0, to whole seconds
+    append(root, "submissions/submissions.yaml", "accepted/slowish.py:\n  use_for_time_limit: false\n")
+    _, untimed = run_json(args, capsys)
+    assert untimed["time_limit"] == 1
+
+
+@pytest.mark.parametrize(("ctd", "errors"), [('REGEX("[A-Za-z]{1,20}") NEWLINE\n', 0),
+                                             ('REGEX("[a-z]{1,20}") NEWLINE\n', 5)])
+def test_checktestdata_validator(copy_sample: Callable[..., Path], capsys: Capture, ctd: str,
+                                 errors: int) -> None:
+    root = copy_sample("hello")
+    write(root, "input_validators/hello.ctd", ctd)
+    _, problem = run_json(["-p", "validators", str(root)], capsys)
+    rejected = [f for f in problem["findings"] if "input validator hello rejects" in f["message"]]
+    assert len(rejected) == errors
+    assert all("\n" not in f["message"] for f in problem["findings"])

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
-from problemtools_py.model.problem import Expectation, Tag, TagProblem
+from problemtools_py.model.problem import CaseRule, Expectation, Tag, TagProblem
 from problemtools_py.yamlfile import YamlDoc
 
 REJECT = frozenset({"WA", "TLE", "RTE", "MLE", "OLE"})
@@ -236,10 +237,27 @@ def _score(value: object) -> tuple[float, float] | None:
     return None
 
 
+def _case_rules(rule: dict[str, object], prefix: str = "") -> list[CaseRule]:
+    """Nested keys that are not rule keys are test-case/group globs with rules of their own."""
+    found: list[CaseRule] = []
+    for key, value in rule.items():
+        if key in RULE_KEYS or not isinstance(value, dict):
+            continue
+        glob = f"{prefix}/{key}" if prefix else str(key)
+        found.append(
+            CaseRule(
+                glob, _verdict_set(value.get("permitted")), _verdict_set(value.get("required"))
+            )
+        )
+        found.extend(_case_rules(value, glob))
+    return found
+
+
 def apply_rules(base: Expectation | None, rel: str, rules: YamlDoc) -> Expectation | None:
-    """Apply the submission-level rules of ``submissions/submissions.yaml`` matching ``rel``
-    (a path starting with ``submissions/``). A key naming the submission's directory
-    replaces that directory's default; other matching keys narrow ``permitted``."""
+    """Apply the rules of ``submissions/submissions.yaml`` matching ``rel`` (a path starting
+    with ``submissions/``). A key naming the submission's directory replaces that
+    directory's default; other matching keys narrow ``permitted``, and add their test-group
+    rules, ``message`` and ``use_for_time_limit``."""
     if not isinstance(rules.data, dict):
         return base
     path = rel.removeprefix("submissions/")
@@ -255,13 +273,20 @@ def apply_rules(base: Expectation | None, rel: str, rules: YamlDoc) -> Expectati
         else:
             if permitted is not None and result.permitted is not None:
                 permitted &= result.permitted
-            result = Expectation(
-                f"{result.source}, submissions.yaml '{pattern}'",
-                permitted if permitted is not None else result.permitted,
-                required if required is not None else result.required,
-                result.score,
+            result = dataclasses.replace(
+                result,
+                source=f"{result.source}, submissions.yaml '{pattern}'",
+                permitted=permitted if permitted is not None else result.permitted,
+                required=required if required is not None else result.required,
             )
         score = _score(rule.get("score"))
-        if score is not None:
-            result = Expectation(result.source, result.permitted, result.required, score)
+        message = rule.get("message")
+        use = rule.get("use_for_time_limit")
+        result = dataclasses.replace(
+            result,
+            score=score if score is not None else result.score,
+            case_rules=result.case_rules + tuple(_case_rules(rule)),
+            message=message if isinstance(message, str) else result.message,
+            time_limit_use=use if use in (False, "lower", "upper") else result.time_limit_use,
+        )
     return result

@@ -105,6 +105,15 @@ class Tag:
 
 
 @dataclass(frozen=True)
+class CaseRule:
+    """A submissions.yaml rule for the test cases (and groups) matching ``glob``."""
+
+    glob: str
+    permitted: frozenset[str] | None = None
+    required: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
 class Expectation:
     """What a submission claims. ``permitted``: every test verdict must be in it
     (None: anything); ``required``: some test verdict must be in it (None: no demand)."""
@@ -115,6 +124,11 @@ class Expectation:
     score: tuple[float, float] | None = None
     compile_error: bool = False
     partially_accepted: bool = False
+    # submissions.yaml: rules for the test cases matching a glob, a judge message that must
+    # appear, and whether the submission bounds the time limit ("lower", "upper", False)
+    case_rules: tuple[CaseRule, ...] = ()
+    message: str | None = None
+    time_limit_use: str | bool | None = None
 
     @property
     def accepted(self) -> bool:

@@ -17,10 +17,10 @@ from problemtools_py.judge.sandbox import SandboxError
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.run.cache import VerdictCache, digest, file_digest
 from problemtools_py.run.context import Context
+from problemtools_py.run.ctd import build_ctd
 from problemtools_py.run.flags import group_settings, input_validator_args
 
 VALIDATION_DIRS = ("invalid_input", "invalid_output", "valid_output")
-SKIPPED_KINDS = (".ctd", ".viva")
 
 
 @dataclass(frozen=True)
@@ -34,15 +34,29 @@ def validators(ctx: Context) -> tuple[list[tuple[Program, Executable]], list[Fin
     built: list[tuple[Program, Executable]] = []
     findings: list[Finding] = []
     for program in ctx.problem.input_validators:
-        if all(f.endswith(SKIPPED_KINDS) for f in program.files):
+        if all(f.endswith(".viva") for f in program.files):
             findings.append(
                 warning(
                     "input-validator",
-                    "checktestdata/VIVA validators are not "
-                    "run by problemtools_py yet; this one was skipped",
+                    "VIVA validators are not run by problemtools_py; this one was skipped",
                     program.rel,
                 )
             )
+            continue
+        if all(f.endswith(".ctd") for f in program.files):
+            ctd = build_ctd(ctx, program)
+            if isinstance(ctd, str):
+                findings.append(warning("input-validator", ctd, program.rel))
+            elif ctd.executable is None:
+                findings.append(
+                    error(
+                        "input-validator",
+                        f"checktestdata validator: {ctd.message[:2000]}",
+                        program.rel,
+                    )
+                )
+            else:
+                built.append((program, ctd.executable))
             continue
         build = ctx.build(program)
         if build.executable is None:
@@ -74,7 +88,8 @@ def run_validator(
     if run.exit_code == 42:
         verdict = Verdict(True)
     else:
-        said = (run.stdout + run.stderr).decode("utf-8", "replace").strip()
+        text = (run.stdout + run.stderr).decode("utf-8", "replace")
+        said = " | ".join(line.strip() for line in text.splitlines() if line.strip())
         why = (
             run.describe()
             if run.outcome.value not in ("ok", "rte")

@@ -10,7 +10,8 @@ from problemtools_py.judge.sandbox import SandboxError
 from problemtools_py.run.answers import check_answers
 from problemtools_py.run.context import Context
 from problemtools_py.run.inputs import check_inputs
-from problemtools_py.run.submissions import Judged, SubmissionResult, judge_submissions
+from problemtools_py.run.outcomes import SubmissionResult
+from problemtools_py.run.submissions import Judged, judge_submissions
 
 RUNNING_PARTS = ("validators", "graders", "submissions")
 

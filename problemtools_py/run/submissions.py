@@ -9,41 +9,20 @@ from __future__ import annotations
 
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from problemtools_py.findings import Finding, error, warning
+from problemtools_py.findings import Finding, error
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.judge.results import Verdict
 from problemtools_py.model.problem import Submission, TestCase
 from problemtools_py.run.answers import Checker
+from problemtools_py.run.claims import expectation_findings
 from problemtools_py.run.context import Context
 from problemtools_py.run.grading import CaseGrade, Grader
+from problemtools_py.run.outcomes import CaseOutcome, SubmissionResult
 from problemtools_py.run.timelimit import TimeLimit, time_limit
-
-
-@dataclass(frozen=True)
-class CaseOutcome:
-    case: TestCase
-    verdict: Verdict  # at the time limit
-    at_margin: Verdict  # with the safety margin
-    cpu: float
-    score: float | None
-    message: str
-
-
-@dataclass
-class SubmissionResult:
-    submission: Submission
-    compile_error: str | None = None
-    cases: list[CaseOutcome] = field(default_factory=list)
-    verdict: str = ""
-    score: float | None = None
-
-    @property
-    def max_cpu(self) -> float:
-        return max((c.cpu for c in self.cases), default=0.0)
 
 
 @dataclass
@@ -109,8 +88,10 @@ class SubmissionJudge:
 
 def _times_the_limit(sub: Submission) -> bool:
     exp = sub.expectation
-    if exp is None or exp.compile_error:
+    if exp is None or exp.compile_error or exp.time_limit_use in (False, "upper"):
         return False
+    if exp.time_limit_use == "lower":
+        return True
     return exp.accepted or (
         exp.permitted is not None
         and "TLE" not in exp.permitted
@@ -233,134 +214,3 @@ def _retime(outcome: CaseOutcome, limit: TimeLimit) -> CaseOutcome:
     return CaseOutcome(
         outcome.case, at(limit.seconds), at(limit.hard), outcome.cpu, outcome.score, outcome.message
     )
-
-
-def _describe(outcome: CaseOutcome) -> str:
-    detail = (
-        f": {outcome.message[:200]}"
-        if outcome.message and outcome.verdict is not Verdict.TLE
-        else ""
-    )
-    return f"{outcome.verdict.value} on {outcome.case.name} (CPU {outcome.cpu:.2f} s){detail}"
-
-
-def expectation_findings(
-    ctx: Context, result: SubmissionResult, best: float | None
-) -> list[Finding]:
-    sub, exp = result.submission, result.submission.expectation
-    rel = sub.rel
-    if exp is None:
-        return []
-    if exp.compile_error or result.compile_error:
-        if exp.compile_error and result.compile_error is None:
-            return [error("submission", f"compiles, but {exp.source} expects a compile error", rel)]
-        if not exp.compile_error:
-            return [
-                error("submission", f"does not compile: {str(result.compile_error)[:1500]}", rel)
-            ]
-        return []
-    findings = _verdict_findings(result, exp.permitted, exp.required, exp.source, rel, margin=False)
-    if not findings:
-        sensitive = _verdict_findings(
-            result, exp.permitted, exp.required, exp.source, rel, margin=True
-        )
-        if sensitive:
-            findings.append(
-                warning(
-                    "submission",
-                    "sensitive to the time limit: with the safety "
-                    f"margin it would fail its expectation ({sensitive[0].message})",
-                    rel,
-                )
-            )
-    findings.extend(_score_findings(ctx, result, best))
-    for outcome in result.cases:
-        if outcome.verdict is Verdict.JE:
-            findings.append(
-                error("judge", f"judge error on {outcome.case.name}: {outcome.message}", rel)
-            )
-    return findings
-
-
-def _verdict_findings(
-    result: SubmissionResult,
-    permitted: frozenset[str] | None,
-    required: frozenset[str] | None,
-    source: str,
-    rel: str,
-    margin: bool,
-) -> list[Finding]:
-    cases = result.cases
-
-    def verdict(outcome: CaseOutcome) -> Verdict:
-        return outcome.at_margin if margin else outcome.verdict
-
-    if permitted is not None:
-        for outcome in cases:
-            if verdict(outcome).value not in permitted and verdict(outcome) is not Verdict.JE:
-                got = (
-                    outcome
-                    if not margin
-                    else CaseOutcome(
-                        outcome.case,
-                        outcome.at_margin,
-                        outcome.at_margin,
-                        outcome.cpu,
-                        outcome.score,
-                        outcome.message,
-                    )
-                )
-                return [
-                    error(
-                        "submission",
-                        f"got {_describe(got)}; {source} permits only "
-                        f"{', '.join(sorted(permitted))}",
-                        rel,
-                    )
-                ]
-    if required is not None and cases and not any(verdict(c).value in required for c in cases):
-        worst = sorted({verdict(c).value for c in cases})
-        return [
-            error(
-                "submission",
-                f"got only {', '.join(worst)} over {len(cases)} test cases; "
-                f"{source} requires {' or '.join(sorted(required))} on some test case",
-                rel,
-            )
-        ]
-    return []
-
-
-def _score_findings(ctx: Context, result: SubmissionResult, best: float | None) -> list[Finding]:
-    exp = result.submission.expectation
-    assert exp is not None
-    rel = result.submission.rel
-    if not ctx.problem.config.scoring or result.score is None:
-        return []
-    if exp.score is not None:
-        low, high = exp.score
-        if result.verdict != "AC" or not low - 1e-6 <= result.score <= high + 1e-6:
-            want = f"{low:g}" if low == high else f"[{low:g}, {high:g}]"
-            return [
-                error(
-                    "submission",
-                    f"got {result.verdict} with score {result.score:g}; "
-                    f"{exp.source} expects score {want}",
-                    rel,
-                )
-            ]
-    if exp.partially_accepted and (result.verdict != "AC" or result.score >= _best(ctx, result)):
-        return [
-            error(
-                "submission",
-                f"got {result.verdict} with score {result.score:g}; "
-                "partially_accepted/ expects AC with less than the full score",
-                rel,
-            )
-        ]
-    return []
-
-
-def _best(ctx: Context, result: SubmissionResult) -> float:
-    accepted = [r.score for r in [result] if r.score is not None]
-    return max(accepted, default=0.0) if not ctx.problem.legacy else float("inf")

@@ -1,0 +1,179 @@
+"""Whether each submission got what it claims: verdicts per test case (permitted,
+required, also per test group from submissions.yaml), its judge message, its score, and
+whether the claim still holds with the safety margin."""
+
+from __future__ import annotations
+
+from problemtools_py.findings import Finding, error, warning
+from problemtools_py.judge.results import Verdict
+from problemtools_py.model.expectations import glob_matches
+from problemtools_py.run.context import Context
+from problemtools_py.run.outcomes import CaseOutcome, SubmissionResult
+
+
+def _describe(outcome: CaseOutcome) -> str:
+    detail = (
+        f": {outcome.message[:200]}"
+        if outcome.message and outcome.verdict is not Verdict.TLE
+        else ""
+    )
+    return f"{outcome.verdict.value} on {outcome.case.name} (CPU {outcome.cpu:.2f} s){detail}"
+
+
+def expectation_findings(
+    ctx: Context, result: SubmissionResult, best: float | None
+) -> list[Finding]:
+    sub, exp = result.submission, result.submission.expectation
+    rel = sub.rel
+    if exp is None:
+        return []
+    if exp.compile_error or result.compile_error:
+        if exp.compile_error and result.compile_error is None:
+            return [error("submission", f"compiles, but {exp.source} expects a compile error", rel)]
+        if not exp.compile_error:
+            return [
+                error("submission", f"does not compile: {str(result.compile_error)[:1500]}", rel)
+            ]
+        return []
+    findings = _verdict_findings(result, exp.permitted, exp.required, exp.source, rel, margin=False)
+    findings.extend(_case_rule_findings(result, rel))
+    if not findings:
+        sensitive = _verdict_findings(
+            result, exp.permitted, exp.required, exp.source, rel, margin=True
+        )
+        if sensitive:
+            findings.append(
+                warning(
+                    "submission",
+                    "sensitive to the time limit: with the safety "
+                    f"margin it would fail its expectation ({sensitive[0].message})",
+                    rel,
+                )
+            )
+    findings.extend(_score_findings(ctx, result, best))
+    for outcome in result.cases:
+        if outcome.verdict is Verdict.JE:
+            findings.append(
+                error("judge", f"judge error on {outcome.case.name}: {outcome.message}", rel)
+            )
+    return findings
+
+
+def _case_rule_findings(result: SubmissionResult, rel: str) -> list[Finding]:
+    """submissions.yaml rules for test groups, and the judge message it must produce."""
+    exp = result.submission.expectation
+    assert exp is not None
+    findings: list[Finding] = []
+    for rule in exp.case_rules:
+        subset = SubmissionResult(
+            result.submission,
+            None,
+            [c for c in result.cases if glob_matches(rule.glob, c.case.name)],
+        )
+        findings.extend(
+            _verdict_findings(
+                subset,
+                rule.permitted,
+                rule.required,
+                f"submissions.yaml for '{rule.glob}'",
+                rel,
+                margin=False,
+            )
+        )
+    if (
+        exp.message is not None
+        and result.cases
+        and not any(exp.message in c.message for c in result.cases)
+    ):
+        findings.append(
+            error(
+                "submission",
+                f"no judge message contains {exp.message!r}, which submissions.yaml requires",
+                rel,
+            )
+        )
+    return findings
+
+
+def _verdict_findings(
+    result: SubmissionResult,
+    permitted: frozenset[str] | None,
+    required: frozenset[str] | None,
+    source: str,
+    rel: str,
+    margin: bool,
+) -> list[Finding]:
+    cases = result.cases
+
+    def verdict(outcome: CaseOutcome) -> Verdict:
+        return outcome.at_margin if margin else outcome.verdict
+
+    if permitted is not None:
+        for outcome in cases:
+            if verdict(outcome).value not in permitted and verdict(outcome) is not Verdict.JE:
+                got = (
+                    outcome
+                    if not margin
+                    else CaseOutcome(
+                        outcome.case,
+                        outcome.at_margin,
+                        outcome.at_margin,
+                        outcome.cpu,
+                        outcome.score,
+                        outcome.message,
+                    )
+                )
+                return [
+                    error(
+                        "submission",
+                        f"got {_describe(got)}; {source} permits only "
+                        f"{', '.join(sorted(permitted))}",
+                        rel,
+                    )
+                ]
+    if required is not None and cases and not any(verdict(c).value in required for c in cases):
+        worst = sorted({verdict(c).value for c in cases})
+        return [
+            error(
+                "submission",
+                f"got only {', '.join(worst)} over {len(cases)} test cases; "
+                f"{source} requires {' or '.join(sorted(required))} on some test case",
+                rel,
+            )
+        ]
+    return []
+
+
+def _score_findings(ctx: Context, result: SubmissionResult, best: float | None) -> list[Finding]:
+    exp = result.submission.expectation
+    assert exp is not None
+    rel = result.submission.rel
+    if not ctx.problem.config.scoring or result.score is None:
+        return []
+    if exp.score is not None:
+        low, high = exp.score
+        if result.verdict != "AC" or not low - 1e-6 <= result.score <= high + 1e-6:
+            want = f"{low:g}" if low == high else f"[{low:g}, {high:g}]"
+            return [
+                error(
+                    "submission",
+                    f"got {result.verdict} with score {result.score:g}; "
+                    f"{exp.source} expects score {want}",
+                    rel,
+                )
+            ]
+    if exp.partially_accepted and (result.verdict != "AC" or result.score >= _best(ctx, result)):
+        return [
+            error(
+                "submission",
+                f"got {result.verdict} with score {result.score:g}; "
+                "partially_accepted/ expects AC with less than the full score",
+                rel,
+            )
+        ]
+    return []
+
+
+def _best(ctx: Context, result: SubmissionResult) -> float:
+    accepted = [r.score for r in [result] if r.score is not None]
+    return max(accepted, default=0.0) if not ctx.problem.legacy else float("inf")

@@ -1,0 +1,31 @@
+"""What judging a submission produced: per test case, and in all."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from problemtools_py.judge.results import Verdict
+from problemtools_py.model.problem import Submission, TestCase
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    case: TestCase
+    verdict: Verdict  # at the time limit
+    at_margin: Verdict  # with the safety margin
+    cpu: float
+    score: float | None
+    message: str
+
+
+@dataclass
+class SubmissionResult:
+    submission: Submission
+    compile_error: str | None = None
+    cases: list[CaseOutcome] = field(default_factory=list)
+    verdict: str = ""
+    score: float | None = None
+
+    @property
+    def max_cpu(self) -> float:
+        return max((c.cpu for c in self.cases), default=0.0)
