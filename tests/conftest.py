@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,6 +12,10 @@ import pytest
 
 from problemtools_py.findings import ProblemReport
 from problemtools_py.verify import verify_problem
+
+# Builds and validator verdicts are cached by content in the user's cache directory; the
+# tests get a cache of their own so that nothing cached by other code versions counts.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="ptpy-test-cache-")
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_problems"

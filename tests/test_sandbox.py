@@ -285,3 +285,19 @@ def test_program_cannot_write_into_the_judges_descriptors(box: Sandbox, programs
             "\n    except OSError:\n        pass\nraise SystemExit(5)")
     result = run(box, ["python3", "-c", code], programs)
     assert result.outcome is Outcome.RTE and result.exit_code == 5
+
+
+STREAMS = ("import sys\ndata = sys.stdin.read()\n"
+           "print(repr(data), sys.stdin.errors, sys.stdout.errors, sys.stdin.newlines)")
+
+
+def test_in_process_streams_match_python3(box: Sandbox, tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)
+    (tmp_path / "s.py").write_text(STREAMS + "\n")
+    data = tmp_path / "in"
+    data.write_bytes(b"a\r\nb\xff\n")
+    runs = [box.run(["python3", "-S", "/prog/s.py"], limits=LIMITS, stdin=data,
+                    binds=[Bind(str(tmp_path), "/prog")], inprocess=main)
+            for main in (None, "/prog/s.py")]
+    assert runs[0].stdout == runs[1].stdout
+    assert b"surrogateescape" in runs[0].stdout and b"\\r\\n" in runs[0].stdout

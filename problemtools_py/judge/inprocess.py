@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import io
 import os
 import sys
 import sysconfig
@@ -61,19 +60,32 @@ def stdlib_dirs() -> list[str]:
 
 
 def _streams() -> None:
-    sys.stdin = io.TextIOWrapper(
-        io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8", errors="strict"
-    )
-    sys.stdout = io.TextIOWrapper(
-        io.BufferedWriter(io.FileIO(1, "w", closefd=False), 1 << 16),
+    """Standard streams as ``python3`` creates them in the sandbox (LANG=C.UTF-8 on POSIX):
+    UTF-8 with surrogateescape, no newline translation, buffer sizes from the descriptors,
+    a line-buffered stderr."""
+    sys.stdin = open(  # noqa: SIM115 - the process owns these streams until it exits
+        0,
         encoding="utf-8",
-        errors="strict",
+        errors="surrogateescape",
+        newline="\n",
+        closefd=False,
     )
-    sys.stderr = io.TextIOWrapper(
-        io.FileIO(2, "w", closefd=False),
+    sys.stdout = open(  # noqa: SIM115
+        1,
+        "w",
+        encoding="utf-8",
+        errors="surrogateescape",
+        newline="\n",
+        closefd=False,
+    )
+    sys.stderr = open(  # noqa: SIM115
+        2,
+        "w",
         encoding="utf-8",
         errors="backslashreplace",
-        line_buffering=True,
+        newline="\n",
+        closefd=False,
+        buffering=1,
     )
 
 

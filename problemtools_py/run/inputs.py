@@ -75,7 +75,7 @@ def validators(ctx: Context) -> tuple[list[tuple[Program, Executable]], list[Fin
 def run_validator(
     ctx: Context, exe: Executable, args: list[str], data: Path, cache: VerdictCache
 ) -> Verdict:
-    key = digest("input-v2", str(exe.directory.name), *args, file_digest(data))
+    key = digest("input-v3", str(exe.directory.name), *args, file_digest(data))
     cached = cache.get(key)
     if cached is not None:
         return Verdict(bool(cached["valid"]), str(cached["message"]))
