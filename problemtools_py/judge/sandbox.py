@@ -103,20 +103,9 @@ class Sandbox:
             fds.append(out)
             if watch is not None:
                 fds.extend(watch)
-            bind_list = [[b.source, b.target, b.writable] for b in binds]
-            if inprocess is not None:
-                bind_list += [[d, d, False] for d in self.stdlib]
             request: dict[str, Any] = {
-                "argv": list(argv),
+                **self._request(argv, limits, binds, cwd, inprocess is not None),
                 "env": {**ENV, **(env or {})},
-                "cwd": cwd,
-                "binds": bind_list,
-                "cpu": limits.cpu_seconds,
-                "wall": limits.wall,
-                "memory": limits.memory_bytes,
-                "output": limits.output_bytes,
-                "tasks": limits.processes,
-                "file_bytes": limits.file_bytes,
                 "stderr_cap": limits.stderr_bytes,
                 "stdout_direct": stdout_direct,
                 "inprocess": inprocess,
@@ -136,6 +125,25 @@ class Sandbox:
         finally:
             for fd in close:
                 os.close(fd)
+
+    def _request(
+        self, argv: Sequence[str], limits: Limits, binds: Sequence[Bind], cwd: str, stdlib: bool
+    ) -> dict[str, Any]:
+        """The parts of a request that describe the program, its files and its limits."""
+        bind_list = [[b.source, b.target, b.writable] for b in binds]
+        if stdlib:  # in-process Python imports from the server's standard library
+            bind_list += [[d, d, False] for d in self.stdlib]
+        return {
+            "argv": list(argv),
+            "cwd": cwd,
+            "binds": bind_list,
+            "cpu": limits.cpu_seconds,
+            "wall": limits.wall,
+            "memory": limits.memory_bytes,
+            "output": limits.output_bytes,
+            "tasks": limits.processes,
+            "file_bytes": limits.file_bytes,
+        }
 
     @staticmethod
     def _fd(target: Path | int | None, flags: int, close: list[int]) -> int:
@@ -172,21 +180,7 @@ class Sandbox:
         """Keep one jail for many runs of one program (its tests, in order): each run then
         costs a fork, not a new sandbox. Runs inside use these binds, cwd and memory; the
         scratch directories are emptied between runs."""
-        bind_list = [[b.source, b.target, b.writable] for b in binds]
-        if inprocess:
-            bind_list += [[d, d, False] for d in self.stdlib]
-        spec = {
-            "argv": ["true"],
-            "cwd": cwd,
-            "binds": bind_list,
-            "cpu": limits.cpu_seconds,
-            "wall": limits.wall,
-            "memory": limits.memory_bytes,
-            "output": limits.output_bytes,
-            "tasks": limits.processes,
-            "file_bytes": limits.file_bytes,
-        }
-        self._call({"open": spec}, [], [])
+        self._call({"open": self._request(["true"], limits, binds, cwd, inprocess)}, [], [])
         try:
             yield self
         finally:
