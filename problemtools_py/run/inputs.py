@@ -43,23 +43,14 @@ def validators(ctx: Context) -> tuple[list[tuple[Program, Executable]], list[Fin
                 )
             )
             continue
-        if all(f.endswith(".ctd") for f in program.files):
-            ctd = build_ctd(ctx, program)
-            if isinstance(ctd, str):
-                findings.append(warning("input-validator", ctd, program.rel))
-            elif ctd.executable is None:
-                findings.append(
-                    error(
-                        "input-validator",
-                        f"checktestdata validator: {ctd.message[:2000]}",
-                        program.rel,
-                    )
-                )
-            else:
-                built.append((program, ctd.executable))
-            continue
-        build = ctx.build(program)
-        if build.executable is None:
+        build = (
+            build_ctd(ctx, program)
+            if all(f.endswith(".ctd") for f in program.files)
+            else ctx.build(program)
+        )
+        if isinstance(build, str):  # checktestdata is not installed
+            findings.append(warning("input-validator", build, program.rel))
+        elif build.executable is None:
             findings.append(
                 error(
                     "input-validator",
