@@ -305,8 +305,8 @@ class SandboxPool:
         try:
             box = self._free.get_nowait()
         except queue.Empty:
+            box = Sandbox(self.isolate)  # servers start in parallel, outside the lock
             with self._lock:
-                box = Sandbox(self.isolate)
                 self._all.append(box)
         try:
             yield box
