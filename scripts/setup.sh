@@ -19,6 +19,8 @@ missing=()
 for cmd in "${!want[@]}"; do
   command -v "$cmd" >/dev/null 2>&1 || missing+=("${want[$cmd]}")
 done
+# Python submissions run with the system's python3 inside the sandbox (which sees /usr only).
+[ -x /usr/bin/python3 ] || missing+=(python3)
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}" >&2
   if [ "$(id -u)" -eq 0 ]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
