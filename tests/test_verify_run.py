@@ -229,3 +229,26 @@ def test_checktestdata_validator(copy_sample: Callable[..., Path], capsys: Captu
     rejected = [f for f in problem["findings"] if "input validator hello rejects" in f["message"]]
     assert len(rejected) == errors
     assert all("\n" not in f["message"] for f in problem["findings"])
+
+
+def test_a_second_run_of_an_unchanged_package_runs_nothing(
+        copy_sample: Callable[..., Path], capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    from problemtools_py.judge import sandbox
+
+    root = copy_sample("divisor")
+    code, first = run_json([str(root)], capsys)
+    assert code == 0, first["findings"]
+    calls: list[object] = []
+    real_run = sandbox.Sandbox.run
+
+    def counting(self: sandbox.Sandbox, *args: object, **kwargs: object) -> object:
+        calls.append(args)
+        return real_run(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sandbox.Sandbox, "run", counting)
+    code, second = run_json([str(root)], capsys)
+    assert code == 0 and second["submissions"] == first["submissions"]
+    assert calls == []  # builds, validator verdicts and judging results all came from the cache
+    write(root, "data/secret/3.ans", "4\n")  # a changed answer is judged again
+    run_json([str(root)], capsys)
+    assert calls

@@ -38,8 +38,11 @@ def package_roots(files: Sequence[str], top: Path) -> list[Path]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", help="changed files (pre-commit passes them)")
-    parser.add_argument("--static", action="store_true",
-                        help="config, statement and data checks only: nothing is run")
+    parser.add_argument(
+        "--static",
+        action="store_true",
+        help="config, statement and data checks only: nothing is run",
+    )
     parser.add_argument("-e", "--werror", action="store_true", help="warnings fail too")
 
     def body() -> ExitCode:
@@ -54,8 +57,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         cwd = Path.cwd().resolve()
         shown = [r.relative_to(cwd) if cwd in r.parents else r for r in roots]
         reporter = TextReporter(quiet=True)
-        run = verify_all(shown, parts, werror=args.werror, run_programs=not args.static,
-                         options=Options(), on_report=reporter.problem)
+        run = verify_all(
+            shown,
+            parts,
+            werror=args.werror,
+            run_programs=not args.static,
+            options=Options(),
+            on_report=reporter.problem,
+        )
         return run.exit_code
 
     return run_command(PROG, body)

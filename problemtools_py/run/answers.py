@@ -18,6 +18,7 @@ from problemtools_py.judge.validators import (
     fresh_feedback_dir,
 )
 from problemtools_py.model.problem import TestCase
+from problemtools_py.run.cache import VerdictCache, digest, file_digest
 from problemtools_py.run.context import Context
 from problemtools_py.run.flags import group_settings, output_validator_args
 
@@ -47,6 +48,7 @@ class Checker:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.settings = group_settings(ctx.problem)
+        self.cache = VerdictCache()
         self.custom: CustomValidator | None = None
         self.error: str | None = None
         problem = ctx.problem
@@ -82,17 +84,46 @@ class Checker:
         root = self.ctx.problem.root
         answer = answer or root / case.files[".ans"]
         validator = self.for_case(case)
+        if isinstance(validator, DefaultValidator):
+            with tempfile.TemporaryDirectory(prefix="ptpy-check-") as tmp:
+                return validator.validate(output, answer, fresh_feedback_dir(Path(tmp) / "fb"))
+        key = digest(
+            "answer-v1",
+            validator.executable.directory.name,
+            *validator.args,
+            file_digest(root / case.files[".in"]),
+            file_digest(answer),
+            file_digest(output),
+        )
+        cached = self.cache.get(key)
+        if cached is not None:
+            return Validation(
+                Verdict(cached["verdict"]),
+                cached["judgemessage"],
+                "",
+                cached["score"],
+                error=cached["error"],
+            )
         with tempfile.TemporaryDirectory(prefix="ptpy-check-") as tmp:
             feedback = fresh_feedback_dir(Path(tmp) / "feedback")
-            if isinstance(validator, DefaultValidator):
-                return validator.validate(output, answer, feedback)
             try:
                 with self.ctx.pool.sandbox() as box:
-                    return validator.validate_with(
+                    result = validator.validate_with(
                         box, root / case.files[".in"], answer, output, feedback
                     )
             except SandboxError as exc:
                 return Validation(Verdict.JE, error=str(exc))
+        if result.nextpass is None:
+            self.cache.put(
+                key,
+                {
+                    "verdict": result.verdict.value,
+                    "score": result.score,
+                    "judgemessage": result.judgemessage,
+                    "error": result.error,
+                },
+            )
+        return result
 
 
 def _cases(ctx: Context) -> Iterator[TestCase]:

@@ -21,6 +21,7 @@ from problemtools_py.judge.graders import (
     parse_range,
 )
 from problemtools_py.model.problem import TestGroup
+from problemtools_py.run.cache import VerdictCache, digest
 from problemtools_py.run.context import Context
 from problemtools_py.run.flags import group_settings
 
@@ -38,6 +39,7 @@ class Grader:
         self.work = work
         self.settings = group_settings(ctx.problem)
         self.errors: list[str] = []
+        self.cache = VerdictCache()
         self.custom: CustomGrader | None = None
         if ctx.problem.legacy and ctx.problem.graders:
             build = ctx.build(ctx.problem.graders[0])
@@ -89,14 +91,25 @@ class Grader:
         if settings.get("grading") == "custom" or self.ctx.problem.config.grader == "custom":
             if self.custom is None:
                 return Grade("JE", 0.0, "custom grading without a grader")
-            with self.ctx.pool.sandbox() as box:
-                grade = self.custom.grade(
-                    box, subresults, flags, self.work / (group.name or "data")
-                )
+            grade = self._custom(group, subresults, flags)
         else:
             grade = default_grader(subresults, flags)
         if grade.error:
             self.errors.append(f"grading {group.rel}: {grade.error}")
+        return grade
+
+    def _custom(
+        self, group: TestGroup, subresults: list[tuple[str, float]], flags: list[str]
+    ) -> Grade:
+        """A custom grader's grade; cached by content (grader, flags, subresults)."""
+        assert self.custom is not None
+        key = digest("grade-v1", self.custom.executable.directory.name, *flags, repr(subresults))
+        cached = self.cache.get(key)
+        if cached is not None:
+            return Grade(str(cached["verdict"]), float(cached["score"]), str(cached["error"]))
+        with self.ctx.pool.sandbox() as box:
+            grade = self.custom.grade(box, subresults, flags, self.work / (group.name or "data"))
+        self.cache.put(key, {"verdict": grade.verdict, "score": grade.score, "error": grade.error})
         return grade
 
     def _in_range(self, group: TestGroup, settings: dict[str, Any], grade: Grade) -> Grade:

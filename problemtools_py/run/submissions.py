@@ -7,6 +7,7 @@ is "sensitive to the time limit". Pass-fail submissions stop at their first fail
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -15,9 +16,11 @@ from pathlib import Path
 from problemtools_py.findings import Finding, error
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.judging import CaseJudge
-from problemtools_py.judge.results import Verdict
+from problemtools_py.judge.results import Limits, Verdict
+from problemtools_py.judge.validators import CustomValidator
 from problemtools_py.model.problem import Submission, TestCase
 from problemtools_py.run.answers import Checker
+from problemtools_py.run.cache import VerdictCache, digest, file_digest
 from problemtools_py.run.claims import expectation_findings
 from problemtools_py.run.context import Context
 from problemtools_py.run.grading import CaseGrade, Grader
@@ -50,6 +53,7 @@ class SubmissionJudge:
         self.cases = _cases(ctx)
         self.checker = Checker(ctx)
         self.work = Path(tempfile.mkdtemp(prefix="ptpy-verify-"))
+        self.cache = VerdictCache()
         self.stop_early = not ctx.problem.config.scoring
         config = ctx.problem.config
         self.passes = config.limits.validation_passes if config.multi_pass else 1
@@ -57,14 +61,25 @@ class SubmissionJudge:
     def judge_case(
         self, exe: Executable, case: TestCase, cpu_limit: float, tl: float | None
     ) -> CaseOutcome:
-        judge = CaseJudge(
-            self.ctx.pool,
-            self.checker.for_case(case),
-            self.ctx.submission_limits(cpu_limit),
-            self.ctx.problem.config.interactive,
-            self.passes,
-        )
+        """One run, or its result from an earlier run of the same program on the same
+        files with the same validator and limits (judging results are cached by content)."""
+        checker = self.checker.for_case(case)
+        limits = self.ctx.submission_limits(cpu_limit)
         root = self.ctx.problem.root
+        key = self._key(exe, case, checker, limits, tl)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return CaseOutcome(
+                case,
+                Verdict(cached["at_tl"]),
+                Verdict(cached["at_margin"]),
+                float(cached["cpu"]),
+                cached["score"],
+                str(cached["message"]),
+            )
+        judge = CaseJudge(
+            self.ctx.pool, checker, limits, self.ctx.problem.config.interactive, self.passes
+        )
         work = Path(tempfile.mkdtemp(dir=self.work))
         result = judge.judge(exe, root / case.files[".in"], root / case.files[".ans"], work)
         verdict = result.verdict
@@ -72,7 +87,52 @@ class SubmissionJudge:
             at_tl = Verdict.TLE
         else:
             at_tl = verdict
-        return CaseOutcome(case, at_tl, verdict, result.cpu_seconds, result.score, result.message)
+        outcome = CaseOutcome(
+            case, at_tl, verdict, result.cpu_seconds, result.score, result.message
+        )
+        overloaded = (
+            result.run is not None
+            and result.run.wall_killed
+            and (result.run.cpu_seconds < limits.cpu_seconds)
+        )
+        if verdict is not Verdict.JE and not overloaded:
+            self.cache.put(
+                key,
+                {
+                    "at_tl": at_tl.value,
+                    "at_margin": verdict.value,
+                    "cpu": result.cpu_seconds,
+                    "score": result.score,
+                    "message": result.message,
+                },
+            )
+        return outcome
+
+    def _key(
+        self, exe: Executable, case: TestCase, checker: object, limits: Limits, tl: float | None
+    ) -> str:
+        root = self.ctx.problem.root
+        if isinstance(checker, CustomValidator):
+            judge_id = ["custom", checker.executable.directory.name, *checker.args]
+        else:
+            judge_id = ["default", *getattr(checker, "args", [])]
+        return digest(
+            "case-v1",
+            exe.directory.name,
+            file_digest(root / case.files[".in"]),
+            file_digest(root / case.files[".ans"]),
+            *judge_id,
+            repr(
+                (
+                    limits.cpu_seconds,
+                    limits.memory_bytes,
+                    limits.output_bytes,
+                    tl,
+                    self.passes,
+                    self.ctx.problem.config.interactive,
+                )
+            ),
+        )
 
     def run(self, exe: Executable, cpu_limit: float, tl: float | None) -> list[CaseOutcome]:
         outcomes = []
@@ -107,9 +167,12 @@ def judge_submissions(ctx: Context) -> Judged:
         where = ctx.problem.output_validators[0].rel if ctx.problem.output_validators else "."
         return Judged([], None, [error("output-validator", judge.checker.error, where)])
     results = {s.rel: SubmissionResult(s) for s in subs}
-    ready = _build_all(ctx, subs, results)
-    limit = _time_and_judge(ctx, judge, subs, ready, results)
-    findings = _grade_and_check(ctx, judge, results)
+    try:
+        ready = _build_all(ctx, subs, results)
+        limit = _time_and_judge(ctx, judge, subs, ready, results)
+        findings = _grade_and_check(ctx, judge, results)
+    finally:
+        shutil.rmtree(judge.work, ignore_errors=True)  # team outputs and feedback
     return Judged(list(results.values()), limit, findings)
 
 
