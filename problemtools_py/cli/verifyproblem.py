@@ -72,20 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PART,...",
         help=f"comma-separated parts to check (default: all): {','.join(PARTS)}",
     )
-    parser.add_argument("-e", "--werror", action="store_true", help="treat warnings as errors")
-    parser.add_argument(
-        "-b",
-        "--bail-on-error",
-        action="store_true",
-        help="stop at the first part that finds an error",
-    )
-    parser.add_argument("-q", "--quiet", action="store_true", help="print only findings")
-    parser.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        help="show each part as it runs, check names and timings",
-    )
+    _add_run_options(parser)
+    _add_output_options(parser)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    return parser
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-j",
         "--jobs",
@@ -118,13 +111,28 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-run", action="store_true", help="static checks only: compile and run nothing"
     )
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-e", "--werror", action="store_true", help="treat warnings as errors")
+    parser.add_argument(
+        "-b",
+        "--bail-on-error",
+        action="store_true",
+        help="stop at the first part that finds an error",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only findings")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="show each part as it runs, check names and timings",
+    )
     parser.add_argument(
         "--json",
         action="store_true",
         help="print a JSON report on stdout (schema: schemas/report.schema.json)",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    return parser
 
 
 def _check_dirs(paths: list[Path]) -> None:

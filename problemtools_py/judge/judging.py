@@ -148,12 +148,21 @@ class CaseJudge:
     def _interactive(
         self, exe: Executable, stdin: Path, input_path: Path, answer: Path, feedback: Path
     ) -> tuple[RunResult, Validation | None]:
-        """Submission and validator wired stdout-to-stdin both ways. The verdict order is
-        problemtools': validator failure (JE), validator rejected first (WA), TLE, RTE,
-        then the validator's verdict."""
+        """Submission and validator wired stdout-to-stdin both ways."""
         checker = self.checker
         assert isinstance(checker, CustomValidator)
         del stdin  # the submission never sees the input; the validator gets it by path
+        sub, val = self._run_pair(exe, checker, input_path, answer, feedback)
+        return sub, interactive_verdict(sub, val, checker.interpret(val, feedback))
+
+    def _run_pair(
+        self,
+        exe: Executable,
+        checker: CustomValidator,
+        input_path: Path,
+        answer: Path,
+        feedback: Path,
+    ) -> tuple[RunResult, RunResult]:
         to_val_r, to_val_w = os.pipe()
         to_sub_r, to_sub_w = os.pipe()
         # The validator's jail watches both pipes to tell which side closed its output first.
@@ -202,20 +211,25 @@ class CaseJudge:
             raise sub
         if isinstance(val, SandboxError):
             raise val
-        validation = checker.interpret(val, feedback)
-        if val.first_closed is not None:  # which closed its output first: causal, exact
-            validator_first = val.first_closed == "own"
-        else:  # without jails: exit times
-            validator_first = val.ended_at <= sub.ended_at
-        if validation.verdict is Verdict.JE or (
-            validation.verdict is Verdict.WA and validator_first
-        ):
-            return sub, validation
-        if sub.outcome in (Outcome.TLE, Outcome.MLE) or (
-            sub.outcome is Outcome.RTE and not sub.judge_killed
-        ):
-            return sub, None
-        return sub, validation
+        return sub, val
+
+
+def interactive_verdict(
+    sub: RunResult, val: RunResult, validation: Validation
+) -> Validation | None:
+    """problemtools' order: validator failure (JE), validator rejected first (WA), TLE, RTE,
+    then the validator's verdict. None: the submission's own failure decides."""
+    if val.first_closed is not None:  # which closed its output first: causal, exact
+        validator_first = val.first_closed == "own"
+    else:  # without jails: exit times
+        validator_first = val.ended_at <= sub.ended_at
+    if validation.verdict is Verdict.JE or (validation.verdict is Verdict.WA and validator_first):
+        return validation
+    if sub.outcome in (Outcome.TLE, Outcome.MLE) or (
+        sub.outcome is Outcome.RTE and not sub.judge_killed
+    ):
+        return None
+    return validation
 
 
 def _guard(call: Callable[[], RunResult]) -> RunResult | SandboxError:

@@ -88,21 +88,15 @@ class Sandbox:
         the descriptors passed in are closed here once the server has them. ``inprocess``
         names a Python main file (a sandbox path) to run in the server's own forked
         interpreter instead of executing ``argv[0]``; ``argv[1:]`` are its arguments."""
-        fds: list[int] = []
         close: list[int] = []
         try:
-            fds.append(self._fd(stdin, os.O_RDONLY, close))
+            stdin_fd = self._fd(stdin, os.O_RDONLY, close)
             capture = stdout is None
-            out = (
-                os.memfd_create("stdout")
-                if capture
-                else self._fd(stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, close)
-            )
             if capture:
+                out = os.memfd_create("stdout")
                 close.append(out)
-            fds.append(out)
-            if watch is not None:
-                fds.extend(watch)
+            else:
+                out = self._fd(stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, close)
             request: dict[str, Any] = {
                 **self._request(argv, limits, binds, cwd, inprocess is not None),
                 "env": {**ENV, **(env or {})},
@@ -110,13 +104,8 @@ class Sandbox:
                 "stdout_direct": stdout_direct,
                 "inprocess": inprocess,
             }
-            reply = self._call(
-                request,
-                fds,
-                [fd for fd in (stdin, stdout, *(watch or ())) if isinstance(fd, int)]
-                if give_fds
-                else [],
-            )
+            given = [fd for fd in (stdin, stdout, *(watch or ())) if isinstance(fd, int)]
+            reply = self._call(request, [stdin_fd, out, *(watch or ())], given if give_fds else [])
             captured = b""
             if capture:
                 os.lseek(out, 0, os.SEEK_SET)

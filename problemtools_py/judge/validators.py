@@ -153,46 +153,41 @@ class CustomValidator:
         if code not in (42, 43):
             why = run.describe() if run.outcome.value != "ok" else "exit code 0"
             detail = run.stderr.decode("utf-8", "replace").strip()[-500:]
+            error = f"output validator failed ({why}; 42 means accepted, 43 wrong answer)"
             return Validation(
                 Verdict.JE,
                 judgemessage,
                 teammessage,
-                error=(
-                    f"output validator failed ({why}; 42 means accepted, 43 wrong answer)"
-                    + (f": {detail}" if detail else "")
-                ),
+                error=error + (f": {detail}" if detail else ""),
             )
         verdict = Verdict.AC if code == 42 else Verdict.WA
         raw_score = read_feedback(feedback_dir, "score.txt")
         score = parse_score(raw_score)
-        if raw_score is not None:
-            problem = (
-                "score.txt with a wrong answer"
-                if verdict is Verdict.WA
-                else "score.txt, but this problem does not use validator scores"
-                if not self.scoring
-                else f"score.txt is not a number: {raw_score[:40]!r}"
-                if score is None
-                else None
-            )
-            if problem:
-                return Validation(
-                    Verdict.JE, judgemessage, teammessage, error=f"output validator wrote {problem}"
-                )
-        if self.require_score and verdict is Verdict.AC and raw_score is None:
-            return Validation(
-                Verdict.JE,
-                judgemessage,
-                teammessage,
-                error="output validator accepted without writing score.txt",
-            )
         nextpass = feedback_dir / "nextpass.in"
         has_next = os.path.lexists(nextpass)
-        if has_next and verdict is not Verdict.AC:
-            return Validation(
-                Verdict.JE,
-                judgemessage,
-                teammessage,
-                error="output validator wrote nextpass.in with a wrong-answer verdict",
-            )
+        problem = self._feedback_problem(verdict, raw_score, score, has_next)
+        if problem:
+            return Validation(Verdict.JE, judgemessage, teammessage, error=problem)
         return Validation(verdict, judgemessage, teammessage, score, nextpass if has_next else None)
+
+    def _feedback_problem(
+        self, verdict: Verdict, raw_score: str | None, score: float | None, has_next: bool
+    ) -> str | None:
+        """Feedback that makes the validator's answer a judge error, or None."""
+        if raw_score is not None:
+            if verdict is Verdict.WA:
+                return "output validator wrote score.txt with a wrong answer"
+            if not self.scoring:
+                return (
+                    "output validator wrote score.txt, but this problem does not use "
+                    "validator scores"
+                )
+            if score is None:
+                return (
+                    f"output validator wrote a score.txt that is not a number: {raw_score[:40]!r}"
+                )
+        elif self.require_score and verdict is Verdict.AC:
+            return "output validator accepted without writing score.txt"
+        if has_next and verdict is not Verdict.AC:
+            return "output validator wrote nextpass.in with a wrong-answer verdict"
+        return None
