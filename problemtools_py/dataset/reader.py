@@ -1,0 +1,193 @@
+"""Reading a dataset directory lazily: statements without tests, one problem by id from its
+row group alone (found through the row-group statistics of the sorted id column), and
+whole problems one row group at a time."""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from problemtools_py.dataset.ids import share
+from problemtools_py.dataset.schema import (
+    REFERENCES_FILE,
+    SPLITS,
+    bad_row,
+    check_id,
+    check_time_limit,
+    parse_origin,
+    parse_tests,
+    split_file,
+)
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+
+INFO_COLUMNS = ["problem_id", "statement", "time_limit_s", "origin_json"]
+
+
+@dataclass(frozen=True)
+class ProblemInfo:
+    problem_id: str
+    statement: str
+    time_limit_s: float
+    origin: dict[str, Any]
+    split: str
+
+    @property
+    def share(self) -> str:
+        return share(self.problem_id)
+
+
+@dataclass(frozen=True)
+class DatasetProblem(ProblemInfo):
+    tests: tuple[tuple[str, str], ...] = ()
+    tests_json: str = ""
+    origin_json: str = ""
+
+
+class SplitFile:
+    """One ``problems-<split>.parquet`` (or references.parquet), opened lazily."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @cached_property
+    def file(self) -> pq.ParquetFile:
+        try:
+            return pq.ParquetFile(self.path)
+        except (OSError, ValueError) as exc:
+            raise FatalError(
+                f"not a readable parquet file: {exc}", path=self.path, exit_code=ExitCode.FINDINGS
+            ) from exc
+
+    @cached_property
+    def bounds(self) -> list[tuple[str, str]]:
+        """(min, max) problem_id of each row group, from the file's statistics."""
+        meta = self.file.metadata
+        column = meta.schema.names.index("problem_id")
+        found = []
+        for index in range(meta.num_row_groups):
+            stats = meta.row_group(index).column(column).statistics
+            if stats is None or not stats.has_min_max:
+                raise FatalError(
+                    f"row group {index} has no problem_id statistics",
+                    path=self.path,
+                    exit_code=ExitCode.FINDINGS,
+                )
+            found.append((str(stats.min), str(stats.max)))
+        return found
+
+    def group_of(self, pid: str) -> int | None:
+        bounds = self.bounds
+        index = bisect.bisect_left([high for _, high in bounds], pid)
+        if index < len(bounds) and bounds[index][0] <= pid <= bounds[index][1]:
+            return index
+        return None
+
+    def read_group(self, index: int, columns: list[str] | None = None) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = self.file.read_row_group(index, columns=columns).to_pylist()
+        return rows
+
+    def first_row(self, index: int) -> int:
+        meta = self.file.metadata
+        return sum(meta.row_group(i).num_rows for i in range(index))
+
+
+class Dataset:
+    def __init__(self, root: Path | str) -> None:
+        self.root = Path(root)
+        if not self.root.is_dir():
+            raise FatalError("not a dataset directory", path=self.root)
+        self._files: dict[str, SplitFile] = {}
+
+    @property
+    def splits(self) -> list[str]:
+        return [s for s in SPLITS if (self.root / split_file(s)).is_file()]
+
+    def _split(self, split: str) -> SplitFile:
+        if split not in self._files:
+            path = self.root / (REFERENCES_FILE if split == "references" else split_file(split))
+            if not path.is_file():
+                raise FatalError(f"the dataset has no {split} split", path=path)
+            self._files[split] = SplitFile(path)
+        return self._files[split]
+
+    def statements(self, split: str) -> Iterator[ProblemInfo]:
+        """Every problem's statement and limits, without reading a single test."""
+        part = self._split(split)
+        for group in range(part.file.metadata.num_row_groups):
+            base = part.first_row(group)
+            for offset, row in enumerate(part.read_group(group, INFO_COLUMNS)):
+                yield _info(row, split, part.path, base + offset)
+
+    def problem(self, split: str, pid: str) -> DatasetProblem | None:
+        """One problem, reading only the row group that holds it."""
+        part = self._split(split)
+        group = part.group_of(pid)
+        if group is None:
+            return None
+        base = part.first_row(group)
+        for offset, row in enumerate(part.read_group(group)):
+            if row["problem_id"] == pid:
+                return _problem(row, split, part.path, base + offset)
+        return None
+
+    def iter_problems(self, split: str) -> Iterator[DatasetProblem]:
+        """Whole problems in file order, one row group in memory at a time."""
+        part = self._split(split)
+        for group in range(part.file.metadata.num_row_groups):
+            base = part.first_row(group)
+            for offset, row in enumerate(part.read_group(group)):
+                yield _problem(row, split, part.path, base + offset)
+
+    def reference(self, pid: str) -> str | None:
+        """The problem's Python 3 reference ("" when it ships on upstream tests only)."""
+        part = self._split("references")
+        group = part.group_of(pid)
+        if group is None:
+            return None
+        for row in part.read_group(group):
+            if row["problem_id"] == pid:
+                return str(row["code"])
+        return None
+
+    def share_counts(self, split: str) -> Counter[str]:
+        return Counter(info.share for info in self.statements(split))
+
+    def metadata(self, split: str) -> dict[str, str]:
+        raw = self._split(split).file.schema_arrow.metadata or {}
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+
+def _info(row: dict[str, Any], split: str, path: Path, index: int) -> ProblemInfo:
+    statement = row.get("statement")
+    if not isinstance(statement, str):
+        raise bad_row(path, index, "statement", "missing")
+    return ProblemInfo(
+        check_id(row.get("problem_id"), path, index),
+        statement,
+        check_time_limit(row.get("time_limit_s"), path, index),
+        parse_origin(row.get("origin_json"), path, index),
+        split,
+    )
+
+
+def _problem(row: dict[str, Any], split: str, path: Path, index: int) -> DatasetProblem:
+    info = _info(row, split, path, index)
+    tests = parse_tests(row.get("tests_json"), path, index)
+    return DatasetProblem(
+        info.problem_id,
+        info.statement,
+        info.time_limit_s,
+        info.origin,
+        split,
+        tuple(tests),
+        str(row["tests_json"]),
+        str(row["origin_json"]),
+    )

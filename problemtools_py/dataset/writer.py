@@ -1,0 +1,72 @@
+"""Writing dataset files: row groups of 64 rows, zstd, rows sorted by problem_id, the id
+rule in the key-value metadata, written under a temporary name and renamed only when
+complete, so a failed or interrupted write leaves nothing behind."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from problemtools_py.dataset.ids import PROBLEM_ID_RULE
+from problemtools_py.dataset.schema import COMPRESSION, ROW_GROUP_ROWS
+from problemtools_py.errors import FatalError
+
+
+class RowWriter:
+    """``with RowWriter(path, schema) as w: w.add(row) ...``: streams rows, sorted by
+    ``problem_id``, into row groups of ``ROW_GROUP_ROWS``."""
+
+    def __init__(self, path: Path, schema: pa.Schema, rows_per_group: int = ROW_GROUP_ROWS) -> None:
+        self.path = Path(path)
+        self.schema = schema.with_metadata({"problem_id_rule": PROBLEM_ID_RULE})
+        self.rows_per_group = rows_per_group
+        self.buffer: list[dict[str, Any]] = []
+        self.last_id: str | None = None
+        self.count = 0
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent
+        )
+        os.close(fd)
+        self.tmp = Path(tmp)
+        self.writer = pq.ParquetWriter(self.tmp, self.schema, compression=COMPRESSION)
+
+    def add(self, row: dict[str, Any]) -> None:
+        pid = row["problem_id"]
+        if self.last_id is not None and pid <= self.last_id:
+            raise FatalError(
+                f"rows must be sorted by problem_id without repeats: {pid} after {self.last_id}",
+                path=self.path,
+            )
+        self.last_id = pid
+        self.buffer.append(row)
+        self.count += 1
+        if len(self.buffer) == self.rows_per_group:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.buffer:
+            table = pa.Table.from_pylist(self.buffer, schema=self.schema)
+            self.writer.write_table(table, row_group_size=self.rows_per_group)
+            self.buffer = []
+
+    def __enter__(self) -> RowWriter:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        try:
+            if kind is None:
+                self._flush()
+            self.writer.close()
+            if kind is None:
+                os.replace(self.tmp, self.path)
+        finally:
+            if self.tmp.exists():
+                self.tmp.unlink()
