@@ -59,7 +59,7 @@ def test_layout_follows_the_card(dataset: tuple[Dataset, dict[str, str]]) -> Non
 
 def test_one_problem_reads_one_row_group(dataset: tuple[Dataset, dict[str, str]],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    data, ids = dataset
+    data, _ = dataset
     reads: list[int] = []
     real = pq.ParquetFile.read_row_group
 
