@@ -7,7 +7,8 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+
+from problemtools_py.judge.dataset_rule import first_difference, token_matches
 
 _WS = rb" \t\n\v\f\r"
 _SPLIT_WS = re.compile(rb"([ \t\n\v\f\r]+)")
@@ -172,53 +173,18 @@ def _compare_spaced(team: bytes, judge: bytes, flags: DefaultFlags) -> Compariso
     return Comparison(True)
 
 
-# -- the competitive-code-curated dataset's comparator -------------------------------
-_INTEGER = re.compile(r"[+-]?\d+\Z")
-
-
-def _finite_float(text: str) -> float | None:
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
-
-
-def dataset_token_matches(out: str, expected: str) -> bool:
-    """One token, by the dataset's rule."""
-    if out == expected:
-        return True
-    if expected.lower() in ("yes", "no"):
-        return out.lower() == expected.lower()
-    if not any(c in expected for c in ".eE"):
-        if not _INTEGER.match(expected):
-            return False
-        if not any(c in out for c in ".eE"):
-            return False
-        try:
-            value = Decimal(out)
-        except InvalidOperation:
-            return False
-        return value.is_finite() and value == int(expected)
-    exp_value = _finite_float(expected)
-    if exp_value is None:
-        return False
-    got = _finite_float(out)
-    return got is not None and math.isclose(got, exp_value, rel_tol=1e-6, abs_tol=1e-6)
+# -- the competitive-code-curated dataset's comparator (one source: dataset_rule.py) --
+dataset_token_matches = token_matches
 
 
 def dataset_compare(output: str, expected: str) -> Comparison:
     """Split both on whitespace; equal token counts; every token matches
-    (:func:`dataset_token_matches`)."""
-    out_tokens, exp_tokens = output.split(), expected.split()
-    if len(out_tokens) != len(exp_tokens):
-        return Comparison(False, f"{len(out_tokens)} tokens, expected {len(exp_tokens)}")
-    for index, (o, e) in enumerate(zip(out_tokens, exp_tokens, strict=True)):
-        if not dataset_token_matches(o, e):
-            return Comparison(
-                False, f"token {index + 1}: got {o[:30]!r}, expected {e[:30]!r}", index, index
-            )
-    return Comparison(True)
+    (:func:`problemtools_py.judge.dataset_rule.token_matches`)."""
+    difference = first_difference(output, expected)
+    if difference is None:
+        return Comparison(True)
+    index, why = difference
+    return Comparison(False, why, index, index)
 
 
 COMPARATORS = ("default", "dataset")
