@@ -301,3 +301,14 @@ def test_in_process_streams_match_python3(box: Sandbox, tmp_path: Path) -> None:
             for main in (None, "/prog/s.py")]
     assert runs[0].stdout == runs[1].stdout
     assert b"surrogateescape" in runs[0].stdout and b"\\r\\n" in runs[0].stdout
+
+
+def test_in_process_python_imports_extension_modules(box: Sandbox, tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)
+    code = "import hashlib, sqlite3, ssl\nprint(hashlib.sha256(b'').hexdigest()[:8])\nraise KeyError('k')\n"
+    (tmp_path / "x.py").write_text(code)
+    runs = [box.run(["python3", "-S", "/prog/x.py"], limits=LIMITS,
+                    binds=[Bind(str(tmp_path), "/prog")], inprocess=main)
+            for main in (None, "/prog/x.py")]
+    assert runs[0].stdout == runs[1].stdout == b"e3b0c442\n"
+    assert runs[0].stderr == runs[1].stderr  # the same traceback, no judge frames

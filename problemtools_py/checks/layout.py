@@ -16,7 +16,7 @@ SEED_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_.-]*[a-zA-Z0-9]$")
 MODERN_FILE = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,253}[a-zA-Z0-9]$")
 MODERN_DIR = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9_-]{0,253}[a-zA-Z0-9])?$")
 EXEMPT_ANYWHERE = frozenset({".gitignore", ".gitattributes", ".git"})
-EXEMPT_AT_ROOT = frozenset({".timelimit"})
+EXEMPT_AT_ROOT = frozenset({".timelimit", ".dataset.json"})  # .dataset.json: parquet2kattis
 
 LEGACY_TOP = frozenset(
     {

@@ -29,6 +29,10 @@ def run_command(prog: str, body: Callable[[], ExitCode]) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return int(ExitCode.INTERNAL)
+    except OSError as exc:  # the machine said no (disk full, permissions): not a bug of ours
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"{prog}: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return int(ExitCode.FINDINGS)
     except Exception as exc:
         print(f"{prog}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         if os.environ.get(DEBUG_ENV):

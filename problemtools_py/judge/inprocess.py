@@ -59,6 +59,16 @@ def stdlib_dirs() -> list[str]:
     return found
 
 
+def _stdlib_path() -> list[str]:
+    """This interpreter's sys.path entries inside its standard library (lib-dynload with the
+    extension modules included), which a forked run keeps."""
+    roots = tuple(stdlib_dirs())
+    return [p for p in sys.path if p and p.startswith(roots)]
+
+
+_STDLIB_PATH = _stdlib_path()
+
+
 def _streams() -> None:
     """Standard streams as ``python3`` creates them in the sandbox (LANG=C.UTF-8 on POSIX):
     UTF-8 with surrogateescape, no newline translation, buffer sizes from the descriptors,
@@ -103,7 +113,7 @@ def run_main(path: str, args: list[str]) -> int:
     """Run ``path`` as ``__main__``, as ``python3 -S path args`` would; return its exit status."""
     _streams()
     sys.argv = [path, *args]
-    sys.path = [os.path.dirname(path), *stdlib_dirs()]
+    sys.path = [os.path.dirname(path), *_STDLIB_PATH]
     module = types.ModuleType("__main__")
     module.__dict__.update({"__file__": path, "__builtins__": builtins})
     sys.modules["__main__"] = module
@@ -114,8 +124,9 @@ def run_main(path: str, args: list[str]) -> int:
         exec(code, module.__dict__)
     except SystemExit as exc:
         status = _exit_status(exc)
-    except BaseException:
-        traceback.print_exc()
+    except BaseException as exc:
+        tb = exc.__traceback__
+        traceback.print_exception(type(exc), exc, tb.tb_next if tb is not None else None)
         status = 1
     try:
         sys.stdout.flush()

@@ -1,0 +1,128 @@
+"""``parquet2kattis DATASET_DIR OUT_DIR``: one Kattis problem package per dataset row."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from problemtools_py.cli.errorhandler import run_command
+from problemtools_py.dataset.export import package
+from problemtools_py.dataset.reader import Dataset, DatasetProblem
+from problemtools_py.dataset.schema import SPLITS
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+
+PROG = "parquet2kattis"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0].strip("`"))
+    parser.add_argument("dataset", type=Path, metavar="DATASET_DIR")
+    parser.add_argument("out", type=Path, metavar="OUT_DIR")
+    parser.add_argument(
+        "--split",
+        action="append",
+        choices=SPLITS,
+        help="splits to convert (repeatable; default: all present)",
+    )
+    parser.add_argument("--ids", help="comma-separated problem ids: only these")
+    parser.add_argument("--share", choices=("sft", "rl"), help="only this share of the rows")
+    parser.add_argument(
+        "--format",
+        choices=("legacy", "2023-07"),
+        default="2023-07",
+        help="package format (default: 2023-07)",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="packages written in parallel",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def _selected(
+    data: Dataset, splits: list[str], ids: set[str] | None, share: str | None
+) -> Iterator[DatasetProblem]:
+    for split in splits:
+        if ids is not None:  # by id: only the row groups that hold them are read
+            for pid in sorted(ids):
+                found = data.problem(split, pid)
+                if found is not None:
+                    yield found
+            continue
+        for problem in data.iter_problems(split):
+            if share is None or problem.share == share:
+                yield problem
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+
+    def body() -> ExitCode:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:
+            return ExitCode.CLEAN if exc.code == 0 else ExitCode.USAGE
+        data = Dataset(args.dataset)
+        splits = args.split or data.splits
+        if not splits:
+            raise FatalError("no problems-<split>.parquet files", path=args.dataset)
+        ids = {i.strip() for i in args.ids.split(",") if i.strip()} if args.ids else None
+        args.out.mkdir(parents=True, exist_ok=True)
+        modern = args.format == "2023-07"
+        console = Console(stderr=True)
+        written = 0
+        with (
+            Progress(
+                TextColumn("writing packages"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+                disable=args.quiet or not console.is_terminal,
+            ) as bar,
+            ThreadPoolExecutor(max(1, args.jobs)) as pool,
+        ):
+            task = bar.add_task("write", total=None)
+            pending = []
+            for problem in _selected(data, splits, ids, args.share):
+                reference = data.reference(problem.problem_id) if _has_refs(data) else None
+                pending.append(pool.submit(package, problem, reference, args.out, modern))
+                if len(pending) >= 4 * max(1, args.jobs):  # bounded memory
+                    written += _drain(pending, bar, task)
+            written += _drain(pending, bar, task)
+        print(f"{PROG}: wrote {written} packages to {args.out}", file=sys.stderr)
+        return ExitCode.CLEAN
+
+    return run_command(PROG, body)
+
+
+def _has_refs(data: Dataset) -> bool:
+    return (data.root / "references.parquet").is_file()
+
+
+def _drain(pending: list, bar: Progress, task: object) -> int:  # type: ignore[type-arg]
+    done = 0
+    for future in pending:
+        future.result()
+        done += 1
+        bar.advance(task)  # type: ignore[arg-type]
+    pending.clear()
+    return done
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,156 @@
+"""One dataset row as a Kattis problem package (legacy or 2023-07), written atomically.
+
+The package gets: problem.yaml (source from the row's origin; the time limit as
+``limits.time_limit`` in 2023-07 and as a ``.timelimit`` file in legacy), the statement
+(verbatim Markdown in 2023-07; escaped LaTeX in legacy), the tests in order as
+``data/{sample,secret}/NNN.in|.ans`` (tests whose input the statement shows go to
+sample), the reference as ``submissions/accepted/reference.py``, the dataset comparator as
+the output validator, an input validator that accepts exactly the dataset's inputs, and
+``.dataset.json`` with what converting back needs byte for byte (tools ignore dot files)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import uuid
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from problemtools_py.dataset.reader import DatasetProblem
+from problemtools_py.dataset.schema import tests_json
+from problemtools_py.errors import FatalError
+
+SIDECAR = ".dataset.json"
+MEMORY_MB = 2048
+_LATEX = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "#": r"\#",
+    "^": r"\^{}",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "%": r"\%",
+}
+KNOWN_INPUTS = '''#!/usr/bin/env python3
+"""Input validator of a dataset problem: the dataset defines its inputs as exactly its
+tests, so an input is valid when it is one of them (by sha256). Exit 42 when valid."""
+import hashlib
+import sys
+
+KNOWN = {known}
+data = sys.stdin.buffer.read()
+sys.exit(42 if hashlib.sha256(data).hexdigest() in KNOWN else 43)
+'''
+
+
+def _with_newline(text: str) -> str:
+    """Text files end with a newline (the exact statement travels in the sidecar)."""
+    return text if text.endswith("\n") else text + "\n"
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX.get(char, char) for char in text)
+
+
+def comparator_source() -> bytes:
+    return (resources.files("problemtools_py.judge") / "dataset_rule.py").read_bytes()
+
+
+def _write(path: Path, data: str | bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    path.write_bytes(data)
+
+
+def _problem_yaml(problem: DatasetProblem, modern: bool) -> dict[str, Any]:
+    source = problem.origin.get("source")
+    name = f"Problem {problem.problem_id}"
+    data: dict[str, Any] = {"license": "unknown"}
+    if modern:
+        data = {
+            "problem_format_version": "2023-07-draft",
+            "name": {"en": name},
+            "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"dataset:{problem.problem_id}")),
+            **data,
+            "limits": {"time_limit": problem.time_limit_s, "memory": MEMORY_MB},
+        }
+        if isinstance(source, str) and source:
+            data["source"] = {"name": source}
+    else:
+        data.update({"name": name, "validation": "custom", "limits": {"memory": MEMORY_MB}})
+        if isinstance(source, str) and source:
+            data["source"] = source
+    return data
+
+
+def _is_example(stdin: str, statement: str) -> bool:
+    shown = stdin.strip()
+    return 4 <= len(shown) < 2000 and shown in statement  # short inputs match by chance
+
+
+def package(problem: DatasetProblem, reference: str | None, out: Path, modern: bool) -> Path:
+    """Write the package for ``problem`` as ``out/<problem_id>``; never half-written."""
+    final = out / problem.problem_id
+    if final.exists():
+        raise FatalError("already exists; remove it or choose another output directory", path=final)
+    tmp = out / f".{problem.problem_id}.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        _fill(tmp, problem, reference, modern)
+        tmp.rename(final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return final
+
+
+def _fill(root: Path, problem: DatasetProblem, reference: str | None, modern: bool) -> None:
+    _write(
+        root / "problem.yaml",
+        yaml.safe_dump(_problem_yaml(problem, modern), allow_unicode=True, sort_keys=False),
+    )
+    if modern:
+        _write(root / "statement" / "problem.en.md", _with_newline(problem.statement))
+        _write(root / "output_validator" / "dataset_rule.py", comparator_source())
+    else:
+        _write(root / ".timelimit", f"{problem.time_limit_s!r}\n")
+        tex = (
+            f"\\problemname{{Problem {problem.problem_id}}}\n\n{latex_escape(problem.statement)}\n"
+        )
+        _write(root / "problem_statement" / "problem.en.tex", tex)
+        _write(root / "output_validators" / "dataset_rule" / "dataset_rule.py", comparator_source())
+    width = max(3, len(str(len(problem.tests))))
+    examples = [_is_example(stdin, problem.statement) for stdin, _ in problem.tests]
+    if examples and all(examples):
+        examples[-1] = False  # secret data is required
+    for index, ((stdin, stdout), example) in enumerate(zip(problem.tests, examples, strict=True)):
+        group = "sample" if example else "secret"
+        base = root / "data" / group / f"{index + 1:0{width}d}"
+        _write(base.with_suffix(".in"), stdin)
+        _write(base.with_suffix(".ans"), stdout)
+    known = sorted({hashlib.sha256(stdin.encode()).hexdigest() for stdin, _ in problem.tests})
+    _write(
+        root / "input_validators" / "known_inputs" / "validate.py",
+        KNOWN_INPUTS.replace("{known}", repr(set(known)) if known else "set()"),
+    )
+    if reference:
+        _write(root / "submissions" / "accepted" / "reference.py", reference)
+    sidecar = {
+        "problem_id": problem.problem_id,
+        "split": problem.split,
+        "time_limit_s": problem.time_limit_s,
+        "origin_json": problem.origin_json,
+        "statement": problem.statement,
+        "reference": reference,
+    }
+    if tests_json(list(problem.tests)) != problem.tests_json:
+        sidecar["tests_json"] = problem.tests_json  # a JSON layout we would not write
+    _write(root / SIDECAR, json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n")

@@ -1,0 +1,92 @@
+"""parquet2kattis: every row becomes a package that verifyproblem passes (everything run),
+with the tests, statement, reference and limits exactly as in the dataset."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from dataset_gen import BIG, UNICODE, YES_NO, write_dataset
+
+from problemtools_py.cli.parquet2kattis import main
+from problemtools_py.cli.verifyproblem import main as verify
+from problemtools_py.dataset import Dataset, problem_id
+from problemtools_py.dataset import export as export_module
+from problemtools_py.judge import dataset_rule
+
+Capture = pytest.CaptureFixture[str]
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("ds")
+    write_dataset(root, count=6)
+    return root
+
+
+@pytest.mark.parametrize("fmt", ["2023-07", "legacy"])
+def test_every_package_passes_verifyproblem(dataset: Path, tmp_path: Path, capsys: Capture,
+                                            fmt: str) -> None:
+    out = tmp_path / "packages"
+    assert main([str(dataset), str(out), "--split", "train", "--format", fmt, "-q"]) == 0
+    packages = sorted(out.iterdir())
+    assert len(packages) == 10 and not [p for p in packages if p.name.startswith(".")]
+    assert verify(["--json", *map(str, packages)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["errors"] == 0
+    for problem in report["problems"]:
+        (row,) = problem["submissions"]
+        assert row["submission"] == "submissions/accepted/reference.py" and row["verdict"] == "AC"
+
+
+@pytest.mark.parametrize("fmt", ["2023-07", "legacy"])
+def test_package_holds_the_row_exactly(dataset: Path, tmp_path: Path, fmt: str) -> None:
+    out = tmp_path / "p"
+    ids = [problem_id(s) for s, _, _ in (YES_NO, UNICODE, BIG)]
+    assert main([str(dataset), str(out), "--ids", ",".join(ids), "--format", fmt, "-q"]) == 0
+    data = Dataset(dataset)
+    for pid in ids:
+        row = data.problem("train", pid)
+        assert row is not None
+        root = out / pid
+        tests = sorted(root.glob("data/*/*.in"), key=lambda p: p.name)
+        assert [(p.read_text(), p.with_suffix(".ans").read_text()) for p in tests] == list(row.tests)
+        sidecar = json.loads((root / ".dataset.json").read_text())
+        assert sidecar["statement"] == row.statement and sidecar["origin_json"] == row.origin_json
+        assert sidecar["time_limit_s"] == row.time_limit_s and sidecar["split"] == "train"
+        assert (root / "submissions/accepted/reference.py").read_text() == data.reference(pid)
+        validator = next(root.glob("output_validator*/**/dataset_rule.py"))
+        assert validator.read_bytes() == Path(dataset_rule.__file__).read_bytes()
+        if fmt == "2023-07":
+            assert (root / "statement/problem.en.md").read_text().rstrip("\n") == row.statement
+        else:
+            assert float((root / ".timelimit").read_text()) == row.time_limit_s
+
+
+def test_share_filter_and_existing_packages(dataset: Path, tmp_path: Path, capsys: Capture) -> None:
+    out = tmp_path / "rl"
+    assert main([str(dataset), str(out), "--split", "train", "--share", "rl", "-q"]) == 0
+    data = Dataset(dataset)
+    expected = {p.problem_id for p in data.statements("train") if p.share == "rl"}
+    assert {p.name for p in out.iterdir()} == expected
+    capsys.readouterr()
+    assert main([str(dataset), str(out), "--split", "train", "--share", "rl", "-q"]) == 2
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_a_failed_package_leaves_nothing(dataset: Path, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch, capsys: Capture) -> None:
+    def broken(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(export_module, "_write", broken)
+    out = tmp_path / "out"
+    assert main([str(dataset), str(out), "--split", "eval", "-q"]) == 1
+    assert list(out.iterdir()) == []
+    assert "No space left on device" in capsys.readouterr().err
+
+
+def test_bad_dataset_directory_is_a_clear_error(tmp_path: Path, capsys: Capture) -> None:
+    assert main([str(tmp_path / "none"), str(tmp_path / "out")]) == 2
+    assert "not a dataset directory" in capsys.readouterr().err
