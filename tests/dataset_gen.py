@@ -57,7 +57,8 @@ def write_dataset(root: Path, count: int = 150) -> dict[str, str]:
         origin = {"source": "tests/dataset_gen.py", "row": index, "reference_kind": "python_reference"}
         rows.append((pid, statement, tests, origin, code))
     rows.sort()
-    splits = {"train": rows, "eval": rows[::25]}
+    # Splits are disjoint, as in the published dataset.
+    splits = {"train": [r for i, r in enumerate(rows) if i % 25 != 3], "eval": rows[3::25]}
     for split, chosen in splits.items():
         with RowWriter(root / split_file(split), PROBLEMS) as writer:
             for pid, statement, tests, origin, _ in chosen:

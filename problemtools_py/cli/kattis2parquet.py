@@ -1,0 +1,109 @@
+"""``kattis2parquet DIR... -o OUT_DIR``: problem packages to a competitive-code-curated
+dataset directory (problems-<split>.parquet, references.parquet, build_report.json,
+drops.jsonl)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from problemtools_py.cli.errorhandler import run_command
+from problemtools_py.dataset.assemble import Assembler
+from problemtools_py.dataset.build import BuildOptions, convert
+from problemtools_py.dataset.schema import SPLITS
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+from problemtools_py.judge.sandbox import SandboxPool
+
+PROG = "kattis2parquet"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0].strip("`"))
+    parser.add_argument("packages", nargs="+", type=Path, metavar="DIR")
+    parser.add_argument(
+        "-o",
+        "--out",
+        type=Path,
+        required=True,
+        metavar="OUT_DIR",
+        help="the dataset directory to create (must not exist)",
+    )
+    parser.add_argument(
+        "--split",
+        choices=SPLITS,
+        default="train",
+        help="split of packages that do not carry one (default: train)",
+    )
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N")
+    parser.add_argument("--max-tests", type=int, default=32, metavar="N")
+    parser.add_argument("--max-test-bytes", type=int, default=4 << 20, metavar="BYTES")
+    parser.add_argument("--min-tests", type=int, default=5, metavar="N")
+    parser.add_argument(
+        "--allow-no-reference",
+        action="store_true",
+        help="keep problems without a passing Python 3 reference "
+        "(reference_kind: upstream_tests_only)",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+
+    def body() -> ExitCode:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:
+            return ExitCode.CLEAN if exc.code == 0 else ExitCode.USAGE
+        for path in args.packages:
+            if not (path / "problem.yaml").is_file():
+                raise FatalError("not a problem package (no problem.yaml)", path=path)
+        options = BuildOptions(
+            args.split, args.max_tests, args.max_test_bytes, args.min_tests, args.allow_no_reference
+        )
+        assembler = Assembler(args.out)
+        console = Console(stderr=True)
+        try:
+            with (
+                SandboxPool(args.jobs + 1) as pool,
+                ThreadPoolExecutor(max(1, args.jobs)) as workers,
+                Progress(
+                    TextColumn("converting"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TimeElapsedColumn(),
+                    console=console,
+                    transient=True,
+                    disable=args.quiet or not console.is_terminal,
+                ) as bar,
+            ):
+                task = bar.add_task("convert", total=len(args.packages))
+                outcomes = workers.map(lambda p: convert(p, pool, options), args.packages)
+                for path, outcome in zip(args.packages, outcomes, strict=True):
+                    assembler.add(path, outcome)
+                    bar.advance(task)
+            out = assembler.finish()
+        except BaseException:
+            assembler.abort()
+            raise
+        rows = sum(assembler.splits.values())
+        print(
+            f"{PROG}: {rows} problems, {sum(assembler.drops.values())} dropped -> {out}",
+            file=sys.stderr,
+        )
+        return ExitCode.CLEAN
+
+    return run_command(PROG, body)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,115 @@
+"""Writing a whole dataset from converted packages, with bounded memory: each row is
+spilled to a temporary file as it arrives, then the files are written in problem_id order
+one row group at a time. Everything goes to a temporary directory renamed into place only
+when complete, with build_report.json (drop counts, sha256 of the four files, the id rule)
+and drops.jsonl (one line per dropped package)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+from problemtools_py.dataset.build import Outcome, Row
+from problemtools_py.dataset.ids import PROBLEM_ID_RULE
+from problemtools_py.dataset.schema import (
+    PROBLEMS,
+    REFERENCES,
+    REFERENCES_FILE,
+    REPORT_FILE,
+    split_file,
+)
+from problemtools_py.dataset.writer import RowWriter
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+
+
+class Assembler:
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        if out.exists():
+            raise FatalError("already exists; choose a new output directory", path=out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        self.tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+        self.spill = self.tmp / ".rows"
+        self.spill.mkdir()
+        self.sources: dict[str, str] = {}
+        self.split_of: dict[str, str] = {}
+        self.splits: Counter[str] = Counter()
+        self.drops: Counter[str] = Counter()
+        self.drop_lines: list[str] = []
+
+    def add(self, source: Path, outcome: Outcome) -> None:
+        row = outcome.row
+        if row is None:
+            self.drops[outcome.drop or "dropped"] += 1
+            self.drop_lines.append(
+                json.dumps(
+                    {"package": str(source), "reason": outcome.drop, "detail": outcome.detail},
+                    ensure_ascii=False,
+                )
+            )
+            return
+        seen = self.sources.get(row.problem_id)
+        if seen is not None:
+            raise FatalError(
+                f"{source} and {seen} have the same problem_id {row.problem_id} "
+                "(the same normalised statement): two problems with one id",
+                path=source,
+                exit_code=ExitCode.FINDINGS,
+            )
+        self.sources[row.problem_id] = str(source)
+        self.split_of[row.problem_id] = row.split
+        self.splits[row.split] += 1
+        folder = self.spill / row.split
+        folder.mkdir(exist_ok=True)
+        (folder / row.problem_id).write_text(json.dumps(row.__dict__, ensure_ascii=False),
+                                             encoding="utf-8")
+
+    def finish(self) -> Path:
+        try:
+            files = []
+            for split in sorted(self.splits):
+                path = self.tmp / split_file(split)
+                with RowWriter(path, PROBLEMS) as writer:
+                    for pid in sorted(os.listdir(self.spill / split)):
+                        writer.add(self._row(split, pid).columns())
+                files.append(path)
+            refs = self.tmp / REFERENCES_FILE
+            with RowWriter(refs, REFERENCES) as writer:
+                for pid in sorted(self.sources):
+                    split = self.split_of[pid]
+                    writer.add({"problem_id": pid, "code": self._row(split, pid).reference})
+            files.append(refs)
+            shutil.rmtree(self.spill)
+            (self.tmp / "drops.jsonl").write_text("".join(f"{line}\n" for line in self.drop_lines))
+            report = {
+                "problem_id_rule": PROBLEM_ID_RULE,
+                "rows": dict(sorted(self.splits.items())),
+                "dropped": dict(sorted(self.drops.items())),
+                "sha256": {f.name: _sha256(f) for f in files},
+            }
+            (self.tmp / REPORT_FILE).write_text(json.dumps(report, indent=2) + "\n")
+            os.replace(self.tmp, self.out)
+        except BaseException:
+            self.abort()
+            raise
+        return self.out
+
+    def _row(self, split: str, pid: str) -> Row:
+        return Row(**json.loads((self.spill / split / pid).read_text(encoding="utf-8")))
+
+    def abort(self) -> None:
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()

@@ -1,0 +1,228 @@
+"""kattis2parquet: problem packages to dataset rows.
+
+A package that parquet2kattis wrote (it has ``.dataset.json``) goes back exactly as it
+came: its id, split, statement, tests, time limit, origin and reference, no filter and no
+recomputation. Any other package is verified, its accepted Python 3 submissions are run on
+its tests with the judging core and the dataset comparator, and it becomes a row, or is
+dropped with a reason."""
+
+from __future__ import annotations
+
+import json
+import math
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from problemtools_py.checks import REGISTRY
+from problemtools_py.dataset.export import SIDECAR
+from problemtools_py.dataset.ids import problem_id
+from problemtools_py.dataset.schema import origin_json, tests_json
+from problemtools_py.findings import Severity
+from problemtools_py.judge.compile import Executable
+from problemtools_py.judge.judging import CaseJudge
+from problemtools_py.judge.results import Limits, Verdict
+from problemtools_py.judge.sandbox import SandboxPool
+from problemtools_py.judge.validators import DatasetValidator
+from problemtools_py.model import load_problem
+from problemtools_py.model.problem import Problem
+from problemtools_py.run.context import Context, Options
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    split: str = "train"
+    max_tests: int = 32
+    max_test_bytes: int = 4 << 20
+    min_tests: int = 5
+    allow_no_reference: bool = False
+    max_reference_seconds: float = 2.0
+
+
+@dataclass
+class Row:
+    problem_id: str
+    split: str
+    statement: str
+    tests_json: str
+    time_limit_s: float
+    origin_json: str
+    reference: str
+    source: str  # the package it came from
+
+    def columns(self) -> dict[str, Any]:
+        return {
+            "problem_id": self.problem_id,
+            "statement": self.statement,
+            "tests_json": self.tests_json,
+            "time_limit_s": self.time_limit_s,
+            "origin_json": self.origin_json,
+        }
+
+
+@dataclass
+class Outcome:
+    row: Row | None = None
+    drop: str | None = None  # the reason
+    detail: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def from_sidecar(root: Path) -> Outcome:
+    """A package parquet2kattis wrote: the row exactly as it was."""
+    sidecar = json.loads((root / SIDECAR).read_text(encoding="utf-8"))
+    raw = sidecar["tests_json"] if "tests_json" in sidecar else tests_json(read_tests(root))
+    return Outcome(
+        Row(
+            sidecar["problem_id"],
+            sidecar["split"],
+            sidecar["statement"],
+            raw,
+            float(sidecar["time_limit_s"]),
+            sidecar["origin_json"],
+            sidecar.get("reference") or "",
+            str(root),
+        )
+    )
+
+
+def read_tests(root: Path) -> list[tuple[str, str]]:
+    """Tests in order: data/sample and data/secret (and their groups), by file name."""
+    found = []
+    for path in (root / "data").glob("s*/**/*.in"):
+        group = path.relative_to(root / "data").parts[0]
+        if group in ("sample", "secret") and path.with_suffix(".ans").is_file():
+            found.append(path)
+    found.sort(key=lambda p: (p.name, p.as_posix()))
+    return [
+        (p.read_text(encoding="utf-8"), p.with_suffix(".ans").read_text(encoding="utf-8"))
+        for p in found
+    ]
+
+
+def statement_text(problem: Problem) -> str | None:
+    for statement in problem.statements:
+        if statement.lang == "en" and statement.text is not None:
+            return statement.text
+    return None
+
+
+def from_package(ctx: Context, options: BuildOptions) -> Outcome:
+    problem = ctx.problem
+    errors = [
+        f
+        for part in ("config", "statement", "data")
+        for check in REGISTRY[part]
+        for f in check(problem)
+        if f.severity is Severity.ERROR
+    ]
+    if errors:
+        return Outcome(drop="invalid package", detail=errors[0].message)
+    if problem.output_validators and (not problem.legacy or problem.config.custom_validation):
+        return Outcome(drop="custom output validator (several valid answers)")
+    if problem.config.validator_flags:
+        return Outcome(
+            drop="validator flags the comparator cannot reproduce",
+            detail=" ".join(problem.config.validator_flags),
+        )
+    statement = statement_text(problem)
+    if statement is None:
+        return Outcome(drop="no English statement")
+    tests = _capped(read_tests(problem.root), options)
+    if len(tests) < options.min_tests:
+        return Outcome(drop="too few tests", detail=f"{len(tests)} < {options.min_tests}")
+    return _with_reference(ctx, options, statement, tests)
+
+
+def _capped(tests: list[tuple[str, str]], options: BuildOptions) -> list[tuple[str, str]]:
+    kept, size = [], 0
+    for stdin, stdout in tests[: options.max_tests]:
+        size += len(stdin.encode()) + len(stdout.encode())
+        if size > options.max_test_bytes:
+            break
+        kept.append((stdin, stdout))
+    return kept
+
+
+def _with_reference(
+    ctx: Context, options: BuildOptions, statement: str, tests: list[tuple[str, str]]
+) -> Outcome:
+    problem = ctx.problem
+    candidates = [
+        s
+        for s in problem.submissions
+        if s.expectation is not None and s.expectation.accepted and s.program.language == "python3"
+    ]
+    passing: list[tuple[str, float]] = []
+    for sub in candidates:
+        build = ctx.submission(sub)
+        if build.executable is None:
+            return Outcome(
+                drop="accepted submissions disagree", detail=f"{sub.rel} does not compile"
+            )
+        slowest = _run_reference(ctx, build.executable, tests)
+        if slowest is None:
+            return Outcome(drop="accepted submissions disagree", detail=f"{sub.rel} fails a test")
+        passing.append(((problem.root / sub.program.files[0]).read_text(encoding="utf-8"), slowest))
+    package_limit = _package_limit(problem)
+    origin: dict[str, Any] = {"source": problem.root.name, "package_time_limit_s": package_limit}
+    if not passing:
+        if not options.allow_no_reference:
+            return Outcome(drop="no passing Python 3 reference")
+        origin["reference_kind"] = "upstream_tests_only"
+        code, slowest = "", 0.0
+    else:
+        code, slowest = min(passing, key=lambda item: item[1])
+        origin["reference_kind"] = "python_reference"
+        if slowest > options.max_reference_seconds:
+            return Outcome(drop="reference too slow", detail=f"{slowest:.2f} s")
+    limit = max(min(max(4 * package_limit, 1.0), 10.0), round(4 * slowest, 2))
+    row = Row(
+        problem_id(statement),
+        options.split,
+        statement,
+        tests_json(tests),
+        limit,
+        origin_json(origin),
+        code,
+        str(problem.root),
+    )
+    return Outcome(row)
+
+
+def _package_limit(problem: Problem) -> float:
+    dot = problem.root / ".timelimit"
+    if dot.is_file():
+        try:
+            return float(dot.read_text().split()[0])
+        except (ValueError, IndexError):
+            pass
+    return problem.config.limits.time_limit or 1.0
+
+
+def _run_reference(ctx: Context, exe: Executable, tests: list[tuple[str, str]]) -> float | None:
+    """The slowest CPU time over the tests, or None when any fails."""
+    judge = CaseJudge(ctx.pool, DatasetValidator(), Limits(cpu_seconds=10.0, memory_bytes=2 << 30))
+    slowest = 0.0
+    with tempfile.TemporaryDirectory(prefix="ptpy-ref-") as tmp:
+        for index, (stdin, stdout) in enumerate(tests):
+            case = Path(tmp) / f"{index}"
+            case.mkdir()
+            (case / "in").write_text(stdin, encoding="utf-8")
+            (case / "ans").write_text(stdout, encoding="utf-8")
+            for name in ("in", "ans"):
+                (case / name).chmod(0o644)
+            result = judge.judge(exe, case / "in", case / "ans", case / "work")
+            if result.verdict is not Verdict.AC:
+                return None
+            slowest = max(slowest, result.cpu_seconds)
+    return slowest if math.isfinite(slowest) else None
+
+
+def convert(root: Path, pool: SandboxPool, options: BuildOptions) -> Outcome:
+    """One package, either way."""
+    if (root / SIDECAR).is_file():
+        return from_sidecar(root)
+    problem = load_problem(root)
+    return from_package(Context.create(problem, Options(jobs=1), pool), options)
