@@ -1,0 +1,83 @@
+"""kattis2parquet: the round trip through parquet2kattis is the identity (both formats,
+byte for byte), real packages become rows or are dropped with their reason, and a failed
+conversion leaves nothing behind."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from conftest import SAMPLES
+from dataset_gen import write_dataset
+
+from problemtools_py.cli import kattis2parquet as cli_module
+from problemtools_py.cli.kattis2parquet import main
+from problemtools_py.cli.parquet2kattis import main as export
+from problemtools_py.dataset import Dataset, problem_id
+
+Capture = pytest.CaptureFixture[str]
+FILES = ("problems-train.parquet", "problems-eval.parquet", "references.parquet")
+
+
+@pytest.mark.parametrize("fmt", ["2023-07", "legacy"])
+def test_round_trip_is_the_identity(tmp_path: Path, fmt: str) -> None:
+    original = tmp_path / "ds"
+    write_dataset(original, count=8)
+    assert export([str(original), str(tmp_path / "pk"), "--format", fmt, "-q"]) == 0
+    packages = sorted(str(p) for p in (tmp_path / "pk").iterdir())
+    assert main([*packages, "-o", str(tmp_path / "back"), "-q"]) == 0
+    for name in FILES:
+        before, after = pq.read_table(original / name), pq.read_table(tmp_path / "back" / name)
+        assert before.equals(after), name
+        assert (original / name).read_bytes() == (tmp_path / "back" / name).read_bytes()
+    report = json.loads((tmp_path / "back" / "build_report.json").read_text())
+    assert report["problem_id_rule"] == "v1" and report["dropped"] == {}
+    assert set(report["sha256"]) == set(FILES)
+
+
+def test_sample_packages_become_rows_or_drops(tmp_path: Path) -> None:
+    packages = sorted(str(p) for p in SAMPLES.iterdir() if (p / "problem.yaml").is_file())
+    out = tmp_path / "built"
+    assert main([*packages, "-o", str(out), "-q", "--split", "eval"]) == 0
+    report = json.loads((out / "build_report.json").read_text())
+    assert report["rows"] == {"eval": 2}
+    assert report["dropped"] == {
+        "custom output validator (several valid answers)": 3,
+        "too few tests": 1,
+        "validator flags the comparator cannot reproduce": 1,
+    }
+    drops = [json.loads(line) for line in (out / "drops.jsonl").read_text().splitlines()]
+    assert {Path(d["package"]).name for d in drops} == {"average", "different", "divisor",
+                                                      "guess", "twopass"}
+    data = Dataset(out)
+    hello_statement = (SAMPLES / "hello/problem_statement/problem.en.tex").read_text()
+    hello = data.problem("eval", problem_id(hello_statement))
+    assert hello is not None and len(hello.tests) == 6
+    assert hello.time_limit_s == 4.0  # 4 x the package's 1 s, within [1, 10]
+    assert json.loads(hello.origin_json)["reference_kind"] == "python_reference"
+    assert "print" in (data.reference(hello.problem_id) or "")
+
+
+def test_a_failed_conversion_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: Capture) -> None:
+    calls = []
+
+    def failing(path: Path, pool: object, options: object) -> object:
+        calls.append(path)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_module, "convert", failing)
+    assert main([str(SAMPLES / "hello"), "-o", str(tmp_path / "out"), "-q"]) == 130
+    assert calls and list(tmp_path.iterdir()) == []
+
+
+def test_two_problems_with_one_id_is_an_error(tmp_path: Path, capsys: Capture) -> None:
+    import shutil
+
+    for name in ("one", "two"):
+        shutil.copytree(SAMPLES / "hello", tmp_path / name)
+    assert main([str(tmp_path / "one"), str(tmp_path / "two"), "-o", str(tmp_path / "o"), "-q"]) == 1
+    assert "two problems with one id" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
