@@ -78,6 +78,34 @@ def test_two_problems_with_one_id_is_an_error(tmp_path: Path, capsys: Capture) -
 
     for name in ("one", "two"):
         shutil.copytree(SAMPLES / "hello", tmp_path / name)
+    (tmp_path / "two/data/secret/01.in").write_text("B\n")  # the same statement, other tests
+    (tmp_path / "two/data/secret/01.ans").write_text("Hello B!\n")
     assert main([str(tmp_path / "one"), str(tmp_path / "two"), "-o", str(tmp_path / "o"), "-q"]) == 1
     assert "two problems with one id" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_duplicates_and_contamination_are_dropped(tmp_path: Path) -> None:
+    import shutil
+
+    hello = SAMPLES / "hello"
+    shutil.copytree(hello, tmp_path / "first")
+    shutil.copytree(hello, tmp_path / "again")  # exact duplicate: same statement and tests
+    shutil.copytree(hello, tmp_path / "near")
+    tex = tmp_path / "near/problem_statement/problem.en.tex"
+    tex.write_text(tex.read_text().replace("Politeness is a virtue.", "Politeness matters a lot."))
+    packages = [str(tmp_path / n) for n in ("first", "again", "near")]
+    assert main([*packages, "-o", str(tmp_path / "out"), "-q"]) == 0
+    report = json.loads((tmp_path / "out/build_report.json").read_text())
+    assert report["rows"] == {"train": 1}
+    assert report["dropped"] == {"duplicate in the input": 2}
+    statements = tmp_path / "contaminated.jsonl"
+    statements.write_text(json.dumps({"statement": tex.read_text()}) + "\n")
+    assert main([packages[0], "-o", str(tmp_path / "clean"), "-q",
+                 "--decontaminate-against", str(statements)]) == 0
+    assert json.loads((tmp_path / "clean/build_report.json").read_text())["dropped"] == {
+        "contaminated": 1}
+    assert main([packages[2], "-o", str(tmp_path / "dedup"), "-q",
+                 "--dedup-against", str(tmp_path / "out")]) == 0
+    assert json.loads((tmp_path / "dedup/build_report.json").read_text())["dropped"] == {
+        "duplicate of an existing dataset": 1}

@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from problemtools_py.cli.errorhandler import run_command
 from problemtools_py.dataset.assemble import Assembler
 from problemtools_py.dataset.build import BuildOptions, convert
+from problemtools_py.dataset.filters import Filters
 from problemtools_py.dataset.schema import SPLITS
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
@@ -51,6 +52,23 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep problems without a passing Python 3 reference "
         "(reference_kind: upstream_tests_only)",
+    )
+    parser.add_argument(
+        "--dedup-against",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DATASET",
+        help="drop problems that duplicate one of this dataset",
+    )
+    parser.add_argument(
+        "--decontaminate-against",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="drop problems that duplicate a statement of this "
+        'parquet file or JSONL (a "statement" per line)',
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return parser
@@ -88,8 +106,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             ):
                 task = bar.add_task("convert", total=len(args.packages))
                 outcomes = workers.map(lambda p: convert(p, pool, options), args.packages)
+                filters = Filters(args.dedup_against, args.decontaminate_against)
                 for path, outcome in zip(args.packages, outcomes, strict=True):
-                    assembler.add(path, outcome)
+                    filters.apply(assembler, path, outcome)
                     bar.advance(task)
             out = assembler.finish()
         except BaseException:

@@ -43,6 +43,9 @@ class Assembler:
         self.drops: Counter[str] = Counter()
         self.drop_lines: list[str] = []
 
+    def drop(self, source: Path, reason: str, detail: str) -> None:
+        self.add(source, Outcome(drop=reason, detail=detail))
+
     def add(self, source: Path, outcome: Outcome) -> None:
         row = outcome.row
         if row is None:
@@ -67,8 +70,9 @@ class Assembler:
         self.splits[row.split] += 1
         folder = self.spill / row.split
         folder.mkdir(exist_ok=True)
-        (folder / row.problem_id).write_text(json.dumps(row.__dict__, ensure_ascii=False),
-                                             encoding="utf-8")
+        (folder / row.problem_id).write_text(
+            json.dumps(row.__dict__, ensure_ascii=False), encoding="utf-8"
+        )
 
     def finish(self) -> Path:
         try:

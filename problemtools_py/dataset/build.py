@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +66,7 @@ class Outcome:
     row: Row | None = None
     drop: str | None = None  # the reason
     detail: str = ""
-    notes: list[str] = field(default_factory=list)
+    exact: bool = False  # came from the dataset: goes back as it came, no filter applies
 
 
 def from_sidecar(root: Path) -> Outcome:
