@@ -109,3 +109,26 @@ def test_duplicates_and_contamination_are_dropped(tmp_path: Path) -> None:
                  "--dedup-against", str(tmp_path / "out")]) == 0
     assert json.loads((tmp_path / "dedup/build_report.json").read_text())["dropped"] == {
         "duplicate of an existing dataset": 1}
+
+
+def test_output_loads_in_pyarrow_duckdb_and_datasets(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import duckdb
+
+    original = tmp_path / "ds"
+    write_dataset(original, count=8)
+    assert export([str(original), str(tmp_path / "pk"), "-q"]) == 0
+    out = tmp_path / "back"
+    assert main([*sorted(str(p) for p in (tmp_path / "pk").iterdir()), "-o", str(out), "-q"]) == 0
+    train = out / "problems-train.parquet"
+    assert pq.read_table(train).num_rows == 11
+    rows = duckdb.sql(f"SELECT problem_id, time_limit_s FROM '{train}' ORDER BY problem_id").fetchall()
+    assert len(rows) == 11 and all(limit == 1.0 for _, limit in rows)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))
+    import datasets
+
+    loaded = datasets.load_dataset("parquet", data_files={"train": str(train)}, split="train")
+    assert loaded.num_rows == 11 and loaded.column_names == [
+        "problem_id", "statement", "tests_json", "time_limit_s", "origin_json"]
+    assert json.loads(loaded[0]["tests_json"])
