@@ -8,8 +8,8 @@ of both). problemtools rejects the seed's problem.yaml keys (``validator``, ``la
 ``grader``, ``source-url``) and does not read ``@EXPECTED_RESULT@`` tags, so its copy of such
 a package gets the later legacy keys it knows (``validator_flags``, ``source_url``) and the
 tagged submissions moved into the directories of their tags; the data, validators and
-programs are the same. problemtools is installed from PyPI into a throwaway virtual environment unless
---problemtools names its verifyproblem. Debian has no pypy3 and JDK 17 rejects
+programs are the same. problemtools is installed from PyPI into a throwaway virtual
+environment unless --problemtools names its verifyproblem. Debian has no pypy3 and JDK 17 rejects
 "-source 21", so a languages.yaml beside the copied problems points its python3 at
 CPython and drops that flag (its documented override).
 
@@ -37,7 +37,9 @@ LANGUAGES_YAML = """python3:
 java:
     compile: 'javac -encoding UTF-8 -sourcepath {path} -d {path} {files}'
 """
-THEIR_LINE = re.compile(r"^\s+(\S+) \(.*?\) (?:OK|FAIL|[A-Z ]+): ?(AC|WA|TLE|RTE|MLE|OLE|CE|JE|PAC)\b")
+THEIR_LINE = re.compile(
+    r"^\s+(\S+) \(.*?\) (?:OK|FAIL|[A-Z ]+): ?(AC|WA|TLE|RTE|MLE|OLE|CE|JE|PAC)\b"
+)
 OUR_VERIFY = [sys.executable, "-m", "problemtools_py"]
 
 
@@ -50,20 +52,29 @@ def translate_seed_keys(problem_yaml: Path) -> bool:
     lines = problem_yaml.read_text().splitlines(keepends=True)
     out = []
     for line in lines:
-        key = line.split(":", 1)[0].strip() if ":" in line and not line.startswith((" ", "#")) else ""
+        key = (
+            line.split(":", 1)[0].strip() if ":" in line and not line.startswith((" ", "#")) else ""
+        )
         if key in SEED_ONLY:
             continue
         if key in SEED_KEYS:
-            line = SEED_KEYS[key] + line[len(key):]
+            line = SEED_KEYS[key] + line[len(key) :]
         out.append(line)
     problem_yaml.write_text("".join(out))
     return out != lines
 
 
 TAG = re.compile(r"@EXPECTED_RESULTS?@:\s*([A-Za-z_-]+)")
-TAG_DIRS = {"AC": "accepted", "WA": "wrong_answer", "WRONG-ANSWER": "wrong_answer",
-            "TLE": "time_limit_exceeded", "TIMELIMIT": "time_limit_exceeded",
-            "RTE": "run_time_error", "RUN-ERROR": "run_time_error", "RE": "run_time_error"}
+TAG_DIRS = {
+    "AC": "accepted",
+    "WA": "wrong_answer",
+    "WRONG-ANSWER": "wrong_answer",
+    "TLE": "time_limit_exceeded",
+    "TIMELIMIT": "time_limit_exceeded",
+    "RTE": "run_time_error",
+    "RUN-ERROR": "run_time_error",
+    "RE": "run_time_error",
+}
 
 
 def tags_to_directories(problem: Path) -> bool:
@@ -108,8 +119,10 @@ def our_run(problem: Path, jobs: int, cache: Path) -> tuple[float, dict[str, str
     cmd = [*OUR_VERIFY, "--json", "-j", str(jobs), "-p", ",".join(PARTS), str(problem)]
     seconds, out = timed(cmd, problem.parent, env)
     report = json.loads(out[: out.rindex("}") + 1])["problems"][0]
-    verdicts = {row["submission"].removeprefix("submissions/"): row["verdict"]
-                for row in report["submissions"]}
+    verdicts = {
+        row["submission"].removeprefix("submissions/"): row["verdict"]
+        for row in report["submissions"]
+    }
     return seconds, verdicts, report["errors"]
 
 
@@ -127,11 +140,18 @@ def main() -> None:
     shutil.copytree(REPO / "sample_problems", theirs_work)
     (work / "languages.yaml").write_text(LANGUAGES_YAML)
     (theirs_work / "languages.yaml").write_text(LANGUAGES_YAML)
-    translated = [p.parent.name for p in theirs_work.glob("*/problem.yaml")
-                  if translate_seed_keys(p) | tags_to_directories(p.parent)]
-    names = args.problems or sorted(p.name for p in work.iterdir() if (p / "problem.yaml").is_file())
-    print(f"{'problem':10} {'problemtools':>13} {'ours cold':>10} {'ours warm':>10} {'speed-up':>9}"
-          f"  {'errors (theirs/ours)':>20}")
+    translated = [
+        p.parent.name
+        for p in theirs_work.glob("*/problem.yaml")
+        if translate_seed_keys(p) | tags_to_directories(p.parent)
+    ]
+    names = args.problems or sorted(
+        p.name for p in work.iterdir() if (p / "problem.yaml").is_file()
+    )
+    print(
+        f"{'problem':10} {'problemtools':>13} {'ours cold':>10} {'ours warm':>10} {'speed-up':>9}"
+        f"  {'errors (theirs/ours)':>20}"
+    )
     total_theirs = total_ours = 0.0
     disagreements = []
     for name in names:
@@ -143,19 +163,25 @@ def main() -> None:
         total_ours += cold
         errors = re.search(r"tested: (\d+) errors?", their_out)
         theirs_errors = errors.group(1) if errors else "?"
-        print(f"{name:10} {their_time:12.2f}s {cold:9.2f}s {warm:9.2f}s {their_time / cold:8.1f}x"
-              f"  {theirs_errors:>9} / {our_errors}")
+        print(
+            f"{name:10} {their_time:12.2f}s {cold:9.2f}s {warm:9.2f}s {their_time / cold:8.1f}x"
+            f"  {theirs_errors:>9} / {our_errors}"
+        )
         ours_by_file = {k.rsplit("/", 1)[-1]: v for k, v in verdicts.items()}
         for sub, verdict in their_verdicts(their_out).items():
             ours = verdicts.get(sub, ours_by_file.get(sub.rsplit("/", 1)[-1]))
             if ours is not None and ours != verdict and not (verdict == "PAC" and ours == "AC"):
                 disagreements.append(f"{name}/{sub}: problemtools {verdict}, ours {ours}")
-    print(f"{'total':10} {total_theirs:12.2f}s {total_ours:9.2f}s {'':>10} "
-          f"{total_theirs / total_ours:8.1f}x")
+    print(
+        f"{'total':10} {total_theirs:12.2f}s {total_ours:9.2f}s {'':>10} "
+        f"{total_theirs / total_ours:8.1f}x"
+    )
     print("verdicts that differ:", *(disagreements or ["none"]), sep="\n  ")
     if translated:
-        print("seed keys and tagged submissions translated for problemtools in:",
-              ", ".join(sorted(translated)))
+        print(
+            "seed keys and tagged submissions translated for problemtools in:",
+            ", ".join(sorted(translated)),
+        )
     shutil.rmtree(base, ignore_errors=True)
 
 
