@@ -29,25 +29,28 @@ BIN = Path(sys.executable).parent
 
 
 def generate(root: Path, count: int, test_kb: int) -> list[str]:
-    rng = random.Random(1)
-    rows = []
+    """Rows in id order; each row's tests are made as it is written (bounded memory)."""
+    root.mkdir(parents=True)
+    words = ["alpha", "beta", "gamma", "delta", "omega"]
+    statements = []
     for index in range(count):
-        statement = f"Problem {index}: print the sum of the numbers. " + " ".join(
-            rng.choice(["alpha", "beta", "gamma", "delta", "omega"]) for _ in range(60))
-        tests = []
-        for _ in range(8):
-            numbers = [rng.randint(0, 10**6) for _ in range(test_kb * 1024 // 8 // 8)]
-            tests.append([" ".join(map(str, numbers)) + "\n", f"{sum(numbers)}\n"])
-        rows.append((problem_id(statement), statement, json.dumps(tests)))
-    rows.sort()
+        rng = random.Random(index)
+        text = f"Problem {index}: print the sum. " + " ".join(rng.choice(words) for _ in range(60))
+        statements.append((problem_id(text), index, text))
+    statements.sort()
     with RowWriter(root / split_file("train"), PROBLEMS) as writer:
-        for pid, statement, tests in rows:
-            writer.add({"problem_id": pid, "statement": statement, "tests_json": tests,
+        for pid, index, text in statements:
+            rng = random.Random(-index)
+            tests = []
+            for _ in range(8):
+                numbers = [rng.randint(0, 10**6) for _ in range(test_kb * 1024 // 8 // 8)]
+                tests.append([" ".join(map(str, numbers)) + "\n", f"{sum(numbers)}\n"])
+            writer.add({"problem_id": pid, "statement": text, "tests_json": json.dumps(tests),
                         "time_limit_s": 1.0, "origin_json": "{}"})
     with RowWriter(root / REFERENCES_FILE, REFERENCES) as writer:
-        for pid, _, _ in rows:
+        for pid, _, _ in statements:
             writer.add({"problem_id": pid, "code": "print(sum(map(int, input().split())))\n"})
-    return [pid for pid, _, _ in rows]
+    return [pid for pid, _, _ in statements]
 
 
 def child(cmd: list[str]) -> tuple[float, float]:

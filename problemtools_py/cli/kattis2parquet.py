@@ -7,8 +7,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from rich.console import Console
@@ -16,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from problemtools_py.cli.errorhandler import run_command
 from problemtools_py.dataset.assemble import Assembler
-from problemtools_py.dataset.build import BuildOptions, convert
+from problemtools_py.dataset.build import BuildOptions, Outcome, convert
 from problemtools_py.dataset.filters import Filters
 from problemtools_py.dataset.schema import SPLITS
 from problemtools_py.errors import FatalError
@@ -74,6 +75,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _converted(
+    workers: ThreadPoolExecutor,
+    pool: SandboxPool,
+    options: BuildOptions,
+    packages: list[Path],
+    jobs: int,
+) -> Iterator[tuple[Path, Outcome]]:
+    """Outcomes in input order, with at most a few packages converted ahead (bounded
+    memory, whatever the number of packages)."""
+    window: deque[tuple[Path, Future[Outcome]]] = deque()
+    for path in packages:
+        window.append((path, workers.submit(convert, path, pool, options)))
+        if len(window) >= 4 * max(1, jobs):
+            done_path, future = window.popleft()
+            yield done_path, future.result()
+    while window:
+        done_path, future = window.popleft()
+        yield done_path, future.result()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
@@ -105,9 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ) as bar,
             ):
                 task = bar.add_task("convert", total=len(args.packages))
-                outcomes = workers.map(lambda p: convert(p, pool, options), args.packages)
                 filters = Filters(args.dedup_against, args.decontaminate_against)
-                for path, outcome in zip(args.packages, outcomes, strict=True):
+                for path, outcome in _converted(workers, pool, options, args.packages, args.jobs):
                     filters.apply(assembler, path, outcome)
                     bar.advance(task)
             out = assembler.finish()
