@@ -132,3 +132,15 @@ def test_output_loads_in_pyarrow_duckdb_and_datasets(tmp_path: Path,
     assert loaded.num_rows == 11 and loaded.column_names == [
         "problem_id", "statement", "tests_json", "time_limit_s", "origin_json"]
     assert json.loads(loaded[0]["tests_json"])
+
+
+def test_rows_from_the_dataset_pass_every_filter(tmp_path: Path) -> None:
+    original = tmp_path / "ds"
+    write_dataset(original, count=8)
+    assert export([str(original), str(tmp_path / "pk"), "-q"]) == 0
+    packages = sorted(str(p) for p in (tmp_path / "pk").iterdir())
+    # Against itself every row is a duplicate; rows that came from the dataset still go back.
+    assert main([*packages, "-o", str(tmp_path / "back"), "-q",
+                 "--dedup-against", str(original)]) == 0
+    report = json.loads((tmp_path / "back/build_report.json").read_text())
+    assert report["dropped"] == {} and sum(report["rows"].values()) == 12

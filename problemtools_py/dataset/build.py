@@ -83,7 +83,8 @@ def from_sidecar(root: Path) -> Outcome:
             sidecar["origin_json"],
             sidecar.get("reference") or "",
             str(root),
-        )
+        ),
+        exact=True,
     )
 
 

@@ -8,6 +8,7 @@ from problemtools_py.dataset.assemble import Assembler
 from problemtools_py.dataset.build import Outcome
 from problemtools_py.dataset.dedup import NgramIndex, statements_of
 from problemtools_py.errors import FatalError
+from problemtools_py.run.cache import digest
 
 
 class Filters:
@@ -30,13 +31,13 @@ class Filters:
             assembler.drop(path, "contaminated", f"matches {hit[0]} ({hit[1]:.2f})")
         elif (hit := self.dedup.find(row.statement)) is not None:
             assembler.drop(path, "duplicate of an existing dataset", f"{hit[0]} ({hit[1]:.2f})")
-        elif self.tests.get(row.problem_id, row.tests_json) != row.tests_json:
+        elif self.tests.get(row.problem_id, digest(row.tests_json)) != digest(row.tests_json):
             assembler.add(path, outcome)  # one id, different tests: the build reports it
         elif (hit := self.seen.find(row.statement)) is not None:
             assembler.drop(path, "duplicate in the input", f"{hit[0]} ({hit[1]:.2f})")
         else:
             self.seen.add(str(path), row.statement)
-            self.tests[row.problem_id] = row.tests_json
+            self.tests[row.problem_id] = digest(row.tests_json)  # a hash: memory stays small
             assembler.add(path, outcome)
 
 
