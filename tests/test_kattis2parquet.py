@@ -144,3 +144,17 @@ def test_rows_from_the_dataset_pass_every_filter(tmp_path: Path) -> None:
                  "--dedup-against", str(original)]) == 0
     report = json.loads((tmp_path / "back/build_report.json").read_text())
     assert report["dropped"] == {} and sum(report["rows"].values()) == 12
+
+
+@pytest.mark.slow
+def test_conversion_on_a_local_ray_cluster(tmp_path: Path) -> None:
+    original = tmp_path / "ds"
+    write_dataset(original, count=4)
+    assert export([str(original), str(tmp_path / "pk"), "-q"]) == 0
+    packages = sorted(str(p) for p in (tmp_path / "pk").iterdir())
+    hello = str(SAMPLES / "hello")  # this one runs its reference in a sandbox on the node
+    assert main([*packages, hello, "-o", str(tmp_path / "back"), "-q", "--ray", "local"]) == 0
+    report = json.loads((tmp_path / "back/build_report.json").read_text())
+    assert sum(report["rows"].values()) == 9 and report["dropped"] == {}
+    hello_id = problem_id((SAMPLES / "hello/problem_statement/problem.en.tex").read_text())
+    assert Dataset(tmp_path / "back").problem("train", hello_id) is not None

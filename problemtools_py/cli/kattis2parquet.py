@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from problemtools_py.cli.errorhandler import run_command
 from problemtools_py.dataset.assemble import Assembler
 from problemtools_py.dataset.build import BuildOptions, Outcome, convert
+from problemtools_py.dataset.distributed import ray_outcomes
 from problemtools_py.dataset.filters import Filters
 from problemtools_py.dataset.schema import SPLITS
 from problemtools_py.errors import FatalError
@@ -70,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="drop problems that duplicate a statement of this "
         'parquet file or JSONL (a "statement" per line)',
+    )
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="convert on a Ray cluster ('local' starts one here; 'auto', or "
+        "ray://host:port); packages must be on a shared file system",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return parser
@@ -127,7 +134,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             ):
                 task = bar.add_task("convert", total=len(args.packages))
                 filters = Filters(args.dedup_against, args.decontaminate_against)
-                for path, outcome in _converted(workers, pool, options, args.packages, args.jobs):
+                converted = (
+                    ray_outcomes(args.ray, args.packages, options)
+                    if args.ray
+                    else _converted(workers, pool, options, args.packages, args.jobs)
+                )
+                for path, outcome in converted:
                     filters.apply(assembler, path, outcome)
                     bar.advance(task)
             out = assembler.finish()

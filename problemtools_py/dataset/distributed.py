@@ -1,0 +1,50 @@
+"""Converting packages on a Ray cluster (``kattis2parquet --ray ADDRESS``): each package is
+a Ray task that converts it where it runs (its own sandbox pool when programs must run);
+the driver keeps a bounded window of tasks in flight and assembles the rows in input
+order. The packages must be readable at the same paths on every node (a shared file
+system)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from problemtools_py.dataset.build import BuildOptions, Outcome, convert
+from problemtools_py.errors import FatalError
+from problemtools_py.judge.sandbox import SandboxPool
+
+
+def _convert_on_node(path: str, options: BuildOptions) -> Outcome:
+    with SandboxPool(2) as pool:
+        return convert(Path(path), pool, options)
+
+
+def ray_outcomes(
+    address: str, packages: list[Path], options: BuildOptions, window: int = 64
+) -> Iterator[tuple[Path, Outcome]]:
+    try:
+        import ray
+    except ImportError:
+        raise FatalError("--ray needs Ray (pip install 'problemtools_py[ray]')") from None
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+    if address != "local":
+        kwargs["address"] = address
+    try:
+        ray.init(**kwargs)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        raise FatalError(f"cannot connect to the Ray cluster at {address}: {exc}") from exc
+    try:
+        task = ray.remote(_convert_on_node)
+        pending: deque[tuple[Path, Any]] = deque()
+        for path in packages:
+            pending.append((path, task.remote(str(path.resolve()), options)))
+            if len(pending) >= window:
+                done_path, ref = pending.popleft()
+                yield done_path, ray.get(ref)
+        while pending:
+            done_path, ref = pending.popleft()
+            yield done_path, ray.get(ref)
+    finally:
+        ray.shutdown()
