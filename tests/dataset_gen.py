@@ -49,7 +49,7 @@ def problems(count: int = 150) -> list[tuple[str, str, list[tuple[str, str]]]]:
 
 
 def write_dataset(root: Path, count: int = 150) -> dict[str, str]:
-    """Write train (all problems) and a small eval split; return id -> statement."""
+    """Write train and a small, disjoint eval split; return train's id -> statement."""
     root.mkdir(parents=True, exist_ok=True)
     rows = []
     for index, (statement, code, tests) in enumerate(problems(count)):
@@ -57,8 +57,12 @@ def write_dataset(root: Path, count: int = 150) -> dict[str, str]:
         origin = {"source": "tests/dataset_gen.py", "row": index, "reference_kind": "python_reference"}
         rows.append((pid, statement, tests, origin, code))
     rows.sort()
-    # Splits are disjoint, as in the published dataset.
-    splits = {"train": [r for i, r in enumerate(rows) if i % 25 != 3], "eval": rows[3::25]}
+    # Splits are disjoint, as in the published dataset; the special problems stay in train.
+    fillers = [r[0] for r in rows if r[1].startswith("Problem ")]
+    chosen = set(fillers[2::5])
+    in_eval = [r[0] in chosen for r in rows]
+    splits = {"train": [r for r, e in zip(rows, in_eval, strict=True) if not e],
+              "eval": [r for r, e in zip(rows, in_eval, strict=True) if e]}
     for split, chosen in splits.items():
         with RowWriter(root / split_file(split), PROBLEMS) as writer:
             for pid, statement, tests, origin, _ in chosen:
@@ -68,4 +72,4 @@ def write_dataset(root: Path, count: int = 150) -> dict[str, str]:
         for pid, _, _, _, code in rows:
             writer.add({"problem_id": pid, "code": code})
     (root / "build_report.json").write_text(json.dumps({"problem_id_rule": "v1"}))
-    return {pid: statement for pid, statement, _, _, _ in rows}
+    return {pid: statement for pid, statement, _, _, _ in splits["train"]}
