@@ -33,6 +33,11 @@ BIG = ("Print the number of characters on the single input line.",
        [("x" * (1 << 20) + "\n", f"{1 << 20}\n")] + [(f"{'y' * k}\n", f"{k}\n") for k in range(1, 5)])
 
 
+# Shipped on upstream tests only: no Python reference ("" in references.parquet).
+NO_REFERENCE = ("Read a word and print it backwards (tests only; no reference solution).", "",
+                [(f"{w}\n", f"{w[::-1]}\n") for w in ("abc", "kattis", "x", "level", "ab")])
+
+
 def filler(index: int) -> tuple[str, str, list[tuple[str, str]]]:
     rng = random.Random(index)
     k = rng.randint(2, 9)
@@ -45,7 +50,7 @@ def filler(index: int) -> tuple[str, str, list[tuple[str, str]]]:
 
 
 def problems(count: int = 150) -> list[tuple[str, str, list[tuple[str, str]]]]:
-    return [YES_NO, FLOAT, UNICODE, BIG, *(filler(i) for i in range(count))]
+    return [YES_NO, FLOAT, UNICODE, BIG, NO_REFERENCE, *(filler(i) for i in range(count))]
 
 
 def write_dataset(root: Path, count: int = 150) -> dict[str, str]:
@@ -54,7 +59,8 @@ def write_dataset(root: Path, count: int = 150) -> dict[str, str]:
     rows = []
     for index, (statement, code, tests) in enumerate(problems(count)):
         pid = problem_id(statement)
-        origin = {"source": "tests/dataset_gen.py", "row": index, "reference_kind": "python_reference"}
+        kind = "python_reference" if code else "upstream_tests_only"
+        origin = {"source": "tests/dataset_gen.py", "row": index, "reference_kind": kind}
         rows.append((pid, statement, tests, origin, code))
     rows.sort()
     # Splits are disjoint, as in the published dataset; the special problems stay in train.

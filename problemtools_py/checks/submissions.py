@@ -17,16 +17,20 @@ from problemtools_py.model.problem import Problem
 
 @check("submissions")
 def submissions_present(problem: Problem) -> Iterator[Finding]:
+    # A dataset problem shipped "on upstream tests only" has, by definition, no solution.
+    without = problem.dataset_export is not None and not problem.dataset_export.get("reference")
+    make = warning if without else error
+    why = " (the dataset ships this problem on upstream tests only)" if without else ""
     if problem.file("submissions") is None:
-        yield error("submissions", "submissions/ directory is missing", "submissions")
+        yield make("submissions", f"submissions/ directory is missing{why}", "submissions")
         return
     if not problem.submissions:
-        yield error("submissions", "there are no submissions", "submissions")
+        yield make("submissions", f"there are no submissions{why}", "submissions")
         return
     if not any(s.expectation is not None and s.expectation.accepted for s in problem.submissions):
-        yield error(
+        yield make(
             "submissions",
-            "there is no accepted submission: at least one is required",
+            f"there is no accepted submission: at least one is required{why}",
             "submissions/accepted",
         )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -102,4 +103,17 @@ def _load(root: Path) -> Problem:
         submissions=submissions,
         submission_categories=categories,
         submissions_yaml=subs_yaml,
+        dataset_export=_dataset_export(root),
     )
+
+
+def _dataset_export(root: Path) -> dict[str, object] | None:
+    """parquet2kattis' sidecar, when this package came from the dataset."""
+    path = root / ".dataset.json"
+    if not path.is_file() or path.is_symlink():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return data if isinstance(data, dict) else None

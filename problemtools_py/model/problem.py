@@ -182,6 +182,7 @@ class Problem:
     submissions: tuple[Submission, ...]
     submission_categories: tuple[str, ...]  # directory names found below submissions/
     submissions_yaml: YamlDoc
+    dataset_export: dict[str, object] | None = None  # .dataset.json of parquet2kattis
 
     @property
     def legacy(self) -> bool:
