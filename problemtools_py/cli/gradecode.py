@@ -1,0 +1,147 @@
+"""``gradecode DATASET COMPLETIONS.jsonl``: the dataset's reward for every completion.
+
+Each input line is a JSON object with ``problem_id`` and ``completion``; every other field
+is echoed back. One JSON line comes out per input line, in input order, with ``reward``,
+``status`` and the details; a summary goes to stderr."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from problemtools_py.cli.errorhandler import run_command
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+from problemtools_py.grading.grader import Grader, GradeResult, Settings
+
+PROG = "gradecode"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0].strip("`"))
+    parser.add_argument(
+        "dataset",
+        type=Path,
+        metavar="DATASET",
+        help="a dataset directory, or a directory of problem packages",
+    )
+    parser.add_argument("completions", type=Path, metavar="COMPLETIONS.jsonl")
+    parser.add_argument("-o", "--output", type=Path, help="write results here, not to stdout")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N")
+    parser.add_argument(
+        "--raw",
+        action="store_true",
+        help="completions are bare programs, not text with a fenced code block",
+    )
+    parser.add_argument("--memory-mb", type=int, default=2048, metavar="MB")
+    parser.add_argument(
+        "--output-factor",
+        type=int,
+        default=4,
+        metavar="K",
+        help="output limit: K x the expected output + 64 KiB",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        handle = path.open(encoding="utf-8")
+    except OSError as exc:
+        raise FatalError(f"cannot read: {exc.strerror}", path=path) from exc
+    with handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except ValueError as exc:
+                raise FatalError(f"not a JSON object: {exc}", path=path, line=number) from None
+            if (
+                not isinstance(item, dict)
+                or not isinstance(item.get("problem_id"), str)
+                or not isinstance(item.get("completion"), str)
+            ):
+                raise FatalError(
+                    "each line needs a string problem_id and completion", path=path, line=number
+                )
+            yield number, item
+
+
+def _write(out: TextIO, item: dict[str, Any], result: GradeResult) -> None:
+    out.write(json.dumps({**item, **result.as_dict()}, ensure_ascii=False) + "\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+
+    def body() -> ExitCode:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:
+            return ExitCode.CLEAN if exc.code == 0 else ExitCode.USAGE
+        items = list(read_lines(args.completions))  # validates every line before grading
+        settings = Settings(
+            memory_mb=args.memory_mb, output_factor=args.output_factor, raw=args.raw
+        )
+        out = args.output.open("w", encoding="utf-8") if args.output else sys.stdout
+        statuses: Counter[str] = Counter()
+        tests = 0
+        console = Console(stderr=True)
+        start = time.perf_counter()
+        try:
+            with (
+                Grader(args.dataset, settings, args.jobs) as grader,
+                Progress(
+                    TextColumn("grading"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("{task.fields[rate]}"),
+                    TimeElapsedColumn(),
+                    console=console,
+                    transient=True,
+                    disable=args.quiet or not console.is_terminal,
+                ) as bar,
+            ):
+                task = bar.add_task("grade", total=len(items), rate="")
+                results = grader.grade_many((i["problem_id"], i["completion"]) for _, i in items)
+                for (_, item), result in zip(items, results, strict=True):
+                    _write(out, item, result)
+                    statuses[result.status] += 1
+                    tests += result.tests_run
+                    elapsed = max(time.perf_counter() - start, 1e-9)
+                    bar.update(
+                        task,
+                        advance=1,
+                        rate=f"{sum(statuses.values()) / elapsed:.1f}"
+                        f" completions/s, {tests / elapsed:.0f} tests/s",
+                    )
+        finally:
+            if args.output:
+                out.close()
+        total = sum(statuses.values())
+        passed = statuses.get("ok", 0)
+        summary = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
+        print(
+            f"{PROG}: {total} completions, pass rate {passed / max(total, 1):.3f} ({summary}); "
+            f"{tests} tests in {time.perf_counter() - start:.1f} s",
+            file=sys.stderr,
+        )
+        return ExitCode.CLEAN
+
+    return run_command(PROG, body)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

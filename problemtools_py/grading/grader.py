@@ -1,0 +1,213 @@
+"""The reward: 1.0 when the program passes every test of the problem, in order, within
+``time_limit_s`` CPU seconds each, exiting 0, by the dataset comparator; else 0.0, with
+the status of the first failure.
+
+A :class:`Grader` opens a dataset (or a directory of problem packages) once. Each
+completion runs in one jail of the judging core's sandbox for all its tests (a fork per
+test from the sandbox server's warm interpreter); the grading process itself never forks
+programs. A run stopped by the wall-clock backstop while still under its CPU limit means
+the machine was overloaded: it is retried, and reported as ``harness_overload`` if that
+persists, never as a silent 0."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+from collections import OrderedDict, deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from problemtools_py.dataset.reader import Dataset
+from problemtools_py.errors import FatalError
+from problemtools_py.grading.extract import extract_code
+from problemtools_py.grading.problems import ProblemSource, open_source
+from problemtools_py.judge.dataset_rule import first_difference
+from problemtools_py.judge.isolation import Bind
+from problemtools_py.judge.results import Limits, Outcome, RunResult
+from problemtools_py.judge.sandbox import Sandbox, SandboxPool
+
+STATUS_OF = {
+    Outcome.TLE: "timeout",
+    Outcome.MLE: "memory",
+    Outcome.OLE: "output_limit",
+    Outcome.RTE: "runtime_error",
+}
+STATUSES = (
+    "ok",
+    "wrong_answer",
+    "timeout",
+    "memory",
+    "output_limit",
+    "runtime_error",
+    "syntax_error",
+    "no_code",
+    "harness_overload",
+)
+
+
+@dataclass(frozen=True)
+class GradeResult:
+    reward: float
+    status: str
+    test: int | None = None  # index of the failing test
+    cpu_seconds: float = 0.0  # of the failing test, or the slowest one
+    wall_seconds: float = 0.0
+    tests_run: int = 0
+    message: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Settings:
+    memory_mb: int = 2048
+    output_factor: int = 4
+    output_slack: int = 64 << 10
+    raw: bool = False
+    retries: int = 2
+
+
+class Grader:
+    """``Grader(path)``: a dataset directory or a directory of problem packages."""
+
+    def __init__(
+        self,
+        source: Path | str | Dataset,
+        settings: Settings | None = None,
+        jobs: int | None = None,
+    ) -> None:
+        self.problems: ProblemSource = open_source(source)
+        self.settings = settings or Settings()
+        self.jobs = jobs or os.cpu_count() or 1
+        self.pool = SandboxPool(self.jobs + 1)
+        self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._fetch_lock = threading.Lock()
+
+    def close(self) -> None:
+        self.pool.close()
+
+    def __enter__(self) -> Grader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _problem(self, pid: str) -> tuple[tuple[tuple[str, str], ...], float]:
+        """Tests and time limit, fetched once and kept for the next completions."""
+        with self._lock:
+            if pid in self._cache:
+                self._cache.move_to_end(pid)
+                return self._cache[pid]
+        with self._fetch_lock:  # one Parquet reader is not safe across threads
+            found = self.problems.fetch(pid)
+        if found is None:
+            raise FatalError(f"no problem with id {pid!r}")
+        with self._lock:
+            self._cache[pid] = found
+            while len(self._cache) > 64:
+                self._cache.popitem(last=False)
+        return found
+
+    def grade(self, problem_id: str, completion: str) -> GradeResult:
+        tests, time_limit = self._problem(problem_id)
+        code = extract_code(completion, self.settings.raw)
+        if code is None:
+            return GradeResult(0.0, "no_code")
+        try:
+            compile(code, "main.py", "exec")
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
+            return GradeResult(0.0, "syntax_error", message=f"{type(exc).__name__}: {exc}"[:300])
+        work = Path(tempfile.mkdtemp(prefix="ptpy-grade-"))
+        try:
+            work.chmod(0o755)
+            (work / "main.py").write_text(code, encoding="utf-8")
+            (work / "main.py").chmod(0o644)
+            with self.pool.sandbox() as box:
+                return self._run_tests(box, work, tests, time_limit)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+    def _run_tests(
+        self, box: Sandbox, work: Path, tests: tuple[tuple[str, str], ...], time_limit: float
+    ) -> GradeResult:
+        fast = box.python_matches()
+        memory = self.settings.memory_mb << 20
+        slowest = 0.0
+        with box.session(
+            limits=Limits(time_limit, memory), binds=[Bind(str(work), "/prog")], inprocess=fast
+        ):
+            for index, (stdin, expected) in enumerate(tests):
+                run = self._run_one(box, fast, stdin, expected, time_limit, memory)
+                if run is None:
+                    return GradeResult(
+                        0.0,
+                        "harness_overload",
+                        index,
+                        tests_run=index + 1,
+                        message="stopped by the wall clock under its CPU limit, "
+                        "repeatedly: the machine is overloaded",
+                    )
+                slowest = max(slowest, run.cpu_seconds)
+                if not run.ok:
+                    detail = run.stderr.decode("utf-8", "replace")[-300:]
+                    return GradeResult(
+                        0.0,
+                        STATUS_OF[run.outcome],
+                        index,
+                        run.cpu_seconds,
+                        run.wall_seconds,
+                        index + 1,
+                        detail,
+                    )
+                difference = first_difference(run.stdout.decode("utf-8", "replace"), expected)
+                if difference is not None:
+                    return GradeResult(
+                        0.0,
+                        "wrong_answer",
+                        index,
+                        run.cpu_seconds,
+                        run.wall_seconds,
+                        index + 1,
+                        difference[1],
+                    )
+        return GradeResult(1.0, "ok", None, slowest, 0.0, len(tests))
+
+    def _run_one(
+        self, box: Sandbox, fast: bool, stdin: str, expected: str, time_limit: float, memory: int
+    ) -> RunResult | None:
+        output = self.settings.output_factor * len(expected.encode()) + self.settings.output_slack
+        limits = Limits(time_limit, memory, output)
+        for _ in range(1 + self.settings.retries):
+            fd = os.memfd_create("stdin")
+            try:
+                os.write(fd, stdin.encode("utf-8"))
+                os.lseek(fd, 0, os.SEEK_SET)
+                run = box.run(
+                    ["python3", "-S", "/prog/main.py"],
+                    limits=limits,
+                    stdin=fd,
+                    inprocess="/prog/main.py" if fast else None,
+                )
+            finally:
+                os.close(fd)
+            if not (run.wall_killed and run.cpu_seconds < time_limit):
+                return run
+        return None
+
+    def grade_many(self, items: Iterable[tuple[str, str]]) -> Iterator[GradeResult]:
+        """Results in input order, every core busy, a bounded window in flight."""
+        with ThreadPoolExecutor(self.jobs) as workers:
+            window: deque[Future[GradeResult]] = deque()
+            for pid, completion in items:
+                window.append(workers.submit(self.grade, pid, completion))
+                if len(window) >= 4 * self.jobs:
+                    yield window.popleft().result()
+            while window:
+                yield window.popleft().result()

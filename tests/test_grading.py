@@ -1,0 +1,173 @@
+"""gradecode and the Grader: the dataset's reward and statuses on real problems, code
+extraction, hostile completions, input order and echoed fields, reproducibility."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from problemtools_py.cli.gradecode import main
+from problemtools_py.dataset.ids import problem_id
+from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file
+from problemtools_py.dataset.schema import tests_json as encode_tests
+from problemtools_py.dataset.writer import RowWriter
+from problemtools_py.grading import Grader, extract_code
+from problemtools_py.grading.grader import Settings
+
+Capture = pytest.CaptureFixture[str]
+# Small problems with the answers the comparator cases need.
+PROBLEMS_SPEC = {
+    "echo": ("Print the input back.", [("5\n", "5\n"), ("7\n", "7\n")]),
+    "yes": ("Answer YES.", [("1\n", "YES\n")]),
+    "two": ("Print two.", [("x\n", "2\n")]),
+    "half": ("Print 7.5.", [("x\n", "7.5\n")]),
+    "pair": ("Print 1 and 2.", [("x\n", "1 2\n")]),
+    "roomy": ("Print one; you have 10 seconds.", [("x\n", "1\n")]),
+}
+TIME_LIMITS = {"roomy": 10.0}
+IDS = {key: problem_id(statement) for key, (statement, _) in PROBLEMS_SPEC.items()}
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("grading")
+    rows = sorted((IDS[k], s, t, TIME_LIMITS.get(k, 1.0)) for k, (s, t) in PROBLEMS_SPEC.items())
+    with RowWriter(root / split_file("eval"), PROBLEMS) as writer:
+        for pid, statement, tests, limit in rows:
+            writer.add({"problem_id": pid, "statement": statement, "tests_json": encode_tests(tests),
+                        "time_limit_s": limit, "origin_json": origin_json({})})
+    return root
+
+
+@pytest.fixture(scope="module")
+def grader(dataset: Path) -> Iterator[Grader]:
+    with Grader(dataset, Settings(retries=0), jobs=2) as g:
+        yield g
+
+
+def py(code: str) -> str:
+    return f"Here is my solution:\n```python\n{code}\n```\n"
+
+
+ECHO = "print(input())"
+STATUS_CASES = [
+    ("ok", "echo", ECHO), ("wrong_answer", "echo", "print(6)"),
+    ("timeout", "echo", "while True:\n    pass"),
+    ("memory", "roomy", "x = [0] * (10 ** 9)\nprint(len(x))"),
+    ("output_limit", "echo", "while True:\n    print('y' * 10000)"),
+    ("runtime_error", "echo", "raise ValueError('no')"),
+    ("runtime_error", "echo", "import sys\nsys.exit(3)"),
+    ("syntax_error", "echo", "def f(:\n    pass"), ("no_code", "echo", None),
+    ("harness_overload", "echo", "import time\ntime.sleep(60)"),
+]
+
+
+@pytest.mark.parametrize(("status", "problem", "code"), STATUS_CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(STATUS_CASES)])
+def test_every_status(grader: Grader, status: str, problem: str, code: str | None) -> None:
+    completion = py(code) if code is not None else "I could not solve it."
+    result = grader.grade(IDS[problem], completion)
+    assert (result.status, result.reward) == (status, 1.0 if status == "ok" else 0.0), result
+    if status not in ("ok", "syntax_error", "no_code"):
+        assert result.test == 0
+
+
+def test_tests_run_in_order_and_stop_at_the_first_failure(grader: Grader) -> None:
+    result = grader.grade(IDS["echo"], py("v = input()\nprint(v if v == '5' else 0)"))
+    assert (result.status, result.test, result.tests_run) == ("wrong_answer", 1, 2)
+
+
+@pytest.mark.parametrize(("problem", "output", "reward"), [
+    ("yes", "YES", 1.0), ("yes", "yes", 1.0), ("yes", "Yes!", 0.0),
+    ("two", "2.000", 1.0), ("two", "2.0001", 0.0),
+    ("half", "7.5000001", 1.0), ("half", "7.6", 0.0),
+    ("pair", "1 2 3", 0.0), ("pair", "1   2   \\n\\n", 1.0),
+])
+def test_comparator_through_grading(grader: Grader, problem: str, output: str, reward: float) -> None:
+    result = grader.grade(IDS[problem], py(f"print('{output}', end='\\n')"))
+    assert result.reward == reward, result
+
+
+@pytest.mark.parametrize(("completion", "code"), [
+    ("```python\nA\n```\n```py\nB\n```", "B\n"),
+    ("```python\nA\n```\nand in C++:\n```cpp\nint main(){}\n```", "A\n"),
+    ("```PYTHON3\nA\n```", "A\n"),
+    ("```\nA\n```", "A\n"),
+    ("~~~python\nA\n~~~", "A\n"),
+    ("```python\nA\n```\n```python\nB", None),  # the last block is cut off
+    ("```python\n\n```", None),
+    ("print(1)", None),
+    ("```cpp\nint main(){}\n```", None),
+])
+def test_code_extraction(completion: str, code: str | None) -> None:
+    assert extract_code(completion) == code
+
+
+def test_raw_completions() -> None:
+    assert extract_code("print(1)\n", raw=True) == "print(1)\n"
+    assert extract_code("  \n", raw=True) is None
+
+
+def nobody() -> list[str]:
+    out = subprocess.run(["ps", "-u", "65534", "-o", "pid="], capture_output=True, text=True,
+                         check=False).stdout
+    return out.split()
+
+
+HOSTILE = [
+    "import os\nprint(os.listdir('/'), open('/etc/shadow').read())",
+    "import os\nfor _ in range(10000):\n    os.fork()\nprint(5)",
+    "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(30)\nprint('daemon')",
+    "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nos.kill(1, signal.SIGKILL)\nprint(6)",
+    "import socket\nsocket.create_connection(('127.0.0.1', 22), timeout=1)\nprint(input())",
+    "print(open('/proc/1/environ').read())",
+]
+
+
+@pytest.mark.parametrize("code", HOSTILE)
+def test_hostile_completions_get_nothing_and_leave_nothing(grader: Grader, code: str,
+                                                           tmp_path: Path) -> None:
+    before = set(Path("/tmp").iterdir())
+    result = grader.grade(IDS["echo"], py(code))
+    assert result.reward == 0.0
+    assert nobody() == []
+    leftovers = {p for p in set(Path("/tmp").iterdir()) - before if p.name.startswith("ptpy-grade")}
+    assert leftovers == set()
+    assert grader.grade(IDS["echo"], py(ECHO)).reward == 1.0  # the grader is healthy
+
+
+def test_gradecode_keeps_order_and_echoes_fields(dataset: Path, tmp_path: Path,
+                                                 capsys: Capture) -> None:
+    lines = [{"problem_id": IDS["echo"], "completion": py(ECHO), "sample": i, "note": "n"}
+             for i in range(6)]
+    lines[2]["completion"] = py("print(0)")
+    lines[4]["completion"] = "nothing"
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main([str(dataset), str(source), "-j", "2", "-q"]) == 0
+    captured = capsys.readouterr()
+    out = [json.loads(line) for line in captured.out.splitlines()]
+    assert [o["sample"] for o in out] == list(range(6))
+    assert [o["status"] for o in out] == ["ok", "ok", "wrong_answer", "ok", "no_code", "ok"]
+    assert all(o["note"] == "n" and o["completion"] == line["completion"]
+               for o, line in zip(out, lines, strict=True))
+    assert "pass rate 0.667" in captured.err
+
+
+def test_gradecode_bad_input_names_the_line(dataset: Path, tmp_path: Path, capsys: Capture) -> None:
+    source = tmp_path / "bad.jsonl"
+    source.write_text(json.dumps({"problem_id": IDS["echo"], "completion": "x"}) + "\n{oops\n")
+    assert main([str(dataset), str(source), "-q"]) == 2
+    assert f"{source}:2: not a JSON object" in capsys.readouterr().err
+
+
+def test_grading_is_reproducible(grader: Grader) -> None:
+    batch = [(IDS["echo"], py(code)) for code in (ECHO, "print(6)", "while True:\n    pass",
+                                                    "raise ValueError()")] * 3
+    first = [r.reward for r in grader.grade_many(batch)]
+    second = [r.reward for r in grader.grade_many(batch)]
+    assert first == second == [1.0, 0.0, 0.0, 0.0] * 3
