@@ -171,3 +171,20 @@ def test_grading_is_reproducible(grader: Grader) -> None:
     first = [r.reward for r in grader.grade_many(batch)]
     second = [r.reward for r in grader.grade_many(batch)]
     assert first == second == [1.0, 0.0, 0.0, 0.0] * 3
+
+
+@pytest.mark.slow
+def test_ray_local_gives_the_same_rewards(dataset: Path, tmp_path: Path, capsys: Capture) -> None:
+    codes = [ECHO, "print(6)", "while True:\n    pass", "raise ValueError()", "print('YES')"]
+    lines = [{"problem_id": IDS[p], "completion": py(c), "n": n}
+             for n, (p, c) in enumerate((p, c) for p in ("echo", "yes") for c in codes)]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main([str(dataset), str(source), "-q", "-o", str(tmp_path / "local.jsonl")]) == 0
+    assert main([str(dataset), str(source), "-q", "-o", str(tmp_path / "ray.jsonl"),
+                 "--ray", "local", "-j", "2"]) == 0
+    local = [json.loads(x) for x in (tmp_path / "local.jsonl").read_text().splitlines()]
+    remote = [json.loads(x) for x in (tmp_path / "ray.jsonl").read_text().splitlines()]
+    assert [r["n"] for r in remote] == list(range(len(lines)))
+    assert [(r["reward"], r["status"]) for r in remote] == [(r["reward"], r["status"]) for r in local]
+    assert [r["reward"] for r in local] == [1, 0, 0, 0, 0, 0, 0, 0, 0, 1]

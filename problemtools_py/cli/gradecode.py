@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from problemtools_py.cli.errorhandler import run_command
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
+from problemtools_py.grading.distributed import ray_grade
 from problemtools_py.grading.grader import Grader, GradeResult, Settings
 
 PROG = "gradecode"
@@ -50,6 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=4,
         metavar="K",
         help="output limit: K x the expected output + 64 KiB",
+    )
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="grade on a Ray cluster ('local' starts one here; 'auto', or "
+        "ray://host:port); the dataset must be on a shared file system",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return parser
@@ -115,7 +122,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ) as bar,
             ):
                 task = bar.add_task("grade", total=len(items), rate="")
-                results = grader.grade_many((i["problem_id"], i["completion"]) for _, i in items)
+                pairs = [(i["problem_id"], i["completion"]) for _, i in items]
+                results = (
+                    ray_grade(args.ray, args.dataset, settings, pairs, args.jobs)
+                    if args.ray
+                    else grader.grade_many(pairs)
+                )
                 for (_, item), result in zip(items, results, strict=True):
                     _write(out, item, result)
                     statuses[result.status] += 1
