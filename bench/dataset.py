@@ -44,8 +44,15 @@ def generate(root: Path, count: int, test_kb: int) -> list[str]:
             for _ in range(8):
                 numbers = [rng.randint(0, 10**6) for _ in range(test_kb * 1024 // 8 // 8)]
                 tests.append([" ".join(map(str, numbers)) + "\n", f"{sum(numbers)}\n"])
-            writer.add({"problem_id": pid, "statement": text, "tests_json": json.dumps(tests),
-                        "time_limit_s": 1.0, "origin_json": "{}"})
+            writer.add(
+                {
+                    "problem_id": pid,
+                    "statement": text,
+                    "tests_json": json.dumps(tests),
+                    "time_limit_s": 1.0,
+                    "origin_json": "{}",
+                }
+            )
     with RowWriter(root / REFERENCES_FILE, REFERENCES) as writer:
         for pid, _, _ in statements:
             writer.add({"problem_id": pid, "code": "print(sum(map(int, input().split())))\n"})
@@ -58,8 +65,11 @@ def child(cmd: list[str]) -> tuple[float, float]:
     execs."""
     with tempfile.NamedTemporaryFile("r") as out:
         start = time.perf_counter()
-        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name, *cmd], check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", out.name, *cmd],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         wall = time.perf_counter() - start
         return wall, int(out.read().split()[-1]) / 1024
 
@@ -73,33 +83,42 @@ def measure(count: int, test_kb: int) -> dict[str, str]:
         size = (base / "ds" / split_file("train")).stat().st_size / 2**20
         figures["train file"] = f"{size:.0f} MiB"
         target = ids[len(ids) // 2]
-        code = ("import sys; from problemtools_py.dataset import Dataset; "
-                f"assert Dataset(sys.argv[1]).problem('train', '{target}')")
+        code = (
+            "import sys; from problemtools_py.dataset import Dataset; "
+            f"assert Dataset(sys.argv[1]).problem('train', '{target}')"
+        )
         wall, rss = child([sys.executable, "-c", code, str(base / "ds")])
         figures["lookup, fresh process"] = f"{wall:.3f} s, {rss:.0f} MiB"
         ids_file = base / "ids.txt"
         ids_file.write_text("\n".join(ids[:: max(1, len(ids) // 50)]))
-        warm = ("import sys, time; from problemtools_py.dataset import Dataset; "
-                "d = Dataset(sys.argv[1]); ids = open(sys.argv[2]).read().split(); "
-                "d.problem('train', ids[0]); t = time.perf_counter(); "
-                "[d.problem('train', i) for i in ids]; "
-                "open(sys.argv[3], 'w').write(str((time.perf_counter() - t) / len(ids)))")
+        warm = (
+            "import sys, time; from problemtools_py.dataset import Dataset; "
+            "d = Dataset(sys.argv[1]); ids = open(sys.argv[2]).read().split(); "
+            "d.problem('train', ids[0]); t = time.perf_counter(); "
+            "[d.problem('train', i) for i in ids]; "
+            "open(sys.argv[3], 'w').write(str((time.perf_counter() - t) / len(ids)))"
+        )
         result = base / "warm.txt"
         _, rss = child([sys.executable, "-c", warm, str(base / "ds"), str(ids_file), str(result)])
         figures["lookup, warm"] = f"{float(result.read_text()) * 1000:.1f} ms, {rss:.0f} MiB"
-        scan = ("import sys; from problemtools_py.dataset import Dataset; "
-                "print(sum(1 for _ in Dataset(sys.argv[1]).statements('train')))")
+        scan = (
+            "import sys; from problemtools_py.dataset import Dataset; "
+            "print(sum(1 for _ in Dataset(sys.argv[1]).statements('train')))"
+        )
         wall, rss = child([sys.executable, "-c", scan, str(base / "ds")])
         figures["scan all statements"] = f"{wall:.2f} s, {rss:.0f} MiB"
-        wall, rss = child([str(BIN / "parquet2kattis"), "-q", "-j", "2", str(base / "ds"),
-                           str(base / "pk")])
+        wall, rss = child(
+            [str(BIN / "parquet2kattis"), "-q", "-j", "2", str(base / "ds"), str(base / "pk")]
+        )
         figures["parquet2kattis"] = f"{wall:.1f} s, {rss:.0f} MiB"
         packages = sorted(str(p) for p in (base / "pk").iterdir())
-        wall, rss = child([str(BIN / "kattis2parquet"), "-q", "-j", "2", *packages,
-                           "-o", str(base / "back")])
+        wall, rss = child(
+            [str(BIN / "kattis2parquet"), "-q", "-j", "2", *packages, "-o", str(base / "back")]
+        )
         figures["kattis2parquet"] = f"{wall:.1f} s, {rss:.0f} MiB"
         same = (base / "ds" / split_file("train")).read_bytes() == (
-            base / "back" / split_file("train")).read_bytes()
+            base / "back" / split_file("train")
+        ).read_bytes()
         figures["round trip byte-identical"] = str(same)
         return figures
     finally:

@@ -29,6 +29,7 @@ class RowWriter:
         self.buffer: list[dict[str, Any]] = []
         self.last_id: str | None = None
         self.count = 0
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(
             prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent
         )

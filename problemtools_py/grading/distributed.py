@@ -43,8 +43,9 @@ def ray_grade(
         raise FatalError(f"cannot connect to the Ray cluster at {address}: {exc}") from exc
     try:
         actor = ray.remote(num_cpus=1)(_Worker)
-        pool: list[Any] = [actor.remote(str(dataset.resolve()), settings)
-                           for _ in range(max(1, workers))]
+        pool: list[Any] = [
+            actor.remote(str(dataset.resolve()), settings) for _ in range(max(1, workers))
+        ]
         by_problem: defaultdict[str, list[tuple[int, str, str]]] = defaultdict(list)
         for index, (pid, completion) in enumerate(items):
             by_problem[pid].append((index, pid, completion))

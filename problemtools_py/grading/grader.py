@@ -11,6 +11,7 @@ persists, never as a silent 0."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -18,6 +19,7 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -89,8 +91,16 @@ class Grader:
         self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
         self._lock = threading.Lock()
         self._fetch_lock = threading.Lock()
+        self._sessions: dict[int, tuple[Path, AbstractContextManager[Sandbox]]] = {}
 
     def close(self) -> None:
+        for work, session in self._sessions.values():
+            try:
+                session.__exit__(None, None, None)
+            except Exception:
+                pass
+            shutil.rmtree(work, ignore_errors=True)
+        self._sessions.clear()
         self.pool.close()
 
     def __enter__(self) -> Grader:
@@ -124,59 +134,78 @@ class Grader:
             compile(code, "main.py", "exec")
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
             return GradeResult(0.0, "syntax_error", message=f"{type(exc).__name__}: {exc}"[:300])
+        with self.pool.sandbox() as box:
+            work = self._session(box)
+            program = work / "main.py"
+            program.write_text(code, encoding="utf-8")
+            program.chmod(0o644)
+            try:
+                return self._run_tests(box, tests, time_limit)
+            finally:
+                program.unlink()
+
+    def _session(self, box: Sandbox) -> Path:
+        """Each sandbox keeps one jail open for every completion it grades: its program
+        directory (bound read-only at /prog) gets each completion's code in turn, and the
+        jail kills leftovers and empties its scratch space after every run."""
+        with self._lock:
+            found = self._sessions.get(id(box))
+        if found is not None:
+            return found[0]
         work = Path(tempfile.mkdtemp(prefix="ptpy-grade-"))
-        try:
-            work.chmod(0o755)
-            (work / "main.py").write_text(code, encoding="utf-8")
-            (work / "main.py").chmod(0o644)
-            with self.pool.sandbox() as box:
-                return self._run_tests(box, work, tests, time_limit)
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
+        work.chmod(0o755)
+        session = box.session(
+            limits=Limits(60.0, self.settings.memory_mb << 20),
+            binds=[Bind(str(work), "/prog")],
+            inprocess=box.python_matches(),
+        )
+        session.__enter__()
+        with self._lock:
+            self._sessions[id(box)] = (work, session)
+        return work
 
     def _run_tests(
-        self, box: Sandbox, work: Path, tests: tuple[tuple[str, str], ...], time_limit: float
+        self, box: Sandbox, tests: tuple[tuple[str, str], ...], time_limit: float
     ) -> GradeResult:
+        """In the box's open session (see _session): tests in order, stop at the first
+        failure."""
         fast = box.python_matches()
         memory = self.settings.memory_mb << 20
         slowest = 0.0
-        with box.session(
-            limits=Limits(time_limit, memory), binds=[Bind(str(work), "/prog")], inprocess=fast
-        ):
-            for index, (stdin, expected) in enumerate(tests):
-                run = self._run_one(box, fast, stdin, expected, time_limit, memory)
-                if run is None:
-                    return GradeResult(
-                        0.0,
-                        "harness_overload",
-                        index,
-                        tests_run=index + 1,
-                        message="stopped by the wall clock under its CPU limit, "
-                        "repeatedly: the machine is overloaded",
-                    )
-                slowest = max(slowest, run.cpu_seconds)
-                if not run.ok:
-                    detail = run.stderr.decode("utf-8", "replace")[-300:]
-                    return GradeResult(
-                        0.0,
-                        STATUS_OF[run.outcome],
-                        index,
-                        run.cpu_seconds,
-                        run.wall_seconds,
-                        index + 1,
-                        detail,
-                    )
-                difference = first_difference(run.stdout.decode("utf-8", "replace"), expected)
-                if difference is not None:
-                    return GradeResult(
-                        0.0,
-                        "wrong_answer",
-                        index,
-                        run.cpu_seconds,
-                        run.wall_seconds,
-                        index + 1,
-                        difference[1],
-                    )
+        for index, (stdin, expected) in enumerate(tests):
+            run = self._run_one(box, fast, stdin, expected, time_limit, memory)
+            if run is None:
+                return GradeResult(
+                    0.0,
+                    "harness_overload",
+                    index,
+                    tests_run=index + 1,
+                    message="stopped by the wall clock under its CPU limit, "
+                    "repeatedly: the machine is overloaded",
+                )
+            slowest = max(slowest, run.cpu_seconds)
+            if not run.ok:
+                detail = run.stderr.decode("utf-8", "replace")[-300:]
+                return GradeResult(
+                    0.0,
+                    STATUS_OF[run.outcome],
+                    index,
+                    run.cpu_seconds,
+                    run.wall_seconds,
+                    index + 1,
+                    detail,
+                )
+            difference = first_difference(run.stdout.decode("utf-8", "replace"), expected)
+            if difference is not None:
+                return GradeResult(
+                    0.0,
+                    "wrong_answer",
+                    index,
+                    run.cpu_seconds,
+                    run.wall_seconds,
+                    index + 1,
+                    difference[1],
+                )
         return GradeResult(1.0, "ok", None, slowest, 0.0, len(tests))
 
     def _run_one(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import queue
+import shutil
 import socket
 import subprocess
 import sys
@@ -33,6 +34,41 @@ class SandboxError(Exception):
     """The sandbox could not run the program at all (setup failed, not found, crashed)."""
 
 
+# The server imports only the standard library and problemtools_py.judge, so it can run
+# on the interpreter programs know as python3, whatever runs the judge.
+_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); del sys.argv[1]; "
+    "from problemtools_py.judge.server import main; main()"
+)
+SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
+_server_python: str | None = None
+
+
+def server_python() -> str:
+    """The interpreter for sandbox servers: ``python3`` as the sandbox finds it (so that
+    in-process Python programs run on exactly the interpreter they would be started with,
+    optimised builds included) when it is 3.11 or newer, else this one."""
+    global _server_python
+    if _server_python is None:
+        candidate = shutil.which("python3", path=SANDBOX_PATH)
+        chosen = sys.executable
+        if candidate is not None:
+            try:
+                probe = subprocess.run(
+                    [candidate, "-I", "-c", "import sys; print(sys.version_info >= (3, 11))"],
+                    capture_output=True,
+                    text=True,
+                    timeout=30,
+                    check=False,
+                )
+                if probe.stdout.strip() == "True":
+                    chosen = candidate
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        _server_python = chosen
+    return _server_python
+
+
 def _default_warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
@@ -44,7 +80,8 @@ warn_hook: WarnHook = _default_warn
 class Sandbox:
     def __init__(self, isolate: bool = True) -> None:
         parent, child = socket.socketpair()
-        args = [sys.executable, "-I", "-m", "problemtools_py.judge.server", str(child.fileno())]
+        package_root = str(Path(__file__).resolve().parent.parent.parent)
+        args = [server_python(), "-I", "-c", _BOOT, package_root, str(child.fileno())]
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
         if not isolate:
             env["PROBLEMTOOLS_PY_NO_ISOLATION"] = "1"

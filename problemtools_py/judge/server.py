@@ -240,7 +240,7 @@ class Server:
 
 
 def main() -> None:
-    fd = int(sys.argv[1])
+    fd = int(sys.argv[-1])
     sock = socket.socket(fileno=fd)
     # No parent-death signal: it follows the thread that started us, and judges start
     # servers from worker threads. When the judge goes away, its end of the socket closes

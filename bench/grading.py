@@ -1,0 +1,112 @@
+"""Grading throughput: the Grader (sandboxed, a fork per test from a warm interpreter)
+against a baseline that starts python3 per test with subprocess.run and the same
+comparator, side by side in one run, on three kinds of programs: trivial ones, CPU-heavy
+ones (~50 ms of work per test) and big-output ones (~1 MB per test). Both use all cores.
+
+Usage: python bench/grading.py [--completions N] [--tests N] [--jobs N]"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from problemtools_py.dataset.ids import problem_id
+from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file, tests_json
+from problemtools_py.dataset.writer import RowWriter
+from problemtools_py.grading import Grader
+from problemtools_py.judge.dataset_rule import first_difference
+
+KINDS = {
+    "trivial": (
+        "Print the sum of two numbers.",
+        "a, b = map(int, input().split())\nprint(a + b)\n",
+        lambda i: (f"{i} {i + 1}\n", f"{2 * i + 1}\n"),
+    ),
+    "cpu-heavy": (
+        "Print the sum of squares below 400000 plus the number.",
+        "n = int(input())\nprint(sum(k * k for k in range(400000)) + n)\n",
+        lambda i: (f"{i}\n", f"{sum(k * k for k in range(400000)) + i}\n"),
+    ),
+    "big-output": (
+        "Print the number 100000 times.",
+        "n = input()\nprint((n + '\\n') * 100000, end='')\n",
+        lambda i: (f"{i}\n", f"{i}\n" * 100000),
+    ),
+}
+
+
+def make_dataset(root: Path, tests: int) -> dict[str, str]:
+    rows = []
+    for kind, (statement, _, make) in KINDS.items():
+        rows.append((problem_id(statement), kind, statement, [make(i) for i in range(tests)]))
+    rows.sort()
+    with RowWriter(root / split_file("eval"), PROBLEMS) as writer:
+        for pid, _, statement, cases in rows:
+            writer.add(
+                {
+                    "problem_id": pid,
+                    "statement": statement,
+                    "tests_json": tests_json(cases),
+                    "time_limit_s": 5.0,
+                    "origin_json": origin_json({}),
+                }
+            )
+    return {kind: pid for pid, kind, _, _ in rows}
+
+
+def baseline(code: str, cases: list[tuple[str, str]], work: Path) -> float:
+    """Reward the naive way: python3 per test, stop at the first failure."""
+    program = Path(tempfile.mkstemp(dir=work, suffix=".py")[1])
+    program.write_text(code)
+    for stdin, expected in cases:
+        run = subprocess.run(
+            ["/usr/bin/python3", str(program)],
+            input=stdin.encode(),
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+        if run.returncode != 0 or first_difference(run.stdout.decode(), expected) is not None:
+            return 0.0
+    return 1.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--completions", type=int, default=40)
+    parser.add_argument("--tests", type=int, default=10)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="ptpy-gradebench-"))
+    ids = make_dataset(work / "ds", args.tests)
+    print(f"{args.completions} completions x {args.tests} tests per kind, {args.jobs} workers")
+    print(f"{'kind':12} {'gradecode tests/s':>18} {'baseline tests/s':>17} {'ratio':>7}")
+    with Grader(work / "ds", jobs=args.jobs) as grader:
+        grader.grade(ids["trivial"], f"```python\n{KINDS['trivial'][1]}```")  # warm up
+        for kind, (_, code, make) in KINDS.items():
+            completion = f"```python\n{code}```"
+            items = [(ids[kind], completion)] * args.completions
+            start = time.perf_counter()
+            rewards = [r.reward for r in grader.grade_many(items)]
+            ours = args.completions * args.tests / (time.perf_counter() - start)
+            assert rewards == [1.0] * args.completions, rewards
+            cases = [make(i) for i in range(args.tests)]
+            start = time.perf_counter()
+            with ThreadPoolExecutor(args.jobs) as pool:
+                base = list(
+                    pool.map(lambda _: baseline(code, cases, work), range(args.completions))
+                )
+            theirs = args.completions * args.tests / (time.perf_counter() - start)
+            assert base == [1.0] * args.completions
+            print(f"{kind:12} {ours:18.1f} {theirs:17.1f} {ours / theirs:6.1f}x")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
