@@ -95,10 +95,8 @@ class Grader:
 
     def close(self) -> None:
         for work, session in self._sessions.values():
-            try:
+            with contextlib.suppress(Exception):
                 session.__exit__(None, None, None)
-            except Exception:
-                pass
             shutil.rmtree(work, ignore_errors=True)
         self._sessions.clear()
         self.pool.close()
