@@ -165,6 +165,20 @@ def test_gradecode_bad_input_names_the_line(dataset: Path, tmp_path: Path, capsy
     assert f"{source}:2: not a JSON object" in capsys.readouterr().err
 
 
+def test_gradecode_output_file_appears_whole_or_not_at_all(dataset: Path, tmp_path: Path,
+                                                           capsys: Capture) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"problem_id": IDS["echo"], "completion": py(ECHO)}) + "\n")
+    out = tmp_path / "out" / "results.jsonl"
+    out.parent.mkdir()
+    assert main([str(tmp_path / "no-such-dataset"), str(source), "-o", str(out), "-q"]) != 0
+    assert list(out.parent.iterdir()) == []
+    assert main([str(dataset), str(source), "-o", str(out), "-q"]) == 0
+    assert [p.name for p in out.parent.iterdir()] == ["results.jsonl"]
+    assert json.loads(out.read_text())["status"] == "ok"
+    capsys.readouterr()
+
+
 def test_grading_is_reproducible(grader: Grader) -> None:
     batch = [(IDS["echo"], py(code)) for code in (ECHO, "print(6)", "while True:\n    pass",
                                                     "raise ValueError()")] * 3

@@ -29,22 +29,41 @@ PROG = "gradecode"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0].strip("`"))
+    description = __doc__.splitlines()[0].replace("``", "")
+    parser = argparse.ArgumentParser(prog=PROG, description=description)
     parser.add_argument(
         "dataset",
         type=Path,
         metavar="DATASET",
         help="a dataset directory, or a directory of problem packages",
     )
-    parser.add_argument("completions", type=Path, metavar="COMPLETIONS.jsonl")
+    parser.add_argument(
+        "completions",
+        type=Path,
+        metavar="COMPLETIONS.jsonl",
+        help="one JSON object per line with problem_id and completion",
+    )
     parser.add_argument("-o", "--output", type=Path, help="write results here, not to stdout")
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N")
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="programs run at once (default: all cores)",
+    )
     parser.add_argument(
         "--raw",
         action="store_true",
         help="completions are bare programs, not text with a fenced code block",
     )
-    parser.add_argument("--memory-mb", type=int, default=2048, metavar="MB")
+    parser.add_argument(
+        "--memory-mb",
+        type=int,
+        default=2048,
+        metavar="MB",
+        help="memory limit of every run (default: 2048)",
+    )
     parser.add_argument(
         "--output-factor",
         type=int,
@@ -86,6 +105,11 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             yield number, item
 
 
+def _partial_name(path: Path) -> Path:
+    """Results go here first and are renamed to ``path`` once every line is written."""
+    return path.with_name(f".{path.name}.partial-{os.getpid()}")
+
+
 def _write(out: TextIO, item: dict[str, Any], result: GradeResult) -> None:
     out.write(json.dumps({**item, **result.as_dict()}, ensure_ascii=False) + "\n")
 
@@ -102,7 +126,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = Settings(
             memory_mb=args.memory_mb, output_factor=args.output_factor, raw=args.raw
         )
-        out = args.output.open("w", encoding="utf-8") if args.output else sys.stdout
+        partial = _partial_name(args.output) if args.output else None
+        try:
+            out = partial.open("w", encoding="utf-8") if partial else sys.stdout
+        except OSError as exc:
+            raise FatalError(f"cannot write: {exc.strerror}", path=args.output) from exc
         statuses: Counter[str] = Counter()
         tests = 0
         console = Console(stderr=True)
@@ -139,9 +167,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         rate=f"{sum(statuses.values()) / elapsed:.1f}"
                         f" completions/s, {tests / elapsed:.0f} tests/s",
                     )
-        finally:
-            if args.output:
+        except BaseException:
+            if partial:
                 out.close()
+                partial.unlink(missing_ok=True)  # never a half-written result file
+            raise
+        if partial:
+            out.close()
+            os.replace(partial, args.output)
         total = sum(statuses.values())
         passed = statuses.get("ok", 0)
         summary = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
