@@ -165,6 +165,18 @@ def test_gradecode_bad_input_names_the_line(dataset: Path, tmp_path: Path, capsy
     assert f"{source}:2: not a JSON object" in capsys.readouterr().err
 
 
+def test_gradecode_unknown_problem_names_the_line(dataset: Path, tmp_path: Path,
+                                                  capsys: Capture) -> None:
+    source = tmp_path / "in.jsonl"
+    lines = [{"problem_id": IDS["echo"], "completion": py(ECHO)},
+             {"problem_id": "0123456789abcdef", "completion": py(ECHO)}]
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main([str(dataset), str(source), "-q"]) == 2
+    captured = capsys.readouterr()
+    assert f"{source}:2: no problem with id '0123456789abcdef'" in captured.err
+    assert captured.out == ""  # nothing graded before the input was known to be good
+
+
 def test_gradecode_output_file_appears_whole_or_not_at_all(dataset: Path, tmp_path: Path,
                                                            capsys: Capture) -> None:
     source = tmp_path / "in.jsonl"

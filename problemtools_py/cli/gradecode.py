@@ -105,6 +105,13 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             yield number, item
 
 
+def _check_ids(path: Path, items: list[tuple[int, dict[str, Any]]], known: set[str]) -> None:
+    """Every problem_id must be graded against something: say which line names none."""
+    for number, item in items:
+        if item["problem_id"] not in known:
+            raise FatalError(f"no problem with id {item['problem_id']!r}", path=path, line=number)
+
+
 def _partial_name(path: Path) -> Path:
     """Results go here first and are renamed to ``path`` once every line is written."""
     return path.with_name(f".{path.name}.partial-{os.getpid()}")
@@ -149,6 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     disable=args.quiet or not console.is_terminal,
                 ) as bar,
             ):
+                _check_ids(args.completions, items, grader.problems.ids())
                 task = bar.add_task("grade", total=len(items), rate="")
                 pairs = [(i["problem_id"], i["completion"]) for _, i in items]
                 results = (

@@ -126,6 +126,11 @@ class Dataset:
             for offset, row in enumerate(part.read_group(group, INFO_COLUMNS)):
                 yield _info(row, split, part.path, base + offset)
 
+    def ids(self, split: str) -> list[str]:
+        """Every problem_id of a split (the id column alone)."""
+        column = self._split(split).file.read(columns=["problem_id"]).column(0)
+        return [str(pid) for pid in column.to_pylist()]
+
     def problem(self, split: str, pid: str) -> DatasetProblem | None:
         """One problem, reading only the row group that holds it."""
         part = self._split(split)

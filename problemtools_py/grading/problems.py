@@ -20,6 +20,8 @@ Tests = tuple[tuple[str, str], ...]
 class ProblemSource(Protocol):
     def fetch(self, pid: str) -> tuple[Tests, float] | None: ...
 
+    def ids(self) -> set[str]: ...
+
 
 class DatasetSource:
     def __init__(self, data: Dataset) -> None:
@@ -32,6 +34,9 @@ class DatasetSource:
                 return found.tests, found.time_limit_s
         return None
 
+    def ids(self) -> set[str]:
+        return {pid for split in self.data.splits for pid in self.data.ids(split)}
+
 
 class PackagesSource:
     """Packages in a directory, known by problem_id (from .dataset.json, else the id of
@@ -41,6 +46,9 @@ class PackagesSource:
         self.paths: dict[str, Path] = {}
         for path in sorted(p for p in root.iterdir() if (p / "problem.yaml").is_file()):
             self.paths[_id_of(path)] = path
+
+    def ids(self) -> set[str]:
+        return set(self.paths)
 
     def fetch(self, pid: str) -> tuple[Tests, float] | None:
         path = self.paths.get(pid)
