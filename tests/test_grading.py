@@ -204,13 +204,18 @@ def test_ray_local_gives_the_same_rewards(dataset: Path, tmp_path: Path, capsys:
     codes = [ECHO, "print(6)", "while True:\n    pass", "raise ValueError()", "print('YES')"]
     lines = [{"problem_id": IDS[p], "completion": py(c), "n": n}
              for n, (p, c) in enumerate((p, c) for p in ("echo", "yes") for c in codes)]
+    # more batches (16 per problem) than one actor holds in flight, interleaved problems
+    fast = [(p, c) for c in (ECHO, "print(6)", "print('YES')") for p in ("echo", "yes")] * 6
+    lines += [{"problem_id": IDS[p], "completion": py(c), "n": len(lines) + n}
+              for n, (p, c) in enumerate(fast)]
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert main([str(dataset), str(source), "-q", "-o", str(tmp_path / "local.jsonl")]) == 0
     assert main([str(dataset), str(source), "-q", "-o", str(tmp_path / "ray.jsonl"),
-                 "--ray", "local", "-j", "2"]) == 0
+                 "--ray", "local", "-j", "1"]) == 0
     local = [json.loads(x) for x in (tmp_path / "local.jsonl").read_text().splitlines()]
     remote = [json.loads(x) for x in (tmp_path / "ray.jsonl").read_text().splitlines()]
     assert [r["n"] for r in remote] == list(range(len(lines)))
     assert [(r["reward"], r["status"]) for r in remote] == [(r["reward"], r["status"]) for r in local]
-    assert [r["reward"] for r in local] == [1, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+    assert [r["reward"] for r in local][:10] == [1, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+    assert sum(r["reward"] for r in local[10:]) == 12  # ECHO on echo, print('YES') on yes

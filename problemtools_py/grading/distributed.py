@@ -27,6 +27,36 @@ class _Worker:
         ]
 
 
+def _in_order(
+    ray: Any, pool: list[Any], batches: list[list[tuple[int, str, str]]]
+) -> Iterator[GradeResult]:
+    """Each actor gets a new batch as soon as one of its own is done (two in flight, so it
+    never waits for the driver): a slow batch holds up one actor, not a fixed share of
+    the work. Results are released in input order."""
+    todo = iter(batches)
+    pending: dict[Any, Any] = {}
+
+    def give(actor: Any) -> None:
+        batch = next(todo, None)
+        if batch is not None:
+            pending[actor.grade_batch.remote(batch)] = actor
+
+    for actor in pool:
+        give(actor)
+        give(actor)
+    done: dict[int, dict[str, Any]] = {}
+    next_index = 0
+    while pending:
+        ready, _ = ray.wait(list(pending), num_returns=1)
+        actor = pending.pop(ready[0])
+        give(actor)
+        for index, result in ray.get(ready[0]):
+            done[index] = result
+        while next_index in done:
+            yield GradeResult(**done.pop(next_index))
+            next_index += 1
+
+
 def ray_grade(
     address: str, dataset: Path, settings: Settings, items: Sequence[tuple[str, str]], workers: int
 ) -> Iterator[GradeResult]:
@@ -54,17 +84,6 @@ def ray_grade(
             for group in by_problem.values()
             for i in range(0, len(group), BATCH)
         ]
-        refs = [pool[n % len(pool)].grade_batch.remote(batch) for n, batch in enumerate(batches)]
-        done: dict[int, dict[str, Any]] = {}
-        next_index = 0
-        for ref in refs:
-            for index, result in ray.get(ref):
-                done[index] = result
-            while next_index in done:
-                yield GradeResult(**done.pop(next_index))
-                next_index += 1
-        while next_index in done:
-            yield GradeResult(**done.pop(next_index))
-            next_index += 1
+        yield from _in_order(ray, pool, batches)
     finally:
         ray.shutdown()
