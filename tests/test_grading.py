@@ -4,7 +4,9 @@ extraction, hostile completions, input order and echoed fields, reproducibility.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -197,6 +199,27 @@ def test_grading_is_reproducible(grader: Grader) -> None:
     first = [r.reward for r in grader.grade_many(batch)]
     second = [r.reward for r in grader.grade_many(batch)]
     assert first == second == [1.0, 0.0, 0.0, 0.0] * 3
+
+
+@pytest.mark.slow
+def test_grading_is_reproducible_on_a_loaded_machine(dataset: Path) -> None:
+    """CPU time, not wall time, decides: with every core busy with other work, a program
+    that needs ~0.3 s of its 1 s still passes, and rewards repeat exactly."""
+    busy = "s = sum(k * k for k in range(2_000_000))\nprint(input())"
+    batch = [(IDS["echo"], py(code)) for code in (ECHO, busy, "print(6)", "while True:\n    pass")]
+    batch *= 2
+    expected = [1.0, 1.0, 0.0, 0.0] * 2
+    load = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(os.cpu_count() or 2)]
+    try:
+        with Grader(dataset, jobs=2) as grader:
+            first = [r.reward for r in grader.grade_many(batch)]
+            second = [r.reward for r in grader.grade_many(batch)]
+    finally:
+        for proc in load:
+            proc.kill()
+            proc.wait()
+    assert first == second == expected
 
 
 @pytest.mark.slow
