@@ -147,3 +147,24 @@ def test_module_entry_point_runs_as_a_process() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "hello: 0 errors, 0 warnings" in proc.stdout
     assert "total: 0 errors, 0 warnings" in proc.stdout
+
+
+BAD_NUMBERS = [
+    ("verifyproblem", [HELLO, "-j", "0"], "must be at least 1"),
+    ("verifyproblem", [HELLO, "-t", "-1"], "must be positive"),
+    ("gradecode", [HELLO, "c.jsonl", "-j", "0"], "must be at least 1"),
+    ("gradecode", [HELLO, "c.jsonl", "--memory-mb", "0"], "must be at least 1"),
+    ("gradecode", [HELLO, "c.jsonl", "--output-factor", "two"], "not a whole number: 'two'"),
+    ("parquet2kattis", [HELLO, "out", "-j", "-3"], "must be at least 1"),
+    ("kattis2parquet", [HELLO, "-o", "out", "--max-tests", "0"], "must be at least 1"),
+    ("kattis2parquet", [HELLO, "-o", "out", "--min-tests", "-1"], "must not be negative"),
+]
+
+
+@pytest.mark.parametrize(("command", "argv", "message"), BAD_NUMBERS)
+def test_numbers_out_of_range_are_usage_errors(command: str, argv: list[str], message: str,
+                                               capsys: Capture) -> None:
+    """Every command checks its numeric options the same way, before doing any work."""
+    module = __import__(f"problemtools_py.cli.{command}", fromlist=["main"])
+    assert module.main(argv) == 2
+    assert message in capsys.readouterr().err

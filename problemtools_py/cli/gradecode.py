@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from problemtools_py.cli.errorhandler import run_command
+from problemtools_py.cli.options import add_jobs, positive_int
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 from problemtools_py.grading.distributed import ray_grade
@@ -44,14 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="one JSON object per line with problem_id and completion",
     )
     parser.add_argument("-o", "--output", type=Path, help="write results here, not to stdout")
-    parser.add_argument(
-        "-j",
-        "--jobs",
-        type=int,
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help="programs run at once (default: all cores)",
-    )
+    add_jobs(parser, "programs run")
     parser.add_argument(
         "--raw",
         action="store_true",
@@ -59,14 +53,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--memory-mb",
-        type=int,
+        type=positive_int,
         default=2048,
         metavar="MB",
         help="memory limit of every run (default: 2048)",
     )
     parser.add_argument(
         "--output-factor",
-        type=int,
+        type=positive_int,
         default=4,
         metavar="K",
         help="output limit: K x the expected output + 64 KiB",

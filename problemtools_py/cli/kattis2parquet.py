@@ -5,7 +5,6 @@ drops.jsonl)."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -16,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from problemtools_py.cli.errorhandler import run_command
+from problemtools_py.cli.options import add_jobs, nonnegative_int, positive_int
 from problemtools_py.dataset.assemble import Assembler
 from problemtools_py.dataset.build import BuildOptions, Outcome, convert
 from problemtools_py.dataset.distributed import ray_outcomes
@@ -45,10 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
         default="train",
         help="split of packages that do not carry one (default: train)",
     )
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N")
-    parser.add_argument("--max-tests", type=int, default=32, metavar="N")
-    parser.add_argument("--max-test-bytes", type=int, default=4 << 20, metavar="BYTES")
-    parser.add_argument("--min-tests", type=int, default=5, metavar="N")
+    add_jobs(parser, "packages converted")
+    parser.add_argument("--max-tests", type=positive_int, default=32, metavar="N")
+    parser.add_argument("--max-test-bytes", type=positive_int, default=4 << 20, metavar="BYTES")
+    parser.add_argument("--min-tests", type=nonnegative_int, default=5, metavar="N")
     parser.add_argument(
         "--allow-no-reference",
         action="store_true",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -13,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from problemtools_py.cli.errorhandler import run_command
+from problemtools_py.cli.options import add_jobs
 from problemtools_py.dataset.export import package
 from problemtools_py.dataset.reader import Dataset, DatasetProblem
 from problemtools_py.dataset.schema import SPLITS
@@ -40,14 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="2023-07",
         help="package format (default: 2023-07)",
     )
-    parser.add_argument(
-        "-j",
-        "--jobs",
-        type=int,
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help="packages written in parallel",
-    )
+    add_jobs(parser, "packages written")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return parser
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 from problemtools_py import __version__
 from problemtools_py.checks import PARTS
 from problemtools_py.cli.errorhandler import run_command
+from problemtools_py.cli.options import add_jobs, positive_float
 from problemtools_py.cli.reporters import JsonReporter, TextReporter
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
@@ -28,23 +28,6 @@ def parse_parts(text: str) -> list[str]:
             f"unknown part(s) {', '.join(unknown) or '(none)'}; choose from {','.join(PARTS)}"
         )
     return parts
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return value
 
 
 def _regex(text: str) -> re.Pattern[str]:
@@ -79,18 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "-j",
-        "--jobs",
-        type=_positive_int,
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help="programs run in parallel (default: all cores)",
-    )
+    add_jobs(parser, "programs run")
     parser.add_argument(
         "-t",
         "--fixed-timelim",
-        type=_positive_float,
+        type=positive_float,
         metavar="SECONDS",
         help="use this time limit instead of deriving it",
     )
