@@ -3,15 +3,35 @@ unexpected exception is an internal error (exit 3), its traceback shown only on 
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 
 DEBUG_ENV = "PROBLEMTOOLS_PY_DEBUG"
+
+
+def run_cli(
+    prog: str,
+    parser: argparse.ArgumentParser,
+    argv: Sequence[str] | None,
+    body: Callable[[argparse.Namespace], ExitCode],
+) -> int:
+    """Parse ``argv`` (a usage error exits 2, ``--help`` 0) and run ``body`` on the result
+    under :func:`run_command`."""
+
+    def parsed() -> ExitCode:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:
+            return ExitCode.CLEAN if exc.code == 0 else ExitCode.USAGE
+        return body(args)
+
+    return run_command(prog, parsed)
 
 
 def run_command(prog: str, body: Callable[[], ExitCode]) -> int:

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from problemtools_py.cli.errorhandler import run_command
+from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, positive_int
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
@@ -118,11 +118,7 @@ def _write(out: TextIO, item: dict[str, Any], result: GradeResult) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
-    def body() -> ExitCode:
-        try:
-            args = parser.parse_args(argv)
-        except SystemExit as exc:
-            return ExitCode.CLEAN if exc.code == 0 else ExitCode.USAGE
+    def body(args: argparse.Namespace) -> ExitCode:
         items = list(read_lines(args.completions))  # validates every line before grading
         settings = Settings(
             memory_mb=args.memory_mb, output_factor=args.output_factor, raw=args.raw
@@ -187,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return ExitCode.CLEAN
 
-    return run_command(PROG, body)
+    return run_cli(PROG, parser, argv, body)
 
 
 if __name__ == "__main__":

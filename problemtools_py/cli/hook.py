@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from problemtools_py.checks import PARTS
-from problemtools_py.cli.errorhandler import run_command
+from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.reporters import TextReporter
 from problemtools_py.findings import ExitCode
 from problemtools_py.run.context import Options
@@ -45,11 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("-e", "--werror", action="store_true", help="warnings fail too")
 
-    def body() -> ExitCode:
-        try:
-            args = parser.parse_args(argv)
-        except SystemExit as exc:
-            return ExitCode.CLEAN if exc.code == 0 else ExitCode.USAGE
+    def body(args: argparse.Namespace) -> ExitCode:
         roots = package_roots(args.files, Path.cwd())
         if not roots:
             return ExitCode.CLEAN
@@ -67,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return run.exit_code
 
-    return run_command(PROG, body)
+    return run_cli(PROG, parser, argv, body)
 
 
 if __name__ == "__main__":

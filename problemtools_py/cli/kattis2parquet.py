@@ -14,7 +14,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from problemtools_py.cli.errorhandler import run_command
+from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, nonnegative_int, positive_int
 from problemtools_py.dataset.assemble import Assembler
 from problemtools_py.dataset.build import BuildOptions, Outcome, convert
@@ -105,11 +105,7 @@ def _converted(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
-    def body() -> ExitCode:
-        try:
-            args = parser.parse_args(argv)
-        except SystemExit as exc:
-            return ExitCode.CLEAN if exc.code == 0 else ExitCode.USAGE
+    def body(args: argparse.Namespace) -> ExitCode:
         for path in args.packages:
             if not (path / "problem.yaml").is_file():
                 raise FatalError("not a problem package (no problem.yaml)", path=path)
@@ -153,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return ExitCode.CLEAN
 
-    return run_command(PROG, body)
+    return run_cli(PROG, parser, argv, body)
 
 
 if __name__ == "__main__":

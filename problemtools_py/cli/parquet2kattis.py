@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from problemtools_py.cli.errorhandler import run_command
+from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs
 from problemtools_py.dataset.export import package
 from problemtools_py.dataset.reader import Dataset, DatasetProblem
@@ -63,11 +63,7 @@ def _selected(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
-    def body() -> ExitCode:
-        try:
-            args = parser.parse_args(argv)
-        except SystemExit as exc:
-            return ExitCode.CLEAN if exc.code == 0 else ExitCode.USAGE
+    def body(args: argparse.Namespace) -> ExitCode:
         data = Dataset(args.dataset)
         splits = args.split or data.splits
         if not splits:
@@ -100,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: wrote {written} packages to {args.out}", file=sys.stderr)
         return ExitCode.CLEAN
 
-    return run_command(PROG, body)
+    return run_cli(PROG, parser, argv, body)
 
 
 def _has_refs(data: Dataset) -> bool:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from problemtools_py import __version__
 from problemtools_py.checks import PARTS
-from problemtools_py.cli.errorhandler import run_command
+from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, positive_float
 from problemtools_py.cli.reporters import JsonReporter, TextReporter
 from problemtools_py.errors import FatalError
@@ -127,11 +127,7 @@ def _check_dirs(paths: list[Path]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
-    def body() -> ExitCode:
-        try:
-            args = parser.parse_args(argv)
-        except SystemExit as exc:
-            return ExitCode.CLEAN if exc.code == 0 else ExitCode.USAGE
+    def body(args: argparse.Namespace) -> ExitCode:
         _check_dirs(args.problems)
         parts = (
             [p for p in PARTS if any(p in chosen for chosen in args.parts)]
@@ -160,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         reporter.finish(run)
         return run.exit_code
 
-    return run_command(PROG, body)
+    return run_cli(PROG, parser, argv, body)
 
 
 if __name__ == "__main__":
