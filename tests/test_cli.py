@@ -168,3 +168,17 @@ def test_numbers_out_of_range_are_usage_errors(command: str, argv: list[str], me
     module = __import__(f"problemtools_py.cli.{command}", fromlist=["main"])
     assert module.main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["gradecode", "kattis2parquet"])
+def test_ray_without_a_cluster_is_a_clear_error(command: str, tmp_path: Path, capsys: Capture,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    source = tmp_path / "c.jsonl"
+    source.write_text(json.dumps({"problem_id": "1b155574227d96e6", "completion": "x"}) + "\n")
+    argv = ([str(SAMPLES), str(source), "-q"] if command == "gradecode"
+            else [HELLO, "-o", str(tmp_path / "out"), "-q"])
+    module = __import__(f"problemtools_py.cli.{command}", fromlist=["main"])
+    assert module.main([*argv, "--ray", "auto"]) == 2
+    assert "cannot connect to the Ray cluster at auto" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from problemtools_py.dataset.build import BuildOptions, Outcome, convert
-from problemtools_py.errors import FatalError
 from problemtools_py.judge.sandbox import SandboxPool
+from problemtools_py.raycluster import connected
 
 
 def _convert_on_node(path: str, options: BuildOptions) -> Outcome:
@@ -24,18 +24,7 @@ def _convert_on_node(path: str, options: BuildOptions) -> Outcome:
 def ray_outcomes(
     address: str, packages: list[Path], options: BuildOptions, window: int = 64
 ) -> Iterator[tuple[Path, Outcome]]:
-    try:
-        import ray
-    except ImportError:
-        raise FatalError("--ray needs Ray (pip install 'problemtools_py[ray]')") from None
-    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-    if address != "local":
-        kwargs["address"] = address
-    try:
-        ray.init(**kwargs)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        raise FatalError(f"cannot connect to the Ray cluster at {address}: {exc}") from exc
-    try:
+    with connected(address) as ray:
         task = ray.remote(_convert_on_node)
         pending: deque[tuple[Path, Any]] = deque()
         for path in packages:
@@ -46,5 +35,3 @@ def ray_outcomes(
         while pending:
             done_path, ref = pending.popleft()
             yield done_path, ray.get(ref)
-    finally:
-        ray.shutdown()

@@ -10,8 +10,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from problemtools_py.errors import FatalError
 from problemtools_py.grading.grader import Grader, GradeResult, Settings
+from problemtools_py.raycluster import connected
 
 BATCH = 16
 
@@ -60,18 +60,7 @@ def _in_order(
 def ray_grade(
     address: str, dataset: Path, settings: Settings, items: Sequence[tuple[str, str]], workers: int
 ) -> Iterator[GradeResult]:
-    try:
-        import ray
-    except ImportError:
-        raise FatalError("--ray needs Ray (pip install 'problemtools_py[ray]')") from None
-    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-    if address != "local":
-        kwargs["address"] = address
-    try:
-        ray.init(**kwargs)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
-        raise FatalError(f"cannot connect to the Ray cluster at {address}: {exc}") from exc
-    try:
+    with connected(address) as ray:
         actor = ray.remote(num_cpus=1)(_Worker)
         pool: list[Any] = [
             actor.remote(str(dataset.resolve()), settings) for _ in range(max(1, workers))
@@ -85,5 +74,3 @@ def ray_grade(
             for i in range(0, len(group), BATCH)
         ]
         yield from _in_order(ray, pool, batches)
-    finally:
-        ray.shutdown()
