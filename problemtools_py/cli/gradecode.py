@@ -16,11 +16,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import TextColumn
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, positive_int
+from problemtools_py.cli.reporters import count_bar
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 from problemtools_py.grading.distributed import ray_grade
@@ -130,21 +130,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise FatalError(f"cannot write: {exc.strerror}", path=args.output) from exc
         statuses: Counter[str] = Counter()
         tests = 0
-        console = Console(stderr=True)
         start = time.perf_counter()
         try:
             with (
                 Grader(args.dataset, settings, args.jobs) as grader,
-                Progress(
-                    TextColumn("grading"),
-                    BarColumn(),
-                    MofNCompleteColumn(),
-                    TextColumn("{task.fields[rate]}"),
-                    TimeElapsedColumn(),
-                    console=console,
-                    transient=True,
-                    disable=args.quiet or not console.is_terminal,
-                ) as bar,
+                count_bar("grading", args.quiet, TextColumn("{task.fields[rate]}")) as bar,
             ):
                 _check_ids(args.completions, items, grader.problems.ids())
                 task = bar.add_task("grade", total=len(items), rate="")

@@ -11,11 +11,9 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, nonnegative_int, positive_int
+from problemtools_py.cli.reporters import count_bar
 from problemtools_py.dataset.assemble import Assembler
 from problemtools_py.dataset.build import BuildOptions, Outcome, convert
 from problemtools_py.dataset.distributed import ray_outcomes
@@ -113,20 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.split, args.max_tests, args.max_test_bytes, args.min_tests, args.allow_no_reference
         )
         assembler = Assembler(args.out)
-        console = Console(stderr=True)
         try:
             with (
                 SandboxPool(args.jobs + 1) as pool,
-                ThreadPoolExecutor(max(1, args.jobs)) as workers,
-                Progress(
-                    TextColumn("converting"),
-                    BarColumn(),
-                    MofNCompleteColumn(),
-                    TimeElapsedColumn(),
-                    console=console,
-                    transient=True,
-                    disable=args.quiet or not console.is_terminal,
-                ) as bar,
+                ThreadPoolExecutor(args.jobs) as workers,
+                count_bar("converting", args.quiet) as bar,
             ):
                 task = bar.add_task("convert", total=len(args.packages))
                 filters = Filters(args.dedup_against, args.decontaminate_against)

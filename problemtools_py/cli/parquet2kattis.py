@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress, TaskID
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs
+from problemtools_py.cli.reporters import count_bar
 from problemtools_py.dataset.export import package
 from problemtools_py.dataset.reader import Dataset, DatasetProblem
 from problemtools_py.dataset.schema import SPLITS
@@ -71,26 +72,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         ids = {i.strip() for i in args.ids.split(",") if i.strip()} if args.ids else None
         args.out.mkdir(parents=True, exist_ok=True)
         modern = args.format == "2023-07"
-        console = Console(stderr=True)
         written = 0
         with (
-            Progress(
-                TextColumn("writing packages"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=console,
-                transient=True,
-                disable=args.quiet or not console.is_terminal,
-            ) as bar,
-            ThreadPoolExecutor(max(1, args.jobs)) as pool,
+            count_bar("writing packages", args.quiet) as bar,
+            ThreadPoolExecutor(args.jobs) as pool,
         ):
             task = bar.add_task("write", total=None)
             pending = []
             for problem in _selected(data, splits, ids, args.share):
                 reference = data.reference(problem.problem_id) if _has_refs(data) else None
                 pending.append(pool.submit(package, problem, reference, args.out, modern))
-                if len(pending) >= 4 * max(1, args.jobs):  # bounded memory
+                if len(pending) >= 4 * args.jobs:  # bounded memory
                     written += _drain(pending, bar, task)
             written += _drain(pending, bar, task)
         print(f"{PROG}: wrote {written} packages to {args.out}", file=sys.stderr)
@@ -103,12 +95,12 @@ def _has_refs(data: Dataset) -> bool:
     return (data.root / "references.parquet").is_file()
 
 
-def _drain(pending: list, bar: Progress, task: object) -> int:  # type: ignore[type-arg]
+def _drain(pending: list[Future[Any]], bar: Progress, task: TaskID) -> int:
     done = 0
     for future in pending:
         future.result()
         done += 1
-        bar.advance(task)  # type: ignore[arg-type]
+        bar.advance(task)
     pending.clear()
     return done
 

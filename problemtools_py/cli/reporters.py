@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -202,3 +210,19 @@ class JsonReporter:
     def finish(self, run: RunReport) -> None:
         json.dump(run_to_json(run), sys.stdout, indent=2)
         sys.stdout.write("\n")
+
+
+def count_bar(label: str, quiet: bool, *extra: ProgressColumn) -> Progress:
+    """A transient bar on stderr counting items done of a known total, with ``extra``
+    columns before the elapsed time; hidden with ``quiet`` or when stderr is no terminal."""
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        *extra,
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=quiet or not console.is_terminal,
+    )
