@@ -6,7 +6,6 @@ and drops.jsonl (one line per dropped package)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -26,6 +25,7 @@ from problemtools_py.dataset.schema import (
 from problemtools_py.dataset.writer import RowWriter
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
+from problemtools_py.run.cache import file_digest
 
 
 class Assembler:
@@ -95,7 +95,7 @@ class Assembler:
                 "problem_id_rule": PROBLEM_ID_RULE,
                 "rows": dict(sorted(self.splits.items())),
                 "dropped": dict(sorted(self.drops.items())),
-                "sha256": {f.name: _sha256(f) for f in files},
+                "sha256": {f.name: file_digest(f) for f in files},
             }
             (self.tmp / REPORT_FILE).write_text(json.dumps(report, indent=2) + "\n")
             os.replace(self.tmp, self.out)
@@ -110,10 +110,3 @@ class Assembler:
     def abort(self) -> None:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()

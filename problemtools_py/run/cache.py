@@ -22,11 +22,9 @@ def digest(*parts: bytes | str) -> str:
 
 
 def file_digest(path: Path) -> str:
-    h = hashlib.sha256()
+    """The sha256 of a file's bytes, in hex."""
     with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 class VerdictCache:
