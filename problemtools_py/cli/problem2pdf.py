@@ -1,0 +1,93 @@
+"""``problem2pdf DIR... [-o FILE]``: compile problem statements to PDF with pdflatex (several
+problems make one problem set with a title page)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+
+from problemtools_py.cli.errorhandler import run_cli
+from problemtools_py.cli.reporters import TextReporter
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode, ProblemReport, RunReport
+from problemtools_py.model import load_problem
+from problemtools_py.statements.pdf import latex_command, render_pdf
+
+PROG = "problem2pdf"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0].strip("`"))
+    parser.add_argument("problems", nargs="+", type=Path, metavar="DIR")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        help="the PDF to write (default: <problem>.pdf, or problemset.pdf for several)",
+    )
+    parser.add_argument("-l", "--language", help="statement language (default: en, else the first)")
+    parser.add_argument(
+        "--title",
+        help="contest title for the title page (several problems: 'Problem Set' unless given)",
+    )
+    parser.add_argument("--subtitle", default="", help="a line under the title (e.g. the date)")
+    parser.add_argument("--draft", action="store_true", help="check only: compile, write nothing")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only findings")
+    parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+
+    def body(args: argparse.Namespace) -> ExitCode:
+        if latex_command() is None:
+            raise FatalError(
+                "pdflatex not found: install TeX Live (bash scripts/setup.sh does, with apt-get)",
+                exit_code=ExitCode.FINDINGS,
+            )
+        problems = [load_problem(path) for path in args.problems]
+        output = args.output
+        if output is None and not args.draft:
+            output = Path(
+                "problemset.pdf" if len(problems) > 1 else f"{problems[0].short_name}.pdf"
+            )
+        result = render_pdf(
+            problems,
+            None if args.draft else output,
+            lang=args.language,
+            title=args.title,
+            subtitle=args.subtitle,
+            draft=args.draft,
+        )
+        name = problems[0].short_name if len(problems) == 1 else "problem set"
+        path = str(args.problems[0]) if len(problems) == 1 else "."
+        report = ProblemReport(name, path, findings=result.findings, seconds=result.seconds)
+        run = RunReport(problems=[report])
+        if args.json:
+            json.dump(
+                {
+                    "tool": PROG,
+                    "exit_code": int(run.exit_code),
+                    "problems": result.problems,
+                    "output": result.output,
+                    "seconds": round(result.seconds, 4),
+                    "findings": [
+                        {**asdict(f), "severity": f.severity.value} for f in result.findings
+                    ],
+                },
+                sys.stdout,
+                indent=2,
+            )
+            sys.stdout.write("\n")
+        else:
+            TextReporter(quiet=args.quiet).problem(report)
+            if result.output and not args.quiet:
+                print(f"wrote {result.output} ({result.seconds:.2f} s)")
+        return run.exit_code
+
+    return run_cli(PROG, parser, argv, body)

@@ -1,0 +1,100 @@
+"""verifyproblem's statement rendering: every LaTeX/Markdown statement to HTML, then, when
+that is clean and TeX is installed, to PDF in draft mode. Findings are cached by the hash of
+everything a render reads, so an unchanged package is not rendered again."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from problemtools_py import __version__
+from problemtools_py.findings import Finding, Severity, error
+from problemtools_py.model.problem import Problem, Statement
+from problemtools_py.resources import template_dir
+from problemtools_py.run.cache import VerdictCache, digest, file_digest
+
+MAX_STATEMENT_BYTES = 1 << 20
+
+
+def renderable(problem: Problem) -> list[Statement]:
+    """Statements worth rendering: text we could decode, with the legacy \\problemname
+    (the static checks already report the others, once)."""
+    return [
+        s
+        for s in problem.statements
+        if s.kind in ("tex", "md")
+        and s.text is not None
+        and not (problem.legacy and s.kind == "tex" and s.problemname_line is None)
+    ]
+
+
+def render_findings(problem: Problem, cache: VerdictCache | None = None) -> list[Finding]:
+    findings: list[Finding] = []
+    cache = cache or VerdictCache()
+    for statement in renderable(problem):
+        size = len(statement.text.encode()) if statement.text else 0
+        if size > MAX_STATEMENT_BYTES:
+            findings.append(
+                error(
+                    "statement",
+                    f"the statement is {size} bytes (over 1 MiB); not rendered",
+                    statement.rel,
+                )
+            )
+            continue
+        key = _key(problem, statement)
+        cached = cache.get(key)
+        if cached is None:
+            cached = {"findings": [_to_dict(f) for f in _render(problem, statement.lang)]}
+            cache.put(key, cached)
+        findings.extend(_from_dict(item) for item in cached["findings"])
+    return findings
+
+
+def _render(problem: Problem, lang: str) -> list[Finding]:
+    # Imported here: plasTeX and friends cost 0.2 s, which a cached run need not pay.
+    from problemtools_py.statements.html import render_html
+    from problemtools_py.statements.pdf import latex_command, render_pdf
+
+    html = render_html(problem, lang, mathjax_url=None)
+    if not html.ok or latex_command() is None:
+        return html.findings
+    pdf = render_pdf([problem], None, lang=lang, draft=True)
+    return html.findings + pdf.findings
+
+
+def _key(problem: Problem, statement: Statement) -> str:
+    parts = ["statement-render-1", __version__, statement.lang, str(shutil.which("pdflatex"))]
+    for module in sorted(Path(__file__).parent.glob("*.py")):  # a changed renderer re-renders
+        stat = module.stat()
+        parts.append(f"{module.name}:{stat.st_size}:{stat.st_mtime_ns}")
+    for name in ("problemset.cls", "problemset.tex.j2", "problem.html.j2"):
+        parts.append((template_dir() / name).read_text(encoding="utf-8"))
+    statement_dir = statement.rel.rsplit("/", 1)[0] + "/"
+    for entry in problem.files:
+        inside = entry.rel.startswith((statement_dir, "data/sample/"))
+        if entry.readable and (inside or entry.rel in ("problem.yaml", ".timelimit")):
+            parts += [entry.rel, file_digest(problem.root / entry.rel)]
+    return digest(*parts)
+
+
+def _to_dict(finding: Finding) -> dict[str, object]:
+    return {
+        "severity": finding.severity.value,
+        "check": finding.check,
+        "message": finding.message,
+        "path": finding.path,
+        "line": finding.line,
+    }
+
+
+def _from_dict(item: dict[str, object]) -> Finding:
+    line = item.get("line")
+    path = item.get("path")
+    return Finding(
+        Severity(str(item["severity"])),
+        str(item["check"]),
+        str(item["message"]),
+        str(path) if path is not None else None,
+        int(line) if isinstance(line, int) else None,
+    )

@@ -1,0 +1,138 @@
+"""problem2html's work: one statement to a sanitised HTML page (or fragment) with its
+images copied beside it. Nothing is written when the statement has errors."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markupsafe import Markup
+
+from problemtools_py.findings import Finding, Severity
+from problemtools_py.model.problem import Problem
+from problemtools_py.statements.latex_html import LatexHtml
+from problemtools_py.statements.markdown_html import MarkdownHtml
+from problemtools_py.statements.samples_html import SampleCursor
+from problemtools_py.statements.sanitize import clean
+from problemtools_py.statements.source import StatementSource, load_source, pick_statement
+from problemtools_py.statements.templating import html_env
+from problemtools_py.statements.words import WORDS
+
+MATHJAX_URL = "https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"
+
+
+@dataclass
+class HtmlResult:
+    problem: str
+    lang: str | None
+    statement: str | None  # rel path of the statement rendered
+    findings: list[Finding] = field(default_factory=list)
+    html: str | None = None
+    images: list[str] = field(default_factory=list)
+    output: str | None = None  # the page written, if any
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.severity is Severity.ERROR for f in self.findings)
+
+
+def render_html(
+    problem: Problem,
+    lang: str | None = None,
+    *,
+    body_only: bool = False,
+    mathjax_url: str | None = MATHJAX_URL,
+) -> HtmlResult:
+    """Render the statement in ``lang`` to HTML in memory."""
+    start = time.perf_counter()
+    result = HtmlResult(problem.short_name, lang, None)
+    picked = pick_statement(problem, lang)
+    if isinstance(picked, Finding):
+        result.findings.append(picked)
+        return result
+    result.lang, result.statement = picked.lang, picked.rel
+    source = load_source(problem, picked)
+    if isinstance(source, Finding):
+        result.findings.append(source)
+        return result
+    body, images, findings = _body(source)
+    result.findings.extend(findings)
+    result.images = sorted(images)
+    result.html = _page(source, body, body_only, mathjax_url)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _body(source: StatementSource) -> tuple[str, set[str], list[Finding]]:
+    cursor = SampleCursor(source.samples, source.statement.lang)
+    renderer = (LatexHtml if source.statement.kind == "tex" else MarkdownHtml)(source, cursor)
+    body = renderer.render()
+    return clean(body), renderer.images, renderer.findings
+
+
+def _page(source: StatementSource, body: str, body_only: bool, mathjax_url: str | None) -> str:
+    lang = source.statement.lang
+    words = WORDS.get(lang.split("-")[0], WORDS["en"])
+    limit = source.time_limit
+    fragment = (
+        html_env()
+        .get_template("problem-fragment.html.j2")
+        .render(
+            name=source.name,
+            time_limit=(f"{limit:g}" if limit else None),
+            memory_mb=source.memory_mb,
+            words=words,
+            body=Markup(body),
+        )
+    )
+    if body_only:
+        return fragment
+    return (
+        html_env()
+        .get_template("problem.html.j2")
+        .render(lang=lang, name=source.name, fragment=Markup(fragment), mathjax_url=mathjax_url)
+    )
+
+
+def write_html(result: HtmlResult, problem: Problem, dest: Path) -> Path:
+    """Write ``index.html`` and the images into ``dest``, each file replaced atomically."""
+    assert result.html is not None and result.statement is not None
+    dest.mkdir(parents=True, exist_ok=True)
+    statement_dir = problem.root / result.statement.rsplit("/", 1)[0]
+    for image in result.images:
+        target = dest / image
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _atomic_copy(statement_dir / image, target)
+    page = dest / "index.html"
+    _atomic_write(page, result.html.encode("utf-8"))
+    result.output = str(page)
+    return page
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _atomic_copy(src: Path, dst: Path) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", dir=dst.parent)
+    os.close(fd)
+    try:
+        shutil.copyfile(src, tmp)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, dst)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,117 @@
+"""Parse a LaTeX statement with plasTeX, with the macros of the problem format defined,
+and collect plasTeX's complaints (an unknown macro, a bad argument) with their lines."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from plasTeX import Command, Environment
+from plasTeX import Logging as plastex_logging
+from plasTeX.TeX import TeX
+
+PREAMBLE = (
+    r"\documentclass{article}\usepackage{amsmath,amssymb,graphicx,hyperref,url}"
+    r"\begin{document}"
+)
+_LOCK = threading.Lock()  # plasTeX's loggers are process-global
+_COMMENT = re.compile(r"(?<!\\)%.*")
+
+
+def _macro(base: type, name: str, args: str | None = None) -> type:
+    return type(name, (base,), {"args": args} if args else {})
+
+
+# The macros of the problem format, as plasTeX classes (arguments in plasTeX's syntax).
+MACROS = {
+    cls.__name__: cls
+    for cls in (
+        _macro(Command, "problemname", "[ short ] name"),
+        _macro(Command, "illustration", "width:str file:str caption"),
+        _macro(Command, "constant", "name:str"),
+        _macro(Command, "nextsample"),
+        _macro(Command, "remainingsamples"),
+        _macro(Command, "includesample", "name:str"),
+        _macro(Command, "sampletable", "hdrin filein:str hdrout fileout:str"),
+        _macro(Environment, "Input"),
+        _macro(Environment, "Output"),
+        _macro(Environment, "Interaction"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Complaint:
+    message: str
+    line: int | None  # in the statement file
+
+
+class _Collector(logging.Handler):
+    def __init__(self, tex: TeX) -> None:
+        super().__init__(logging.WARNING)
+        self.tex = tex
+        self.complaints: list[Complaint] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            line: int | None = int(self.tex.lineNumber) - 1
+        except Exception:  # plasTeX has no input open at the end of the parse
+            line = None
+        message = record.getMessage().strip()
+        if line is not None and line < 1:
+            line = None
+        self.complaints.append(Complaint(message, line))
+
+
+def parse(text: str) -> tuple[Any, list[Complaint]]:
+    """The plasTeX document of a statement body, and the complaints made parsing it."""
+    with _LOCK:
+        tex = TeX()
+        tex.ownerDocument.context.importMacros(MACROS)
+        tex.input(PREAMBLE + "\n" + text + "\n\\end{document}\n")
+        collector = _Collector(tex)
+        saved = _silence(collector)
+        try:
+            document = tex.parse()
+        finally:
+            _restore(saved)
+    return document, collector.complaints
+
+
+def _silence(
+    collector: logging.Handler,
+) -> list[tuple[logging.Logger, list[logging.Handler], bool]]:
+    saved = []
+    for logger in list(plastex_logging._loggers.values()):
+        saved.append((logger, list(logger.handlers), logger.propagate))
+        for handler in list(logger.handlers):
+            logger.removeHandler(handler)
+        logger.addHandler(collector)
+        logger.propagate = False
+    return saved
+
+
+def _restore(saved: list[tuple[logging.Logger, list[logging.Handler], bool]]) -> None:
+    for logger, handlers, propagate in saved:
+        for handler in list(logger.handlers):
+            logger.removeHandler(handler)
+        for handler in handlers:
+            logger.addHandler(handler)
+        logger.propagate = propagate
+
+
+def strip_comments(text: str) -> str:
+    """Blank out LaTeX comments, keeping lines (and escaped ``\\%``)."""
+    return _COMMENT.sub("", text)
+
+
+def macro_uses(text: str, macro: str) -> list[tuple[str, int]]:
+    """Arguments and lines of every ``\\macro{arg}`` (or ``\\macro`` without one)."""
+    clean = strip_comments(text)
+    found = []
+    for match in re.finditer(r"\\" + macro + r"(?![A-Za-z@])\s*(?:\{([^{}]*)\})?", clean):
+        found.append((match.group(1) or "", clean.count("\n", 0, match.start()) + 1))
+    return found

@@ -1,0 +1,189 @@
+"""problem2pdf's work: statements compiled by the real ``pdflatex`` in a temporary build
+directory (``cwd=``, never ``chdir``), its errors read from the log and mapped back to the
+statement's file and line. The PDF is moved into place only when the build succeeded."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from problemtools_py.findings import Finding, Severity, error
+from problemtools_py.model.problem import Problem
+from problemtools_py.statements import latexlog
+from problemtools_py.statements.pdf_build import Entry, document, prepare
+from problemtools_py.statements.source import StatementSource, load_source, pick_statement
+
+LATEX_TIMEOUT = 120.0
+_LOG_EXCERPT = 1500
+
+
+@dataclass
+class PdfResult:
+    problems: list[str]
+    findings: list[Finding] = field(default_factory=list)
+    output: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.severity is Severity.ERROR for f in self.findings)
+
+
+def latex_command() -> str | None:
+    return shutil.which("pdflatex")
+
+
+def render_pdf(
+    problems: list[Problem],
+    output: Path | None,
+    *,
+    lang: str | None = None,
+    title: str | None = None,
+    subtitle: str = "",
+    draft: bool = False,
+) -> PdfResult:
+    """Compile the problems' statements into one PDF at ``output`` (or only check them,
+    with ``draft`` and no output). Paths in findings are relative to the problem root,
+    prefixed with the problem's name when there are several problems."""
+    start = time.perf_counter()
+    result = PdfResult([p.short_name for p in problems])
+    prefix = len(problems) > 1
+    sources = _sources(problems, lang, result, prefix)
+    if not result.ok:
+        return result
+    with tempfile.TemporaryDirectory(prefix="problem2pdf-") as tmp:
+        build = Path(tmp)
+        entries = prepare(build, sources, letters=len(sources) > 1)
+        for entry in entries:
+            result.findings.extend(_prefixed(entry.findings, entry, prefix))
+        if title is None and len(sources) > 1:
+            title = "Problem Set"
+        (build / "main.tex").write_text(document(entries, title, subtitle), encoding="utf-8")
+        log = _compile(build, draft)
+        if log is not None:
+            result.findings.extend(_errors(log, entries, prefix))
+        elif output is not None and result.ok:
+            _install(build / "main.pdf", output)
+            result.output = str(output)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _sources(
+    problems: list[Problem], lang: str | None, result: PdfResult, prefix: bool
+) -> list[StatementSource]:
+    sources = []
+    for problem in problems:
+        picked = pick_statement(problem, lang)
+        source = picked if isinstance(picked, Finding) else load_source(problem, picked)
+        if isinstance(source, Finding):
+            where = problem.short_name if source.path is None else source.path
+            path = f"{problem.root}/{source.path}" if prefix and source.path else where
+            result.findings.append(error(source.check, source.message, path, source.line))
+        else:
+            sources.append(source)
+    return sources
+
+
+def _compile(build: Path, draft: bool) -> str | None:
+    """Run pdflatex; None on success, else the log."""
+    command = [
+        latex_command() or "pdflatex",
+        "-interaction=nonstopmode",
+        "-halt-on-error",
+        "-file-line-error",
+        "-no-shell-escape",
+    ]
+    command += ["-draftmode"] if draft else []
+    env = dict(os.environ, openin_any="p", openout_any="p", shell_escape="f")
+    try:
+        proc = subprocess.Popen(
+            [*command, "main.tex"],
+            cwd=build,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    except FileNotFoundError:
+        return "! pdflatex is not installed (TeX Live; scripts/setup.sh installs it)"
+    try:
+        out, _ = proc.communicate(timeout=LATEX_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return f"! pdflatex ran for more than {LATEX_TIMEOUT:g} s (an endless loop?); stopped"
+    if proc.returncode == 0 and (draft or (build / "main.pdf").is_file()):
+        return None
+    log_file = build / "main.log"
+    log = log_file.read_text(errors="replace") if log_file.is_file() else ""
+    return log or out.decode(errors="replace")
+
+
+def _errors(log: str, entries: list[Entry], prefix: bool) -> list[Finding]:
+    found = latexlog.errors(log, limit=3)
+    if not found:
+        tail = log[-_LOG_EXCERPT:]
+        return [
+            error(
+                "statement",
+                "LaTeX failed:\n" + tail,
+                entries[0].source.statement.rel if len(entries) == 1 else None,
+            )
+        ]
+    findings = []
+    for item in found:
+        entry = _entry_of(item.file, entries)
+        rel, line = (None, None)
+        if entry is not None:
+            rel, line = entry.source.statement.rel, item.line
+            if item.file and not item.file.endswith(entry.file):
+                rel = (
+                    entry.source.statement.rel.rsplit("/", 1)[0] + "/" + item.file.split("/", 1)[-1]
+                )
+            if entry.source.statement.kind == "md":
+                line = None  # the line is in the LaTeX we generated, not in the Markdown
+            if prefix:
+                rel = f"{entry.source.problem.root}/{rel}"
+        elif len(entries) == 1:
+            rel = entries[0].source.statement.rel
+        message = f"LaTeX: {item.message}" + (f"\n{item.context}" if item.context else "")
+        findings.append(error("statement", message, rel, line))
+    return findings
+
+
+def _entry_of(file: str | None, entries: list[Entry]) -> Entry | None:
+    if not file:
+        return None
+    head = file.removeprefix("./").split("/", 1)[0]
+    return next((e for e in entries if e.dir == head), None)
+
+
+def _prefixed(findings: list[Finding], entry: Entry, prefix: bool) -> list[Finding]:
+    if not prefix:
+        return findings
+    name = str(entry.source.problem.root)
+    return [
+        Finding(f.severity, f.check, f.message, f"{name}/{f.path}" if f.path else name, f.line)
+        for f in findings
+    ]
+
+
+def _install(pdf: Path, output: Path) -> None:
+    output.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent)
+    os.close(fd)
+    try:
+        shutil.copyfile(pdf, tmp)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, output)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

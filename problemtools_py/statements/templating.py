@@ -1,0 +1,67 @@
+"""Jinja2 environments over the templates shipped in the package: HTML (autoescaped) and
+LaTeX (``((* *))`` / ``((( )))`` delimiters so TeX's braces stay literal, and a filter that
+escapes text for TeX)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import jinja2
+
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+from problemtools_py.resources import template_dir
+
+_TEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "#": r"\#",
+    "_": r"\_",
+    "%": r"\%",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_TEX_RE = re.compile("|".join(re.escape(c) for c in _TEX_SPECIAL))
+
+
+def tex_escape(text: object) -> str:
+    return _TEX_RE.sub(lambda m: _TEX_SPECIAL[m.group(0)], str(text))
+
+
+def _load(name: str) -> str:
+    try:
+        return (template_dir() / name).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise FatalError(
+            f"installation is broken: cannot read template {name}: {exc}",
+            exit_code=ExitCode.INTERNAL,
+        ) from exc
+
+
+@cache
+def html_env() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FunctionLoader(_load), autoescape=True, undefined=jinja2.StrictUndefined
+    )
+
+
+@cache
+def latex_env() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FunctionLoader(_load),
+        block_start_string="((*",
+        block_end_string="*))",
+        variable_start_string="(((",
+        variable_end_string=")))",
+        comment_start_string="((=",
+        comment_end_string="=))",
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.filters["tex"] = tex_escape
+    return env

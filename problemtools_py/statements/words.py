@@ -1,0 +1,44 @@
+"""Section and sample headings, per statement language (English when not listed)."""
+
+from __future__ import annotations
+
+WORDS = {
+    "en": {
+        "Input": "Input",
+        "Output": "Output",
+        "Interaction": "Interaction",
+        "sample_input": "Sample Input",
+        "sample_output": "Sample Output",
+        "sample_interaction": "Sample Interaction",
+        "read": "Read",
+        "write": "Write",
+        "time_limit": "Time limit",
+        "memory_limit": "Memory limit",
+    },
+    "sv": {
+        "Input": "Indata",
+        "Output": "Utdata",
+        "Interaction": "Interaktion",
+        "sample_input": "Exempelindata",
+        "sample_output": "Exempelutdata",
+        "sample_interaction": "Exempelinteraktion",
+        "read": "Läs",
+        "write": "Skriv",
+        "time_limit": "Tidsgräns",
+        "memory_limit": "Minnesgräns",
+    },
+}
+
+
+def word(lang: str, key: str) -> str:
+    return WORDS.get(lang.split("-")[0], WORDS["en"]).get(key, WORDS["en"][key])
+
+
+def interaction_lines(transcript: str) -> list[tuple[str, str]]:
+    """(direction, text) per line of an ``.interaction`` file: ``<`` lines go from the
+    validator to the program (it reads them), ``>`` lines from the program (it writes)."""
+    lines = []
+    for line in transcript.splitlines():
+        if line[:1] in "<>" and line:
+            lines.append(("read" if line[0] == "<" else "write", line[1:]))
+    return lines
