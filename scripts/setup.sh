@@ -21,6 +21,17 @@ for cmd in "${!want[@]}"; do
 done
 # Python submissions run with the system's python3 inside the sandbox (which sees /usr only).
 [ -x /usr/bin/python3 ] || missing+=(python3)
+# problem2pdf (and verifyproblem's statement check) compile with TeX Live's pdflatex; the
+# problemset class needs wrapfig and fancyvrb (texlive-latex-extra / -recommended).
+if ! command -v pdflatex >/dev/null 2>&1 || ! kpsewhich wrapfig.sty >/dev/null 2>&1; then
+  missing+=(texlive-latex-base texlive-latex-recommended texlive-latex-extra
+            texlive-fonts-recommended lmodern)
+fi
+# The statement tests read PDFs with pdftotext and take screenshots with headless Chromium.
+if [ "$dev" -eq 1 ]; then
+  command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium fonts-dejavu-core)
+fi
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}" >&2
   if [ "$(id -u)" -eq 0 ]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
@@ -42,4 +53,4 @@ if [ "$dev" -eq 1 ]; then
 else
   .venv/bin/python -m pip install -q .
 fi
-echo "setup: ready; commands are in .venv/bin (verifyproblem)" >&2
+echo "setup: ready; commands are in .venv/bin (verifyproblem, problem2html, problem2pdf, ...)" >&2

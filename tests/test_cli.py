@@ -16,6 +16,7 @@ from conftest import SAMPLES
 import problemtools_py.verify as verify_module
 from problemtools_py.checks import REGISTRY
 from problemtools_py.cli.verifyproblem import main
+from problemtools_py.grading.problems import PackagesSource
 
 HELLO = str(SAMPLES / "hello")
 DIFFERENT = str(SAMPLES / "different")
@@ -175,7 +176,8 @@ def test_ray_without_a_cluster_is_a_clear_error(command: str, tmp_path: Path, ca
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     source = tmp_path / "c.jsonl"
-    source.write_text(json.dumps({"problem_id": "1b155574227d96e6", "completion": "x"}) + "\n")
+    pid = sorted(PackagesSource(SAMPLES).ids())[0]  # a known problem: only Ray is missing
+    source.write_text(json.dumps({"problem_id": pid, "completion": "x"}) + "\n")
     argv = ([str(SAMPLES), str(source), "-q"] if command == "gradecode"
             else [HELLO, "-o", str(tmp_path / "out"), "-q"])
     module = __import__(f"problemtools_py.cli.{command}", fromlist=["main"])

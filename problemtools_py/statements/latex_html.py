@@ -175,8 +175,8 @@ class LatexHtml:
                 self.findings.append(
                     error(
                         "statement",
-                        f"\\nextsample number {count}, but there are only "
-                        f"{len(self.source.samples)} samples",
+                        f"\\nextsample number {count}, but data/sample has only "
+                        f"{_count(len(self.source.samples), 'sample')}",
                         self.rel,
                         line,
                     )
@@ -379,3 +379,7 @@ def _fraction(value: str) -> int:
         return max(5, min(100, round(float(value) * 100)))
     except ValueError:
         return 40
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -30,11 +30,7 @@ def errors(log: str, limit: int = 5) -> list[LatexError]:
         message = groups["msg"].strip()
         if message.startswith(("==> Fatal error", "Emergency stop")):
             continue
-        context = []
-        for follow in lines[index + 1 : index + 1 + _CONTEXT_LINES]:
-            if not follow.strip() or follow.startswith("Here is how much"):
-                break
-            context.append(follow.rstrip())
+        context = _context(lines[index + 1 : index + 1 + _CONTEXT_LINES * 2])
         found.append(
             LatexError(
                 groups.get("file"),
@@ -48,5 +44,32 @@ def errors(log: str, limit: int = 5) -> list[LatexError]:
     return found
 
 
+def _context(following: list[str]) -> list[str]:
+    """What TeX printed after an error, up to and including the ``l.NN`` source line and
+    its continuation (blank lines skipped)."""
+    context: list[str] = []
+    for index, line in enumerate(following):
+        if line.startswith(("Here is how much", "!")) or _FILE_LINE.match(line):
+            break
+        if not line.strip():
+            continue
+        context.append(line.rstrip())
+        if re.match(r"^l\.\d+", line):
+            rest = following[index + 1 : index + 2]
+            context += [r.rstrip() for r in rest if r.strip()]
+            break
+    return context[:_CONTEXT_LINES]
+
+
 def missing_file(log: str) -> list[str]:
     return re.findall(r"File `([^']+)' not found", log)
+
+
+def class_warnings(log: str) -> list[tuple[str, int | None]]:
+    """The messages of ``\\PackageWarning{problemset}``, with the input line when given."""
+    found = []
+    for match in re.finditer(
+        r"^Package problemset Warning: (.*?)(?: on input line (\d+))?\.$", log, re.MULTILINE
+    ):
+        found.append((match.group(1).strip(), int(match.group(2)) if match.group(2) else None))
+    return found

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from problemtools_py.findings import Finding, Severity, error
+from problemtools_py.findings import Finding, Severity, error, warning
 from problemtools_py.model.problem import Problem
 from problemtools_py.statements import latexlog
 from problemtools_py.statements.pdf_build import Entry, document, prepare
@@ -65,10 +65,12 @@ def render_pdf(
         if title is None and len(sources) > 1:
             title = "Problem Set"
         (build / "main.tex").write_text(document(entries, title, subtitle), encoding="utf-8")
-        log = _compile(build, draft)
-        if log is not None:
+        ok, log = _compile(build, draft)
+        if not ok:
             result.findings.extend(_errors(log, entries, prefix))
-        elif output is not None and result.ok:
+        else:
+            result.findings.extend(_warnings(log, entries))
+        if ok and output is not None and result.ok:
             _install(build / "main.pdf", output)
             result.output = str(output)
     result.seconds = time.perf_counter() - start
@@ -91,8 +93,8 @@ def _sources(
     return sources
 
 
-def _compile(build: Path, draft: bool) -> str | None:
-    """Run pdflatex; None on success, else the log."""
+def _compile(build: Path, draft: bool) -> tuple[bool, str]:
+    """Run pdflatex: whether it succeeded, and its log."""
     command = [
         latex_command() or "pdflatex",
         "-interaction=nonstopmode",
@@ -101,7 +103,9 @@ def _compile(build: Path, draft: bool) -> str | None:
         "-no-shell-escape",
     ]
     command += ["-draftmode"] if draft else []
-    env = dict(os.environ, openin_any="p", openout_any="p", shell_escape="f")
+    env = dict(
+        os.environ, openin_any="p", openout_any="p", shell_escape="f", max_print_line="100000"
+    )
     try:
         proc = subprocess.Popen(
             [*command, "main.tex"],
@@ -113,18 +117,20 @@ def _compile(build: Path, draft: bool) -> str | None:
             start_new_session=True,
         )
     except FileNotFoundError:
-        return "! pdflatex is not installed (TeX Live; scripts/setup.sh installs it)"
+        return False, "! pdflatex is not installed (TeX Live; scripts/setup.sh installs it)"
     try:
         out, _ = proc.communicate(timeout=LATEX_TIMEOUT)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        return f"! pdflatex ran for more than {LATEX_TIMEOUT:g} s (an endless loop?); stopped"
-    if proc.returncode == 0 and (draft or (build / "main.pdf").is_file()):
-        return None
+        return (
+            False,
+            f"! pdflatex ran for more than {LATEX_TIMEOUT:g} s (an endless loop?); stopped",
+        )
     log_file = build / "main.log"
     log = log_file.read_text(errors="replace") if log_file.is_file() else ""
-    return log or out.decode(errors="replace")
+    ok = proc.returncode == 0 and (draft or (build / "main.pdf").is_file())
+    return ok, log or out.decode(errors="replace")
 
 
 def _errors(log: str, entries: list[Entry], prefix: bool) -> list[Finding]:
@@ -157,6 +163,16 @@ def _errors(log: str, entries: list[Entry], prefix: bool) -> list[Finding]:
         message = f"LaTeX: {item.message}" + (f"\n{item.context}" if item.context else "")
         findings.append(error("statement", message, rel, line))
     return findings
+
+
+def _warnings(log: str, entries: list[Entry]) -> list[Finding]:
+    """Our class's warnings (a character without a glyph), once each, on the statement."""
+    found = dict.fromkeys(latexlog.class_warnings(log))
+    rel = entries[0].source.statement.rel if len(entries) == 1 else None
+    return [
+        warning("statement", f"PDF: {message}", rel, line if rel else None)
+        for message, line in found
+    ]
 
 
 def _entry_of(file: str | None, entries: list[Entry]) -> Entry | None:

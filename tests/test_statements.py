@@ -1,0 +1,334 @@
+"""problem2html and problem2pdf on every sample statement (the page parsed, the PDF read back
+with pdftotext, a screenshot taken by headless Chromium), and broken statements, each with
+its one clear error."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from builders import replace, write
+from conftest import SAMPLES, describe, verify
+
+from problemtools_py.cli import problem2html, problem2pdf
+from problemtools_py.findings import Severity
+from problemtools_py.model import load_problem
+from problemtools_py.statements import pdf as pdf_module
+from problemtools_py.statements.html import render_html
+
+# (sample, language): the name, a sentence of the statement, and what shows math is there.
+STATEMENTS = {
+    ("average", "en"): ("Average", "compute their arithmetic mean", r"\frac{1}{n}"),
+    ("bigsum", "en"): ("Big Sum", "Some of them are large", "10^{12}"),
+    ("different", "en"): ("A Different Problem", "absolute value of the difference", "1000000000000000"),
+    ("divisor", "en"): ("Divisor", "A composite number has a divisor", r"4 \le n"),
+    ("guess", "en"): ("Guess the Number", "Can you guess it in at most", "1000"),
+    ("hello", "en"): ("Hello", "Politeness is a virtue", "20"),
+    ("twopass", "en"): ("Two Passes", "Your program is run twice", "10^6"),
+    ("twopass", "sv"): ("Två pass", "Ditt program körs två gånger", "f(n) = n^2 + 1"),
+}
+TEX = "problem_statement/problem.en.tex"
+MTEX = "statement/problem.en.tex"
+
+
+def test_every_sample_statement_is_listed() -> None:
+    found = set()
+    for name in sorted(p.name for p in SAMPLES.iterdir() if (p / "problem.yaml").is_file()):
+        found |= {(name, s.lang) for s in load_problem(SAMPLES / name).statements}
+    assert found == set(STATEMENTS)
+
+
+def _first_sample_line(sample: str) -> str:
+    folder = SAMPLES / sample / "data/sample"
+    first = sorted(folder.glob("*.interaction")) or sorted(folder.glob("*.in"))
+    line = first[0].read_text().splitlines()[0]
+    return line.lstrip("<>")
+
+
+class Page(HTMLParser):
+    """The text of a page, its scripts, images and headings."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: list[str] = []
+        self.scripts: list[dict[str, str | None]] = []
+        self.images: list[str] = []
+        self.h1: list[str] = []
+        self._in: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._in.append(tag)
+        if tag == "script":
+            self.scripts.append(dict(attrs))
+        if tag == "img":
+            self.images.append(dict(attrs).get("src") or "")
+        for name, value in attrs:
+            assert not name.startswith("on"), f"event handler {name}={value}"
+            assert "javascript:" not in (value or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._in:
+            while self._in and self._in.pop() != tag:
+                pass
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+        if "h1" in self._in:
+            self.h1.append(data)
+
+    @property
+    def plain(self) -> str:
+        return re.sub(r"\s+", " ", "".join(self.text))
+
+
+def _page(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+@pytest.mark.parametrize(("sample", "lang"), sorted(STATEMENTS))
+def test_html_of_every_sample(sample: str, lang: str, tmp_path: Path) -> None:
+    name, sentence, math = STATEMENTS[sample, lang]
+    dest = tmp_path / "html"
+    assert problem2html.main([str(SAMPLES / sample), "-l", lang, "-d", str(dest), "-q"]) == 0
+    page = _page(dest / "index.html")
+    assert "".join(page.h1).strip() == name
+    assert sentence in page.plain
+    assert _first_sample_line(sample) in page.plain
+    assert math in page.plain and "\\(" in page.plain  # math kept as TeX for MathJax
+    assert [s.get("src") for s in page.scripts if s.get("src")] == [problem2html.MATHJAX_URL]
+    for image in page.images:
+        assert (dest / image).is_file()
+
+
+def test_html_copies_images_and_body_only_has_no_script(tmp_path: Path) -> None:
+    dest = tmp_path / "hello"
+    assert problem2html.main([str(SAMPLES / "hello"), "-d", str(dest), "--body-only", "-q"]) == 0
+    text = (dest / "index.html").read_text()
+    assert "<script" not in text and "<html" not in text
+    assert _page(dest / "index.html").images == ["smiley.png"]
+    assert (dest / "smiley.png").read_bytes() == (
+        SAMPLES / "hello/problem_statement/smiley.png"
+    ).read_bytes()
+
+
+HOSTILE_MD = """\
+Hello <script>alert(1)</script> and <img src="x.png" onerror="alert(2)">.
+[click](javascript:alert(3)) <iframe src="https://evil.example/"></iframe>
+<a href="https://ok.example/" onclick="alert(4)">ok</a> ![remote](https://evil.example/t.png)
+<style>body { display: none }</style>
+
+Math: $a < b$
+"""
+
+
+def test_markdown_statement_is_sanitised(copy_sample: Callable[..., Path]) -> None:
+    root = copy_sample("different")
+    write(root, "statement/problem.sv.md", HOSTILE_MD)
+    replace(root, "problem.yaml", "  en: A Different Problem", "  en: A Different Problem\n  sv: Ett")
+    result = render_html(load_problem(root), "sv", body_only=True)
+    assert result.html is not None
+    page = Page()
+    page.feed(result.html)  # asserts no event handler and no javascript: URL
+    assert not page.scripts and "<iframe" not in result.html and "<style" not in result.html
+    assert "evil.example" not in result.html and "https://ok.example/" in result.html
+    assert "\\(a &lt; b\\)" in result.html
+    assert [f.message for f in result.findings if "URL" in f.message]
+
+
+def test_latex_statement_cannot_inject_html(copy_sample: Callable[..., Path]) -> None:
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "\\href{javascript:alert(1)}{x} <script>alert(1)</script> "
+            "\\textless{}b onmouseover=alert(1)\\textgreater{} Politeness")
+    result = render_html(load_problem(root), body_only=True)
+    assert result.ok and result.html is not None
+    assert "<script" not in result.html and "javascript:" not in result.html
+    assert "&lt;script&gt;" in result.html and "<b " not in result.html
+
+
+def _pdf_text(path: Path) -> str:
+    out = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True)
+    return re.sub(r"\s+", " ", out.stdout)
+
+
+@pytest.mark.parametrize(("sample", "lang"), sorted(STATEMENTS))
+def test_pdf_of_every_sample(sample: str, lang: str, tmp_path: Path) -> None:
+    name, sentence, _ = STATEMENTS[sample, lang]
+    out = tmp_path / "out.pdf"
+    cwd = os.getcwd()
+    assert problem2pdf.main([str(SAMPLES / sample), "-l", lang, "-o", str(out), "-q"]) == 0
+    assert os.getcwd() == cwd
+    text = _pdf_text(out)
+    assert name in text and sentence in text
+    assert _first_sample_line(sample) in text
+
+
+def test_problem_set_pdf_has_title_page_and_letters(tmp_path: Path) -> None:
+    out = tmp_path / "set.pdf"
+    dirs = [str(SAMPLES / n) for n in ("hello", "different", "guess")]
+    argv = [*dirs, "-o", str(out), "--title", "Demo Contest", "--subtitle", "29 November", "-q"]
+    assert problem2pdf.main(argv) == 0
+    text = _pdf_text(out)
+    assert text.index("Demo Contest") < text.index("Problem A") < text.index("Problem B")
+    assert text.index("Hello") < text.index("A Different Problem") < text.index("Guess the Number")
+    info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True, check=True)
+    assert int(re.search(r"Pages:\s+(\d+)", info.stdout).group(1)) >= 4  # type: ignore[union-attr]
+
+
+def test_pdf_leaves_no_build_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    tempfile.tempdir = None
+    try:
+        assert problem2pdf.main([str(SAMPLES / "hello"), "-o", str(tmp_path / "h.pdf"), "-q"]) == 0
+    finally:
+        tempfile.tempdir = None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.pdf"]
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Debian's chromium")
+def test_headless_chromium_screenshot_is_not_blank(tmp_path: Path) -> None:
+    from PIL import Image
+
+    dest = tmp_path / "hello"
+    assert problem2html.main([str(SAMPLES / "hello"), "-d", str(dest), "--mathjax-url", "", "-q"]) == 0
+    shot = tmp_path / "shot.png"
+    subprocess.run(
+        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+         f"--screenshot={shot}", "--window-size=1000,800", (dest / "index.html").as_uri()],
+        capture_output=True, timeout=120, check=True,
+    )
+    image = Image.open(shot).convert("RGB")
+    assert image.size == (1000, 800)
+    raw = image.tobytes()
+    pixels = [tuple(raw[i : i + 3]) for i in range(0, len(raw), 3)]
+    dark = sum(1 for r, g, b in pixels if r + g + b < 200)
+    yellow = sum(1 for r, g, b in pixels if r > 200 and 150 < g < 230 and b < 90)
+    assert dark > 2000, "no text on the page"
+    assert yellow > 1000, "the statement's image is not shown"
+    assert len(set(pixels)) > 50
+
+
+# ---- broken statements: each gives exactly one error, naming the file (and line)
+
+def _one_error(root: Path) -> tuple[str, str | None, int | None]:
+    report = verify(root, ("config", "statement"))
+    errors = [f for f in report.findings if f.severity is Severity.ERROR]
+    assert len(errors) == 1, describe(report)
+    return errors[0].message, errors[0].path, errors[0].line
+
+
+BROKEN = [
+    ("undefined-macro", "hello", lambda p: replace(p, TEX, "Politeness", "\\frobnicate{x} Politeness"),
+     "\\frobnicate", TEX, 5),
+    ("undefined-math-macro", "hello", lambda p: replace(p, TEX, "Politeness", "$\\frob$ Politeness"),
+     "Undefined control sequence", TEX, 5),
+    ("missing-image", "hello", lambda p: replace(p, TEX, "smiley.png", "frowny.png"),
+     "frowny.png not found", TEX, 3),
+    ("missing-problemname", "hello", lambda p: replace(p, TEX, "\\problemname{Hello}", ""),
+     "no \\problemname", TEX, None),
+    ("wrong-encoding", "hello", lambda p: write(p, TEX, "\\problemname{Caf\u00e9}\nT\u00e9st\n".encode("latin-1")),
+     "not valid UTF-8", TEX, 1),
+    ("unknown-constant", "different", lambda p: replace(p, MTEX, "max_value", "max_val"),
+     "no constant 'max_val'", MTEX, 7),
+    ("too-many-nextsample", "different", lambda p: replace(p, MTEX, "\\begin{Output}",
+     "\\nextsample\n\\nextsample\n\\begin{Output}"), "data/sample has only 1 sample", MTEX, 11),
+    ("unbalanced-environment", "divisor", lambda p: replace(p, "problem_statement/problem.en.tex",
+     "\\section*{Output}", "\\begin{itemize}\\item x\n\\section*{Output}"),
+     "\\begin{itemize}", "problem_statement/problem.en.tex", None),
+    ("markdown-missing-image", "twopass", lambda p: replace(p, "statement/problem.sv.md",
+     "Till exempel:", "![figur](figur.png)"), "figur.png not found", "statement/problem.sv.md", 15),
+    ("markdown-unknown-placeholder", "twopass", lambda p: replace(p, "statement/problem.sv.md",
+     "Till exempel:", "{{nosuch}}"), "no constant 'nosuch'", "statement/problem.sv.md", 15),
+]
+
+
+@pytest.mark.parametrize(("sample", "build", "text", "path", "line"),
+                         [b[1:] for b in BROKEN], ids=[b[0] for b in BROKEN])
+def test_broken_statement_gives_one_error(
+    sample: str, build: Callable[[Path], None], text: str, path: str, line: int | None,
+    copy_sample: Callable[..., Path],
+) -> None:
+    root = copy_sample(sample)
+    build(root)
+    message, where, at = _one_error(root)
+    assert text in message and where == path
+    if line is not None:
+        assert at == line
+
+
+def test_problem2pdf_error_names_file_line_and_log_lines(
+    copy_sample: Callable[..., Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "$\\frob$ Politeness")
+    out = tmp_path / "out.pdf"
+    assert problem2pdf.main([str(root), "-o", str(out)]) == 1
+    err = capsys.readouterr().out
+    assert f"{root / TEX}:5: error: LaTeX: Undefined control sequence." in err
+    assert "l.5 $\\frob" in err and len(err.splitlines()) < 12  # the relevant lines, not the log
+    assert not out.exists()
+
+
+def test_problem2html_writes_nothing_on_error(copy_sample: Callable[..., Path], tmp_path: Path) -> None:
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "\\frobnicate Politeness")
+    dest = tmp_path / "html"
+    assert problem2html.main([str(root), "-d", str(dest), "-q"]) == 1
+    assert not dest.exists()
+
+
+def test_latex_that_never_ends_is_stopped(
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "\\def\\loop{\\loop}\\loop Politeness")
+    monkeypatch.setattr(pdf_module, "LATEX_TIMEOUT", 3.0)
+    result = pdf_module.render_pdf([load_problem(root)], None, draft=True)
+    assert not result.ok and "more than 3 s" in result.findings[0].message
+
+
+def test_latex_cannot_read_files_outside_the_build(copy_sample: Callable[..., Path], tmp_path: Path) -> None:
+    secret = tmp_path / "secret.tex"
+    secret.write_text("TOPSECRET\n")
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", f"\\input{{{secret}}} Politeness")
+    out = tmp_path / "out.pdf"
+    code = problem2pdf.main([str(root), "-o", str(out), "-q"])
+    assert code == 1 or "TOPSECRET" not in _pdf_text(out)
+
+
+def test_verifyproblem_renders_once_then_uses_the_cache(copy_sample: Callable[..., Path]) -> None:
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "\\frobnicate Politeness")
+    first = verify(root, ("statement",))
+    second = verify(root, ("statement",))
+    assert first.findings == second.findings and first.errors == 1
+    replace(root, TEX, "\\frobnicate ", "")
+    assert verify(root, ("statement",)).errors == 0
+
+
+def test_cli_usage_errors() -> None:
+    assert problem2html.main(["/nonexistent/problem"]) == 2
+    assert problem2pdf.main(["--no-such-option"]) == 2
+
+
+def test_characters_without_a_glyph_are_a_warning_not_a_failure(
+    copy_sample: Callable[..., Path], tmp_path: Path
+) -> None:
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "名字 \U0001f600 Politeness")
+    out = tmp_path / "out.pdf"
+    result = pdf_module.render_pdf([load_problem(root)], out)
+    assert result.ok and out.is_file()
+    messages = [(f.message, f.line) for f in result.findings if f.severity is Severity.WARNING]
+    assert ("PDF: Unicode character 名 (U+540D) has no glyph in the PDF fonts", 5) in messages
+    html = render_html(load_problem(root))
+    assert html.ok and html.html is not None and "名字 \U0001f600 Politeness" in html.html
