@@ -3,8 +3,8 @@ in sample_problems/: wall time of each (ours with a cold and a warm cache), the 
 every submission whose verdict the two tools disagree on.
 
 Both judge the same work: the parts config, validators, graders, data and submissions
-(problemtools_py does not render statements in verifyproblem yet, so that part is left out
-of both). problemtools rejects the seed's problem.yaml keys (``validator``, ``languages``,
+(statement rendering is left out of both: bench/statements.py compares it, and
+problemtools' needs tidy, ghostscript and lualatex). problemtools rejects the seed's problem.yaml keys (``validator``, ``languages``,
 ``grader``, ``source-url``) and does not read ``@EXPECTED_RESULT@`` tags, so its copy of such
 a package gets the later legacy keys it knows (``validator_flags``, ``source_url``) and the
 tagged submissions moved into the directories of their tags; the data, validators and

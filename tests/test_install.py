@@ -56,3 +56,15 @@ def test_installed_verifyproblem_reports_errors(installed: Path, tmp_path: Path)
     assert proc.returncode == 1
     assert "bad/problem.yaml:2: error: YAML syntax error" in proc.stdout
     assert "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_installed_statement_renderers(installed: Path, tmp_path: Path) -> None:
+    """problem2html and problem2pdf find their templates and class inside the wheel."""
+    html = run([str(installed / "bin" / "problem2html"), str(SAMPLES / "hello"), "-d", "h"],
+               tmp_path)
+    assert html.returncode == 0, html.stdout + html.stderr
+    assert (tmp_path / "h/index.html").is_file() and (tmp_path / "h/smiley.png").is_file()
+    pdf = run([str(installed / "bin" / "problem2pdf"), str(SAMPLES / "hello"),
+               str(SAMPLES / "twopass"), "-o", "set.pdf"], tmp_path)
+    assert pdf.returncode == 0, pdf.stdout + pdf.stderr
+    assert (tmp_path / "set.pdf").read_bytes().startswith(b"%PDF")
