@@ -4,14 +4,15 @@ every submission whose verdict the two tools disagree on.
 
 Both judge the same work: the parts config, validators, graders, data and submissions
 (statement rendering is left out of both: bench/statements.py compares it, and
-problemtools' needs tidy, ghostscript and lualatex). problemtools rejects the seed's problem.yaml keys (``validator``, ``languages``,
-``grader``, ``source-url``) and does not read ``@EXPECTED_RESULT@`` tags, so its copy of such
-a package gets the later legacy keys it knows (``validator_flags``, ``source_url``) and the
-tagged submissions moved into the directories of their tags; the data, validators and
-programs are the same. problemtools is installed from PyPI into a throwaway virtual
-environment unless --problemtools names its verifyproblem. Debian has no pypy3 and JDK 17 rejects
-"-source 21", so a languages.yaml beside the copied problems points its python3 at
-CPython and drops that flag (its documented override).
+problemtools' needs tidy, ghostscript and lualatex). problemtools rejects the seed's
+problem.yaml keys (``validator``, ``languages``, ``grader``, ``source-url``) and does not
+read ``@EXPECTED_RESULT@`` tags, so its copy of such a package gets the later legacy keys it
+knows (``validator_flags``, ``source_url``) and the tagged submissions moved into the
+directories of their tags; the data, validators and programs are the same. problemtools is
+installed from PyPI into a throwaway virtual environment unless --problemtools names its
+verifyproblem. Debian has no pypy3 and JDK 17 rejects "-source 21", so a languages.yaml
+beside the copied problems points its python3 at CPython and drops that flag (its
+documented override).
 
 Usage: python bench/vs_problemtools.py [--problemtools PATH] [--jobs N] [PROBLEM...]"""
 

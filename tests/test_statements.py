@@ -332,3 +332,41 @@ def test_characters_without_a_glyph_are_a_warning_not_a_failure(
     assert ("PDF: Unicode character 名 (U+540D) has no glyph in the PDF fonts", 5) in messages
     html = render_html(load_problem(root))
     assert html.ok and html.html is not None and "名字 \U0001f600 Politeness" in html.html
+
+
+def test_includesample_and_sampletable_in_html_and_pdf(
+    copy_sample: Callable[..., Path], tmp_path: Path
+) -> None:
+    root = copy_sample("hello")
+    write(root, "problem_statement/extra.in", "Extra-Input\n")
+    write(root, "problem_statement/extra.ans", "Extra-Answer\n")
+    replace(root, TEX, "\\section*{Output}", "\\includesample{2}\n\\sampletable{Given}{extra.in}"
+            "{Wanted}{extra.ans}\n\\section*{Output}")
+    html = render_html(load_problem(root), body_only=True)
+    assert html.ok and html.html is not None
+    page = Page()
+    page.feed(html.html)
+    assert "Given" in page.plain and "Extra-Input Extra-Answer" in page.plain
+    assert page.plain.index("Kattis") < page.plain.index("Extra-Input")  # sample 2 placed first
+    out = tmp_path / "out.pdf"
+    assert problem2pdf.main([str(root), "-o", str(out), "-q"]) == 0
+    text = _pdf_text(out)
+    assert "Extra-Input" in text and "Extra-Answer" in text and "Given" in text
+    images = subprocess.run(["pdfimages", "-list", str(out)], capture_output=True, text=True,
+                            check=True)
+    assert len(images.stdout.splitlines()) == 3  # two header lines and the illustration
+
+
+def test_huge_statement_is_a_warning(copy_sample: Callable[..., Path]) -> None:
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", ("% " + "x" * 62 + "\n") * (1 << 14) + "Politeness")
+    report = verify(root, ("statement",))
+    assert report.errors == 0
+    assert any("over 1 MiB" in f.message for f in report.findings), describe(report)
+
+
+def test_missing_sample_file_for_sampletable(copy_sample: Callable[..., Path]) -> None:
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "\\sampletable{In}{nope.in}{Out}{nope.ans}\nPoliteness")
+    message, path, line = _one_error(root)
+    assert "nope.in not found" in message and path == TEX and line == 5

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from problemtools_py import __version__
-from problemtools_py.findings import Finding, Severity, error
+from problemtools_py.findings import Finding, Severity, warning
 from problemtools_py.model.problem import Problem, Statement
 from problemtools_py.resources import template_dir
 from problemtools_py.run.cache import VerdictCache, digest, file_digest
@@ -35,13 +35,12 @@ def render_findings(problem: Problem, cache: VerdictCache | None = None) -> list
         size = len(statement.text.encode()) if statement.text else 0
         if size > MAX_STATEMENT_BYTES:
             findings.append(
-                error(
+                warning(
                     "statement",
-                    f"the statement is {size} bytes (over 1 MiB); not rendered",
+                    f"the statement is {size} bytes, over 1 MiB: too large for most judges",
                     statement.rel,
                 )
             )
-            continue
         key = _key(problem, statement)
         cached = cache.get(key)
         if cached is None:

@@ -222,21 +222,8 @@ class LatexHtml:
     def _other(self, node: Any, name: str) -> str:
         if name == "constant":
             return escape(self.source.constants.get(_attr(node, "name"), ""))
-        if name == "nextsample":
-            return self.cursor.next() or ""
-        if name == "remainingsamples":
-            return self.cursor.remaining()
-        if name == "includesample":
-            table = self.cursor.by_name(_attr(node, "name"))
-            if table is None:
-                self.findings.append(
-                    error(
-                        "statement",
-                        f"\\includesample{{{_attr(node, 'name')}}}: no such sample in data/sample",
-                        self.rel,
-                    )
-                )
-            return table or ""
+        if name in ("nextsample", "remainingsamples", "includesample", "sampletable"):
+            return self._sample_macro(node, name)
         if name in _CHARS:
             return escape(_CHARS[name])
         if (
@@ -253,6 +240,37 @@ class LatexHtml:
             return inner
         cls = f' class="{name}"' if tag in ("div", "span", "figure", "small") else ""
         return f"<{tag}{cls}>{inner}</{tag}>"
+
+    def _sample_macro(self, node: Any, name: str) -> str:
+        if name == "nextsample":
+            return self.cursor.next() or ""
+        if name == "remainingsamples":
+            return self.cursor.remaining()
+        if name == "includesample":
+            wanted = _attr(node, "name")
+            table = self.cursor.by_name(wanted)
+            if table is None:
+                self._error(f"\\includesample{{{wanted}}}: no such sample in data/sample", wanted)
+            return table or ""
+        texts = []
+        for key in ("filein", "fileout"):
+            found = images.resolve(self.source.directory, _attr(node, key), ("",))
+            if found is None:
+                self._error(
+                    f"\\sampletable: file {_attr(node, key)} not found beside the statement",
+                    _attr(node, key),
+                )
+                return ""
+            texts.append((self.source.directory / found).read_text(errors="replace"))
+        heads = [self.node(node.attributes[k]) for k in ("hdrin", "hdrout")]
+        return (
+            f'<table class="sample"><thead><tr><th>{heads[0]}</th><th>{heads[1]}</th></tr>'
+            f"</thead><tbody><tr><td><pre>{escape(texts[0])}</pre></td>"
+            f"<td><pre>{escape(texts[1])}</pre></td></tr></tbody></table>"
+        )
+
+    def _error(self, message: str, near: str) -> None:
+        self.findings.append(error("statement", message, self.rel, self._line_of(near)))
 
     def _math(self, node: Any) -> str:
         source = _CONSTANT.sub(

@@ -123,4 +123,4 @@ def _sample_body(folder: Path, base: str, number: int, sample: Sample, lang: str
     (folder / f"{number}.ans").write_text(sample.answer or "", encoding="utf-8")
     head_in = tex_escape(f"{word(lang, 'sample_input')} {number}")
     head_out = tex_escape(f"{word(lang, 'sample_output')} {number}")
-    return f"\\sampletable{{{head_in}}}{{{base}.in}}{{{head_out}}}{{{base}.ans}}"
+    return f"\\ptsampletable{{{head_in}}}{{{base}.in}}{{{head_out}}}{{{base}.ans}}"
