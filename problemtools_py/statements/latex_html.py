@@ -11,117 +11,11 @@ from typing import Any
 
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.statements import images
+from problemtools_py.statements import latex_nodes as nodes
 from problemtools_py.statements.latex_parse import macro_uses, parse, strip_comments
 from problemtools_py.statements.samples_html import SampleCursor
 from problemtools_py.statements.source import StatementSource
 from problemtools_py.statements.words import word
-
-_SIMPLE = {
-    "textbf": "strong",
-    "bfseries": "strong",
-    "bf": "strong",
-    "emph": "em",
-    "textit": "em",
-    "itshape": "em",
-    "it": "em",
-    "textsl": "em",
-    "texttt": "code",
-    "ttfamily": "code",
-    "tt": "code",
-    "underline": "u",
-    "textsc": "span",
-    "textrm": "span",
-    "textsf": "span",
-    "textup": "span",
-    "small": "small",
-    "footnotesize": "small",
-    "large": "span",
-    "Large": "span",
-    "center": "div",
-    "flushleft": "div",
-    "flushright": "div",
-    "quote": "blockquote",
-    "quotation": "blockquote",
-    "itemize": "ul",
-    "enumerate": "ol",
-    "item": "li",
-    "description": "dl",
-    "footnote": "small",
-    "figure": "figure",
-    "table": "figure",
-    "caption": "figcaption",
-    "wrapfigure": "figure",
-    "minipage": "div",
-}
-_SECTIONS = {"section": "h2", "subsection": "h3", "subsubsection": "h4", "paragraph": "h5"}
-_MATH = {
-    "math",
-    "displaymath",
-    "equation",
-    "equation*",
-    "align",
-    "align*",
-    "eqnarray",
-    "eqnarray*",
-    "gather",
-    "gather*",
-    "multline",
-    "multline*",
-    "ensuremath",
-}
-_SKIP = {
-    "problemname",
-    "label",
-    "documentclass",
-    "usepackage",
-    "vspace",
-    "hspace",
-    "newpage",
-    "clearpage",
-    "noindent",
-    "medskip",
-    "bigskip",
-    "smallskip",
-    "centering",
-    "#comment",
-    "hline",
-    "toprule",
-    "midrule",
-    "bottomrule",
-    "cline",
-    "vfill",
-    "hfill",
-}
-_CHARS = {
-    "$": "$",
-    "&": "&",
-    "{": "{",
-    "}": "}",
-    "%": "%",
-    "#": "#",
-    "_": "_",
-    " ": " ",
-    "active::~": "\u00a0",
-    "~": "\u00a0",
-    "nobreakspace": "\u00a0",
-    "ldots": "\u2026",
-    "dots": "\u2026",
-    "textbackslash": "\\",
-    "LaTeX": "LaTeX",
-    "TeX": "TeX",
-    ",": "\u2009",
-    "textasciitilde": "~",
-    "textasciicircum": "^",
-    "textless": "<",
-    "textgreater": ">",
-    "textbar": "|",
-    "quad": "\u2003",
-    "qquad": "\u2003\u2003",
-    "S": "\u00a7",
-}
-_LIGATURES = [("---", "\u2014"), ("--", "\u2013"), ("``", "\u201c"), ("''", "\u201d")]
-_BLOCK = re.compile(r"<(?:section|table|div|figure|ul|ol|dl|pre|h[1-6]|blockquote|p)\b")
-_CONSTANT = re.compile(r"\\constant\s*\{([^{}]*)\}")
 
 
 @dataclass
@@ -140,7 +34,7 @@ class LatexHtml:
         document, complaints = parse(self.source.text)
         for complaint in complaints:
             self._complaint(complaint.message, complaint.line)
-        body = "".join(self.node(child) for child in _body(document))
+        body = "".join(self.node(child) for child in nodes.body(document))
         return body + self.cursor.remaining()
 
     def _complaint(self, message: str, line: int | None) -> None:
@@ -176,7 +70,7 @@ class LatexHtml:
                     error(
                         "statement",
                         f"\\nextsample number {count}, but data/sample has only "
-                        f"{_count(len(self.source.samples), 'sample')}",
+                        f"{nodes.count(len(self.source.samples), 'sample')}",
                         self.rel,
                         line,
                     )
@@ -188,18 +82,18 @@ class LatexHtml:
     def node(self, node: Any) -> str:
         name = node.nodeName
         if name == "#text":
-            return _text(str(node))
-        if name in _MATH:
+            return nodes.text(str(node))
+        if name in nodes.MATH:
             return self._math(node)
-        if name in _SKIP or isinstance(node, _unrecognized()):
+        if name in nodes.SKIP or isinstance(node, nodes.unrecognized()):
             return ""
         if name == "par":
             inner = self.children(node)
-            if not inner.strip() or _BLOCK.search(inner):
+            if not inner.strip() or nodes.BLOCK.search(inner):
                 return inner
             return f"<p>{inner}</p>"
-        if name in _SECTIONS:
-            return self._section(node, _SECTIONS[name])
+        if name in nodes.SECTIONS:
+            return self._section(node, nodes.SECTIONS[name])
         if name in ("Input", "Output", "Interaction"):
             heading = escape(word(self.source.statement.lang, name))
             return (
@@ -208,9 +102,9 @@ class LatexHtml:
         if name in ("\\", "newline", "linebreak"):
             return "<br>"
         if name in ("verbatim", "alltt", "lstlisting", "Verbatim"):
-            return f"<pre>{escape(_verbatim(node))}</pre>"
+            return f"<pre>{escape(nodes.verbatim(node))}</pre>"
         if name in ("verb",):
-            return f"<code>{escape(_verbatim(node))}</code>"
+            return f"<code>{escape(nodes.verbatim(node))}</code>"
         if name in ("tabular", "tabular*", "array", "tabularx", "longtable"):
             return self._table(node)
         if name in ("includegraphics", "illustration"):
@@ -221,11 +115,11 @@ class LatexHtml:
 
     def _other(self, node: Any, name: str) -> str:
         if name == "constant":
-            return escape(self.source.constants.get(_attr(node, "name"), ""))
+            return escape(self.source.constants.get(nodes.attr(node, "name"), ""))
         if name in ("nextsample", "remainingsamples", "includesample", "sampletable"):
             return self._sample_macro(node, name)
-        if name in _CHARS:
-            return escape(_CHARS[name])
+        if name in nodes.CHARS:
+            return escape(nodes.CHARS[name])
         if (
             name == "item"
             and node.parentNode is not None
@@ -234,7 +128,7 @@ class LatexHtml:
             term = node.attributes.get("term") if node.attributes else None
             label = self.node(term) if term is not None and hasattr(term, "nodeName") else ""
             return f"<dt>{label}</dt><dd>{self.children(node)}</dd>"
-        tag = _SIMPLE.get(name)
+        tag = nodes.SIMPLE.get(name)
         inner = self.children(node)
         if tag is None:
             return inner
@@ -247,18 +141,18 @@ class LatexHtml:
         if name == "remainingsamples":
             return self.cursor.remaining()
         if name == "includesample":
-            wanted = _attr(node, "name")
+            wanted = nodes.attr(node, "name")
             table = self.cursor.by_name(wanted)
             if table is None:
                 self._error(f"\\includesample{{{wanted}}}: no such sample in data/sample", wanted)
             return table or ""
         texts = []
         for key in ("filein", "fileout"):
-            found = images.resolve(self.source.directory, _attr(node, key), ("",))
+            found = images.resolve(self.source.directory, nodes.attr(node, key), ("",))
             if found is None:
                 self._error(
-                    f"\\sampletable: file {_attr(node, key)} not found beside the statement",
-                    _attr(node, key),
+                    f"\\sampletable: file {nodes.attr(node, key)} not found beside the statement",
+                    nodes.attr(node, key),
                 )
                 return ""
             texts.append((self.source.directory / found).read_text(errors="replace"))
@@ -273,7 +167,7 @@ class LatexHtml:
         self.findings.append(error("statement", message, self.rel, self._line_of(near)))
 
     def _math(self, node: Any) -> str:
-        source = _CONSTANT.sub(
+        source = nodes.CONSTANT.sub(
             lambda m: self.source.constants.get(m.group(1), m.group(0)), node.source
         ).strip()
         if node.nodeName == "math":
@@ -293,7 +187,9 @@ class LatexHtml:
         for row in node.childNodes:
             if row.nodeName != "ArrayRow":
                 continue
-            cells = "".join(f"<td>{_unpar(self.children(cell))}</td>" for cell in row.childNodes)
+            cells = "".join(
+                f"<td>{nodes.unpar(self.children(cell))}</td>" for cell in row.childNodes
+            )
             if cells.replace("<td></td>", ""):
                 rows.append(f"<tr>{cells}</tr>")
         return '<table class="tabular">' + "".join(rows) + "</table>"
@@ -305,7 +201,7 @@ class LatexHtml:
         return None
 
     def _image(self, node: Any) -> str:
-        name = _attr(node, "file")
+        name = nodes.attr(node, "file")
         line = self._line_of(name)
         if images.is_url(name):
             self.findings.append(
@@ -339,7 +235,7 @@ class LatexHtml:
         img = f'<img src="{escape(found)}" alt="">'
         if node.nodeName != "illustration":
             return img
-        width = _fraction(_attr(node, "width"))
+        width = nodes.fraction(nodes.attr(node, "width"))
         caption = node.attributes.get("caption")
         text = self.node(caption) if caption is not None and hasattr(caption, "nodeName") else ""
         return (
@@ -348,56 +244,8 @@ class LatexHtml:
         )
 
     def _link(self, node: Any) -> str:
-        url = _attr(node, "url")
+        url = nodes.attr(node, "url")
         text = self.node(node.attributes["self"]) if node.nodeName == "href" else escape(url)
         if not re.match(r"^(https?:|mailto:)", url):
             return text
         return f'<a href="{escape(url)}">{text}</a>'
-
-
-def _body(document: Any) -> list[Any]:
-    for child in document.childNodes:
-        if child.nodeName == "document":
-            return list(child.childNodes)
-    return []
-
-
-def _unrecognized() -> type:
-    import plasTeX
-
-    return plasTeX.UnrecognizedMacro  # type: ignore[no-any-return]
-
-
-def _text(raw: str) -> str:
-    for tex, char in _LIGATURES:
-        raw = raw.replace(tex, char)
-    return escape(raw.replace("~", "\u00a0"))
-
-
-def _unpar(html: str) -> str:
-    stripped = html.strip()
-    if stripped.startswith("<p>") and stripped.endswith("</p>") and stripped.count("<p>") == 1:
-        return stripped[3:-4].strip()
-    return stripped
-
-
-def _attr(node: Any, key: str) -> str:
-    value = node.attributes.get(key) if node.attributes else None
-    if value is None:
-        return ""
-    return value.textContent if hasattr(value, "textContent") else str(value)
-
-
-def _verbatim(node: Any) -> str:
-    return "".join(str(child) for child in node.childNodes) if node.childNodes else str(node)
-
-
-def _fraction(value: str) -> int:
-    try:
-        return max(5, min(100, round(float(value) * 100)))
-    except ValueError:
-        return 40
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
