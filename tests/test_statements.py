@@ -234,6 +234,8 @@ BROKEN = [
      "frowny.png not found", TEX, 3),
     ("missing-problemname", "hello", lambda p: replace(p, TEX, "\\problemname{Hello}", ""),
      "no \\problemname", TEX, None),
+    ("unclosed-problemname", "hello", lambda p: replace(p, TEX, "\\problemname{Hello}", "\\problemname{Hello"),
+     "is never closed", TEX, 1),
     ("wrong-encoding", "hello", lambda p: write(p, TEX, "\\problemname{Caf\u00e9}\nT\u00e9st\n".encode("latin-1")),
      "not valid UTF-8", TEX, 1),
     ("unknown-constant", "different", lambda p: replace(p, MTEX, "max_value", "max_val"),

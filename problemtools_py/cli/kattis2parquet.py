@@ -13,7 +13,7 @@ from pathlib import Path
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, nonnegative_int, positive_int
-from problemtools_py.cli.reporters import count_bar
+from problemtools_py.cli.reporters import count, count_bar
 from problemtools_py.dataset.assemble import Assembler
 from problemtools_py.dataset.build import BuildOptions, Outcome, convert
 from problemtools_py.dataset.distributed import ray_outcomes
@@ -133,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         rows = sum(assembler.splits.values())
         print(
-            f"{PROG}: {rows} problems, {sum(assembler.drops.values())} dropped -> {out}",
+            f"{PROG}: {count(rows, 'problem')}, {sum(assembler.drops.values())} dropped -> {out}",
             file=sys.stderr,
         )
         return ExitCode.CLEAN

@@ -13,7 +13,7 @@ from rich.progress import Progress, TaskID
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs
-from problemtools_py.cli.reporters import count_bar
+from problemtools_py.cli.reporters import count, count_bar
 from problemtools_py.dataset.export import package
 from problemtools_py.dataset.reader import Dataset, DatasetProblem
 from problemtools_py.dataset.schema import SPLITS
@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if len(pending) >= 4 * args.jobs:  # bounded memory
                     written += _drain(pending, bar, task)
             written += _drain(pending, bar, task)
-        print(f"{PROG}: wrote {written} packages to {args.out}", file=sys.stderr)
+        print(f"{PROG}: wrote {count(written, 'package')} to {args.out}", file=sys.stderr)
         return ExitCode.CLEAN
 
     return run_cli(PROG, parser, argv, body)

@@ -100,11 +100,11 @@ class TextReporter:
             return
         summary = Text(f"{report.name}: ", style="bold")
         summary.append(
-            _count(report.errors, "error"), style="bold red" if report.errors else "green"
+            count(report.errors, "error"), style="bold red" if report.errors else "green"
         )
         summary.append(", ")
         summary.append(
-            _count(report.warnings, "warning"), style="yellow" if report.warnings else "green"
+            count(report.warnings, "warning"), style="yellow" if report.warnings else "green"
         )
         if self.verbose:
             summary.append(f" ({report.format_version}, {report.seconds:.2f} s)", style="dim")
@@ -114,7 +114,7 @@ class TextReporter:
         if len(run.problems) > 1 and not self.quiet:
             self.console.print(
                 Text(
-                    f"total: {_count(run.errors, 'error')}, {_count(run.warnings, 'warning')}",
+                    f"total: {count(run.errors, 'error')}, {count(run.warnings, 'warning')}",
                     style="bold",
                 )
             )
@@ -164,7 +164,8 @@ def results_table(report: ProblemReport) -> Table:
     return table
 
 
-def _count(n: int, word: str) -> str:
+def count(n: int, word: str) -> str:
+    """``1 error``, ``2 errors``."""
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 

@@ -24,8 +24,15 @@ def renderable(problem: Problem) -> list[Statement]:
         for s in problem.statements
         if s.kind in ("tex", "md")
         and s.text is not None
-        and not (problem.legacy and s.kind == "tex" and s.problemname_line is None)
+        and not (s.kind == "tex" and _bad_problemname(s, problem.legacy))
     ]
+
+
+def _bad_problemname(statement: Statement, legacy: bool) -> bool:
+    """Missing (legacy) or never closed: reported by the static checks."""
+    if statement.problemname_line is None:
+        return legacy
+    return statement.problemname is None
 
 
 def render_findings(problem: Problem, cache: VerdictCache | None = None) -> list[Finding]:
