@@ -297,16 +297,6 @@ def test_latex_that_never_ends_is_stopped(
     assert not result.ok and "more than 3 s" in result.findings[0].message
 
 
-def test_latex_cannot_read_files_outside_the_build(copy_sample: Callable[..., Path], tmp_path: Path) -> None:
-    secret = tmp_path / "secret.tex"
-    secret.write_text("TOPSECRET\n")
-    root = copy_sample("hello")
-    replace(root, TEX, "Politeness", f"\\input{{{secret}}} Politeness")
-    out = tmp_path / "out.pdf"
-    code = problem2pdf.main([str(root), "-o", str(out), "-q"])
-    assert code == 1 or "TOPSECRET" not in _pdf_text(out)
-
-
 def test_verifyproblem_renders_once_then_uses_the_cache(copy_sample: Callable[..., Path]) -> None:
     root = copy_sample("hello")
     replace(root, TEX, "Politeness", "\\frobnicate Politeness")
@@ -372,3 +362,28 @@ def test_missing_sample_file_for_sampletable(copy_sample: Callable[..., Path]) -
     replace(root, TEX, "Politeness", "\\sampletable{In}{nope.in}{Out}{nope.ans}\nPoliteness")
     message, path, line = _one_error(root)
     assert "nope.in not found" in message and path == TEX and line == 5
+
+
+def test_input_reads_only_files_beside_the_statement(
+    copy_sample: Callable[..., Path], tmp_path: Path
+) -> None:
+    secret = tmp_path / "secret.tex"
+    secret.write_text("TOPSECRET\n")
+    root = copy_sample("hello")
+    write(root, "problem_statement/part.tex", "Included-Part text.\n")
+    replace(root, TEX, "Politeness", "\\input{part}\nPoliteness")
+    html = render_html(load_problem(root), body_only=True)
+    assert html.ok and html.html is not None and "Included-Part text." in html.html
+    out = tmp_path / "ok.pdf"
+    assert problem2pdf.main([str(root), "-o", str(out), "-q"]) == 0
+    assert "Included-Part text." in _pdf_text(out)
+    for outside in (str(secret), "../data/secret/01.ans"):
+        replace(root, TEX, "\\input{part}", f"\\input{{{outside}}}")
+        bad = render_html(load_problem(root), body_only=True)
+        assert not bad.ok and "TOPSECRET" not in (bad.html or "")
+        assert "no such file beside the statement" in bad.findings[0].message
+        assert bad.findings[0].line == 5
+        replace(root, TEX, f"\\input{{{outside}}}", "\\input{part}")
+    replace(root, TEX, "\\input{part}", f"\\input{{{secret}}}")
+    assert problem2pdf.main([str(root), "-o", str(tmp_path / "bad.pdf"), "-q"]) == 1
+    assert not (tmp_path / "bad.pdf").exists()

@@ -31,7 +31,7 @@ class LatexHtml:
 
     def render(self) -> str:
         self._static_checks()
-        document, complaints = parse(self.source.text)
+        document, complaints = parse(self.source.text, self.source.directory)
         for complaint in complaints:
             self._complaint(complaint.message, complaint.line)
         body = "".join(self.node(child) for child in nodes.body(document))
@@ -39,17 +39,18 @@ class LatexHtml:
 
     def _complaint(self, message: str, line: int | None) -> None:
         unknown = re.match(r"unrecognized command/environment: (\S+)", message)
+        missing = re.match(r"File not found: (.+)", message)
         if unknown:
-            self.findings.append(
-                error(
-                    "statement",
-                    f"undefined macro or environment \\{unknown.group(1)}",
-                    self.rel,
-                    line,
-                )
+            text = f"undefined macro or environment \\{unknown.group(1)}"
+        elif missing:
+            text = (
+                f"\\input{{{missing.group(1)}}}: no such file beside the statement (only "
+                "files in the statement's directory are read)"
             )
         else:
             self.findings.append(warning("statement", f"plasTeX: {message}", self.rel, line))
+            return
+        self.findings.append(error("statement", text, self.rel, line))
 
     def _static_checks(self) -> None:
         text = self.source.text

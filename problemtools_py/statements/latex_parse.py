@@ -7,11 +7,15 @@ import logging
 import re
 import threading
 from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 from plasTeX import Command, Environment
 from plasTeX import Logging as plastex_logging
 from plasTeX.TeX import TeX
+
+from problemtools_py.statements.images import resolve
 
 PREAMBLE = (
     r"\documentclass{article}\usepackage{amsmath,amssymb,graphicx,hyperref,url}"
@@ -36,6 +40,8 @@ MACROS = {
         _macro(Command, "remainingsamples"),
         _macro(Command, "includesample", "name:str"),
         _macro(Command, "sampletable", "hdrin filein:str hdrout fileout:str"),
+        _macro(Command, "lstinputlisting", "[ options ] file:str"),  # never read: no path checks
+        _macro(Command, "verbatiminput", "file:str"),
         _macro(Environment, "Input"),
         _macro(Environment, "Output"),
         _macro(Environment, "Interaction"),
@@ -66,10 +72,13 @@ class _Collector(logging.Handler):
         self.complaints.append(Complaint(message, line))
 
 
-def parse(text: str) -> tuple[Any, list[Complaint]]:
-    """The plasTeX document of a statement body, and the complaints made parsing it."""
+def parse(text: str, directory: Path | None = None) -> tuple[Any, list[Complaint]]:
+    """The plasTeX document of a statement body, and the complaints made parsing it. Files
+    (``\\input``, ``\\include``, local packages) are looked up in ``directory`` only:
+    never elsewhere on the disk, never through a ``kpsewhich`` process."""
     with _LOCK:
         tex = TeX()
+        tex.kpsewhich = partial(_find, directory)
         tex.ownerDocument.context.importMacros(MACROS)
         tex.input(PREAMBLE + "\n" + text + "\n\\end{document}\n")
         collector = _Collector(tex)
@@ -79,6 +88,13 @@ def parse(text: str) -> tuple[Any, list[Complaint]]:
         finally:
             _restore(saved)
     return document, collector.complaints
+
+
+def _find(directory: Path | None, name: str) -> str:
+    found = resolve(directory, name, (".tex",)) if directory is not None else None
+    if found is None:
+        raise FileNotFoundError(f"{name}: only files beside the statement can be read")
+    return str(directory / found) if directory is not None else found
 
 
 def _silence(
