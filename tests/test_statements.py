@@ -124,7 +124,7 @@ HOSTILE_MD = """\
 Hello <script>alert(1)</script> and <img src="x.png" onerror="alert(2)">.
 [click](javascript:alert(3)) <iframe src="https://evil.example/"></iframe>
 <a href="https://ok.example/" onclick="alert(4)">ok</a> ![remote](https://evil.example/t.png)
-<style>body { display: none }</style>
+<style>body { display: none }</style> <img src="../../data/secret/1.ans">
 
 Math: $a < b$
 """
@@ -140,6 +140,7 @@ def test_markdown_statement_is_sanitised(copy_sample: Callable[..., Path]) -> No
     page.feed(result.html)  # asserts no event handler and no javascript: URL
     assert not page.scripts and "<iframe" not in result.html and "<style" not in result.html
     assert "evil.example" not in result.html and "https://ok.example/" in result.html
+    assert "data/secret" not in result.html
     assert "\\(a &lt; b\\)" in result.html
     assert [f.message for f in result.findings if "URL" in f.message]
 

@@ -61,7 +61,11 @@ ATTRIBUTES = {
 
 
 def _keep(tag: str, attr: str, value: str) -> str | None:
-    if tag == "img" and attr == "src" and (is_url(value) or value.startswith("/")):
+    if (
+        tag == "img"
+        and attr == "src"
+        and (is_url(value) or value.startswith("/") or ".." in value.split("/"))
+    ):
         return None  # a statement may only show files copied beside the page
     if attr == "href" and not value.startswith(("http:", "https:", "mailto:", "#")):
         return None
