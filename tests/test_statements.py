@@ -202,7 +202,8 @@ def test_headless_chromium_screenshot_is_not_blank(tmp_path: Path) -> None:
     assert problem2html.main([str(SAMPLES / "hello"), "-d", str(dest), "--mathjax-url", "", "-q"]) == 0
     shot = tmp_path / "shot.png"
     subprocess.run(
-        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+         "--hide-scrollbars",
          f"--screenshot={shot}", "--window-size=1000,800", (dest / "index.html").as_uri()],
         capture_output=True, timeout=120, check=True,
     )
