@@ -389,3 +389,23 @@ def test_input_reads_only_files_beside_the_statement(
     replace(root, TEX, "\\input{part}", f"\\input{{{secret}}}")
     assert problem2pdf.main([str(root), "-o", str(tmp_path / "bad.pdf"), "-q"]) == 1
     assert not (tmp_path / "bad.pdf").exists()
+
+
+def test_a_ready_made_pdf_statement(copy_sample: Callable[..., Path], tmp_path: Path) -> None:
+    root = copy_sample("different")
+    made = tmp_path / "made.pdf"
+    assert problem2pdf.main([str(SAMPLES / "hello"), "-o", str(made), "-q"]) == 0
+    (root / MTEX).unlink()
+    shutil.copyfile(made, root / "statement/problem.en.pdf")
+    assert verify(root, ("config", "statement")).errors == 0
+    dest = tmp_path / "html"
+    assert problem2html.main([str(root), "-d", str(dest), "-q"]) == 0
+    assert (dest / "problem.en.pdf").read_bytes() == made.read_bytes()
+    assert 'href="problem.en.pdf"' in (dest / "index.html").read_text()
+    out = tmp_path / "set.pdf"
+    assert problem2pdf.main([str(root), str(SAMPLES / "guess"), "-o", str(out), "-q"]) == 0
+    text = _pdf_text(out)
+    assert text.index("Politeness is a virtue") < text.index("Guess the Number")
+    write(root, "statement/problem.en.pdf", "not really a PDF\n")
+    message, path, _ = _one_error(root)
+    assert "not a PDF file" in message and path == "statement/problem.en.pdf"

@@ -102,3 +102,19 @@ def name_languages(problem: Problem) -> Iterator[Finding]:
 def statements_render(problem: Problem) -> Iterator[Finding]:
     """Every statement renders to HTML, and to PDF in draft mode when TeX is installed."""
     yield from render_findings(problem)
+
+
+@check("statement")
+def pdf_statements(problem: Problem) -> Iterator[Finding]:
+    """A ready-made PDF statement is a PDF (it starts with ``%PDF-``)."""
+    for statement in problem.statements:
+        if statement.kind != "pdf":
+            continue
+        try:
+            with (problem.root / statement.rel).open("rb") as handle:
+                magic = handle.read(5)
+        except OSError as exc:
+            yield error("statement", f"cannot be read: {exc.strerror}", statement.rel)
+            continue
+        if magic != b"%PDF-":
+            yield error("statement", "not a PDF file (it does not start with %PDF-)", statement.rel)

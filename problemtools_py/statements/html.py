@@ -8,6 +8,7 @@ import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path
 
 from markupsafe import Markup
@@ -69,10 +70,13 @@ def render_html(
 
 
 def _body(source: StatementSource) -> tuple[str, set[str], list[Finding]]:
+    if source.statement.kind == "pdf":  # a ready-made PDF: linked, and copied beside the page
+        name = source.statement.rel.rsplit("/", 1)[-1]
+        link = f'<p class="pdf-statement"><a href="{escape(name)}">{escape(name)}</a></p>'
+        return link, {name}, []
     cursor = SampleCursor(source.samples, source.statement.lang)
     renderer = (LatexHtml if source.statement.kind == "tex" else MarkdownHtml)(source, cursor)
-    body = renderer.render()
-    return clean(body), renderer.images, renderer.findings
+    return clean(renderer.render()), renderer.images, renderer.findings
 
 
 def _page(source: StatementSource, body: str, body_only: bool, mathjax_url: str | None) -> str:

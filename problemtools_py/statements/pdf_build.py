@@ -33,6 +33,10 @@ class Entry:
     samples: list[dict[str, str]] = field(default_factory=list)
 
     @property
+    def pdf(self) -> bool:
+        return self.source.statement.kind == "pdf"
+
+    @property
     def name(self) -> str:
         return self.source.name
 
@@ -70,6 +74,9 @@ def prepare(build: Path, sources: list[StatementSource], letters: bool) -> list[
             Path(source.statement.rel).name,
             source.latex_name is not None,
         )
+        if source.statement.kind == "pdf":  # included as it is: it holds its own samples
+            entries.append(entry)
+            continue
         if source.statement.kind == "md":
             entry.file = Path(entry.file).with_suffix(".md.tex").name
             converter = MarkdownHtml(source, SampleCursor(source.samples, source.statement.lang))

@@ -46,8 +46,10 @@ class StatementSource:
 
 
 def pick_statement(problem: Problem, lang: str | None) -> Statement | Finding:
-    """The statement in ``lang`` (default: English, else the first one found)."""
-    choices = [s for s in problem.statements if s.kind in ("tex", "md")]
+    """The statement in ``lang`` (default: English, else the first one found); LaTeX or
+    Markdown before a ready-made PDF in the same language."""
+    order = {"tex": 0, "md": 1, "pdf": 2}
+    choices = sorted(problem.statements, key=lambda s: order.get(s.kind, 3))
     if lang is not None:
         choices = [s for s in choices if s.lang == lang]
     elif any(s.lang == "en" for s in choices):
@@ -55,15 +57,13 @@ def pick_statement(problem: Problem, lang: str | None) -> Statement | Finding:
     if not choices:
         found = ", ".join(s.rel for s in problem.statements) or "none"
         wanted = f"in language '{lang}' " if lang else ""
-        return error(
-            "statement", f"no LaTeX or Markdown statement {wanted}to render (found: {found})"
-        )
+        return error("statement", f"no statement {wanted}to render (found: {found})")
     return choices[0]
 
 
 def load_source(problem: Problem, statement: Statement) -> StatementSource | Finding:
     """Gather the inputs of a render, or the one error that makes it impossible."""
-    if statement.text is None:
+    if statement.text is None and statement.kind != "pdf":
         return error(
             "statement", "the statement is not valid UTF-8; save it as UTF-8", statement.rel
         )
