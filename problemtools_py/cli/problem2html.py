@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.reporters import TextReporter
+from problemtools_py.cli.reporters import TextReporter, count_bar
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
 from problemtools_py.model import load_problem
 from problemtools_py.statements.html import MATHJAX_URL, HtmlResult, render_html, write_html
@@ -55,30 +55,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         run = RunReport()
         results: list[HtmlResult] = []
         reporter = TextReporter(quiet=args.quiet)
-        for path in args.problems:
-            problem = load_problem(path)
-            result = render_html(
-                problem,
-                args.language,
-                body_only=args.body_only,
-                mathjax_url=args.mathjax_url or None,
-            )
-            if result.ok and result.html is not None:
-                write_html(result, problem, _dest(args, problem.short_name))
-            results.append(result)
-            report = ProblemReport(problem.short_name, str(path), findings=result.findings)
-            report.seconds = result.seconds
-            run.problems.append(report)
-            if not args.json:
-                reporter.problem(report)
-                if result.output and not args.quiet:
-                    print(f"{problem.short_name}: wrote {result.output}")
+        quiet_bar = args.quiet or args.json or len(args.problems) < 2
+        with count_bar("rendering", quiet_bar) as bar:
+            task = bar.add_task("render", total=len(args.problems))
+            for path in args.problems:
+                result, report = _one(args, path)
+                results.append(result)
+                run.problems.append(report)
+                bar.advance(task)
+                if not args.json:
+                    reporter.problem(report)
+                    if result.output and not args.quiet:
+                        print(f"{report.name}: wrote {result.output}")
         if args.json:
             json.dump(_json(run, results), sys.stdout, indent=2)
             sys.stdout.write("\n")
         return run.exit_code
 
     return run_cli(PROG, parser, argv, body)
+
+
+def _one(args: argparse.Namespace, path: Path) -> tuple[HtmlResult, ProblemReport]:
+    problem = load_problem(path)
+    result = render_html(
+        problem, args.language, body_only=args.body_only, mathjax_url=args.mathjax_url or None
+    )
+    if result.ok and result.html is not None:
+        write_html(result, problem, _dest(args, problem.short_name))
+    report = ProblemReport(problem.short_name, str(path), findings=result.findings)
+    report.seconds = result.seconds
+    return result, report
 
 
 def _json(run: RunReport, results: list[HtmlResult]) -> dict[str, Any]:
