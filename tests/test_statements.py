@@ -409,3 +409,16 @@ def test_a_ready_made_pdf_statement(copy_sample: Callable[..., Path], tmp_path: 
     write(root, "statement/problem.en.pdf", "not really a PDF\n")
     message, path, _ = _one_error(root)
     assert "not a PDF file" in message and path == "statement/problem.en.pdf"
+
+
+def test_json_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert problem2pdf.main([str(SAMPLES / "hello"), "--draft", "--json"]) == 0
+    pdf = json.loads(capsys.readouterr().out)
+    assert pdf["exit_code"] == 0 and pdf["problems"] == ["hello"] and pdf["output"] is None
+    dest = tmp_path / "h"
+    assert problem2html.main([str(SAMPLES / "guess"), "-d", str(dest), "--json"]) == 0
+    html = json.loads(capsys.readouterr().out)
+    assert html["problems"][0]["output"] == str(dest / "index.html")
+    assert html["problems"][0]["statement"] == "problem_statement/problem.en.tex"

@@ -15,7 +15,7 @@ from problemtools_py.cli.reporters import TextReporter
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
 from problemtools_py.model import load_problem
-from problemtools_py.statements.pdf import latex_command, render_pdf
+from problemtools_py.statements.pdf import PdfResult, latex_command, render_pdf
 
 PROG = "problem2pdf"
 
@@ -69,21 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = ProblemReport(name, path, findings=result.findings, seconds=result.seconds)
         run = RunReport(problems=[report])
         if args.json:
-            json.dump(
-                {
-                    "tool": PROG,
-                    "exit_code": int(run.exit_code),
-                    "problems": result.problems,
-                    "output": result.output,
-                    "seconds": round(result.seconds, 4),
-                    "findings": [
-                        {**asdict(f), "severity": f.severity.value} for f in result.findings
-                    ],
-                },
-                sys.stdout,
-                indent=2,
-            )
-            sys.stdout.write("\n")
+            _print_json(run, result)
         else:
             TextReporter(quiet=args.quiet).problem(report)
             if result.output and not args.quiet:
@@ -91,3 +77,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run.exit_code
 
     return run_cli(PROG, parser, argv, body)
+
+
+def _print_json(run: RunReport, result: PdfResult) -> None:
+    findings = [{**asdict(f), "severity": f.severity.value} for f in result.findings]
+    document = {
+        "tool": PROG,
+        "exit_code": int(run.exit_code),
+        "problems": result.problems,
+        "output": result.output,
+        "seconds": round(result.seconds, 4),
+        "findings": findings,
+    }
+    json.dump(document, sys.stdout, indent=2)
+    sys.stdout.write("\n")
