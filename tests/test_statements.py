@@ -9,17 +9,19 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from builders import replace, write
+from builders import append, replace, write
 from conftest import SAMPLES, describe, verify
 
 from problemtools_py.cli import problem2html, problem2pdf
 from problemtools_py.findings import Severity
 from problemtools_py.model import load_problem
+from problemtools_py.statements import latex_parse
 from problemtools_py.statements import pdf as pdf_module
 from problemtools_py.statements.html import render_html
 
@@ -422,3 +424,37 @@ def test_json_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     html = json.loads(capsys.readouterr().out)
     assert html["problems"][0]["output"] == str(dest / "index.html")
     assert html["problems"][0]["statement"] == "problem_statement/problem.en.tex"
+
+
+@pytest.mark.parametrize("loop", ["\\def\\x{\\x}\\x", "\\def\\x{a\\x}\\x"])
+def test_endless_macro_is_stopped_in_html_too(
+    loop: str, copy_sample: Callable[..., Path]
+) -> None:
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", loop + " Politeness")
+    message, path, line = _one_error(root)
+    assert "still expanding" in message and path == TEX and line == 5
+
+
+@pytest.mark.parametrize("tail", ["\\csname", "\\textbf", "\\section", "\\def\\x{{\\x}}\\x"])
+def test_statements_plastex_chokes_on_give_one_error(
+    tail: str, copy_sample: Callable[..., Path]
+) -> None:
+    root = copy_sample("hello")
+    append(root, TEX, tail + "\n")
+    message, path, _ = _one_error(root)
+    assert path == TEX and ("could not parse" in message or "LaTeX" in message), message
+
+
+def test_a_macro_doubling_its_argument_is_stopped_by_the_clock(
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(latex_parse, "MAX_SECONDS", 1.0)
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "\\def\\a#1{\\a{#1#1}}\\a{x} Politeness")
+    start = time.monotonic()
+    result = render_html(load_problem(root))
+    assert time.monotonic() - start < 5
+    assert [f.message for f in result.findings] == [
+        "the statement was still expanding after 1 s (an endless macro?); stopped"
+    ]

@@ -12,7 +12,7 @@ from typing import Any
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.statements import images
 from problemtools_py.statements import latex_nodes as nodes
-from problemtools_py.statements.latex_parse import macro_uses, parse, strip_comments
+from problemtools_py.statements.latex_parse import PARSE_FAILED, macro_uses, parse, strip_comments
 from problemtools_py.statements.samples_html import SampleCursor
 from problemtools_py.statements.source import StatementSource
 from problemtools_py.statements.words import word
@@ -42,6 +42,8 @@ class LatexHtml:
         missing = re.match(r"File not found: (.+)", message)
         if unknown:
             text = f"undefined macro or environment \\{unknown.group(1)}"
+        elif "still expanding" in message or message.startswith(PARSE_FAILED):
+            text = message
         elif missing:
             text = (
                 f"\\input{{{missing.group(1)}}}: no such file beside the statement (only "

@@ -116,7 +116,8 @@ CONSTANT = re.compile(r"\\constant\s*\{([^{}]*)\}")
 
 
 def body(document: Any) -> list[Any]:
-    for child in document.childNodes:
+    """The nodes inside ``\\begin{document}`` (none when the parse never finished)."""
+    for child in document.childNodes if document is not None else ():
         if child.nodeName == "document":
             return list(child.childNodes)
     return []

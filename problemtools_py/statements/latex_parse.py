@@ -3,9 +3,13 @@ and collect plasTeX's complaints (an unknown macro, a bad argument) with their l
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
+import signal
 import threading
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -21,7 +25,11 @@ PREAMBLE = (
     r"\documentclass{article}\usepackage{amsmath,amssymb,graphicx,hyperref,url}"
     r"\begin{document}"
 )
-_LOCK = threading.Lock()  # plasTeX's loggers are process-global
+MAX_TOKENS = 1_000_000  # a long statement is ~50,000
+MAX_SECONDS = 10.0
+_TOKENS = 0  # tokens of the parse in progress (parses run one at a time, under _LOCK)
+_LOCK = threading.Lock()
+PARSE_FAILED = "plasTeX could not parse the statement"  # plasTeX's loggers are process-global
 _COMMENT = re.compile(r"(?<!\\)%.*")
 
 
@@ -71,23 +79,79 @@ class _Collector(logging.Handler):
             line = None
         self.complaints.append(Complaint(message, line))
 
+    def emit_text(self, message: str) -> None:
+        self.emit(logging.makeLogRecord({"msg": message, "levelno": logging.ERROR}))
+
 
 def parse(text: str, directory: Path | None = None) -> tuple[Any, list[Complaint]]:
-    """The plasTeX document of a statement body, and the complaints made parsing it. Files
-    (``\\input``, ``\\include``, local packages) are looked up in ``directory`` only:
-    never elsewhere on the disk, never through a ``kpsewhich`` process."""
+    """The plasTeX document of a statement body (None when it never finished), and the
+    complaints made parsing it. Files (``\\input``, ``\\include``, local packages) are
+    looked up in ``directory`` only: never elsewhere on the disk, never through a
+    ``kpsewhich`` process. An endless expansion (``\\def\\x{\\x}\\x``) is cut off after
+    :data:`MAX_TOKENS` tokens or :data:`MAX_SECONDS`."""
+    global _TOKENS
     with _LOCK:
+        _TOKENS = 0
         tex = TeX()
         tex.kpsewhich = partial(_find, directory)
+        tex.itertokens = partial(_bounded, tex.itertokens, time.monotonic() + MAX_SECONDS)
         tex.ownerDocument.context.importMacros(MACROS)
         tex.input(PREAMBLE + "\n" + text + "\n\\end{document}\n")
         collector = _Collector(tex)
         saved = _silence(collector)
         try:
-            document = tex.parse()
+            with _alarm(MAX_SECONDS):
+                document = tex.parse()
+        except _Endless as exc:  # plasTeX logged it on its way out; report it once
+            collector.complaints = [c for c in collector.complaints if str(exc) not in c.message]
+            collector.emit_text(str(exc))
+            document = None
+        except (Exception, RecursionError) as exc:  # plasTeX fails on some broken input
+            collector.emit_text(f"{PARSE_FAILED} ({type(exc).__name__}: {str(exc)[:200]})")
+            document = None
         finally:
             _restore(saved)
     return document, collector.complaints
+
+
+class _Endless(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _alarm(seconds: float) -> Iterator[None]:
+    """In the main thread, a hard deadline: SIGALRM interrupts plasTeX's Python wherever it
+    is (a macro that doubles its argument does ever more work between two tokens). Other
+    threads rely on the token budget alone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum: int, frame: object) -> None:
+        raise _Endless(
+            f"the statement was still expanding after {seconds:g} s (an endless macro?); stopped"
+        )
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _bounded(tokens: Callable[[], Iterator[Any]], deadline: float) -> Iterator[Any]:
+    """plasTeX's token stream, stopped when a statement expands without end."""
+    global _TOKENS
+    for token in tokens():
+        _TOKENS += 1
+        if _TOKENS > MAX_TOKENS or (_TOKENS % 256 == 0 and time.monotonic() > deadline):
+            raise _Endless(
+                f"the statement was still expanding after {_TOKENS} tokens "
+                "(an endless macro?); stopped"
+            )
+        yield token
 
 
 def _find(directory: Path | None, name: str) -> str:
