@@ -458,3 +458,72 @@ def test_a_macro_doubling_its_argument_is_stopped_by_the_clock(
     assert [f.message for f in result.findings] == [
         "the statement was still expanding after 1 s (an endless macro?); stopped"
     ]
+
+
+REALISTIC = r"""\problemname{Real Statement}
+\illustration{0.3}{smiley.png}{Picture by \href{https://example.org}{someone}}
+Some text with \emph{emphasis}, \textit{italics}, \textbf{bold}, \texttt{mono}, \textsc{caps}
+and \underline{under}. A list:
+\begin{enumerate}
+  \item first item with $\{1, 2\}$ and $a \bmod b$, $\lfloor x \rfloor$,
+  \item second\footnote{A footnote.}
+\end{enumerate}
+\begin{itemize}
+  \item bullet
+\end{itemize}
+\noindent\bigskip\vspace{1em}\hspace{1cm}Text after spacing\ldots{} and ``quotes''.
+
+\begin{center}
+\begin{tabular}{|l|r|}
+\hline
+A & B \\[1em]
+\hline
+1 & 2 \\
+\hline
+\end{tabular}
+\end{center}
+
+\begin{figure}[h]
+  \centering
+  \includegraphics[width=0.5\textwidth]{smiley}
+  \caption{A figure}
+  \label{fig:one}
+\end{figure}
+See Figure~\ref{fig:one} and \url{https://example.com/x_y}. Use \verb|a_b| here.
+\begin{align*}
+  x &= 1 \\
+  y &= 2
+\end{align*}
+\[ \sum_{i=1}^n i = \frac{n(n+1)}{2} \qquad \text{done} \]
+\section*{Input}
+The input has $n$ ($1 \leq n \leq 10^5$) lines.\\
+A second line after a break.
+\subsection*{Notes}
+\begin{description}
+\item[Term] Definition.
+\end{description}
+\section*{Output}
+Print it. 50\% of points, \$5, \#1, \&, \_.
+"""
+
+
+def test_a_realistic_statement_renders_cleanly(
+    copy_sample: Callable[..., Path], tmp_path: Path
+) -> None:
+    """The constructs Kattis statements use most: no finding, and nothing lost."""
+    root = copy_sample("hello")
+    write(root, TEX, REALISTIC)
+    report = verify(root, ("statement",))
+    assert report.findings == [], describe(report)
+    html = render_html(load_problem(root), body_only=True)
+    assert html.html is not None
+    page = Page()
+    page.feed(html.html)
+    for text in ("See Figure 1 and", "A figure", "Text after spacing\u2026", "A footnote.",
+                 "Definition.", "50% of points, $5, #1, &, _.", "\\lfloor x \\rfloor"):
+        assert text in page.plain, text
+    assert page.images == ["smiley.png", "smiley.png"]
+    out = tmp_path / "real.pdf"
+    assert problem2pdf.main([str(root), "-o", str(out), "-q"]) == 0
+    text = _pdf_text(out)
+    assert "See Figure 1 and" in text and "Figure 1: A figure" in text

@@ -89,7 +89,12 @@ class LatexHtml:
         if name in nodes.MATH:
             return self._math(node)
         if name in nodes.SKIP or isinstance(node, nodes.unrecognized()):
-            return ""
+            # plasTeX hangs what follows a declaration (\\small, \\noindent) below it
+            return "" if name in ("problemname", "#comment") else self.children(node)
+        if name in ("ref", "eqref", "pageref"):
+            target = node.idref.get("label") if getattr(node, "idref", None) else None
+            number = getattr(getattr(target, "ref", None), "textContent", None)
+            return escape(str(number)) if number else "??"
         if name == "par":
             inner = self.children(node)
             if not inner.strip() or nodes.BLOCK.search(inner):

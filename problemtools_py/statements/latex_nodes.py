@@ -29,6 +29,7 @@ SIMPLE = {
     "large": "span",
     "Large": "span",
     "center": "div",
+    "centering": "div",
     "flushleft": "div",
     "flushright": "div",
     "quote": "blockquote",
@@ -60,6 +61,7 @@ MATH = {
     "multline*",
     "ensuremath",
 }
+# Dropped, tag and all (a declaration among them keeps its content: see latex_html).
 SKIP = {
     "problemname",
     "label",
@@ -73,7 +75,6 @@ SKIP = {
     "medskip",
     "bigskip",
     "smallskip",
-    "centering",
     "#comment",
     "hline",
     "toprule",

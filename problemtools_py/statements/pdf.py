@@ -66,6 +66,8 @@ def render_pdf(
             title = "Problem Set"
         (build / "main.tex").write_text(document(entries, title, subtitle), encoding="utf-8")
         ok, log = _compile(build, draft)
+        if ok and not draft and _needs_rerun(log):  # \ref to a later \label
+            ok, log = _compile(build, draft)
         if not ok:
             result.findings.extend(_errors(log, entries, prefix))
         else:
@@ -91,6 +93,10 @@ def _sources(
         else:
             sources.append(source)
     return sources
+
+
+def _needs_rerun(log: str) -> bool:
+    return "Rerun to get" in log or "There were undefined references" in log
 
 
 def _compile(build: Path, draft: bool) -> tuple[bool, str]:
