@@ -59,6 +59,7 @@ ECHO = "print(input())"
 STATUS_CASES = [
     ("ok", "echo", ECHO), ("wrong_answer", "echo", "print(6)"),
     ("timeout", "echo", "while True:\n    pass"),
+    ("timeout", "echo", "import os\npid = os.fork()\nif pid == 0:\n    while True:\n        pass\nos.waitpid(pid, 0)"),
     ("memory", "roomy", "x = [0] * (10 ** 9)\nprint(len(x))"),
     ("output_limit", "echo", "while True:\n    print('y' * 10000)"),
     ("runtime_error", "echo", "raise ValueError('no')"),
@@ -76,6 +77,22 @@ def test_every_status(grader: Grader, status: str, problem: str, code: str | Non
     assert (result.status, result.reward) == (status, 1.0 if status == "ok" else 0.0), result
     if status not in ("ok", "syntax_error", "no_code"):
         assert result.test == 0
+    if code == "raise ValueError('no')":
+        assert "ValueError: no" in result.message
+
+
+def test_grading_goes_straight_to_the_jail(dataset: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With full isolation the grader talks to the session's jail directly (judge/lean.py),
+    not through the sandbox server, for every test."""
+    from problemtools_py.judge import lean
+
+    calls = []
+    real = lean.run
+    monkeypatch.setattr(lean, "run", lambda *a, **k: calls.append(1) or real(*a, **k))
+    with Grader(dataset, jobs=1) as g:
+        assert g.grade(IDS["echo"], py(ECHO)).reward == 1.0
+    if os.geteuid() == 0:
+        assert len(calls) == len(PROBLEMS_SPEC["echo"][1])
 
 
 def test_tests_run_in_order_and_stop_at_the_first_failure(grader: Grader) -> None:

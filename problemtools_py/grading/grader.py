@@ -28,8 +28,9 @@ from problemtools_py.dataset.reader import Dataset
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.extract import extract_code
 from problemtools_py.grading.problems import ProblemSource, open_source
+from problemtools_py.judge import lean
 from problemtools_py.judge.dataset_rule import first_difference
-from problemtools_py.judge.isolation import Bind
+from problemtools_py.judge.isolation import ENV, Bind
 from problemtools_py.judge.results import Limits, Outcome, RunResult
 from problemtools_py.judge.sandbox import Sandbox, SandboxPool
 
@@ -156,6 +157,7 @@ class Grader:
             limits=Limits(60.0, self.settings.memory_mb << 20),
             binds=[Bind(str(work), "/prog")],
             inprocess=box.python_matches(),
+            lean=box.python_matches(),
         )
         session.__enter__()
         with self._lock:
@@ -216,17 +218,21 @@ class Grader:
             try:
                 os.write(fd, stdin.encode("utf-8"))
                 os.lseek(fd, 0, os.SEEK_SET)
-                run = box.run(
-                    ["python3", "-S", "/prog/main.py"],
-                    limits=limits,
-                    stdin=fd,
-                    inprocess="/prog/main.py" if fast else None,
-                )
+                run = self._start(box, fast, limits, fd)
             finally:
                 os.close(fd)
             if not (run.wall_killed and run.cpu_seconds < time_limit):
                 return run
         return None
+
+    @staticmethod
+    def _start(box: Sandbox, fast: bool, limits: Limits, stdin: int) -> RunResult:
+        """One test: straight to the session's jail when it offers that (see
+        :mod:`problemtools_py.judge.lean`), else through the sandbox server."""
+        argv = ["python3", "-S", "/prog/main.py"]
+        if fast and box.lean is not None:
+            return lean.run(box.lean, argv, dict(ENV), limits, stdin, argv[2], box.isolation)
+        return box.run(argv, limits=limits, stdin=stdin, inprocess=argv[2] if fast else None)
 
     def grade_many(self, items: Iterable[tuple[str, str]]) -> Iterator[GradeResult]:
         """Results in input order, every core busy, a bounded window in flight."""

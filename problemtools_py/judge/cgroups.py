@@ -81,6 +81,22 @@ class RunGroup:
         """cgroup.procs files a forked child writes "0" into to join the run's groups."""
         return [str(d / "cgroup.procs") for d in self.dirs.values()]
 
+    def stat_files(self) -> dict[str, tuple[str, str | None]]:
+        """What the jail's init reads per run on the lean path, opened before it leaves the
+        host's file system: name -> (path, key within the file or None)."""
+        if self.v2:
+            d = self.dirs[""]
+            return {
+                "cpu_usec": (str(d / "cpu.stat"), "usage_usec"),
+                "peak": (str(d / "memory.peak"), None),
+                "oom": (str(d / "memory.events"), "oom_kill"),
+            }
+        return {
+            "cpu_nsec": (str(self.dirs["cpuacct"] / "cpuacct.usage"), None),
+            "peak": (str(self.dirs["memory"] / "memory.max_usage_in_bytes"), None),
+            "oom": (str(self.dirs["memory"] / "memory.oom_control"), "oom_kill"),
+        }
+
     def cpu_seconds(self) -> float:
         if self.v2:
             return _read_int(self.dirs[""] / "cpu.stat", "usage_usec") / 1e6

@@ -35,6 +35,7 @@ class JailSpec:
     file_bytes: int
     join_paths: tuple[str, ...]  # cgroup.procs files the program joins
     address_space: int | None  # RLIMIT_AS when there is no memory cgroup
+    stat_files: tuple[tuple[str, str, str | None], ...] = ()  # lean path: (name, path, key)
 
 
 @dataclass(frozen=True)
@@ -51,18 +52,22 @@ class RunFds:
 class Jail:
     """Server-side handle of a session."""
 
-    def __init__(self, spec: JailSpec) -> None:
+    def __init__(self, spec: JailSpec, lean: int | None = None) -> None:
+        """``lean``: a socket the init also serves (see :mod:`lean`); this process's copy
+        is closed here."""
         self.spec = spec
         parent, child = socket.socketpair()
         pid_r, pid_w = os.pipe()
         self.outer = os.fork()
         if self.outer == 0:
             try:
-                _close_all_but({child.fileno(), pid_w})
-                _outer(spec, child.fileno(), pid_w)
+                _close_all_but({child.fileno(), pid_w} | ({lean} if lean is not None else set()))
+                _outer(spec, child.fileno(), pid_w, lean)
             finally:
                 os._exit(127)
         child.close()
+        if lean is not None:
+            os.close(lean)
         os.close(pid_w)
         with os.fdopen(pid_r, "rb") as reader:
             line = reader.readline()
@@ -94,7 +99,7 @@ class Jail:
         os.waitpid(self.outer, 0)
 
 
-def _outer(spec: JailSpec, control: int, pid_w: int) -> None:
+def _outer(spec: JailSpec, control: int, pid_w: int, lean: int | None) -> None:
     """Outside the namespaces: start their init, then reap until all is gone."""
     isolation.unshare(
         isolation.CLONE_NEWNS
@@ -107,7 +112,7 @@ def _outer(spec: JailSpec, control: int, pid_w: int) -> None:
     if init == 0:
         try:
             os.close(pid_w)
-            _init(spec, control)
+            _init(spec, control, lean)
         finally:
             os._exit(127)
     os.write(pid_w, f"{init}\n".encode())
@@ -120,11 +125,14 @@ def _outer(spec: JailSpec, control: int, pid_w: int) -> None:
     os._exit(0)
 
 
-def _init(spec: JailSpec, control_fd: int) -> None:
+def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
     """PID 1 of the session. (Programs are never PID 1 themselves: PID 1 ignores its own
     fatal signals, so abort() would not end it.)"""
+    from problemtools_py.judge import lean
+
     isolation.prctl(isolation.PR_SET_PDEATHSIG, signal.SIGKILL)
     join = [os.open(path, os.O_WRONLY) for path in spec.join_paths]
+    stats = lean.Stats({name: (path, key) for name, path, key in spec.stat_files})
     isolation.build_root(isolation.RootSpec(spec.root_dir, spec.cwd, spec.binds, spec.file_bytes))
     signal.signal(signal.SIGUSR1, _kill_all)
     # The init only waits and reports; real-time priority lets it note a program's end the
@@ -133,7 +141,13 @@ def _init(spec: JailSpec, control_fd: int) -> None:
     with contextlib.suppress(OSError, AttributeError):
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
     control = socket.socket(fileno=control_fd)
+    grader = socket.socket(fileno=lean_fd) if lean_fd is not None else None
     while True:
+        if grader is not None and grader in select.select([control, grader], [], [])[0]:
+            if not lean.serve(grader, spec, join, stats):
+                grader.close()
+                grader = None
+            continue
         msg, fds = recv_message(control)
         if msg is None or len(fds) not in (5, 7):
             os._exit(0)

@@ -92,6 +92,7 @@ class Sandbox:
         self.sock = parent
         self._send_lock = threading.Lock()
         self._python_matches: bool | None = None
+        self.lean: socket.socket | None = None  # the open session's direct line (see session)
         hello, _ = recv_message(parent)
         if hello is None:
             self.close()
@@ -147,7 +148,7 @@ class Sandbox:
             if capture:
                 os.lseek(out, 0, os.SEEK_SET)
                 captured = _read_fd(out)
-            return _result(reply, limits, captured)
+            return result_from_reply(reply, limits, captured)
         finally:
             for fd in close:
                 os.close(fd)
@@ -179,15 +180,27 @@ class Sandbox:
         close.append(fd)
         return fd
 
-    def _call(self, request: dict[str, Any], fds: list[int], give: list[int]) -> dict[str, Any]:
+    def _call(
+        self,
+        request: dict[str, Any],
+        fds: list[int],
+        give: list[int],
+        sent: list[int] | None = None,
+    ) -> dict[str, Any]:
+        """Send a request, return the reply; descriptors sent back go into ``sent``."""
         try:
             with self._send_lock:
                 send_message(self.sock, request, fds)
             for fd in give:
                 os.close(fd)
-            reply, _ = recv_message(self.sock)
+            reply, back = recv_message(self.sock)
         except OSError as exc:
             raise SandboxError(f"lost the sandbox server: {exc}") from exc
+        if sent is not None:
+            sent.extend(back)
+        else:
+            for fd in back:
+                os.close(fd)
         if reply is None:
             raise SandboxError("the sandbox server stopped")
         if "error" in reply:
@@ -202,14 +215,22 @@ class Sandbox:
         binds: Sequence[Bind] = (),
         cwd: str = "/work",
         inprocess: bool = False,
+        lean: bool = False,
     ) -> Iterator[Sandbox]:
         """Keep one jail for many runs of one program (its tests, in order): each run then
         costs a fork, not a new sandbox. Runs inside use these binds, cwd and memory; the
-        scratch directories are emptied between runs."""
-        self._call({"open": self._request(["true"], limits, binds, cwd, inprocess)}, [], [])
+        scratch directories are emptied between runs. With ``lean`` (full isolation only)
+        :meth:`run_lean` talks to the jail directly, without the server in between."""
+        sent: list[int] = []
+        request = {"open": self._request(["true"], limits, binds, cwd, inprocess), "lean": lean}
+        self._call(request, [], [], sent)
+        self.lean = socket.socket(fileno=sent[0]) if sent else None
         try:
             yield self
         finally:
+            if self.lean is not None:
+                self.lean.close()
+                self.lean = None
             self._call({"close": True}, [], [])
 
     def run_program(
@@ -274,7 +295,8 @@ def _read_fd(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _result(reply: dict[str, Any], limits: Limits, stdout: bytes) -> RunResult:
+def result_from_reply(reply: dict[str, Any], limits: Limits, stdout: bytes) -> RunResult:
+    """A run's outcome from the accounting the server (or a jail's init) sent back."""
     killed = reply.get("killed_for")
     cpu = float(reply["cpu"])
     sig = reply.get("signal")

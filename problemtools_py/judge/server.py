@@ -82,6 +82,7 @@ class Server:
         self.host_cwd_base = tempfile.mkdtemp(prefix="ptpy-cwd-")
         self.session: tuple[Jail, RunGroup | None] | None = None
         self.session_req: Request | None = None
+        self.reply_fds: list[int] = []  # sent with the reply being made, then closed
         self.mode = Mode()
         self.mode = self._probe()
 
@@ -147,20 +148,25 @@ class Server:
                 break
             if "kill" in msg:  # a kill that arrived after its run had ended
                 continue
+            self.reply_fds = []
             try:
                 reply = self.handle(msg, fds)
             except (KeyError, ValueError, IndexError, TypeError) as exc:
                 reply = {"error": f"bad request: {exc}"}
             except OSError as exc:
                 reply = {"error": f"sandbox failure: {exc}"}
-            send_message(self.sock, reply)
+            send_message(self.sock, reply, self.reply_fds)
+            for fd in self.reply_fds:
+                os.close(fd)
         self.close_session()
 
     def handle(self, msg: dict[str, Any], fds: list[int]) -> dict[str, Any]:
         if "open" in msg:
             self.close_session()
-            self.open_session(Request.parse(msg["open"]))
-            return {"ok": True}
+            lean = self.open_session(Request.parse(msg["open"]), bool(msg.get("lean")))
+            if lean is not None:
+                self.reply_fds = [lean]
+            return {"ok": True, "lean": lean is not None}
         if "close" in msg:
             self.close_session()
             return {"ok": True}
@@ -175,11 +181,13 @@ class Server:
             req = dataclasses.replace(req, watch=(fds[2], fds[3]))
         return self.run(req, stdin_fd, stdout_fd)
 
-    def open_session(self, req: Request) -> None:
-        """A jail for many runs with the same files and memory (one program, many tests)."""
+    def open_session(self, req: Request, lean: bool = False) -> int | None:
+        """A jail for many runs with the same files and memory (one program, many tests).
+        With ``lean`` (and a memory cgroup to account with), the descriptor of a socket on
+        which the jail's init takes runs directly (see :mod:`lean`)."""
         if not self.mode.namespaces:
             self.session_req = req
-            return
+            return None
         group = self.mode.cgroups.create(req.memory, req.tasks) if self.mode.cgroups else None
         spec = JailSpec(
             self.root_dir,
@@ -188,18 +196,25 @@ class Server:
             req.file_bytes,
             tuple(group.join_paths()) if group else (),
             None if group else req.memory,
+            tuple((n, p, k) for n, (p, k) in group.stat_files().items()) if group else (),
         )
+        ours, theirs = socket.socketpair() if lean and group else (None, None)
         try:
-            jail = Jail(spec)
+            jail = Jail(spec, theirs.detach() if theirs is not None else None)
         except BaseException:
             if group is not None:
                 group.remove()
+            if ours is not None:
+                ours.close()
             raise
         self.session = (jail, group)
         self.session_req = req
         if not jail.alive:
             self.close_session()
+            if ours is not None:
+                ours.close()
             raise OSError("the sandbox could not start its namespaces")
+        return ours.detach() if ours is not None else None
 
     def close_session(self) -> None:
         if self.session is not None:
