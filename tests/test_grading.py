@@ -150,6 +150,7 @@ HOSTILE = [
 @pytest.mark.parametrize("code", HOSTILE)
 def test_hostile_completions_get_nothing_and_leave_nothing(grader: Grader, code: str,
                                                            tmp_path: Path) -> None:
+    assert grader.grade(IDS["echo"], py(ECHO)).reward == 1.0  # its sessions exist already
     before = set(Path("/tmp").iterdir())
     result = grader.grade(IDS["echo"], py(code))
     assert result.reward == 0.0
@@ -240,6 +241,12 @@ def test_grading_is_reproducible_on_a_loaded_machine(dataset: Path) -> None:
 
 
 @pytest.mark.slow
+def _cgroups() -> set[Path]:
+    """The sandbox's per-session cgroups that exist now."""
+    root = Path("/sys/fs/cgroup")
+    return {p for pattern in ("*/ptpy-*", "*/*/*/ptpy-*") for p in root.glob(pattern)}
+
+
 def test_ray_local_gives_the_same_rewards(dataset: Path, tmp_path: Path, capsys: Capture) -> None:
     codes = [ECHO, "print(6)", "while True:\n    pass", "raise ValueError()", "print('YES')"]
     lines = [{"problem_id": IDS[p], "completion": py(c), "n": n}
@@ -251,8 +258,10 @@ def test_ray_local_gives_the_same_rewards(dataset: Path, tmp_path: Path, capsys:
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert main([str(dataset), str(source), "-q", "-o", str(tmp_path / "local.jsonl")]) == 0
+    groups = _cgroups()
     assert main([str(dataset), str(source), "-q", "-o", str(tmp_path / "ray.jsonl"),
                  "--ray", "local", "-j", "1"]) == 0
+    assert _cgroups() - groups == set()  # the actors closed their sandboxes
     local = [json.loads(x) for x in (tmp_path / "local.jsonl").read_text().splitlines()]
     remote = [json.loads(x) for x in (tmp_path / "ray.jsonl").read_text().splitlines()]
     assert [r["n"] for r in remote] == list(range(len(lines)))

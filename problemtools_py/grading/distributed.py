@@ -20,6 +20,11 @@ class _Worker:
     def __init__(self, dataset: str, settings: Settings) -> None:
         self.grader = Grader(dataset, settings, jobs=1)
 
+    def close(self) -> None:
+        """Stop the sandbox servers, which remove their cgroups (a killed actor would
+        leave them behind)."""
+        self.grader.close()
+
     def grade_batch(self, batch: list[tuple[int, str, str]]) -> list[tuple[int, dict[str, Any]]]:
         return [
             (index, self.grader.grade(pid, completion).as_dict())
@@ -73,4 +78,7 @@ def ray_grade(
             for group in by_problem.values()
             for i in range(0, len(group), BATCH)
         ]
-        yield from _in_order(ray, pool, batches)
+        try:
+            yield from _in_order(ray, pool, batches)
+        finally:
+            ray.get([worker.close.remote() for worker in pool])

@@ -196,7 +196,7 @@ class Server:
             req.file_bytes,
             tuple(group.join_paths()) if group else (),
             None if group else req.memory,
-            tuple((n, p, k) for n, (p, k) in group.stat_files().items()) if group else (),
+            tuple((n, p, k) for n, (p, k) in group.stat_files().items()) if group and lean else (),
         )
         ours, theirs = socket.socketpair() if lean and group else (None, None)
         try:
