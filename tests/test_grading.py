@@ -268,3 +268,12 @@ def test_ray_local_gives_the_same_rewards(dataset: Path, tmp_path: Path, capsys:
     assert [(r["reward"], r["status"]) for r in remote] == [(r["reward"], r["status"]) for r in local]
     assert [r["reward"] for r in local][:10] == [1, 0, 0, 0, 0, 0, 0, 0, 0, 1]
     assert sum(r["reward"] for r in local[10:]) == 12  # ECHO on echo, print('YES') on yes
+
+
+def test_each_completion_runs_its_own_code(grader: Grader) -> None:
+    """The jail compiles a program once for all its tests: two completions of the same size
+    graded back to back must still each run as written."""
+    for _ in range(5):  # the echo tests are 5 then 7: print(6) fails the first, print(5) the second
+        six, five = grader.grade(IDS["echo"], py("print(6)")), grader.grade(IDS["echo"], py("print(5)"))
+        assert (six.status, six.test, five.status, five.test) == ("wrong_answer", 0, "wrong_answer", 1)
+        assert grader.grade(IDS["echo"], py("print(input())")).reward == 1.0

@@ -256,6 +256,8 @@ INPROCESS = {
     "fds.py": "import os\nprint(sorted(os.listdir('/proc/self/fd')))",
     "imports.py": "import fractions, statistics, json\nprint(statistics.mean([1, 2]), json.dumps(fractions.Fraction(1, 2).numerator))",
     "argv.py": "import sys\nprint(sys.argv[1:], __name__)",
+    # the jail's init runs real-time; its programs must not
+    "sched.py": "import os\nprint(os.sched_getscheduler(0) == os.SCHED_OTHER, os.nice(0))",
 }
 
 
@@ -278,6 +280,7 @@ def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, inprocess
     assert results["fds.py"].stdout in (b"['0', '1', '2']\n", b"['0', '1', '2', '3']\n")
     assert results["imports.py"].stdout == b"1.5 1\n"
     assert results["argv.py"].stdout == b"['x'] __main__\n"
+    assert results["sched.py"].stdout == b"True 0\n"
 
 
 def test_program_cannot_write_into_the_judges_descriptors(box: Sandbox, programs: Path) -> None:

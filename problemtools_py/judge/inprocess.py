@@ -109,8 +109,9 @@ def _exit_status(exc: SystemExit) -> int:
     return 1
 
 
-def run_main(path: str, args: list[str]) -> int:
-    """Run ``path`` as ``__main__``, as ``python3 -S path args`` would; return its exit status."""
+def run_main(path: str, args: list[str], code: types.CodeType | None = None) -> int:
+    """Run ``path`` as ``__main__``, as ``python3 -S path args`` would; return its exit
+    status. ``code``: the file already compiled (by the parent, once for many runs)."""
     _streams()
     sys.argv = [path, *args]
     sys.path = [os.path.dirname(path), *_STDLIB_PATH]
@@ -119,8 +120,9 @@ def run_main(path: str, args: list[str]) -> int:
     sys.modules["__main__"] = module
     status = 0
     try:
-        with open(path, "rb") as handle:
-            code = compile(handle.read(), path, "exec")
+        if code is None:
+            with open(path, "rb") as handle:
+                code = compile(handle.read(), path, "exec")
         exec(code, module.__dict__)
     except SystemExit as exc:
         status = _exit_status(exc)

@@ -20,6 +20,7 @@ import signal
 import socket
 import tempfile
 import time
+import types
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,7 +140,7 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
     # moment it happens, even on a busy machine (interactive verdicts depend on which of
     # submission and validator ended first). Programs go back to normal scheduling.
     with contextlib.suppress(OSError, AttributeError):
-        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+        os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
     control = socket.socket(fileno=control_fd)
     grader = socket.socket(fileno=lean_fd) if lean_fd is not None else None
     while True:
@@ -269,11 +270,12 @@ def _program(
     address_space: int | None,
     join: list[int],
     drop: bool,
+    code: types.CodeType | None = None,
 ) -> None:
-    """The program's own process: limits, descriptors, user, cgroup, then exec."""
+    """The program's own process: limits, descriptors, user, cgroup, then exec (or, in
+    process, the Python main file: ``code`` when the caller compiled it already)."""
     signal.signal(signal.SIGUSR1, signal.SIG_DFL)
-    with contextlib.suppress(OSError, AttributeError):
-        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+    # (the init's real-time policy is not inherited: it is set with SCHED_RESET_ON_FORK)
     isolation.set_limits(float(run["cpu"]), file_bytes, address_space)
     os.dup2(fds.stdin, 0)
     os.dup2(fds.stdout, 1)
@@ -294,7 +296,7 @@ def _program(
         os.environ.update(env)
         main = str(run["inprocess"])
         args = argv[argv.index(main) + 1 :] if main in argv else []
-        os._exit(inprocess.run_main(main, args))
+        os._exit(inprocess.run_main(main, args, code))
     os.execvpe(argv[0], argv, env)
 
 

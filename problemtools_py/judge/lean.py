@@ -17,6 +17,7 @@ import select
 import signal
 import socket
 import time
+import types
 from typing import Any
 
 from problemtools_py.judge.protocol import recv_message, send_message
@@ -86,6 +87,7 @@ def serve(sock: socket.socket, spec: Any, join: list[int], stats: Stats) -> bool
         if msg is not None:
             send_message(sock, {"error": "a lean run takes stdin, stdout and stderr"})
         return msg is not None
+    compiled = _compiled(str(msg["inprocess"])) if msg.get("inprocess") else None
     exec_r, exec_w = os.pipe2(os.O_CLOEXEC)
     cpu_before, oom_before = stats.cpu(), stats.oom()
     stats.reset_peak()
@@ -94,7 +96,7 @@ def serve(sock: socket.socket, spec: Any, join: list[int], stats: Stats) -> bool
     if pid == 0:
         try:
             run = jail.RunFds(fds[0], fds[1], fds[2], exec_w, -1)
-            jail._program(msg, run, spec.file_bytes, spec.address_space, join, drop=True)
+            jail._program(msg, run, spec.file_bytes, spec.address_space, join, True, compiled)
         except BaseException as exc:
             jail._write_quietly(exec_w, f"sandbox setup failed: {exc}")
         os._exit(127)
@@ -125,6 +127,28 @@ def serve(sock: socket.socket, spec: Any, join: list[int], stats: Stats) -> bool
         },
     )
     return True
+
+
+_COMPILED: dict[str, tuple[bytes, types.CodeType]] = {}
+
+
+def _compiled(path: str) -> types.CodeType | None:
+    """The main file compiled once for all of a completion's tests: reused while the file
+    holds the same bytes (compared in full: timestamps are too coarse to tell two quick
+    completions of one size apart). None when the program should compile it itself:
+    unreadable to the sandbox user, or not valid Python (its own run reports that)."""
+    try:
+        if not os.stat(path).st_mode & 0o004:
+            return None
+        with open(path, "rb") as handle:
+            source = handle.read()
+        cached = _COMPILED.get(path)
+        if cached is None or cached[0] != source:
+            _COMPILED.clear()  # one program at a time
+            _COMPILED[path] = cached = (source, compile(source, path, "exec"))
+        return cached[1]
+    except (OSError, SyntaxError, ValueError):
+        return None
 
 
 def _wait(
