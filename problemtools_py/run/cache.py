@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from problemtools_py import atomicfile
 from problemtools_py.judge.compile import cache_root
 
 
@@ -44,7 +43,4 @@ class VerdictCache:
     def put(self, key: str, value: dict[str, Any]) -> None:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "w") as handle:
-            json.dump(value, handle)
-        os.replace(tmp, path)
+        atomicfile.write_bytes(path, json.dumps(value).encode(), mode=0o600)

@@ -3,9 +3,6 @@ images copied beside it. Nothing is written when the statement has errors."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 import time
 from dataclasses import dataclass, field
 from html import escape
@@ -13,6 +10,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from problemtools_py import atomicfile
 from problemtools_py.findings import Finding, Severity
 from problemtools_py.model.problem import Problem
 from problemtools_py.statements.latex_html import LatexHtml
@@ -111,32 +109,8 @@ def write_html(result: HtmlResult, problem: Problem, dest: Path) -> Path:
     for image in result.images:
         target = dest / image
         target.parent.mkdir(parents=True, exist_ok=True)
-        _atomic_copy(statement_dir / image, target)
+        atomicfile.copy_file(statement_dir / image, target)
     page = dest / "index.html"
-    _atomic_write(page, result.html.encode("utf-8"))
+    atomicfile.write_bytes(page, result.html.encode("utf-8"))
     result.output = str(page)
     return page
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _atomic_copy(src: Path, dst: Path) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", dir=dst.parent)
-    os.close(fd)
-    try:
-        shutil.copyfile(src, tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, dst)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

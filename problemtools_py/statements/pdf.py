@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from problemtools_py import atomicfile
 from problemtools_py.findings import Finding, Severity, error, warning
 from problemtools_py.model.problem import Problem
 from problemtools_py.statements import latexlog
@@ -73,7 +74,8 @@ def render_pdf(
         else:
             result.findings.extend(_warnings(log, entries))
         if ok and output is not None and result.ok:
-            _install(build / "main.pdf", output)
+            output.parent.mkdir(parents=True, exist_ok=True)
+            atomicfile.copy_file(build / "main.pdf", output)
             result.output = str(output)
     result.seconds = time.perf_counter() - start
     return result
@@ -196,16 +198,3 @@ def _prefixed(findings: list[Finding], entry: Entry, prefix: bool) -> list[Findi
         Finding(f.severity, f.check, f.message, f"{name}/{f.path}" if f.path else name, f.line)
         for f in findings
     ]
-
-
-def _install(pdf: Path, output: Path) -> None:
-    output.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent)
-    os.close(fd)
-    try:
-        shutil.copyfile(pdf, tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, output)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -1,0 +1,31 @@
+"""Files that appear whole or not at all: written under a temporary name beside their
+destination, then renamed over it (a reader never sees half a file, and a failure leaves
+no temporary behind)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+
+def write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
+    _replace(path, lambda tmp: Path(tmp).write_bytes(data), mode)
+
+
+def copy_file(src: Path, dst: Path, mode: int = 0o644) -> None:
+    _replace(dst, lambda tmp: shutil.copyfile(src, tmp), mode)
+
+
+def _replace(path: Path, fill: Callable[[str], object], mode: int) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    os.close(fd)
+    try:
+        fill(tmp)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
