@@ -23,21 +23,10 @@ import yaml
 from problemtools_py.dataset.reader import DatasetProblem
 from problemtools_py.dataset.schema import tests_json
 from problemtools_py.errors import FatalError
+from problemtools_py.statements.texescape import tex_escape
 
 SIDECAR = ".dataset.json"
 MEMORY_MB = 2048
-_LATEX = {
-    "\\": r"\textbackslash{}",
-    "{": r"\{",
-    "}": r"\}",
-    "$": r"\$",
-    "&": r"\&",
-    "#": r"\#",
-    "^": r"\^{}",
-    "_": r"\_",
-    "~": r"\textasciitilde{}",
-    "%": r"\%",
-}
 KNOWN_INPUTS = '''#!/usr/bin/env python3
 """Input validator of a dataset problem: the dataset defines its inputs as exactly its
 tests, so an input is valid when it is one of them (by sha256). Exit 42 when valid."""
@@ -53,10 +42,6 @@ sys.exit(42 if hashlib.sha256(data).hexdigest() in KNOWN else 43)
 def _with_newline(text: str) -> str:
     """Text files end with a newline (the exact statement travels in the sidecar)."""
     return text if text.endswith("\n") else text + "\n"
-
-
-def latex_escape(text: str) -> str:
-    return "".join(_LATEX.get(char, char) for char in text)
 
 
 def comparator_source() -> bytes:
@@ -123,7 +108,7 @@ def _fill(root: Path, problem: DatasetProblem, reference: str | None, modern: bo
     else:
         _write(root / ".timelimit", f"{problem.time_limit_s!r}\n")
         tex = (
-            f"\\problemname{{Problem {problem.problem_id}}}\n\n{latex_escape(problem.statement)}\n"
+            f"\\problemname{{Problem {problem.problem_id}}}\n\n{tex_escape(problem.statement)}\n"
         )
         _write(root / "problem_statement" / "problem.en.tex", tex)
         _write(root / "output_validators" / "dataset_rule" / "dataset_rule.py", comparator_source())

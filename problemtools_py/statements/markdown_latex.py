@@ -8,7 +8,7 @@ from collections.abc import Callable
 from markdown_it.token import Token
 
 from problemtools_py.statements.markdown_html import MarkdownHtml, parser
-from problemtools_py.statements.templating import tex_escape
+from problemtools_py.statements.texescape import tex_escape
 
 _OPEN = {
     "em_open": r"\emph{",

@@ -14,7 +14,8 @@ from problemtools_py.statements.markdown_html import MarkdownHtml
 from problemtools_py.statements.markdown_latex import MarkdownLatex
 from problemtools_py.statements.samples_html import SampleCursor
 from problemtools_py.statements.source import Sample, StatementSource
-from problemtools_py.statements.templating import latex_env, tex_escape
+from problemtools_py.statements.templating import latex_env
+from problemtools_py.statements.texescape import tex_escape
 from problemtools_py.statements.words import WORDS, interaction_lines, word
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")

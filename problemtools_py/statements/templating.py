@@ -4,7 +4,6 @@ escapes text for TeX)."""
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
 import jinja2
@@ -12,24 +11,7 @@ import jinja2
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 from problemtools_py.resources import template_dir
-
-_TEX_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "{": r"\{",
-    "}": r"\}",
-    "$": r"\$",
-    "&": r"\&",
-    "#": r"\#",
-    "_": r"\_",
-    "%": r"\%",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-_TEX_RE = re.compile("|".join(re.escape(c) for c in _TEX_SPECIAL))
-
-
-def tex_escape(text: object) -> str:
-    return _TEX_RE.sub(lambda m: _TEX_SPECIAL[m.group(0)], str(text))
+from problemtools_py.statements.texescape import tex_escape
 
 
 def _load(name: str) -> str:
