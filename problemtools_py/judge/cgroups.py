@@ -61,6 +61,12 @@ def _read_int(path: Path, key: str | None = None) -> int:
             os.close(fd)
     except OSError:
         return 0
+    return counter(text, key)
+
+
+def counter(text: str, key: str | None = None) -> int:
+    """The number in a cgroup file's text: its first word, or the value on the line
+    ``key value`` (0 when absent)."""
     if key is None:
         return int(text.split()[0]) if text.strip() else 0
     for line in text.splitlines():

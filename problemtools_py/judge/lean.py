@@ -20,6 +20,7 @@ import time
 import types
 from typing import Any
 
+from problemtools_py.judge.cgroups import counter
 from problemtools_py.judge.protocol import recv_message, send_message
 from problemtools_py.judge.results import Limits, RunResult
 
@@ -45,14 +46,7 @@ class Stats:
             text = os.pread(fd, 1 << 14, 0).decode()
         except OSError:
             return 0
-        key = self.keys[name]
-        if key is None:
-            return int(text.split()[0]) if text.strip() else 0
-        for line in text.splitlines():
-            parts = line.split()
-            if len(parts) == 2 and parts[0] == key:
-                return int(parts[1])
-        return 0
+        return counter(text, self.keys[name])
 
     def cpu(self) -> float:
         if "cpu_usec" in self.fds:
