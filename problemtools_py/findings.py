@@ -46,6 +46,11 @@ def warning(check: str, message: str, path: str | None = None, line: int | None 
     return Finding(Severity.WARNING, check, message, path, line)
 
 
+def count(n: int, word: str) -> str:
+    """``1 error``, ``2 errors``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 @dataclass
 class ProblemReport:
     """Findings for one problem package, in the order the checks produced them."""

@@ -13,14 +13,14 @@ from pathlib import Path
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, nonnegative_int, positive_int
-from problemtools_py.cli.reporters import count, count_bar
+from problemtools_py.cli.reporters import count_bar
 from problemtools_py.dataset.assemble import Assembler
 from problemtools_py.dataset.build import BuildOptions, Outcome, convert
 from problemtools_py.dataset.distributed import ray_outcomes
 from problemtools_py.dataset.filters import Filters
 from problemtools_py.dataset.schema import SPLITS
 from problemtools_py.errors import FatalError
-from problemtools_py.findings import ExitCode
+from problemtools_py.findings import ExitCode, count
 from problemtools_py.judge.sandbox import SandboxPool
 
 PROG = "kattis2parquet"

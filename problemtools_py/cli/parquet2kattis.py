@@ -13,12 +13,12 @@ from rich.progress import Progress, TaskID
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs
-from problemtools_py.cli.reporters import count, count_bar
+from problemtools_py.cli.reporters import count_bar
 from problemtools_py.dataset.export import package
 from problemtools_py.dataset.reader import Dataset, DatasetProblem
 from problemtools_py.dataset.schema import SPLITS
 from problemtools_py.errors import FatalError
-from problemtools_py.findings import ExitCode
+from problemtools_py.findings import ExitCode, count
 
 PROG = "parquet2kattis"
 

@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from problemtools_py import __version__
-from problemtools_py.findings import Finding, ProblemReport, RunReport, Severity
+from problemtools_py.findings import Finding, ProblemReport, RunReport, Severity, count
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
 
@@ -162,11 +162,6 @@ def results_table(report: ProblemReport) -> Table:
         name = str(row["submission"]).removeprefix("submissions/")
         table.add_row(name, *cells, Text(verdict + score, style=VERDICT_STYLE.get(verdict, "")))
     return table
-
-
-def count(n: int, word: str) -> str:
-    """``1 error``, ``2 errors``."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def run_to_json(run: RunReport) -> dict[str, Any]:

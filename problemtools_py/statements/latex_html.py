@@ -5,30 +5,18 @@ math is kept as TeX for MathJax)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from problemtools_py.findings import Finding, error, warning
+from problemtools_py.findings import count, error, warning
 from problemtools_py.statements import images
 from problemtools_py.statements import latex_nodes as nodes
 from problemtools_py.statements.latex_parse import PARSE_FAILED, macro_uses, parse, strip_comments
-from problemtools_py.statements.samples_html import SampleCursor
-from problemtools_py.statements.source import StatementSource
+from problemtools_py.statements.renderer import HtmlWriter
 from problemtools_py.statements.words import word
 
 
-@dataclass
-class LatexHtml:
-    source: StatementSource
-    cursor: SampleCursor
-    findings: list[Finding] = field(default_factory=list)
-    images: set[str] = field(default_factory=set)
-
-    @property
-    def rel(self) -> str:
-        return self.source.statement.rel
-
+class LatexHtml(HtmlWriter):
     def render(self) -> str:
         self._static_checks()
         document, complaints = parse(self.source.text, self.source.directory)
@@ -67,13 +55,13 @@ class LatexHtml:
                     )
                 )
         nexts = macro_uses(text, "nextsample")
-        for count, (_, line) in enumerate(nexts, 1):
-            if count > len(self.source.samples):
+        for number, (_, line) in enumerate(nexts, 1):
+            if number > len(self.source.samples):
                 self.findings.append(
                     error(
                         "statement",
-                        f"\\nextsample number {count}, but data/sample has only "
-                        f"{nodes.count(len(self.source.samples), 'sample')}",
+                        f"\\nextsample number {number}, but data/sample has only "
+                        f"{count(len(self.source.samples), 'sample')}",
                         self.rel,
                         line,
                     )
@@ -210,36 +198,9 @@ class LatexHtml:
 
     def _image(self, node: Any) -> str:
         name = nodes.attr(node, "file")
-        line = self._line_of(name)
-        if images.is_url(name):
-            self.findings.append(
-                warning(
-                    "statement",
-                    f"image {name} is referenced by URL; it is not included "
-                    "(statements may not use external resources)",
-                    self.rel,
-                    line,
-                )
-            )
-            return ""
-        found = images.resolve(self.source.directory, name, images.HTML_EXTENSIONS)
+        found = self.image(name, self._line_of(name), pdf_allowed=True)
         if found is None:
-            pdf = images.resolve(self.source.directory, name, (".pdf",))
-            message = (
-                (
-                    f"image {name} is a PDF, which HTML cannot show; add a PNG or SVG "
-                    "version beside it"
-                )
-                if pdf
-                else f"image {name} not found beside the statement"
-            )
-            self.findings.append((warning if pdf else error)("statement", message, self.rel, line))
             return ""
-        problem = images.unsafe_svg(self.source.directory / found)
-        if problem:
-            self.findings.append(error("statement", f"image {found}: {problem}", self.rel, line))
-            return ""
-        self.images.add(found)
         img = f'<img src="{escape(found)}" alt="">'
         if node.nodeName != "illustration":
             return img

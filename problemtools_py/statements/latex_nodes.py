@@ -159,7 +159,3 @@ def fraction(value: str) -> int:
         return max(5, min(100, round(float(value) * 100)))
     except ValueError:
         return 40
-
-
-def count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from html import escape
 from typing import Any
@@ -16,10 +15,8 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
-from problemtools_py.findings import Finding, error, warning
-from problemtools_py.statements import images
-from problemtools_py.statements.samples_html import SampleCursor
-from problemtools_py.statements.source import StatementSource
+from problemtools_py.findings import error
+from problemtools_py.statements.renderer import HtmlWriter
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _MARK = "PTPY-SAMPLES-{}-END"
@@ -42,17 +39,7 @@ def _math_block(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
     return f'<div class="math">\\[{escape(tokens[idx].content.strip())}\\]</div>'
 
 
-@dataclass
-class MarkdownHtml:
-    source: StatementSource
-    cursor: SampleCursor
-    findings: list[Finding] = field(default_factory=list)
-    images: set[str] = field(default_factory=set)
-
-    @property
-    def rel(self) -> str:
-        return self.source.statement.rel
-
+class MarkdownHtml(HtmlWriter):
     def substitute(self, text: str) -> str:
         """Constants replaced, sample placeholders marked (checked with their lines)."""
         out = []
@@ -108,30 +95,5 @@ class MarkdownHtml:
                     self._image(child, line)
 
     def _image(self, token: Token, line: int | None) -> None:
-        name = str(token.attrGet("src") or "")
-        if images.is_url(name):
-            self.findings.append(
-                warning(
-                    "statement",
-                    f"image {name} is referenced by URL; it is not included "
-                    "(statements may not use external resources)",
-                    self.rel,
-                    line,
-                )
-            )
-            token.attrSet("src", "")
-            return
-        found = images.resolve(self.source.directory, name, images.HTML_EXTENSIONS)
-        if found is None:
-            self.findings.append(
-                error("statement", f"image {name} not found beside the statement", self.rel, line)
-            )
-            token.attrSet("src", "")
-            return
-        problem = images.unsafe_svg(self.source.directory / found)
-        if problem:
-            self.findings.append(error("statement", f"image {found}: {problem}", self.rel, line))
-            token.attrSet("src", "")
-            return
-        token.attrSet("src", found)
-        self.images.add(found)
+        found = self.image(str(token.attrGet("src") or ""), line, pdf_allowed=False)
+        token.attrSet("src", found or "")
