@@ -13,7 +13,7 @@ _PLAIN_RE = re.compile(r"^%%\s*plainproblemname:\s*(.+?)\s*$", re.MULTILINE)
 _NAME_RE = re.compile(r"\\problemname\s*(?:\[[^\]]*\])?\s*\{")
 
 
-def _strip_comments(text: str) -> str:
+def strip_comments(text: str) -> str:
     """Blank out LaTeX comments, keeping line structure (and escaped ``\\%``)."""
     return re.sub(r"(?<!\\)%.*", "", text)
 
@@ -39,7 +39,7 @@ def _braced(text: str, start: int) -> str | None:
 
 def problemname(text: str) -> tuple[str | None, int | None]:
     """The argument of the first ``\\problemname{...}`` and its line, ignoring comments."""
-    clean = _strip_comments(text)
+    clean = strip_comments(text)
     match = _NAME_RE.search(clean)
     if not match:
         return None, None

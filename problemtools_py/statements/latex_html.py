@@ -9,9 +9,10 @@ from html import escape
 from typing import Any
 
 from problemtools_py.findings import count, error, warning
+from problemtools_py.model.statements import strip_comments
 from problemtools_py.statements import images
 from problemtools_py.statements import latex_nodes as nodes
-from problemtools_py.statements.latex_parse import PARSE_FAILED, macro_uses, parse, strip_comments
+from problemtools_py.statements.latex_parse import PARSE_FAILED, macro_uses, parse
 from problemtools_py.statements.renderer import HtmlWriter
 from problemtools_py.statements.words import word
 

@@ -19,6 +19,7 @@ from plasTeX import Command, Environment
 from plasTeX import Logging as plastex_logging
 from plasTeX.TeX import TeX
 
+from problemtools_py.model.statements import strip_comments
 from problemtools_py.statements.images import resolve
 
 PREAMBLE = (
@@ -30,7 +31,6 @@ MAX_SECONDS = 10.0
 _TOKENS = 0  # tokens of the parse in progress (parses run one at a time, under _LOCK)
 _LOCK = threading.Lock()
 PARSE_FAILED = "plasTeX could not parse the statement"  # plasTeX's loggers are process-global
-_COMMENT = re.compile(r"(?<!\\)%.*")
 
 
 def _macro(base: type, name: str, args: str | None = None) -> type:
@@ -181,11 +181,6 @@ def _restore(saved: list[tuple[logging.Logger, list[logging.Handler], bool]]) ->
         for handler in handlers:
             logger.addHandler(handler)
         logger.propagate = propagate
-
-
-def strip_comments(text: str) -> str:
-    """Blank out LaTeX comments, keeping lines (and escaped ``\\%``)."""
-    return _COMMENT.sub("", text)
 
 
 def macro_uses(text: str, macro: str) -> list[tuple[str, int]]:
