@@ -82,7 +82,6 @@ class Server:
         self.host_cwd_base = tempfile.mkdtemp(prefix="ptpy-cwd-")
         self.session: tuple[Jail, RunGroup | None] | None = None
         self.session_req: Request | None = None
-        self.reply_fds: list[int] = []  # sent with the reply being made, then closed
         self.mode = Mode()
         self.mode = self._probe()
 
@@ -148,28 +147,27 @@ class Server:
                 break
             if "kill" in msg:  # a kill that arrived after its run had ended
                 continue
-            self.reply_fds = []
+            give: list[int] = []
             try:
-                reply = self.handle(msg, fds)
+                reply, give = self.handle(msg, fds)
             except (KeyError, ValueError, IndexError, TypeError) as exc:
                 reply = {"error": f"bad request: {exc}"}
             except OSError as exc:
                 reply = {"error": f"sandbox failure: {exc}"}
-            send_message(self.sock, reply, self.reply_fds)
-            for fd in self.reply_fds:
+            send_message(self.sock, reply, give)
+            for fd in give:
                 os.close(fd)
         self.close_session()
 
-    def handle(self, msg: dict[str, Any], fds: list[int]) -> dict[str, Any]:
+    def handle(self, msg: dict[str, Any], fds: list[int]) -> tuple[dict[str, Any], list[int]]:
+        """The reply to a request, and descriptors to send with it (closed here after)."""
         if "open" in msg:
             self.close_session()
             lean = self.open_session(Request.parse(msg["open"]), bool(msg.get("lean")))
-            if lean is not None:
-                self.reply_fds = [lean]
-            return {"ok": True, "lean": lean is not None}
+            return {"ok": True, "lean": lean is not None}, [] if lean is None else [lean]
         if "close" in msg:
             self.close_session()
-            return {"ok": True}
+            return {"ok": True}, []
         try:
             req = Request.parse(msg)
             stdin_fd, stdout_fd = fds[0], fds[1]
@@ -179,7 +177,7 @@ class Server:
             raise
         if len(fds) == 4:
             req = dataclasses.replace(req, watch=(fds[2], fds[3]))
-        return self.run(req, stdin_fd, stdout_fd)
+        return self.run(req, stdin_fd, stdout_fd), []
 
     def open_session(self, req: Request, lean: bool = False) -> int | None:
         """A jail for many runs with the same files and memory (one program, many tests).
