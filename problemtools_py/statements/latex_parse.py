@@ -28,9 +28,8 @@ PREAMBLE = (
 )
 MAX_TOKENS = 1_000_000  # a long statement is ~50,000
 MAX_SECONDS = 10.0
-_TOKENS = 0  # tokens of the parse in progress (parses run one at a time, under _LOCK)
-_LOCK = threading.Lock()
-PARSE_FAILED = "plasTeX could not parse the statement"  # plasTeX's loggers are process-global
+_LOCK = threading.Lock()  # plasTeX's loggers are process-global
+PARSE_FAILED = "plasTeX could not parse the statement"
 
 
 def _macro(base: type, name: str, args: str | None = None) -> type:
@@ -89,12 +88,11 @@ def parse(text: str, directory: Path | None = None) -> tuple[Any, list[Complaint
     looked up in ``directory`` only: never elsewhere on the disk, never through a
     ``kpsewhich`` process. An endless expansion (``\\def\\x{\\x}\\x``) is cut off after
     :data:`MAX_TOKENS` tokens or :data:`MAX_SECONDS`."""
-    global _TOKENS
     with _LOCK:
-        _TOKENS = 0
         tex = TeX()
         tex.kpsewhich = partial(_find, directory)
-        tex.itertokens = partial(_bounded, tex.itertokens, time.monotonic() + MAX_SECONDS)
+        budget = _Budget(time.monotonic() + MAX_SECONDS)
+        tex.itertokens = partial(_bounded, tex.itertokens, budget)
         tex.ownerDocument.context.importMacros(MACROS)
         tex.input(PREAMBLE + "\n" + text + "\n\\end{document}\n")
         collector = _Collector(tex)
@@ -141,14 +139,23 @@ def _alarm(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _bounded(tokens: Callable[[], Iterator[Any]], deadline: float) -> Iterator[Any]:
+@dataclass
+class _Budget:
+    """Tokens one parse has taken, across all of plasTeX's nested token streams."""
+
+    deadline: float
+    used: int = 0
+
+
+def _bounded(tokens: Callable[[], Iterator[Any]], budget: _Budget) -> Iterator[Any]:
     """plasTeX's token stream, stopped when a statement expands without end."""
-    global _TOKENS
     for token in tokens():
-        _TOKENS += 1
-        if _TOKENS > MAX_TOKENS or (_TOKENS % 256 == 0 and time.monotonic() > deadline):
+        budget.used += 1
+        if budget.used > MAX_TOKENS or (
+            budget.used % 256 == 0 and time.monotonic() > budget.deadline
+        ):
             raise _Endless(
-                f"the statement was still expanding after {_TOKENS} tokens "
+                f"the statement was still expanding after {budget.used} tokens "
                 "(an endless macro?); stopped"
             )
         yield token
