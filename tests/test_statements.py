@@ -527,3 +527,19 @@ def test_a_realistic_statement_renders_cleanly(
     assert problem2pdf.main([str(root), "-o", str(out), "-q"]) == 0
     text = _pdf_text(out)
     assert "See Figure 1 and" in text and "Figure 1: A figure" in text
+
+
+def test_pdflatex_runs_again_only_for_references(
+    copy_sample: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[bool] = []
+    real = pdf_module._compile
+    monkeypatch.setattr(pdf_module, "_compile", lambda b, d: runs.append(d) or real(b, d))
+    assert pdf_module.render_pdf([load_problem(SAMPLES / "hello")], tmp_path / "a.pdf").ok
+    assert len(runs) == 1
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "See \\ref{later}. Politeness")
+    append(root, TEX, "\\section{Later}\\label{later}\n")
+    runs.clear()
+    assert pdf_module.render_pdf([load_problem(root)], tmp_path / "b.pdf").ok
+    assert len(runs) == 2 and "See 1." in _pdf_text(tmp_path / "b.pdf")

@@ -98,7 +98,8 @@ def _sources(
 
 
 def _needs_rerun(log: str) -> bool:
-    return "Rerun to get" in log or "There were undefined references" in log
+    """A \\ref to a \\label pdflatex had not seen yet (not outlines: there are none)."""
+    return "Rerun to get cross-references right" in log or "There were undefined references" in log
 
 
 def _compile(build: Path, draft: bool) -> tuple[bool, str]:
