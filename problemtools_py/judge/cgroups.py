@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from problemtools_py.judge.zygote import counter
+
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
 
 
@@ -62,18 +64,6 @@ def _read_int(path: Path, key: str | None = None) -> int:
     except OSError:
         return 0
     return counter(text, key)
-
-
-def counter(text: str, key: str | None = None) -> int:
-    """The number in a cgroup file's text: its first word, or the value on the line
-    ``key value`` (0 when absent)."""
-    if key is None:
-        return int(text.split()[0]) if text.strip() else 0
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0] == key:
-            return int(parts[1])
-    return 0
 
 
 @dataclass

@@ -11,8 +11,6 @@ import builtins
 import contextlib
 import os
 import sys
-import sysconfig
-import traceback
 import types
 
 # Imported once in the server; every forked run finds them in sys.modules.
@@ -43,6 +41,8 @@ def preload() -> None:
 def stdlib_dirs() -> list[str]:
     """Directories of this interpreter's standard library (bound into the sandbox): the
     base installation's, never a virtual environment's (that holds site-packages)."""
+    import sysconfig  # not at the top: a lean init (see zygote) gets the answer instead
+
     paths = sysconfig.get_paths(
         vars={
             "base": sys.base_prefix,
@@ -59,14 +59,19 @@ def stdlib_dirs() -> list[str]:
     return found
 
 
-def _stdlib_path() -> list[str]:
+_STDLIB_PATH: list[str] = []
+
+
+def stdlib_path(known: list[str] | None = None) -> list[str]:
     """This interpreter's sys.path entries inside its standard library (lib-dynload with the
-    extension modules included), which a forked run keeps."""
-    roots = tuple(stdlib_dirs())
-    return [p for p in sys.path if p and p.startswith(roots)]
-
-
-_STDLIB_PATH = _stdlib_path()
+    extension modules included), which a forked run keeps: found once (call it before
+    forking), or ``known`` (a lean init is told what its server found)."""
+    if known is not None:
+        _STDLIB_PATH[:] = known
+    elif not _STDLIB_PATH:
+        roots = tuple(stdlib_dirs())
+        _STDLIB_PATH[:] = [p for p in sys.path if p and p.startswith(roots)]
+    return _STDLIB_PATH
 
 
 def _streams() -> None:
@@ -109,12 +114,24 @@ def _exit_status(exc: SystemExit) -> int:
     return 1
 
 
+def _print_traceback(exc: BaseException) -> None:
+    """As python3 prints an uncaught exception (without our own frame)."""
+    tb = exc.__traceback__
+    try:
+        import traceback  # not preloaded: only a failing run pays for it
+
+        traceback.print_exception(type(exc), exc, tb.tb_next if tb is not None else None)
+    except Exception:  # the program broke the import system, or memory ran out
+        with contextlib.suppress(Exception):
+            print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+
+
 def run_main(path: str, args: list[str], code: types.CodeType | None = None) -> int:
     """Run ``path`` as ``__main__``, as ``python3 -S path args`` would; return its exit
     status. ``code``: the file already compiled (by the parent, once for many runs)."""
     _streams()
     sys.argv = [path, *args]
-    sys.path = [os.path.dirname(path), *_STDLIB_PATH]
+    sys.path = [os.path.dirname(path), *stdlib_path()]
     module = types.ModuleType("__main__")
     module.__dict__.update({"__file__": path, "__builtins__": builtins})
     sys.modules["__main__"] = module
@@ -127,8 +144,7 @@ def run_main(path: str, args: list[str], code: types.CodeType | None = None) -> 
     except SystemExit as exc:
         status = _exit_status(exc)
     except BaseException as exc:
-        tb = exc.__traceback__
-        traceback.print_exception(type(exc), exc, tb.tb_next if tb is not None else None)
+        _print_traceback(exc)
         status = 1
     try:
         sys.stdout.flush()

@@ -1,13 +1,15 @@
-"""Child-side isolation, run between fork and exec by the sandbox server (as root):
-namespaces, a private root file system with only what a program needs, limits, and the
-drop to an unprivileged user. Linux system calls through ctypes."""
+"""Isolation set up by the sandbox server's jail processes (as root): namespaces and a
+private root file system with only what a program needs. Linux system calls through
+ctypes. (What each program's own process does — limits, the drop to the sandbox user —
+is in :mod:`zygote`.)"""
 
 from __future__ import annotations
 
 import ctypes
 import os
-import resource
 from dataclasses import dataclass
+
+from problemtools_py.judge.zygote import SANDBOX_GID, SANDBOX_UID
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -25,8 +27,6 @@ PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 
-SANDBOX_UID = 65534  # nobody
-SANDBOX_GID = 65534  # nogroup
 SYSTEM_DIRS = ("usr", "etc")
 SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 DEVICES = ("null", "zero", "full", "random", "urandom")
@@ -143,27 +143,3 @@ def build_root(spec: RootSpec) -> None:
         os.chown(cwd, SANDBOX_UID, SANDBOX_GID)
     os.chroot(root)
     os.chdir(spec.cwd)
-
-
-def set_limits(cpu_seconds: float, file_bytes: int, address_space: int | None) -> None:
-    """Per-process limits: a CPU-time hard stop just above the limit (the server measures
-    and kills the whole run first), file size, no core dumps, a large stack."""
-    cpu = int(cpu_seconds) + 2
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    if address_space is not None:
-        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
-        stack = min(address_space // 2, 1 << 30)
-    else:
-        stack = 1 << 30
-    hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
-    if hard == resource.RLIM_INFINITY or hard >= stack:
-        resource.setrlimit(resource.RLIMIT_STACK, (stack, hard))
-
-
-def drop_privileges() -> None:
-    os.setgroups([])
-    os.setgid(SANDBOX_GID)
-    os.setuid(SANDBOX_UID)
-    prctl(PR_SET_NO_NEW_PRIVS, 1)

@@ -3,9 +3,10 @@
 A :class:`Jail` is a session: an outer process that enters fresh mount, PID, IPC and UTS
 namespaces and starts the session's init (PID 1 there), which builds the private root
 once. For each run the init forks the program, which sets its limits, drops to the
-sandbox user, joins the session's cgroup and executes. When the program ends, the init
-kills whatever it left behind, reaps it, empties the scratch directories, and reports.
-Consecutive runs of one program on many tests thus pay one fork each, not a new sandbox.
+sandbox user, joins the session's cgroup and executes (see :mod:`zygote`). When the
+program ends, the init kills whatever it left behind, reaps it, empties the scratch
+directories, and reports. Consecutive runs of one program on many tests thus pay one fork
+each, not a new sandbox.
 
 Without namespaces, :func:`spawn_plain` starts the program in its own session instead."""
 
@@ -15,17 +16,16 @@ import contextlib
 import json
 import os
 import select
-import shutil
 import signal
 import socket
 import tempfile
 import time
-import types
 from dataclasses import dataclass
 from typing import Any
 
-from problemtools_py.judge import inprocess, isolation
+from problemtools_py.judge import isolation, zygote
 from problemtools_py.judge.protocol import recv_message, send_message
+from problemtools_py.judge.zygote import RunFds
 
 
 @dataclass(frozen=True)
@@ -37,17 +37,6 @@ class JailSpec:
     join_paths: tuple[str, ...]  # cgroup.procs files the program joins
     address_space: int | None  # RLIMIT_AS when there is no memory cgroup
     stat_files: tuple[tuple[str, str, str | None], ...] = ()  # lean path: (name, path, key)
-
-
-@dataclass(frozen=True)
-class RunFds:
-    """Descriptors of one run, as the program will use them."""
-
-    stdin: int
-    stdout: int
-    stderr: int
-    exec_error: int  # close-on-exec: carries setup failures until exec
-    status: int  # the init's report (jail only)
 
 
 class Jail:
@@ -62,7 +51,8 @@ class Jail:
         self.outer = os.fork()
         if self.outer == 0:
             try:
-                _close_all_but({child.fileno(), pid_w} | ({lean} if lean is not None else set()))
+                keep = {child.fileno(), pid_w} | ({lean} if lean is not None else set())
+                zygote.close_all_but(keep)
                 _outer(spec, child.fileno(), pid_w, lean)
             finally:
                 os._exit(127)
@@ -117,7 +107,7 @@ def _outer(spec: JailSpec, control: int, pid_w: int, lean: int | None) -> None:
         finally:
             os._exit(127)
     os.write(pid_w, f"{init}\n".encode())
-    _close_all_but(set())
+    zygote.close_all_but(set())
     while True:
         try:
             os.wait()
@@ -128,27 +118,30 @@ def _outer(spec: JailSpec, control: int, pid_w: int, lean: int | None) -> None:
 
 def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
     """PID 1 of the session. (Programs are never PID 1 themselves: PID 1 ignores its own
-    fatal signals, so abort() would not end it.)"""
-    from problemtools_py.judge import lean
-
+    fatal signals, so abort() would not end it.) A lean session's init becomes a fresh
+    interpreter once the root is built (see :mod:`zygote`)."""
     isolation.prctl(isolation.PR_SET_PDEATHSIG, signal.SIGKILL)
-    join = [os.open(path, os.O_WRONLY) for path in spec.join_paths]
-    stats = lean.Stats({name: (path, key) for name, path, key in spec.stat_files})
+    # Inherited by every program (and across exec): no setuid binary or file capability
+    # gives a program back what it loses when it becomes the sandbox user.
+    isolation.prctl(isolation.PR_SET_NO_NEW_PRIVS, 1)
+    setup = zygote.Setup(
+        spec.cwd,
+        spec.file_bytes,
+        spec.address_space,
+        [os.open(path, os.O_WRONLY) for path in spec.join_paths],
+    )
+    stats = zygote.Stats.open({name: (path, key) for name, path, key in spec.stat_files})
     isolation.build_root(isolation.RootSpec(spec.root_dir, spec.cwd, spec.binds, spec.file_bytes))
-    signal.signal(signal.SIGUSR1, _kill_all)
+    signal.signal(signal.SIGUSR1, zygote.kill_all)
     # The init only waits and reports; real-time priority lets it note a program's end the
     # moment it happens, even on a busy machine (interactive verdicts depend on which of
     # submission and validator ended first). Programs go back to normal scheduling.
     with contextlib.suppress(OSError, AttributeError):
         os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
+    if lean_fd is not None:
+        zygote.exec_lean_init(control_fd, lean_fd, setup, stats, isolation.ENV)
     control = socket.socket(fileno=control_fd)
-    grader = socket.socket(fileno=lean_fd) if lean_fd is not None else None
     while True:
-        if grader is not None and grader in select.select([control, grader], [], [])[0]:
-            if not lean.serve(grader, spec, join, stats):
-                grader.close()
-                grader = None
-            continue
         msg, fds = recv_message(control)
         if msg is None or len(fds) not in (5, 7):
             os._exit(0)
@@ -157,18 +150,18 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         pid = os.fork()
         if pid == 0:
             try:
-                _program(msg, run, spec.file_bytes, spec.address_space, join, drop=True)
+                zygote.program(msg, run, setup, drop=True)
             except BaseException as exc:
-                _write_quietly(run.exec_error, f"sandbox setup failed: {exc}")
+                zygote.write_quietly(run.exec_error, f"sandbox setup failed: {exc}")
             os._exit(127)
         for fd in (run.stdin, run.stdout, run.stderr, run.exec_error):
             os.close(fd)
         first = _first_closed(pid, watched) if watched else None
         report = _wait_for(pid)
         report["first_closed"] = first
-        _kill_all()
-        _reap_all()
-        _clean_scratch(spec.cwd)
+        zygote.kill_all()
+        zygote.reap_all()
+        zygote.clean_scratch(spec.cwd)
         os.write(run.status, json.dumps(report).encode())
         os.close(run.status)
 
@@ -230,76 +223,6 @@ def _wait_for(pid: int) -> dict[str, Any]:
             }
 
 
-def _kill_all(*_: object) -> None:
-    """From PID 1: every other process of the namespace."""
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(-1, signal.SIGKILL)
-
-
-def _reap_all() -> None:
-    while True:
-        try:
-            os.wait()
-        except ChildProcessError:
-            return
-
-
-def _clean_scratch(cwd: str) -> None:
-    """Empty the working directory and /tmp, so no run sees what an earlier one left.
-    Only the jail's own scratch space (the root tmpfs) is emptied: a bound host directory
-    (a compiler's output, a validator's feedback) and mount points under it stay."""
-    device = os.stat("/").st_dev
-    for directory in (cwd, "/tmp"):
-        with contextlib.suppress(OSError):
-            if os.stat(directory).st_dev != device:
-                continue
-            for entry in os.scandir(directory):
-                if entry.stat(follow_symlinks=False).st_dev != device:
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.path, ignore_errors=True)
-                else:
-                    with contextlib.suppress(OSError):
-                        os.unlink(entry.path)
-
-
-def _program(
-    run: dict[str, Any],
-    fds: RunFds,
-    file_bytes: int,
-    address_space: int | None,
-    join: list[int],
-    drop: bool,
-    code: types.CodeType | None = None,
-) -> None:
-    """The program's own process: limits, descriptors, user, cgroup, then exec (or, in
-    process, the Python main file: ``code`` when the caller compiled it already)."""
-    signal.signal(signal.SIGUSR1, signal.SIG_DFL)
-    # (the init's real-time policy is not inherited: it is set with SCHED_RESET_ON_FORK)
-    isolation.set_limits(float(run["cpu"]), file_bytes, address_space)
-    os.dup2(fds.stdin, 0)
-    os.dup2(fds.stdout, 1)
-    os.dup2(fds.stderr, 2)
-    if drop:
-        isolation.drop_privileges()
-    _close_all_but({0, 1, 2, fds.exec_error, *join})
-    # Descriptors received over a socket lose close-on-exec: set it again, or the program
-    # could write into the setup-error pipe and pass its own crash off as a judge error.
-    os.set_inheritable(fds.exec_error, False)
-    for fd in join:  # join the cgroup last: only the program itself is measured
-        os.write(fd, b"0")
-        os.close(fd)
-    argv, env = list(run["argv"]), dict(run["env"])
-    if run.get("inprocess"):
-        os.close(fds.exec_error)  # what exec would have done: setup is over
-        os.environ.clear()
-        os.environ.update(env)
-        main = str(run["inprocess"])
-        args = argv[argv.index(main) + 1 :] if main in argv else []
-        os._exit(inprocess.run_main(main, args, code))
-    os.execvpe(argv[0], argv, env)
-
-
 def spawn_plain(
     run: dict[str, Any],
     fds: RunFds,
@@ -319,9 +242,9 @@ def spawn_plain(
             run = {**run, "argv": [translate(a, binds) for a in run["argv"]]}
             if run.get("inprocess"):
                 run["inprocess"] = translate(str(run["inprocess"]), binds)
-            _program(run, fds, file_bytes, memory, [], drop=False)
+            zygote.program(run, fds, zygote.Setup(cwd, file_bytes, memory, []), drop=False)
         except BaseException as exc:
-            _write_quietly(fds.exec_error, f"sandbox setup failed: {exc}")
+            zygote.write_quietly(fds.exec_error, f"sandbox setup failed: {exc}")
         os._exit(127)
     return pid
 
@@ -331,16 +254,3 @@ def translate(arg: str, binds: tuple[isolation.Bind, ...]) -> str:
         if arg == bind.target or arg.startswith(bind.target.rstrip("/") + "/"):
             return bind.source + arg[len(bind.target) :]
     return arg
-
-
-def _close_all_but(keep: set[int]) -> None:
-    low = 3
-    for fd in sorted(k for k in keep if k >= 3):
-        os.closerange(low, fd)
-        low = fd + 1
-    os.closerange(low, 1 << 16)
-
-
-def _write_quietly(fd: int, text: str) -> None:
-    with contextlib.suppress(OSError):
-        os.write(fd, text.encode()[:4000])

@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
-from problemtools_py.judge import inprocess, isolation
+from problemtools_py.judge import inprocess, isolation, zygote
 from problemtools_py.judge.cgroups import Cgroups, RunGroup
 from problemtools_py.judge.jail import Jail, JailSpec
 from problemtools_py.judge.process import Run
@@ -82,6 +82,7 @@ class Server:
         self.host_cwd_base = tempfile.mkdtemp(prefix="ptpy-cwd-")
         self.session: tuple[Jail, RunGroup | None] | None = None
         self.session_req: Request | None = None
+        self.session_lean = False  # the open session takes runs from the grader only
         self.mode = Mode()
         self.mode = self._probe()
 
@@ -187,16 +188,21 @@ class Server:
             self.session_req = req
             return None
         group = self.mode.cgroups.create(req.memory, req.tasks) if self.mode.cgroups else None
+        lean = lean and group is not None
+        binds = tuple(req.binds)
+        if lean:  # its init imports the judge's zygote module from there
+            judge = os.path.dirname(os.path.abspath(zygote.__file__))
+            binds += (isolation.Bind(judge, zygote.MOUNT + "/problemtools_py/judge"),)
         spec = JailSpec(
             self.root_dir,
             req.cwd,
-            tuple(req.binds),
+            binds,
             req.file_bytes,
             tuple(group.join_paths()) if group else (),
             None if group else req.memory,
             tuple((n, p, k) for n, (p, k) in group.stat_files().items()) if group and lean else (),
         )
-        ours, theirs = socket.socketpair() if lean and group else (None, None)
+        ours, theirs = socket.socketpair() if lean else (None, None)
         try:
             jail = Jail(spec, theirs.detach() if theirs is not None else None)
         except BaseException:
@@ -207,6 +213,7 @@ class Server:
             raise
         self.session = (jail, group)
         self.session_req = req
+        self.session_lean = lean
         if not jail.alive:
             self.close_session()
             if ours is not None:
@@ -218,6 +225,7 @@ class Server:
         if self.session is not None:
             jail, group = self.session
             self.session = None
+            self.session_lean = False
             jail.close()
             if group is not None:
                 group.remove()
@@ -226,6 +234,10 @@ class Server:
     def run(self, req: Request, stdin_fd: int, stdout_fd: int) -> dict[str, Any]:
         """Run one request (in the open session, else in a jail of its own); the
         descriptors are the run's and are closed by it."""
+        if self.session_lean:
+            for fd in (stdin_fd, stdout_fd, *req.watch):
+                os.close(fd)
+            return {"error": "this session takes its runs on its direct line (lean)"}
         if self.session_req is not None:
             base = self.session_req
             req = dataclasses.replace(
@@ -260,6 +272,7 @@ def main() -> None:
     # and the server ends (even in the middle of a run).
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the judge decides; Ctrl-C goes to it
     inprocess.preload()
+    inprocess.stdlib_path()
     server = Server(sock)
     try:
         server.serve()
