@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from problemtools_py.judge import lean
 from problemtools_py.judge import sandbox as sandbox_module
-from problemtools_py.judge.isolation import Bind
-from problemtools_py.judge.results import Limits, Outcome
+from problemtools_py.judge.isolation import ENV, Bind
+from problemtools_py.judge.results import Limits, Outcome, RunResult
 from problemtools_py.judge.sandbox import Sandbox
 
 ROOT = os.geteuid() == 0
@@ -258,29 +259,65 @@ INPROCESS = {
     "argv.py": "import sys\nprint(sys.argv[1:], __name__)",
     # the jail's init runs real-time; its programs must not
     "sched.py": "import os\nprint(os.sched_getscheduler(0) == os.SCHED_OTHER, os.nice(0))",
+    "stdio.py": "import sys\nprint(sys.stdin.seekable(), sys.stdout.seekable(), sys.stdout.line_buffering,"
+                " sys.stderr.line_buffering, sys.stdin.encoding, sys.stdout.encoding,"
+                " sys.stdin.buffer.read().decode().strip())",
+    "env.py": "import os\nprint(sorted(os.environ.items()))",
+    "signals.py": "import signal\nprint(signal.getsignal(signal.SIGUSR1))",
+    "rand.py": "import random\nprint(random.random())",
+    "rand2.py": "import random\nprint(random.random())",
 }
 
 
-@pytest.mark.parametrize("inprocess", [False, True], ids=["exec", "in-process"])
-def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, inprocess: bool) -> None:
+def run_lean(box: Sandbox, argv: list[str], data: bytes) -> RunResult:
+    """A run on a lean session's direct line, as the grader makes it (stdin a memory file)."""
+    fd = os.memfd_create("stdin")
+    try:
+        os.write(fd, data)
+        os.lseek(fd, 0, os.SEEK_SET)
+        assert box.lean is not None
+        return lean.run(box.lean, argv, dict(ENV), LIMITS, fd, argv[2], box.isolation)
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.parametrize("mode", ["exec", "in-process", "lean"])
+def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, mode: str) -> None:
+    """The same programs give the same results started as python3, forked from the sandbox
+    server, and forked from a lean session's own interpreter (streams made in advance)."""
+    if mode == "lean" and not (ROOT and box.python_matches()):
+        pytest.skip("a lean session needs full isolation and the same Python inside")
     tmp_path.chmod(0o755)
     for name, source in INPROCESS.items():
         (tmp_path / name).write_text(source + "\n")
     data = tmp_path / "in"
     data.write_text("abc\n")
     results = {}
-    with box.session(limits=LIMITS, binds=[Bind(str(tmp_path), "/prog")], inprocess=inprocess):
+    inprocess = mode != "exec"
+    with box.session(limits=LIMITS, binds=[Bind(str(tmp_path), "/prog")], inprocess=inprocess,
+                     lean=mode == "lean"):
+        assert (box.lean is not None) == (mode == "lean")
         for name in INPROCESS:
-            results[name] = box.run(["python3", "-S", f"/prog/{name}", "x"], limits=LIMITS, stdin=data,
-                                    inprocess=f"/prog/{name}" if inprocess else None)
+            argv = ["python3", "-S", f"/prog/{name}", "x"]
+            if mode == "lean":
+                results[name] = run_lean(box, argv, data.read_bytes())
+            else:
+                results[name] = box.run(argv, limits=LIMITS, stdin=data,
+                                        inprocess=argv[2] if inprocess else None)
     assert results["echo.py"].stdout == b"cba\n"
     assert (results["fail.py"].exit_code, results["fail.py"].stdout) == (3, b"partial\n")
     assert results["raise.py"].exit_code == 1 and b"ValueError: nope" in results["raise.py"].stderr
+    assert b"Traceback" in results["raise.py"].stderr
     assert results["deep.py"].stdout == b"100000\n"
     assert results["fds.py"].stdout in (b"['0', '1', '2']\n", b"['0', '1', '2', '3']\n")
     assert results["imports.py"].stdout == b"1.5 1\n"
     assert results["argv.py"].stdout == b"['x'] __main__\n"
     assert results["sched.py"].stdout == b"True 0\n"
+    assert results["stdio.py"].stdout == b"True False False True utf-8 utf-8 abc\n"
+    assert results["env.py"].stdout == (repr(sorted(ENV.items())) + "\n").encode()
+    assert results["signals.py"].stdout == b"0\n"  # SIG_DFL
+    # each run is seeded afresh, as a new python3 is
+    assert results["rand.py"].stdout != results["rand2.py"].stdout
 
 
 def test_program_cannot_write_into_the_judges_descriptors(box: Sandbox, programs: Path) -> None:

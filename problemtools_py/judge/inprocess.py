@@ -12,6 +12,7 @@ import contextlib
 import os
 import sys
 import types
+from typing import TextIO
 
 # Imported once in the server; every forked run finds them in sys.modules.
 PRELOAD = (
@@ -74,26 +75,16 @@ def stdlib_path(known: list[str] | None = None) -> list[str]:
     return _STDLIB_PATH
 
 
-def _streams() -> None:
+Streams = tuple[TextIO, TextIO, TextIO]
+
+
+def open_streams() -> Streams:
     """Standard streams as ``python3`` creates them in the sandbox (LANG=C.UTF-8 on POSIX):
     UTF-8 with surrogateescape, no newline translation, buffer sizes from the descriptors,
-    a line-buffered stderr."""
-    sys.stdin = open(  # noqa: SIM115 - the process owns these streams until it exits
-        0,
-        encoding="utf-8",
-        errors="surrogateescape",
-        newline="\n",
-        closefd=False,
-    )
-    sys.stdout = open(  # noqa: SIM115
-        1,
-        "w",
-        encoding="utf-8",
-        errors="surrogateescape",
-        newline="\n",
-        closefd=False,
-    )
-    sys.stderr = open(  # noqa: SIM115
+    a line-buffered stderr. (The process owns them until it exits.)"""
+    stdin = open(0, encoding="utf-8", errors="surrogateescape", newline="\n", closefd=False)  # noqa: SIM115
+    stdout = open(1, "w", encoding="utf-8", errors="surrogateescape", newline="\n", closefd=False)  # noqa: SIM115
+    stderr = open(  # noqa: SIM115
         2,
         "w",
         encoding="utf-8",
@@ -102,6 +93,7 @@ def _streams() -> None:
         closefd=False,
         buffering=1,
     )
+    return stdin, stdout, stderr
 
 
 def _exit_status(exc: SystemExit) -> int:
@@ -126,10 +118,16 @@ def _print_traceback(exc: BaseException) -> None:
             print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
 
 
-def run_main(path: str, args: list[str], code: types.CodeType | None = None) -> int:
+def run_main(
+    path: str,
+    args: list[str],
+    code: types.CodeType | None = None,
+    streams: Streams | None = None,
+) -> int:
     """Run ``path`` as ``__main__``, as ``python3 -S path args`` would; return its exit
-    status. ``code``: the file already compiled (by the parent, once for many runs)."""
-    _streams()
+    status. ``code``: the file already compiled (by the parent, once for many runs);
+    ``streams``: made by the parent on descriptors of the kinds 0, 1 and 2 are now."""
+    sys.stdin, sys.stdout, sys.stderr = streams or open_streams()
     sys.argv = [path, *args]
     sys.path = [os.path.dirname(path), *stdlib_path()]
     module = types.ModuleType("__main__")

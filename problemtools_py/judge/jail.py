@@ -150,6 +150,7 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         pid = os.fork()
         if pid == 0:
             try:
+                signal.signal(signal.SIGUSR1, signal.SIG_DFL)
                 zygote.program(msg, run, setup, drop=True)
             except BaseException as exc:
                 zygote.write_quietly(run.exec_error, f"sandbox setup failed: {exc}")
@@ -159,8 +160,8 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         first = _first_closed(pid, watched) if watched else None
         report = _wait_for(pid)
         report["first_closed"] = first
-        zygote.kill_all()
-        zygote.reap_all()
+        if zygote.kill_all():
+            zygote.reap_all()
         zygote.clean_scratch(spec.cwd)
         os.write(run.status, json.dumps(report).encode())
         os.close(run.status)
@@ -242,6 +243,7 @@ def spawn_plain(
             run = {**run, "argv": [translate(a, binds) for a in run["argv"]]}
             if run.get("inprocess"):
                 run["inprocess"] = translate(str(run["inprocess"]), binds)
+            signal.signal(signal.SIGUSR1, signal.SIG_DFL)
             zygote.program(run, fds, zygote.Setup(cwd, file_bytes, memory, []), drop=False)
         except BaseException as exc:
             zygote.write_quietly(fds.exec_error, f"sandbox setup failed: {exc}")

@@ -28,7 +28,8 @@ def run(
     inprocess: str | None,
     isolation: str,
 ) -> RunResult:
-    """The grader's side of a lean run: ``stdin`` is a descriptor (kept open); stdout is
+    """The grader's side of a lean run: ``stdin`` is a memory file (memfd_create: the
+    programs' streams are made for that kind) at its start, kept open; stdout is
     read here, up to the output limit (past it the pipe is closed and the run is an output
     limit); the last ``limits.stderr_bytes`` of stderr are kept."""
     from problemtools_py.judge.sandbox import SandboxError, result_from_reply
