@@ -86,11 +86,13 @@ class RunGroup:
                 "cpu_usec": (str(d / "cpu.stat"), "usage_usec"),
                 "peak": (str(d / "memory.peak"), None),
                 "oom": (str(d / "memory.events"), "oom_kill"),
+                "tasks": (str(d / "pids.current"), None),
             }
         return {
             "cpu_nsec": (str(self.dirs["cpuacct"] / "cpuacct.usage"), None),
             "peak": (str(self.dirs["memory"] / "memory.max_usage_in_bytes"), None),
             "oom": (str(self.dirs["memory"] / "memory.oom_control"), "oom_kill"),
+            "tasks": (str(self.dirs["pids"] / "pids.current"), None),
         }
 
     def cpu_seconds(self) -> float:

@@ -186,6 +186,9 @@ class Stats:
 
     def __init__(self, fds: dict[str, tuple[int, str | None]]) -> None:
         self.fds = fds
+        # CPU seconds and OOM kills so far: nothing runs between two runs, so what one run
+        # ended with is what the next one starts from (two fewer reads per run)
+        self.counts = (self.cpu(), self.oom())
 
     @classmethod
     def open(cls, files: dict[str, tuple[str, str | None]]) -> Stats:
@@ -215,6 +218,17 @@ class Stats:
 
     def oom(self) -> int:
         return self._read("oom")
+
+    def remaining(self) -> bool:
+        """Whether any process of a program is left (when unsure: yes): the cgroup counts
+        every one, zombies included, until it is reaped. Asked instead of killing every
+        time, which raises (ProcessLookupError) when there is nothing to kill."""
+        if "tasks" not in self.fds:
+            return True
+        try:
+            return os.pread(self.fds["tasks"][0], 64, 0).strip() != b"0"
+        except OSError:
+            return True
 
     def reset_peak(self) -> None:
         if "peak" in self.fds:
@@ -303,7 +317,7 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
         return msg is not None
     code = compiled(str(msg["inprocess"])) if msg.get("inprocess") else None
     exec_r, exec_w = os.pipe2(os.O_CLOEXEC)
-    cpu_before, oom_before = stats.cpu(), stats.oom()
+    cpu_before, oom_before = stats.counts
     stats.reset_peak()
     start = time.monotonic()
     pid = os.fork()
@@ -317,9 +331,10 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
         os.close(fd)
     limits = (float(msg["cpu"]), float(msg["wall"]))
     status, ended, killed = wait_run(pid, start, limits, stats, cpu_before)
-    if kill_all():
+    if stats.remaining() and kill_all():
         reap_all()
     clean_scratch(setup.cwd)
+    stats.counts = (stats.cpu(), stats.oom())
     setup_error = os.read(exec_r, 4000)
     os.close(exec_r)
     if setup_error:
@@ -331,11 +346,11 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
         {
             "exit_code": code_or_signal if code_or_signal >= 0 else None,
             "signal": -code_or_signal if code_or_signal < 0 else None,
-            "cpu": stats.cpu() - cpu_before,
+            "cpu": stats.counts[0] - cpu_before,
             "wall": ended - start,
             "ended": ended,
             "peak": stats.peak(),
-            "oom": stats.oom() > oom_before,
+            "oom": stats.counts[1] > oom_before,
             "killed_for": killed,
         },
     )
