@@ -277,3 +277,26 @@ def test_each_completion_runs_its_own_code(grader: Grader) -> None:
         six, five = grader.grade(IDS["echo"], py("print(6)")), grader.grade(IDS["echo"], py("print(5)"))
         assert (six.status, six.test, five.status, five.test) == ("wrong_answer", 0, "wrong_answer", 1)
         assert grader.grade(IDS["echo"], py("print(input())")).reward == 1.0
+
+
+CORES = os.sched_getaffinity(0)
+ON_ITS_CORE = "import os\ncores = os.sched_getaffinity(0)\nprint(input() if len(cores) == 1 else cores)"
+ANYWHERE = f"import os\ncores = os.sched_getaffinity(0)\nprint(input() if cores == {CORES!r} else cores)"
+
+
+@pytest.mark.skipif(len(CORES) < 2 or os.geteuid() != 0,
+                    reason="pinning needs two cores and the lean path (root)")
+def test_workers_taking_every_core_are_pinned(dataset: Path) -> None:
+    """grade_many's workers (threads, jails, programs) each run on one core when they take
+    every core; the caller's thread is left alone, and its own grade() runs anywhere."""
+    with Grader(dataset, Settings(retries=0), jobs=len(CORES)) as grader:
+        results = list(grader.grade_many([(IDS["echo"], py(ON_ITS_CORE))] * 6))
+        assert [r.status for r in results] == ["ok"] * 6, results
+        assert grader.grade(IDS["echo"], py(ANYWHERE)).status == "ok"
+        assert os.sched_getaffinity(0) == CORES
+    with Grader(dataset, Settings(retries=0, pin=False), jobs=len(CORES)) as grader:
+        results = list(grader.grade_many([(IDS["echo"], py(ANYWHERE))] * 4))
+        assert [r.status for r in results] == ["ok"] * 4, results
+    with Grader(dataset, Settings(retries=0), jobs=len(CORES) - 1) as grader:  # room left
+        results = list(grader.grade_many([(IDS["echo"], py(ANYWHERE))] * 4))
+        assert [r.status for r in results] == ["ok"] * 4, results

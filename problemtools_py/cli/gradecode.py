@@ -71,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="grade on a Ray cluster ('local' starts one here; 'auto', or "
         "ray://host:port); the dataset must be on a shared file system",
     )
+    parser.add_argument(
+        "--no-pin",
+        dest="pin",
+        action="store_false",
+        help="do not pin worker k (and its programs) to core k when the workers take every core",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return parser
 
@@ -121,7 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
         items = list(read_lines(args.completions))  # validates every line before grading
         settings = Settings(
-            memory_mb=args.memory_mb, output_factor=args.output_factor, raw=args.raw
+            memory_mb=args.memory_mb,
+            output_factor=args.output_factor,
+            raw=args.raw,
+            pin=args.pin,
         )
         partial = _partial_name(args.output) if args.output else None
         try:

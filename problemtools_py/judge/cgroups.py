@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from problemtools_py.judge.zygote import counter
+from problemtools_py.judge.inside import counter
 
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
 

@@ -1,7 +1,7 @@
 """Isolation set up by the sandbox server's jail processes (as root): namespaces and a
 private root file system with only what a program needs. Linux system calls through
 ctypes. (What each program's own process does — limits, the drop to the sandbox user —
-is in :mod:`zygote`.)"""
+is in :mod:`inside`.)"""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import ctypes
 import os
 from dataclasses import dataclass
 
-from problemtools_py.judge.zygote import SANDBOX_GID, SANDBOX_UID
+from problemtools_py.judge.inside import SANDBOX_GID, SANDBOX_UID
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000

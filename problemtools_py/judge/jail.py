@@ -3,7 +3,7 @@
 A :class:`Jail` is a session: an outer process that enters fresh mount, PID, IPC and UTS
 namespaces and starts the session's init (PID 1 there), which builds the private root
 once. For each run the init forks the program, which sets its limits, drops to the
-sandbox user, joins the session's cgroup and executes (see :mod:`zygote`). When the
+sandbox user, joins the session's cgroup and executes (see :mod:`inside`). When the
 program ends, the init kills whatever it left behind, reaps it, empties the scratch
 directories, and reports. Consecutive runs of one program on many tests thus pay one fork
 each, not a new sandbox.
@@ -23,9 +23,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from problemtools_py.judge import isolation, zygote
+from problemtools_py.judge import inside, isolation, zygote
+from problemtools_py.judge.inside import RunFds
 from problemtools_py.judge.protocol import recv_message, send_message
-from problemtools_py.judge.zygote import RunFds
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class Jail:
         if self.outer == 0:
             try:
                 keep = {child.fileno(), pid_w} | ({lean} if lean is not None else set())
-                zygote.close_all_but(keep)
+                inside.close_all_but(keep)
                 _outer(spec, child.fileno(), pid_w, lean)
             finally:
                 os._exit(127)
@@ -107,7 +107,7 @@ def _outer(spec: JailSpec, control: int, pid_w: int, lean: int | None) -> None:
         finally:
             os._exit(127)
     os.write(pid_w, f"{init}\n".encode())
-    zygote.close_all_but(set())
+    inside.close_all_but(set())
     while True:
         try:
             os.wait()
@@ -124,15 +124,15 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
     # Inherited by every program (and across exec): no setuid binary or file capability
     # gives a program back what it loses when it becomes the sandbox user.
     isolation.prctl(isolation.PR_SET_NO_NEW_PRIVS, 1)
-    setup = zygote.Setup(
+    setup = inside.Setup(
         spec.cwd,
         spec.file_bytes,
         spec.address_space,
         [os.open(path, os.O_WRONLY) for path in spec.join_paths],
     )
-    stats = zygote.Stats.open({name: (path, key) for name, path, key in spec.stat_files})
+    stats = inside.Stats.open({name: (path, key) for name, path, key in spec.stat_files})
     isolation.build_root(isolation.RootSpec(spec.root_dir, spec.cwd, spec.binds, spec.file_bytes))
-    signal.signal(signal.SIGUSR1, zygote.kill_all)
+    signal.signal(signal.SIGUSR1, inside.kill_all)
     # The init only waits and reports; real-time priority lets it note a program's end the
     # moment it happens, even on a busy machine (interactive verdicts depend on which of
     # submission and validator ended first). Programs go back to normal scheduling.
@@ -151,18 +151,18 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         if pid == 0:
             try:
                 signal.signal(signal.SIGUSR1, signal.SIG_DFL)
-                zygote.program(msg, run, setup, drop=True)
+                inside.program(msg, run, setup, drop=True)
             except BaseException as exc:
-                zygote.write_quietly(run.exec_error, f"sandbox setup failed: {exc}")
+                inside.write_quietly(run.exec_error, f"sandbox setup failed: {exc}")
             os._exit(127)
         for fd in (run.stdin, run.stdout, run.stderr, run.exec_error):
             os.close(fd)
         first = _first_closed(pid, watched) if watched else None
         report = _wait_for(pid)
         report["first_closed"] = first
-        if zygote.kill_all():
-            zygote.reap_all()
-        zygote.clean_scratch(spec.cwd)
+        if inside.kill_all():
+            inside.reap_all()
+        inside.clean_scratch(spec.cwd)
         os.write(run.status, json.dumps(report).encode())
         os.close(run.status)
 
@@ -238,15 +238,15 @@ def spawn_plain(
     if pid == 0:
         try:
             os.setsid()
-            inside = any(cwd == b.target or cwd.startswith(b.target + "/") for b in binds)
-            os.chdir(translate(cwd, binds) if inside else tempfile.mkdtemp(dir=scratch_base))
+            bound = any(cwd == b.target or cwd.startswith(b.target + "/") for b in binds)
+            os.chdir(translate(cwd, binds) if bound else tempfile.mkdtemp(dir=scratch_base))
             run = {**run, "argv": [translate(a, binds) for a in run["argv"]]}
             if run.get("inprocess"):
                 run["inprocess"] = translate(str(run["inprocess"]), binds)
             signal.signal(signal.SIGUSR1, signal.SIG_DFL)
-            zygote.program(run, fds, zygote.Setup(cwd, file_bytes, memory, []), drop=False)
+            inside.program(run, fds, inside.Setup(cwd, file_bytes, memory, []), drop=False)
         except BaseException as exc:
-            zygote.write_quietly(fds.exec_error, f"sandbox setup failed: {exc}")
+            inside.write_quietly(fds.exec_error, f"sandbox setup failed: {exc}")
         os._exit(127)
     return pid
 

@@ -27,6 +27,7 @@ def run(
     stdin: int,
     inprocess: str | None,
     isolation: str,
+    core: int | None = None,
 ) -> RunResult:
     """The grader's side of a lean run: ``stdin`` is a memory file (memfd_create: the
     programs' streams are made for that kind) at its start, kept open; stdout is
@@ -43,6 +44,7 @@ def run(
             "cpu": limits.cpu_seconds,
             "wall": limits.wall,
             "inprocess": inprocess,
+            "core": core,
         }
         send_message(sock, message, [stdin, out_w, err])
         os.close(out_w)

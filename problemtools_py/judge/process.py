@@ -12,9 +12,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from problemtools_py.judge.cgroups import RunGroup
+from problemtools_py.judge.inside import RunFds
 from problemtools_py.judge.jail import Jail, spawn_plain
 from problemtools_py.judge.protocol import recv_message
-from problemtools_py.judge.zygote import RunFds
 
 if TYPE_CHECKING:
     from problemtools_py.judge.server import Request, Server

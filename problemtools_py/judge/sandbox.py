@@ -7,6 +7,7 @@ first sandbox of the process prints one clear warning."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import shutil
@@ -83,6 +84,10 @@ class Sandbox:
         package_root = str(Path(__file__).resolve().parent.parent.parent)
         args = [server_python(), "-I", "-c", _BOOT, package_root, str(child.fileno())]
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        with contextlib.suppress(OSError):
+            # The process's cores (its main thread's), not those of the thread starting the
+            # server: a grading worker thread may be pinned to one (see Grader).
+            env["PROBLEMTOOLS_PY_CPUS"] = ",".join(map(str, os.sched_getaffinity(os.getpid())))
         if not isolate:
             env["PROBLEMTOOLS_PY_NO_ISOLATION"] = "1"
         self.proc = subprocess.Popen(

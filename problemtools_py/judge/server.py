@@ -8,6 +8,7 @@ unprivileged user. Without root it falls back to resource limits and says so."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import shutil
@@ -271,6 +272,10 @@ def main() -> None:
     # servers from worker threads. When the judge goes away, its end of the socket closes
     # and the server ends (even in the middle of a run).
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the judge decides; Ctrl-C goes to it
+    cpus = os.environ.get("PROBLEMTOOLS_PY_CPUS")
+    if cpus:  # where the judge process may run (its starting thread may have been pinned)
+        with contextlib.suppress(OSError, ValueError):
+            os.sched_setaffinity(0, {int(cpu) for cpu in cpus.split(",")})
     inprocess.preload()
     inprocess.stdlib_path()
     server = Server(sock)

@@ -17,10 +17,10 @@ from problemtools_py.judge.comparators import (
     default_compare,
 )
 from problemtools_py.judge.compile import Executable
+from problemtools_py.judge.inside import SANDBOX_GID, SANDBOX_UID
 from problemtools_py.judge.isolation import Bind
 from problemtools_py.judge.results import Limits, RunResult, Verdict
 from problemtools_py.judge.sandbox import Sandbox, SandboxError
-from problemtools_py.judge.zygote import SANDBOX_GID, SANDBOX_UID
 
 FEEDBACK_CAP = 64 << 10
 FEEDBACK_FILES = (
