@@ -55,11 +55,15 @@ def token_matches(out: str, expected: str) -> bool:
 
 def first_difference(output: str, expected: str) -> tuple[int, str] | None:
     """None when ``output`` matches ``expected``; else the token index and why not."""
+    if output == expected:  # the common case, without looking at tokens
+        return None
     out_tokens, exp_tokens = output.split(), expected.split()
     if len(out_tokens) != len(exp_tokens):
         return min(
             len(out_tokens), len(exp_tokens)
         ), f"{len(out_tokens)} tokens, expected {len(exp_tokens)}"
+    if out_tokens == exp_tokens:  # identical tokens match; only differing ones need the rule
+        return None
     for index, (o, e) in enumerate(zip(out_tokens, exp_tokens)):  # noqa: B905 - old Pythons too
         if not token_matches(o, e):
             return index, f"token {index + 1}: got {o[:30]!r}, expected {e[:30]!r}"
