@@ -1,15 +1,18 @@
 """Grading throughput: the Grader (sandboxed, a fork per test from a warm interpreter)
 against a baseline that starts python3 per test with subprocess.run and the same
 comparator, side by side in one run, on three kinds of programs: trivial ones, CPU-heavy
-ones (~50 ms of work per test) and big-output ones (~1 MB per test). Both use all cores.
+ones (~50 ms of work per test) and big-output ones (~1 MB per test). Both use all cores;
+the two sides alternate for a few rounds (the machine's speed drifts) and the medians are
+compared.
 
-Usage: python bench/grading.py [--completions N] [--tests N] [--jobs N]"""
+Usage: python bench/grading.py [--completions N] [--tests N] [--jobs N] [--rounds N]"""
 
 from __future__ import annotations
 
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import tempfile
 import time
@@ -82,28 +85,35 @@ def main() -> None:
     parser.add_argument("--completions", type=int, default=40)
     parser.add_argument("--tests", type=int, default=10)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--rounds", type=int, default=3, help="alternating runs of each side")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="ptpy-gradebench-"))
     ids = make_dataset(work / "ds", args.tests)
-    print(f"{args.completions} completions x {args.tests} tests per kind, {args.jobs} workers")
-    print(f"{'kind':12} {'gradecode tests/s':>18} {'baseline tests/s':>17} {'ratio':>7}")
+    tests = args.completions * args.tests
+    print(f"{args.completions} completions x {args.tests} tests per kind, {args.jobs} workers, "
+          f"{args.rounds} alternating rounds (median, range)")
+    print(f"{'kind':12} {'gradecode tests/s':>24} {'baseline tests/s':>22} {'ratio':>7}")
     with Grader(work / "ds", jobs=args.jobs) as grader:
         grader.grade(ids["trivial"], f"```python\n{KINDS['trivial'][1]}```")  # warm up
         for kind, (_, code, make) in KINDS.items():
             completion = f"```python\n{code}```"
-            items = [(ids[kind], completion)] * args.completions
-            start = time.perf_counter()
-            rewards = [r.reward for r in grader.grade_many(items)]
-            ours = args.completions * args.tests / (time.perf_counter() - start)
-            assert rewards == [1.0] * args.completions, rewards
             cases = [make(i) for i in range(args.tests)]
-            start = time.perf_counter()
-            with ThreadPoolExecutor(args.jobs) as pool:
-                n = args.completions
-                base = list(pool.map(baseline, [code] * n, [cases] * n, [work] * n))
-            theirs = args.completions * args.tests / (time.perf_counter() - start)
-            assert base == [1.0] * args.completions
-            print(f"{kind:12} {ours:18.1f} {theirs:17.1f} {ours / theirs:6.1f}x")
+            ours, theirs = [], []
+            for _ in range(args.rounds):
+                items = [(ids[kind], completion)] * args.completions
+                start = time.perf_counter()
+                rewards = [r.reward for r in grader.grade_many(items)]
+                ours.append(tests / (time.perf_counter() - start))
+                assert rewards == [1.0] * args.completions, rewards
+                start = time.perf_counter()
+                with ThreadPoolExecutor(args.jobs) as pool:
+                    n = args.completions
+                    base = list(pool.map(baseline, [code] * n, [cases] * n, [work] * n))
+                theirs.append(tests / (time.perf_counter() - start))
+                assert base == [1.0] * args.completions
+            mine, other = statistics.median(ours), statistics.median(theirs)
+            print(f"{kind:12} {mine:8.1f} ({min(ours):6.1f}-{max(ours):6.1f})"
+                  f" {other:7.1f} ({min(theirs):5.1f}-{max(theirs):5.1f}) {mine / other:6.1f}x")
     shutil.rmtree(work, ignore_errors=True)
 
 
