@@ -12,7 +12,7 @@ import contextlib
 import os
 import sys
 import types
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 # Imported once in the server; every forked run finds them in sys.modules.
 PRELOAD = (
@@ -118,27 +118,43 @@ def _print_traceback(exc: BaseException) -> None:
             print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
 
 
+class Main(NamedTuple):
+    """A Python main file made ready for many runs by the parent that forks them: its code
+    (None: compile it in the run), argv, sys.path and empty ``__main__`` module (each run
+    changes its own copy). Made in each run instead, these cost it dozens of page faults."""
+
+    code: types.CodeType | None
+    argv: list[str]
+    path: list[str]
+    module: types.ModuleType
+
+
+def prepare(path: str, args: list[str], code: types.CodeType | None = None) -> Main:
+    module = types.ModuleType("__main__")
+    module.__dict__.update({"__file__": path, "__builtins__": builtins})
+    return Main(code, [path, *args], [os.path.dirname(path), *stdlib_path()], module)
+
+
 def run_main(
     path: str,
     args: list[str],
-    code: types.CodeType | None = None,
+    prepared: Main | None = None,
     streams: Streams | None = None,
 ) -> int:
     """Run ``path`` as ``__main__``, as ``python3 -S path args`` would; return its exit
-    status. ``code``: the file already compiled (by the parent, once for many runs);
-    ``streams``: made by the parent on descriptors of the kinds 0, 1 and 2 are now."""
+    status. ``prepared``: made by the parent (see :class:`Main`); ``streams``: made by the
+    parent on descriptors of the kinds 0, 1 and 2 are now."""
     sys.stdin, sys.stdout, sys.stderr = streams or open_streams()
-    sys.argv = [path, *args]
-    sys.path = [os.path.dirname(path), *stdlib_path()]
-    module = types.ModuleType("__main__")
-    module.__dict__.update({"__file__": path, "__builtins__": builtins})
-    sys.modules["__main__"] = module
+    main = prepared or prepare(path, args)
+    sys.argv, sys.path = main.argv, main.path
+    sys.modules["__main__"] = main.module
+    code = main.code
     status = 0
     try:
         if code is None:
             with open(path, "rb") as handle:
                 code = compile(handle.read(), path, "exec")
-        exec(code, module.__dict__)
+        exec(code, main.module.__dict__)
     except SystemExit as exc:
         status = _exit_status(exc)
     except BaseException as exc:

@@ -10,7 +10,6 @@ import contextlib
 import os
 import resource
 import signal
-import types
 from typing import Any, NamedTuple
 
 from problemtools_py.judge import inprocess
@@ -62,10 +61,10 @@ def program(
     fds: RunFds,
     setup: Setup,
     drop: bool,
-    code: types.CodeType | None = None,
+    prepared: inprocess.Main | None = None,
 ) -> None:
     """The program's own process: limits, descriptors, user, cgroup, then exec (or, in
-    process, the Python main file: ``code`` when the caller compiled it already). The
+    process, the Python main file: ``prepared`` by the caller once for many runs). The
     caller's process has no-new-privileges set already; it is inherited, and so are its
     signal handlers until exec (an in-process run's parent has none)."""
     # (the init's real-time policy is not inherited: it is set with SCHED_RESET_ON_FORK)
@@ -92,7 +91,7 @@ def program(
             os.environ.update(env)
         main = str(run["inprocess"])
         args = argv[argv.index(main) + 1 :] if main in argv else []
-        os._exit(inprocess.run_main(main, args, code, setup.streams))
+        os._exit(inprocess.run_main(main, args, prepared, setup.streams))
     os.execvpe(argv[0], argv, env)
 
 

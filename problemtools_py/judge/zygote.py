@@ -21,7 +21,6 @@ import select
 import signal
 import socket
 import time
-import types
 
 from problemtools_py.judge import inprocess
 from problemtools_py.judge.inside import (
@@ -125,7 +124,7 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
         if msg is not None:
             send_message(sock, {"error": "a lean run takes stdin, stdout and stderr"})
         return msg is not None
-    code = compiled(str(msg["inprocess"])) if msg.get("inprocess") else None
+    main = prepared(str(msg["inprocess"]), list(msg["argv"])) if msg.get("inprocess") else None
     _pin(msg.get("core"))
     exec_r, exec_w = os.pipe2(os.O_CLOEXEC)
     cpu_before, oom_before = stats.counts
@@ -134,7 +133,7 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
     pid = os.fork()
     if pid == 0:
         try:
-            program(msg, RunFds(fds[0], fds[1], fds[2], exec_w, -1), setup, True, code)
+            program(msg, RunFds(fds[0], fds[1], fds[2], exec_w, -1), setup, True, main)
         except BaseException as exc:
             write_quietly(exec_w, f"sandbox setup failed: {exc}")
         os._exit(127)
@@ -181,23 +180,26 @@ def _pin(core: int | None) -> None:
         _PINNED[0] = core
 
 
-_COMPILED: dict[str, tuple[bytes, types.CodeType]] = {}
+_PREPARED: dict[tuple[str, tuple[str, ...]], tuple[bytes, inprocess.Main]] = {}
 
 
-def compiled(path: str) -> types.CodeType | None:
-    """The main file compiled once for all of a completion's tests: reused while the file
-    holds the same bytes (compared in full: timestamps are too coarse to tell two quick
-    completions of one size apart). None when the program should compile it itself:
-    unreadable to the sandbox user, or not valid Python (its own run reports that)."""
+def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
+    """The main file made ready once for all of a completion's tests (compiled, with its
+    ``__main__`` module): reused while the file holds the same bytes (compared in full:
+    timestamps are too coarse to tell two quick completions of one size apart). None when
+    the program should load it itself: unreadable to the sandbox user, or not valid Python
+    (its own run reports that)."""
+    args = tuple(argv[argv.index(path) + 1 :] if path in argv else [])
     try:
         if not os.stat(path).st_mode & 0o004:
             return None
         with open(path, "rb") as handle:
             source = handle.read()
-        cached = _COMPILED.get(path)
+        cached = _PREPARED.get((path, args))
         if cached is None or cached[0] != source:
-            _COMPILED.clear()  # one program at a time
-            _COMPILED[path] = cached = (source, compile(source, path, "exec"))
+            _PREPARED.clear()  # one program at a time
+            code = compile(source, path, "exec")
+            cached = _PREPARED[(path, args)] = (source, inprocess.prepare(path, list(args), code))
         return cached[1]
     except (OSError, SyntaxError, ValueError):
         return None
