@@ -5,7 +5,9 @@
 - sandboxed:  Sandbox.run of `python3 -S file` (fresh interpreter, full isolation)
 - in-process: Sandbox.run with inprocess= (the sandbox server's forked interpreter)
 - session:    the same inside Sandbox.session(): one jail for all tests of a program, so
-              each test costs one fork of the jail's init (the grading fast path)
+              each test costs one fork of the jail's init
+- lean:       a lean session, as the grader uses it: the caller talks to the jail's init
+              (a fresh, small interpreter) directly, without the sandbox server
 
 Prints the median and 90th percentile wall time per test and the ratio to the baseline.
 Usage: python bench/per_test_overhead.py [--runs N]"""
@@ -13,6 +15,7 @@ Usage: python bench/per_test_overhead.py [--runs N]"""
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
@@ -21,7 +24,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from problemtools_py.judge.isolation import Bind
+from problemtools_py.judge import lean
+from problemtools_py.judge.isolation import ENV, Bind
 from problemtools_py.judge.results import Limits
 from problemtools_py.judge.sandbox import Sandbox
 
@@ -97,6 +101,20 @@ def main() -> None:
                 ),
                 args.runs,
             )
+        if box.python_matches():
+            with box.session(limits=LIMITS, binds=binds, inprocess=True, lean=True):
+                stdin = os.memfd_create("stdin")
+                os.write(stdin, data.read_bytes())
+
+                def lean_run() -> object:
+                    os.lseek(stdin, 0, os.SEEK_SET)
+                    assert box.lean is not None
+                    argv = ["python3", "-S", "/prog/main.py"]
+                    return lean.run(box.lean, argv, dict(ENV), LIMITS, stdin, argv[2], "full")
+
+                if box.lean is not None:
+                    results["lean session (the grader's path)"] = measure(lean_run, args.runs)
+                os.close(stdin)
         isolation = box.isolation
     base = statistics.median(next(iter(results.values())))
     print(f"per-test wall time, {args.runs} runs each (isolation: {isolation})")
