@@ -20,6 +20,7 @@ import os
 import select
 import signal
 import socket
+import sys
 import time
 
 from problemtools_py.judge import inprocess
@@ -61,7 +62,12 @@ def exec_lean_init(
     }
     for fd in (control, grader, *setup.join, *(fd for fd, _ in stats.fds.values())):
         os.set_inheritable(fd, True)
-    os.execvpe("python3", ["python3", "-S", "-I", "-c", BOOT, json.dumps(config)], env)
+    argv = ["python3", "-S", "-I", "-c", BOOT, json.dumps(config)]
+    # The server's own interpreter (the sandbox's python3, see sandbox.server_python), as
+    # the jail sees it; else python3 on the jail's PATH.
+    if sys.executable and os.access(sys.executable, os.X_OK):
+        os.execve(sys.executable, argv, env)
+    os.execvpe("python3", argv, env)
 
 
 def main(config_text: str) -> None:
