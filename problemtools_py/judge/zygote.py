@@ -207,7 +207,7 @@ def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
             code = compile(source, path, "exec")
             cached = _PREPARED[(path, args)] = (source, inprocess.prepare(path, list(args), code))
         return cached[1]
-    except (OSError, SyntaxError, ValueError):
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
 
 
