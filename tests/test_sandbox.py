@@ -352,3 +352,19 @@ def test_in_process_python_imports_extension_modules(box: Sandbox, tmp_path: Pat
             for main in (None, "/prog/x.py")]
     assert runs[0].stdout == runs[1].stdout == b"e3b0c442\n"
     assert runs[0].stderr == runs[1].stderr  # the same traceback, no judge frames
+
+
+@needs_root
+def test_a_lean_session_takes_runs_only_on_its_direct_line(box: Sandbox, tmp_path: Path) -> None:
+    """Its init is the grader's: a run sent through the server gets a clear error, and the
+    session keeps working on its own line."""
+    if not box.python_matches():
+        pytest.skip("a lean session needs the same Python inside")
+    tmp_path.chmod(0o755)
+    (tmp_path / "echo.py").write_text("print(input())\n")
+    with box.session(limits=LIMITS, binds=[Bind(str(tmp_path), "/prog")], inprocess=True,
+                     lean=True):
+        with pytest.raises(sandbox_module.SandboxError, match="direct line"):
+            box.run(["true"], limits=LIMITS)
+        result = run_lean(box, ["python3", "-S", "/prog/echo.py"], b"hi\n")
+    assert result.ok and result.stdout == b"hi\n"
