@@ -160,15 +160,16 @@ def test_hostile_completions_get_nothing_and_leave_nothing(grader: Grader, code:
     assert grader.grade(IDS["echo"], py(ECHO)).reward == 1.0  # the grader is healthy
 
 
+@pytest.mark.parametrize("extra", [[], ["--no-pin"]], ids=["pinned", "no-pin"])
 def test_gradecode_keeps_order_and_echoes_fields(dataset: Path, tmp_path: Path,
-                                                 capsys: Capture) -> None:
+                                                 capsys: Capture, extra: list[str]) -> None:
     lines = [{"problem_id": IDS["echo"], "completion": py(ECHO), "sample": i, "note": "n"}
              for i in range(6)]
     lines[2]["completion"] = py("print(0)")
     lines[4]["completion"] = "nothing"
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    assert main([str(dataset), str(source), "-j", "2", "-q"]) == 0
+    assert main([str(dataset), str(source), "-j", "2", "-q", *extra]) == 0
     captured = capsys.readouterr()
     out = [json.loads(line) for line in captured.out.splitlines()]
     assert [o["sample"] for o in out] == list(range(6))
