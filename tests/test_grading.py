@@ -75,6 +75,8 @@ def test_every_status(grader: Grader, status: str, problem: str, code: str | Non
     completion = py(code) if code is not None else "I could not solve it."
     result = grader.grade(IDS[problem], completion)
     assert (result.status, result.reward) == (status, 1.0 if status == "ok" else 0.0), result
+    if status == "ok":
+        assert result.cpu_seconds > 0 and result.wall_seconds > 0, result
     if status not in ("ok", "syntax_error", "no_code"):
         assert result.test == 0
     if code == "raise ValueError('no')":

@@ -59,7 +59,7 @@ class GradeResult:
     reward: float
     status: str
     test: int | None = None  # index of the failing test
-    cpu_seconds: float = 0.0  # of the failing test, or the slowest one
+    cpu_seconds: float = 0.0  # of the failing test, or the most of any test
     wall_seconds: float = 0.0
     tests_run: int = 0
     message: str = ""
@@ -199,7 +199,7 @@ class Grader:
         failure."""
         fast = box.python_matches()
         memory = self.settings.memory_mb << 20
-        slowest = 0.0
+        slowest = slowest_wall = 0.0
         for index, (stdin, expected) in enumerate(tests):
             run = self._run_one(box, fast, stdin, expected, time_limit, memory)
             if run is None:
@@ -212,6 +212,7 @@ class Grader:
                     "repeatedly: the machine is overloaded",
                 )
             slowest = max(slowest, run.cpu_seconds)
+            slowest_wall = max(slowest_wall, run.wall_seconds)
             if not run.ok:
                 detail = run.stderr.decode("utf-8", "replace")[-300:]
                 return GradeResult(
@@ -234,7 +235,7 @@ class Grader:
                     index + 1,
                     difference[1],
                 )
-        return GradeResult(1.0, "ok", None, slowest, 0.0, len(tests))
+        return GradeResult(1.0, "ok", None, slowest, slowest_wall, len(tests))
 
     def _run_one(
         self, box: Sandbox, fast: bool, stdin: str, expected: str, time_limit: float, memory: int
