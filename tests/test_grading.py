@@ -291,10 +291,16 @@ ANYWHERE = f"import os\ncores = os.sched_getaffinity(0)\nprint(input() if cores 
                     reason="pinning needs two cores and the lean path (root)")
 def test_workers_taking_every_core_are_pinned(dataset: Path) -> None:
     """grade_many's workers (threads, jails, programs) each run on one core when they take
-    every core; the caller's thread is left alone, and its own grade() runs anywhere."""
+    every core, while they run tests (threads they start otherwise, like a Parquet
+    reader's pool, must not inherit a pin); the caller's thread is left alone, and its own
+    grade() runs anywhere."""
     with Grader(dataset, Settings(retries=0), jobs=len(CORES)) as grader:
-        results = list(grader.grade_many([(IDS["echo"], py(ON_ITS_CORE))] * 6))
+        seen: list[set[int]] = []  # where a worker thread is when it reads the dataset
+        fetch = grader.problems.fetch
+        grader.problems.fetch = lambda pid: seen.append(os.sched_getaffinity(0)) or fetch(pid)  # type: ignore[method-assign]
+        results = list(grader.grade_many([(IDS["echo"], py(ON_ITS_CORE)), (IDS["yes"], py("print('YES')"))] * 3))
         assert [r.status for r in results] == ["ok"] * 6, results
+        assert seen and all(cores == CORES for cores in seen)  # pinned only to run tests
         assert grader.grade(IDS["echo"], py(ANYWHERE)).status == "ok"
         assert os.sched_getaffinity(0) == CORES
     with Grader(dataset, Settings(retries=0, pin=False), jobs=len(CORES)) as grader:

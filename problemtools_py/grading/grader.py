@@ -20,7 +20,7 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -130,11 +130,12 @@ class Grader:
 
     def _pinning(self) -> list[int]:
         """The cores grade_many's workers are pinned to, one each: when they take every
-        core this process may use (as BAPCtools pins its runners). Each worker's thread,
-        the jail it talks to and every program there then share one core: no migrations,
-        and no core left idle while two pipelines' processes queue on the other (measured
-        on 2 cores: 3 to 5 % idle instead of 13 to 18 %, 14 % more tests per second). Fewer
-        workers than cores (leaving room for a trainer), or one core: nothing is pinned."""
+        core this process may use (as BAPCtools pins its runners). Each worker's thread
+        (while it runs tests), the jail it talks to and every program there then share
+        one core: no migrations, and no core left idle while two pipelines' processes
+        queue on the other (measured on 2 cores: 3 to 5 % idle instead of 13 to 18 %, 14 %
+        more tests per second). Fewer workers than cores (leaving room for a trainer), or
+        one core: nothing is pinned."""
         try:
             allowed = sorted(os.sched_getaffinity(0))
         except (AttributeError, OSError):
@@ -144,13 +145,31 @@ class Grader:
         return allowed
 
     def _start_worker(self, index: Iterator[int]) -> None:
-        """A grade_many thread: take the next core and run on it."""
+        """A grade_many thread: take the next core (see _on_core)."""
         if self._cores:
             with self._lock:
-                core = self._cores[next(index) % len(self._cores)]
-            with contextlib.suppress(OSError):
+                self._worker.core = self._cores[next(index) % len(self._cores)]
+
+    @contextmanager
+    def _on_core(self) -> Iterator[None]:
+        """While a grade_many thread runs a completion's tests, it runs on its core (its
+        jail and programs follow, see lean.run). Only then: threads started elsewhere in
+        this thread (a Parquet reader's pool, say) would inherit the pin and keep it for
+        the trainer's later work."""
+        core: int | None = getattr(self._worker, "core", None)
+        before: set[int] | None = None
+        if core is not None:
+            try:
+                before = os.sched_getaffinity(0)
                 os.sched_setaffinity(0, {core})  # this thread only
-                self._worker.core = core
+            except OSError:
+                before = None
+        try:
+            yield
+        finally:
+            if before is not None:
+                with contextlib.suppress(OSError):
+                    os.sched_setaffinity(0, before)
 
     def grade(self, problem_id: str, completion: str) -> GradeResult:
         tests, time_limit = self._problem(problem_id)
@@ -167,7 +186,8 @@ class Grader:
             program.write_text(code, encoding="utf-8")
             program.chmod(0o644)
             try:
-                return self._run_tests(box, tests, time_limit)
+                with self._on_core():
+                    return self._run_tests(box, tests, time_limit)
             finally:
                 program.unlink()
 
