@@ -36,6 +36,10 @@ int main(void){int ok=0,fail=0;for(int i=0;i<2000;i++){pid_t p=fork();
 if(p==0){sleep(30);_exit(0);}if(p>0)ok++;else fail++;}printf("%d %d\n",ok,fail);return 0;}""",
     "segv": "int main(void){volatile int *p=0;*p=1;return 0;}",
     "abort": "#include <stdlib.h>\nint main(void){abort();}",
+    "bigfile": r"""#include <stdio.h>
+int main(void){FILE*f=fopen("/tmp/big","w");static char b[1<<20];
+for(int i=0;i<1024;i++)if(fwrite(b,1,sizeof b,f)!=sizeof b){puts("short write");return 4;}
+fclose(f);return 0;}""",
 }
 
 
@@ -178,8 +182,13 @@ def test_no_network_even_to_localhost(box: Sandbox, programs: Path) -> None:
 def test_filling_the_disk_is_stopped(box: Sandbox, programs: Path) -> None:
     script = "dd if=/dev/zero of=/tmp/big bs=1M count=1024"
     result = run(box, ["sh", "-c", script], programs)
-    assert result.outcome is Outcome.RTE
-    assert b"File too large" in result.stderr or b"No space left" in result.stderr
+    assert result.outcome is Outcome.RTE  # dd dies of SIGXFSZ, as it would anywhere
+    assert b"File size limit exceeded" in result.stderr or b"No space left" in result.stderr
+
+
+def test_writing_past_the_file_size_limit_is_sigxfsz(box: Sandbox, programs: Path) -> None:
+    result = run(box, ["/prog/bigfile"], programs)
+    assert result.outcome is Outcome.RTE and result.signal == signal.SIGXFSZ, result
 
 
 @pytest.mark.parametrize(("name", "sig"), [("segv", signal.SIGSEGV), ("abort", signal.SIGABRT)])
@@ -368,3 +377,14 @@ def test_a_lean_session_takes_runs_only_on_its_direct_line(box: Sandbox, tmp_pat
             box.run(["true"], limits=LIMITS)
         result = run_lean(box, ["python3", "-S", "/prog/echo.py"], b"hi\n")
     assert result.ok and result.stdout == b"hi\n"
+
+
+def test_programs_start_with_default_signal_actions(box: Sandbox, tmp_path: Path) -> None:
+    """Python (and the sandbox server) ignore SIGPIPE, SIGXFSZ and SIGINT; ignored signals
+    survive exec, so a C program would not die of a closed pipe or of the file-size limit."""
+    script = ["sh", "-c", "grep SigIgn /proc/self/status"]
+    alone = box.run(script, limits=LIMITS)
+    with box.session(limits=LIMITS):
+        in_session = box.run(script, limits=LIMITS)
+    for result in (alone, in_session):
+        assert result.stdout.decode().split() == ["SigIgn:", "0000000000000000"], result

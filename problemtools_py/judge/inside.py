@@ -92,6 +92,12 @@ def program(
         main = str(run["inprocess"])
         args = argv[argv.index(main) + 1 :] if main in argv else []
         os._exit(inprocess.run_main(main, args, prepared, setup.streams))
+    # A new program starts with default signal actions, as subprocess's restore_signals
+    # gives it: ignored ones survive exec, and Python ignores SIGPIPE and SIGXFSZ, the
+    # sandbox server SIGINT (a C program writing to a closed pipe, or past the file-size
+    # limit, must die of it as it would anywhere else).
+    for number in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT):
+        signal.signal(number, signal.SIG_DFL)
     os.execvpe(argv[0], argv, env)
 
 
