@@ -146,7 +146,35 @@ HOSTILE = [
     "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nos.kill(1, signal.SIGKILL)\nprint(6)",
     "import socket\nsocket.create_connection(('127.0.0.1', 22), timeout=1)\nprint(input())",
     "print(open('/proc/1/environ').read())",
+    "import sys\nwhile True:\n    sys.stderr.write('x' * 65536)",
+    "open('/tmp/fill', 'w').write('x' * (1 << 30))\nprint(input())",
+    # the right answer, then stdout closed and the CPU burnt: the run has not ended
+    "import os\nos.write(1, b'5\\n')\nos.close(1)\nwhile True:\n    pass",
 ]
+# Looks for the expected answer ("YES") in the memory of every process it can see.
+MEMORY_SCAN = """import os
+found = False
+for pid in os.listdir('/proc'):
+    if not pid.isdigit() or int(pid) == os.getpid():
+        continue
+    try:
+        maps = open(f'/proc/{pid}/maps').read().splitlines()
+        with open(f'/proc/{pid}/mem', 'rb') as mem:
+            for line in maps:
+                start, end = (int(x, 16) for x in line.split()[0].split('-'))
+                try:
+                    mem.seek(start)
+                    found = found or (b'Y' + b'ES') in mem.read(min(end - start, 1 << 24))
+                except (OSError, ValueError, OverflowError):
+                    pass
+    except OSError:
+        pass
+print('Y' + 'ES' if found else 'NO')"""
+
+
+def test_no_process_a_program_can_see_holds_the_answers(grader: Grader) -> None:
+    result = grader.grade(IDS["yes"], py(MEMORY_SCAN))
+    assert (result.status, result.reward) == ("wrong_answer", 0.0), result
 
 
 @pytest.mark.parametrize("code", HOSTILE)
