@@ -543,3 +543,21 @@ def test_pdflatex_runs_again_only_for_references(
     runs.clear()
     assert pdf_module.render_pdf([load_problem(root)], tmp_path / "b.pdf").ok
     assert len(runs) == 2 and "See 1." in _pdf_text(tmp_path / "b.pdf")
+
+
+def test_multi_pass_interaction_shows_each_pass(copy_sample: Callable[..., Path],
+                                                tmp_path: Path) -> None:
+    """A ``---`` line in a multi-pass problem's ``.interaction`` starts the next pass: the
+    HTML and the PDF say so between the exchanges instead of dropping the line."""
+    root = copy_sample("guess")
+    (root / "data/sample/1.interaction").write_text(">500\n<lower\n---\n>250\n<correct\n")
+    html = render_html(load_problem(root), body_only=True)
+    assert html.ok and html.html is not None
+    page = Page()
+    page.feed(html.html)
+    plain = page.plain
+    assert plain.index("500lower") < plain.index("Pass 2") < plain.index("250correct"), plain
+    out = tmp_path / "guess.pdf"
+    assert problem2pdf.main([str(root), "-o", str(out), "-q"]) == 0
+    text = " ".join(_pdf_text(out).split())
+    assert text.index("lower") < text.index("Pass 2") < text.index("250"), text

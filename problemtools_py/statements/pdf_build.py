@@ -122,6 +122,11 @@ def _sample_body(folder: Path, base: str, number: int, sample: Sample, lang: str
             else:
                 runs.append((direction, [text]))
         for index, (direction, lines) in enumerate(runs):
+            if direction == "pass":  # one run per separator: its line is the pass number
+                for pass_number in lines:
+                    label = tex_escape(f"{word(lang, 'pass')} {pass_number}")
+                    parts.append(f"\\ptinteractionpass{{{label}}}")
+                continue
             name = f"{number}-{index}.txt"
             (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
             parts.append(f"\\ptinteraction{direction}{{{base.rsplit('/', 1)[0]}/{name}}}")

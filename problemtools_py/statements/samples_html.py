@@ -24,7 +24,10 @@ def sample_table(sample: Sample, number: int, lang: str) -> str:
 def _interaction(transcript: str, number: int, lang: str) -> str:
     rows = []
     for direction, text in interaction_lines(transcript):
-        rows.append(f'<div class="{direction}"><pre>{escape(text)}</pre></div>')
+        if direction == "pass":
+            rows.append(f'<div class="pass">{escape(word(lang, "pass"))} {escape(text)}</div>')
+        else:
+            rows.append(f'<div class="{direction}"><pre>{escape(text)}</pre></div>')
     head = f"{escape(word(lang, 'sample_interaction'))} {number}"
     legend = (
         f'<div class="legend"><span class="read">{escape(word(lang, "read"))}</span>'

@@ -12,6 +12,7 @@ WORDS = {
         "sample_interaction": "Sample Interaction",
         "read": "Read",
         "write": "Write",
+        "pass": "Pass",
         "time_limit": "Time limit",
         "memory_limit": "Memory limit",
     },
@@ -24,6 +25,7 @@ WORDS = {
         "sample_interaction": "Exempelinteraktion",
         "read": "Läs",
         "write": "Skriv",
+        "pass": "Omgång",
         "time_limit": "Tidsgräns",
         "memory_limit": "Minnesgräns",
     },
@@ -36,9 +38,14 @@ def word(lang: str, key: str) -> str:
 
 def interaction_lines(transcript: str) -> list[tuple[str, str]]:
     """(direction, text) per line of an ``.interaction`` file: ``<`` lines go from the
-    validator to the program (it reads them), ``>`` lines from the program (it writes)."""
+    validator to the program (it reads them), ``>`` lines from the program (it writes).
+    A multi-pass problem's ``---`` line, which starts the next pass, is ("pass", "N")."""
     lines = []
+    passes = 1
     for line in transcript.splitlines():
-        if line[:1] in "<>" and line:
+        if line.rstrip() == "---":
+            passes += 1
+            lines.append(("pass", str(passes)))
+        elif line[:1] in "<>" and line:
             lines.append(("read" if line[0] == "<" else "write", line[1:]))
     return lines
