@@ -561,3 +561,32 @@ def test_multi_pass_interaction_shows_each_pass(copy_sample: Callable[..., Path]
     assert problem2pdf.main([str(root), "-o", str(out), "-q"]) == 0
     text = " ".join(_pdf_text(out).split())
     assert text.index("lower") < text.index("Pass 2") < text.index("250"), text
+
+
+ICELANDIC = """\\problemname{Halló}
+
+Skrifaðu forrit sem heilsar þér.
+
+\\begin{Input}
+Eitt nafn.
+\\end{Input}
+
+\\begin{Output}
+Kveðja.
+\\end{Output}
+"""
+
+
+def test_icelandic_headings_as_problemtools_has_them(copy_sample: Callable[..., Path],
+                                                     tmp_path: Path) -> None:
+    root = copy_sample("hello")
+    write(root, "problem_statement/problem.is.tex", ICELANDIC)
+    html = render_html(load_problem(root), "is", body_only=True)
+    assert html.ok and html.html is not None, html.findings
+    page = Page()
+    page.feed(html.html)
+    assert "Inntak" in page.plain and "Úttak" in page.plain and "Sýniinntak 1" in page.plain
+    out = tmp_path / "is.pdf"
+    assert problem2pdf.main([str(root), "-l", "is", "-o", str(out), "-q"]) == 0
+    text = _pdf_text(out)
+    assert "Sýniinntak 1" in text and "Sýniúttak 1" in text and "Skrifaðu forrit" in text

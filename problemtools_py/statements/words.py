@@ -1,4 +1,6 @@
-"""Section and sample headings, per statement language (English when not listed)."""
+"""Section and sample headings, per statement language (English when not listed). The
+sample headings are Kattis problemtools' own (its problemset class translates them for
+English, Swedish and Icelandic)."""
 
 from __future__ import annotations
 
@@ -20,14 +22,27 @@ WORDS = {
         "Input": "Indata",
         "Output": "Utdata",
         "Interaction": "Interaktion",
-        "sample_input": "Exempelindata",
-        "sample_output": "Exempelutdata",
-        "sample_interaction": "Exempelinteraktion",
+        "sample_input": "Exempel på indata",
+        "sample_output": "Exempel på utdata",
+        "sample_interaction": "Exempel på interaktion",
         "read": "Läs",
         "write": "Skriv",
         "pass": "Omgång",
         "time_limit": "Tidsgräns",
         "memory_limit": "Minnesgräns",
+    },
+    "is": {
+        "Input": "Inntak",
+        "Output": "Úttak",
+        "Interaction": "Samskipti",
+        "sample_input": "Sýniinntak",
+        "sample_output": "Sýniúttak",
+        "sample_interaction": "Sýnisamskipti",
+        "read": "Lestur",
+        "write": "Skrif",
+        "pass": "Umferð",
+        "time_limit": "Tímatakmörk",
+        "memory_limit": "Minnistakmörk",
     },
 }
 
