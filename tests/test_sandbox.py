@@ -375,6 +375,12 @@ def test_a_lean_session_takes_runs_only_on_its_direct_line(box: Sandbox, tmp_pat
                      lean=True):
         with pytest.raises(sandbox_module.SandboxError, match="direct line"):
             box.run(["true"], limits=LIMITS)
+        read, write = os.pipe()  # the programs' streams are made for a memory file
+        with pytest.raises(ValueError, match="regular"):
+            lean.run(box.lean, ["python3", "/prog/echo.py"], dict(ENV), LIMITS, read,
+                     "/prog/echo.py", box.isolation)
+        os.close(read)
+        os.close(write)
         result = run_lean(box, ["python3", "-S", "/prog/echo.py"], b"hi\n")
     assert result.ok and result.stdout == b"hi\n"
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import socket
+import stat
 
 from problemtools_py.judge.protocol import recv_message, send_message
 from problemtools_py.judge.results import Limits, RunResult
@@ -35,6 +36,8 @@ def run(
     limit); the last ``limits.stderr_bytes`` of stderr are kept."""
     from problemtools_py.judge.sandbox import SandboxError, result_from_reply
 
+    if not stat.S_ISREG(os.fstat(stdin).st_mode):
+        raise ValueError("a lean run's stdin must be a regular (memory) file")
     out_r, out_w = os.pipe()
     err = os.memfd_create("stderr")
     try:
