@@ -10,7 +10,6 @@ Usage: python bench/grading.py [--completions N] [--tests N] [--jobs N] [--round
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -19,6 +18,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.ids import problem_id
 from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file, tests_json
 from problemtools_py.dataset.writer import RowWriter
@@ -84,7 +84,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--completions", type=int, default=40)
     parser.add_argument("--tests", type=int, default=10)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=int, default=usable_cores())
     parser.add_argument("--rounds", type=int, default=3, help="alternating runs of each side")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="ptpy-gradebench-"))

@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from problemtools_py.cpus import usable_cores
+
 REPO = Path(__file__).resolve().parent.parent
 PARTS = ["config", "validators", "graders", "data", "submissions"]
 LANGUAGES_YAML = """python3:
@@ -130,7 +132,7 @@ def our_run(problem: Path, jobs: int, cache: Path) -> tuple[float, dict[str, str
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--problemtools", type=Path, help="its verifyproblem executable")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=int, default=usable_cores())
     parser.add_argument("problems", nargs="*")
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="ptpy-vs-"))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import os
+
+from problemtools_py.cpus import usable_cores
 
 
 def _whole_number(text: str) -> int:
@@ -43,7 +44,7 @@ def add_jobs(parser: argparse.ArgumentParser, what: str) -> None:
         "-j",
         "--jobs",
         type=positive_int,
-        default=os.cpu_count() or 1,
+        default=usable_cores(),
         metavar="N",
-        help=f"{what} at once (default: all cores)",
+        help=f"{what} at once (default: every core this process may use)",
     )

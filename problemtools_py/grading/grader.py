@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.reader import Dataset
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.extract import extract_code
@@ -89,7 +90,7 @@ class Grader:
     ) -> None:
         self.problems: ProblemSource = open_source(source)
         self.settings = settings or Settings()
-        self.jobs = jobs or os.cpu_count() or 1
+        self.jobs = jobs or usable_cores()
         self.pool = SandboxPool(self.jobs + 1)
         self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
         self._lock = threading.Lock()

@@ -3,7 +3,6 @@ builder, and every program of the package built once."""
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from collections.abc import Callable
@@ -11,6 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from problemtools_py.cpus import usable_cores
 from problemtools_py.judge.compile import Build, Builder, Executable, read_program, scripts_language
 from problemtools_py.judge.languages import Language, Languages
 from problemtools_py.judge.results import Limits
@@ -23,7 +23,7 @@ Progress = Callable[[str, int], None]  # (what is running, how many steps finish
 
 @dataclass(frozen=True)
 class Options:
-    jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
+    jobs: int = field(default_factory=usable_cores)
     fixed_time_limit: float | None = None  # -t: seconds
     submissions: re.Pattern[str] | None = None  # -s: which submissions
     data: re.Pattern[str] | None = None  # -d: which test cases
