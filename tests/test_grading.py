@@ -337,3 +337,19 @@ def test_workers_taking_every_core_are_pinned(dataset: Path) -> None:
     with Grader(dataset, Settings(retries=0), jobs=len(CORES) - 1) as grader:  # room left
         results = list(grader.grade_many([(IDS["echo"], py(ANYWHERE))] * 4))
         assert [r.status for r in results] == ["ok"] * 4, results
+
+
+def test_stopping_grade_many_early_stops_the_grading(dataset: Path) -> None:
+    """A caller that stops reading (Ctrl-C, an exception, closing the iterator) does not
+    wait for the whole window: completions not started are dropped, and running ones
+    stop before their next test."""
+    spin = py("x = input()\nwhile True:\n    pass")  # a timeout on the first test
+    with Grader(dataset, Settings(retries=0), jobs=2) as grader:
+        started: list[str] = []
+        grade = grader.grade
+        grader.grade = lambda pid, c: started.append(pid) or grade(pid, c)  # type: ignore[method-assign]
+        results = grader.grade_many([(IDS["echo"], spin)] * 40)
+        assert next(results).status == "timeout"
+        results.close()
+        assert len(started) <= 2 + 2, started  # the one read, and at most one per worker
+        assert grader.grade(IDS["echo"], py(ECHO)).reward == 1.0  # still usable

@@ -221,7 +221,10 @@ class Grader:
         fast = box.python_matches()
         memory = self.settings.memory_mb << 20
         slowest = slowest_wall = 0.0
+        cancel: threading.Event | None = getattr(self._worker, "cancel", None)
         for index, (stdin, expected) in enumerate(tests):
+            if cancel is not None and cancel.is_set():
+                raise _Cancelled
             run = self._run_one(box, fast, stdin, expected, time_limit, memory)
             if run is None:
                 return GradeResult(
@@ -288,13 +291,34 @@ class Grader:
         return box.run(argv, limits=limits, stdin=stdin, inprocess=argv[2] if fast else None)
 
     def grade_many(self, items: Iterable[tuple[str, str]]) -> Iterator[GradeResult]:
-        """Results in input order, every core busy, a bounded window in flight."""
+        """Results in input order, every core busy, a bounded window in flight. When the
+        caller stops early (Ctrl-C, an exception, or closing the iterator), completions
+        not started are dropped and those running stop before their next test."""
         start = (self._start_worker, (itertools.count(),))
-        with ThreadPoolExecutor(self.jobs, initializer=start[0], initargs=start[1]) as workers:
-            window: deque[Future[GradeResult]] = deque()
+        workers = ThreadPoolExecutor(self.jobs, initializer=start[0], initargs=start[1])
+        cancel = threading.Event()
+        window: deque[Future[GradeResult]] = deque()
+        try:
             for pid, completion in items:
-                window.append(workers.submit(self.grade, pid, completion))
+                window.append(workers.submit(self._graded, cancel, pid, completion))
                 if len(window) >= 4 * self.jobs:
                     yield window.popleft().result()
             while window:
                 yield window.popleft().result()
+        except BaseException:
+            cancel.set()
+            workers.shutdown(wait=True, cancel_futures=True)
+            raise
+        workers.shutdown(wait=True)
+
+    def _graded(self, cancel: threading.Event, problem_id: str, completion: str) -> GradeResult:
+        """grade() in a grade_many worker, which ``cancel`` stops between tests."""
+        self._worker.cancel = cancel
+        try:
+            return self.grade(problem_id, completion)
+        finally:
+            self._worker.cancel = None
+
+
+class _Cancelled(Exception):
+    """grade_many's caller stopped: the result will never be read."""
