@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -14,8 +15,10 @@ from problemtools_py.findings import ProblemReport
 from problemtools_py.verify import verify_problem
 
 # Builds and validator verdicts are cached by content in the user's cache directory; the
-# tests get a cache of their own so that nothing cached by other code versions counts.
+# tests get a cache of their own so that nothing cached by other code versions counts
+# (removed when the test run ends: each run used to leave one in /tmp).
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="ptpy-test-cache-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], ignore_errors=True)
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_problems"
