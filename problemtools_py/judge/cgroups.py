@@ -4,6 +4,7 @@ a task limit, and OOM detection. Used by the sandbox server, which runs as root.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import time
 from dataclasses import dataclass
@@ -77,9 +78,11 @@ class RunGroup:
         """cgroup.procs files a forked child writes "0" into to join the run's groups."""
         return [str(d / "cgroup.procs") for d in self.dirs.values()]
 
-    def stat_files(self) -> dict[str, tuple[str, str | None]]:
-        """What the jail's init reads per run on the lean path, opened before it leaves the
-        host's file system: name -> (path, key within the file or None)."""
+    @functools.cached_property
+    def counter_files(self) -> dict[str, tuple[str, str | None]]:
+        """The run's counters: name -> (file, key within it or None). Read here by path,
+        and by a lean jail's init from descriptors opened before it left the host's file
+        system (see inside.Stats)."""
         if self.v2:
             d = self.dirs[""]
             return {
@@ -95,30 +98,23 @@ class RunGroup:
             "tasks": (str(self.dirs["pids"] / "pids.current"), None),
         }
 
+    def _counter(self, name: str) -> int:
+        path, key = self.counter_files[name]
+        return _read_int(Path(path), key)
+
     def cpu_seconds(self) -> float:
-        if self.v2:
-            return _read_int(self.dirs[""] / "cpu.stat", "usage_usec") / 1e6
-        return _read_int(self.dirs["cpuacct"] / "cpuacct.usage") / 1e9
+        return self._counter("cpu_usec") / 1e6 if self.v2 else self._counter("cpu_nsec") / 1e9
 
     def peak_memory(self) -> int:
-        if self.v2:
-            return _read_int(self.dirs[""] / "memory.peak")
-        return _read_int(self.dirs["memory"] / "memory.max_usage_in_bytes")
+        return self._counter("peak")
 
     def oom_kills(self) -> int:
-        if self.v2:
-            return _read_int(self.dirs[""] / "memory.events", "oom_kill")
-        return _read_int(self.dirs["memory"] / "memory.oom_control", "oom_kill")
+        return self._counter("oom")
 
     def reset_peak(self) -> None:
         """Start measuring peak memory afresh (v1; v2 on kernels that allow it)."""
-        path = (
-            self.dirs[""] / "memory.peak"
-            if self.v2
-            else (self.dirs["memory"] / "memory.max_usage_in_bytes")
-        )
         with contextlib.suppress(OSError):
-            _write(path, "0")
+            _write(Path(self.counter_files["peak"][0]), "0")
 
     def empty(self) -> bool:
         for directory in self.dirs.values():

@@ -201,7 +201,7 @@ class Server:
             req.file_bytes,
             tuple(group.join_paths()) if group else (),
             None if group else req.memory,
-            tuple((n, p, k) for n, (p, k) in group.stat_files().items()) if group and lean else (),
+            tuple((n, p, k) for n, (p, k) in group.counter_files.items()) if group and lean else (),
         )
         ours, theirs = socket.socketpair() if lean else (None, None)
         try:
