@@ -129,6 +129,12 @@ class Main(NamedTuple):
     module: types.ModuleType
 
 
+def script_args(argv: list[str], path: str) -> list[str]:
+    """The arguments after the main file ``path`` in a ``python3`` command line (none when
+    it is not there)."""
+    return argv[argv.index(path) + 1 :] if path in argv else []
+
+
 def prepare(path: str, args: list[str], code: types.CodeType | None = None) -> Main:
     module = types.ModuleType("__main__")
     module.__dict__.update({"__file__": path, "__builtins__": builtins})

@@ -90,7 +90,7 @@ def program(
             os.environ.clear()
             os.environ.update(env)
         main = str(run["inprocess"])
-        args = argv[argv.index(main) + 1 :] if main in argv else []
+        args = inprocess.script_args(argv, main)
         os._exit(inprocess.run_main(main, args, prepared, setup.streams))
     # A new program starts with default signal actions, as subprocess's restore_signals
     # gives it: ignored ones survive exec, and Python ignores SIGPIPE and SIGXFSZ, the

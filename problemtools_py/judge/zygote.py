@@ -195,7 +195,7 @@ def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
     timestamps are too coarse to tell two quick completions of one size apart). None when
     the program should load it itself: unreadable to the sandbox user, or not valid Python
     (its own run reports that)."""
-    args = tuple(argv[argv.index(path) + 1 :] if path in argv else [])
+    args = tuple(inprocess.script_args(argv, path))
     try:
         if not os.stat(path).st_mode & 0o004:
             return None
