@@ -166,6 +166,16 @@ def counter(text: str, key: str | None = None) -> int:
     return 0
 
 
+def open_counters(files: dict[str, tuple[str, str | None]]) -> dict[str, tuple[int, str | None]]:
+    """The counter files (see cgroups.RunGroup.counter_files) opened for :class:`Stats`,
+    by a jail's init before it leaves the host's file system."""
+    fds: dict[str, tuple[int, str | None]] = {}
+    for name, (path, key) in files.items():
+        with contextlib.suppress(OSError):
+            fds[name] = (os.open(path, os.O_RDWR if name == "peak" else os.O_RDONLY), key)
+    return fds
+
+
 class Stats:
     """The session cgroup's counters, from files opened before the jail's root was built:
     name -> (descriptor, key within the file or None)."""
@@ -175,14 +185,6 @@ class Stats:
         # CPU seconds and OOM kills so far: nothing runs between two runs, so what one run
         # ended with is what the next one starts from (two fewer reads per run)
         self.counts = (self.cpu(), self.oom())
-
-    @classmethod
-    def open(cls, files: dict[str, tuple[str, str | None]]) -> Stats:
-        fds: dict[str, tuple[int, str | None]] = {}
-        for name, (path, key) in files.items():
-            with contextlib.suppress(OSError):
-                fds[name] = (os.open(path, os.O_RDWR if name == "peak" else os.O_RDONLY), key)
-        return cls(fds)
 
     def _read(self, name: str) -> int:
         if name not in self.fds:

@@ -130,7 +130,7 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         spec.address_space,
         [os.open(path, os.O_WRONLY) for path in spec.join_paths],
     )
-    stats = inside.Stats.open({name: (path, key) for name, path, key in spec.stat_files})
+    counters = inside.open_counters({name: (path, key) for name, path, key in spec.stat_files})
     isolation.build_root(isolation.RootSpec(spec.root_dir, spec.cwd, spec.binds, spec.file_bytes))
     signal.signal(signal.SIGUSR1, inside.kill_all)
     # The init only waits and reports; real-time priority lets it note a program's end the
@@ -139,7 +139,7 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
     with contextlib.suppress(OSError, AttributeError):
         os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
     if lean_fd is not None:
-        zygote.exec_lean_init(control_fd, lean_fd, setup, stats, isolation.ENV)
+        zygote.exec_lean_init(control_fd, lean_fd, setup, counters, isolation.ENV)
     control = socket.socket(fileno=control_fd)
     while True:
         msg, fds = recv_message(control)

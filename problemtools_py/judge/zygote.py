@@ -47,7 +47,11 @@ BOOT = (
 
 
 def exec_lean_init(
-    control: int, grader: int, setup: Setup, stats: Stats, env: dict[str, str]
+    control: int,
+    grader: int,
+    setup: Setup,
+    counters: dict[str, tuple[int, str | None]],
+    env: dict[str, str],
 ) -> None:
     """Become the lean session's init: a fresh interpreter that runs :func:`main`."""
     config = {
@@ -57,10 +61,10 @@ def exec_lean_init(
         "file_bytes": setup.file_bytes,
         "address_space": setup.address_space,
         "join": setup.join,
-        "stats": stats.fds,
+        "stats": counters,
         "stdlib_path": inprocess.stdlib_path(),
     }
-    for fd in (control, grader, *setup.join, *(fd for fd, _ in stats.fds.values())):
+    for fd in (control, grader, *setup.join, *(fd for fd, _ in counters.values())):
         os.set_inheritable(fd, True)
     argv = ["python3", "-S", "-I", "-c", BOOT, json.dumps(config)]
     # The server's own interpreter (the sandbox's python3, see sandbox.server_python), as
