@@ -132,7 +132,6 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
     )
     counters = inside.open_counters({name: (path, key) for name, path, key in spec.stat_files})
     isolation.build_root(isolation.RootSpec(spec.root_dir, spec.cwd, spec.binds, spec.file_bytes))
-    signal.signal(signal.SIGUSR1, inside.kill_all)
     # The init only waits and reports; real-time priority lets it note a program's end the
     # moment it happens, even on a busy machine (interactive verdicts depend on which of
     # submission and validator ended first). Programs go back to normal scheduling.
@@ -140,6 +139,7 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
     if lean_fd is not None:
         zygote.exec_lean_init(control_fd, lean_fd, setup, counters, isolation.ENV)
+    signal.signal(signal.SIGUSR1, inside.kill_all)  # the server's kill (Jail.kill)
     control = socket.socket(fileno=control_fd)
     while True:
         msg, fds = recv_message(control)
