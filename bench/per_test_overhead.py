@@ -24,10 +24,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from problemtools_py.judge import lean
-from problemtools_py.judge.isolation import ENV, Bind
-from problemtools_py.judge.results import Limits
-from problemtools_py.judge.sandbox import Sandbox
+from problemtools_py.sandbox.client import Sandbox
+from problemtools_py.sandbox.protocol import Bind
+from problemtools_py.sandbox.results import Limits
 
 PROGRAM = "import sys\nprint(sum(map(int, sys.stdin.read().split())))\n"
 LIMITS = Limits(cpu_seconds=2, memory_bytes=512 << 20, output_bytes=1 << 20)
@@ -108,11 +107,10 @@ def main() -> None:
 
                 def lean_run() -> object:
                     os.lseek(stdin, 0, os.SEEK_SET)
-                    assert box.lean is not None
                     argv = ["python3", "-S", "/prog/main.py"]
-                    return lean.run(box.lean, argv, dict(ENV), LIMITS, stdin, argv[2], "full")
+                    return box.run_lean(argv, limits=LIMITS, stdin=stdin, inprocess=argv[2])
 
-                if box.lean is not None:
+                if box.lean_open:
                     results["lean session (the grader's path)"] = measure(lean_run, args.runs)
                 os.close(stdin)
         isolation = box.isolation

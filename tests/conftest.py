@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from problemtools_py.findings import ProblemReport
-from problemtools_py.verify import verify_problem
+from problemtools_py.verify.verifier import verify_problem
 
 # Builds and validator verdicts are cached by content in the user's cache directory; the
 # tests get a cache of their own so that nothing cached by other code versions counts

@@ -9,8 +9,8 @@ import pytest
 
 from problemtools_py.judge.compile import Builder, Executable
 from problemtools_py.judge.languages import Languages
-from problemtools_py.judge.results import Limits
-from problemtools_py.judge.sandbox import SandboxPool
+from problemtools_py.sandbox.client import SandboxPool
+from problemtools_py.sandbox.results import Limits
 
 COMPILE_LIMITS = Limits(cpu_seconds=60, memory_bytes=2 << 30, output_bytes=1 << 20, processes=256)
 

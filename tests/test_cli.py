@@ -13,7 +13,7 @@ import pytest
 from builders import append, remove
 from conftest import SAMPLES
 
-import problemtools_py.verify as verify_module
+import problemtools_py.verify.verifier as verify_module
 from problemtools_py.checks import REGISTRY
 from problemtools_py.cli.verifyproblem import main
 from problemtools_py.grading.problems import PackagesSource

@@ -16,7 +16,7 @@ from problemtools_py.judge.graders import (
     default_grader,
     parse_range,
 )
-from problemtools_py.judge.results import Limits
+from problemtools_py.sandbox.results import Limits
 
 MIXED = [("AC", 10.0), ("WA", 0.0), ("TLE", 0.0), ("AC", 30.0)]
 

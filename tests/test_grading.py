@@ -84,13 +84,13 @@ def test_every_status(grader: Grader, status: str, problem: str, code: str | Non
 
 
 def test_grading_goes_straight_to_the_jail(dataset: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With full isolation the grader talks to the session's jail directly (judge/lean.py),
-    not through the sandbox server, for every test."""
-    from problemtools_py.judge import lean
+    """With full isolation the grader talks to the session's jail directly
+    (Sandbox.run_lean), not through the sandbox server, for every test."""
+    from problemtools_py.sandbox.client import Sandbox
 
     calls = []
-    real = lean.run
-    monkeypatch.setattr(lean, "run", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = Sandbox.run_lean
+    monkeypatch.setattr(Sandbox, "run_lean", lambda *a, **k: calls.append(1) or real(*a, **k))
     with Grader(dataset, jobs=1) as g:
         assert g.grade(IDS["echo"], py(ECHO)).reward == 1.0
     if os.geteuid() == 0:

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from problemtools_py.judge import lean
-from problemtools_py.judge import sandbox as sandbox_module
-from problemtools_py.judge.isolation import ENV, Bind
-from problemtools_py.judge.results import Limits, Outcome, RunResult
-from problemtools_py.judge.sandbox import Sandbox
+from problemtools_py.sandbox import client as sandbox_module
+from problemtools_py.sandbox.client import Sandbox
+from problemtools_py.sandbox.protocol import ENV, Bind
+from problemtools_py.sandbox.results import Limits, Outcome, RunResult
 
 ROOT = os.geteuid() == 0
 needs_root = pytest.mark.skipif(not ROOT, reason="full isolation needs root")
@@ -284,8 +283,8 @@ def run_lean(box: Sandbox, argv: list[str], data: bytes) -> RunResult:
     try:
         os.write(fd, data)
         os.lseek(fd, 0, os.SEEK_SET)
-        assert box.lean is not None
-        return lean.run(box.lean, argv, dict(ENV), LIMITS, fd, argv[2], box.isolation)
+        assert box.lean_open
+        return box.run_lean(argv, limits=LIMITS, stdin=fd, inprocess=argv[2])
     finally:
         os.close(fd)
 
@@ -305,7 +304,7 @@ def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, mode: str
     inprocess = mode != "exec"
     with box.session(limits=LIMITS, binds=[Bind(str(tmp_path), "/prog")], inprocess=inprocess,
                      lean=mode == "lean"):
-        assert (box.lean is not None) == (mode == "lean")
+        assert box.lean_open == (mode == "lean")
         for name in INPROCESS:
             argv = ["python3", "-S", f"/prog/{name}", "x"]
             if mode == "lean":
@@ -377,8 +376,8 @@ def test_a_lean_session_takes_runs_only_on_its_direct_line(box: Sandbox, tmp_pat
             box.run(["true"], limits=LIMITS)
         read, write = os.pipe()  # the programs' streams are made for a memory file
         with pytest.raises(ValueError, match="regular"):
-            lean.run(box.lean, ["python3", "/prog/echo.py"], dict(ENV), LIMITS, read,
-                     "/prog/echo.py", box.isolation)
+            box.run_lean(["python3", "/prog/echo.py"], limits=LIMITS, stdin=read,
+                         inprocess="/prog/echo.py")
         os.close(read)
         os.close(write)
         result = run_lean(box, ["python3", "-S", "/prog/echo.py"], b"hi\n")

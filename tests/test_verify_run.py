@@ -233,7 +233,7 @@ def test_checktestdata_validator(copy_sample: Callable[..., Path], capsys: Captu
 
 def test_a_second_run_of_an_unchanged_package_runs_nothing(
         copy_sample: Callable[..., Path], capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
-    from problemtools_py.judge import sandbox
+    from problemtools_py.sandbox import client as sandbox
 
     root = copy_sample("divisor")
     code, first = run_json([str(root)], capsys)

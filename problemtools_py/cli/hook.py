@@ -12,8 +12,8 @@ from problemtools_py.checks import PARTS
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.reporters import TextReporter
 from problemtools_py.findings import ExitCode
-from problemtools_py.run.context import Options
-from problemtools_py.verify import verify_all
+from problemtools_py.verify.context import Options
+from problemtools_py.verify.verifier import verify_all
 
 PROG = "verifyproblem-hook"
 STATIC_PARTS = ("config", "statement", "data")

@@ -21,7 +21,7 @@ from problemtools_py.dataset.filters import Filters
 from problemtools_py.dataset.schema import SPLITS
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, count
-from problemtools_py.judge.sandbox import SandboxPool
+from problemtools_py.sandbox.client import SandboxPool
 
 PROG = "kattis2parquet"
 

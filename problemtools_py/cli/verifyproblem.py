@@ -14,8 +14,8 @@ from problemtools_py.cli.options import add_jobs, positive_float
 from problemtools_py.cli.reporters import JsonReporter, TextReporter
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
-from problemtools_py.run.context import Options
-from problemtools_py.verify import verify_all
+from problemtools_py.verify.context import Options
+from problemtools_py.verify.verifier import verify_all
 
 PROG = "verifyproblem"
 

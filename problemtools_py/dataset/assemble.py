@@ -25,7 +25,7 @@ from problemtools_py.dataset.schema import (
 from problemtools_py.dataset.writer import RowWriter
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
-from problemtools_py.run.cache import file_digest
+from problemtools_py.verify.cache import file_digest
 
 
 class Assembler:
@@ -109,4 +109,3 @@ class Assembler:
 
     def abort(self) -> None:
         shutil.rmtree(self.tmp, ignore_errors=True)
-

@@ -22,12 +22,13 @@ from problemtools_py.dataset.schema import origin_json, tests_json
 from problemtools_py.findings import Severity
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.judging import CaseJudge
-from problemtools_py.judge.results import Limits, Verdict
-from problemtools_py.judge.sandbox import SandboxPool
 from problemtools_py.judge.validators import DatasetValidator
+from problemtools_py.judge.verdicts import Verdict
 from problemtools_py.model import load_problem
 from problemtools_py.model.problem import Problem
-from problemtools_py.run.context import Context, Options
+from problemtools_py.sandbox.client import SandboxPool
+from problemtools_py.sandbox.results import Limits
+from problemtools_py.verify.context import Context, Options
 
 
 @dataclass(frozen=True)

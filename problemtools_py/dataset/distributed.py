@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from problemtools_py.dataset.build import BuildOptions, Outcome, convert
-from problemtools_py.judge.sandbox import SandboxPool
 from problemtools_py.raycluster import connected
+from problemtools_py.sandbox.client import SandboxPool
 
 
 def _convert_on_node(path: str, options: BuildOptions) -> Outcome:

@@ -107,9 +107,7 @@ def _fill(root: Path, problem: DatasetProblem, reference: str | None, modern: bo
         _write(root / "output_validator" / "dataset_rule.py", comparator_source())
     else:
         _write(root / ".timelimit", f"{problem.time_limit_s!r}\n")
-        tex = (
-            f"\\problemname{{Problem {problem.problem_id}}}\n\n{tex_escape(problem.statement)}\n"
-        )
+        tex = f"\\problemname{{Problem {problem.problem_id}}}\n\n{tex_escape(problem.statement)}\n"
         _write(root / "problem_statement" / "problem.en.tex", tex)
         _write(root / "output_validators" / "dataset_rule" / "dataset_rule.py", comparator_source())
     width = max(3, len(str(len(problem.tests))))

@@ -8,7 +8,7 @@ from problemtools_py.dataset.assemble import Assembler
 from problemtools_py.dataset.build import Outcome
 from problemtools_py.dataset.dedup import NgramIndex, statements_of
 from problemtools_py.errors import FatalError
-from problemtools_py.run.cache import digest
+from problemtools_py.verify.cache import digest
 
 
 class Filters:

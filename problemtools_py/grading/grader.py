@@ -30,11 +30,10 @@ from problemtools_py.dataset.reader import Dataset
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.extract import extract_code
 from problemtools_py.grading.problems import ProblemSource, open_source
-from problemtools_py.judge import lean
 from problemtools_py.judge.dataset_rule import first_difference
-from problemtools_py.judge.isolation import ENV, Bind
-from problemtools_py.judge.results import Limits, Outcome, RunResult
-from problemtools_py.judge.sandbox import Sandbox, SandboxPool
+from problemtools_py.sandbox.client import Sandbox, SandboxPool
+from problemtools_py.sandbox.protocol import Bind
+from problemtools_py.sandbox.results import Limits, Outcome, RunResult
 
 STATUS_OF = {
     Outcome.TLE: "timeout",
@@ -280,14 +279,12 @@ class Grader:
 
     def _start(self, box: Sandbox, fast: bool, limits: Limits, stdin: int) -> RunResult:
         """One test: straight to the session's jail when it offers that (see
-        :mod:`problemtools_py.judge.lean`), on this worker's core, else through the
+        :meth:`Sandbox.run_lean`), on this worker's core, else through the
         sandbox server."""
         argv = ["python3", "-S", "/prog/main.py"]
-        if fast and box.lean is not None:
+        if fast and box.lean_open:
             core = getattr(self._worker, "core", None)
-            return lean.run(
-                box.lean, argv, dict(ENV), limits, stdin, argv[2], box.isolation, core
-            )
+            return box.run_lean(argv, limits=limits, stdin=stdin, inprocess=argv[2], core=core)
         return box.run(argv, limits=limits, stdin=stdin, inprocess=argv[2] if fast else None)
 
     def grade_many(self, items: Iterable[tuple[str, str]]) -> Iterator[GradeResult]:

@@ -14,11 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from problemtools_py.judge.inside import SANDBOX_GID, SANDBOX_UID
-from problemtools_py.judge.isolation import Bind
 from problemtools_py.judge.languages import Language
-from problemtools_py.judge.results import Limits
-from problemtools_py.judge.sandbox import SandboxError, SandboxPool
+from problemtools_py.sandbox.client import SandboxError, SandboxPool
+from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
+from problemtools_py.sandbox.results import Limits
 
 BUILD_DIR, RUN_DIR = "/build", "/prog"
 SCRIPT_NAMES = ("build", "run")

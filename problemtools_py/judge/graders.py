@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.results import Limits
-from problemtools_py.judge.sandbox import Sandbox, SandboxError
+from problemtools_py.judge.execute import run_program
+from problemtools_py.sandbox.client import Sandbox, SandboxError
+from problemtools_py.sandbox.results import Limits
 
 # The default grader's worst-first order (problemtools' default_grader).
 WORST_FIRST = ("JE", "IF", "RTE", "MLE", "TLE", "OLE", "WA", "PE")
@@ -86,7 +87,7 @@ class CustomGrader:
         feed = work / "grader.in"
         feed.write_text("".join(f"{v} {s:g}\n" for v, s in results))
         try:
-            run = box.run_program(self.executable, flags, limits=self.limits, stdin=feed)
+            run = run_program(box, self.executable, flags, limits=self.limits, stdin=feed)
         except SandboxError as exc:
             return Grade("JE", 0.0, f"grader could not run: {exc}")
         output = run.stdout.decode("utf-8", "replace")

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.results import Limits, Outcome, RunResult, Verdict
-from problemtools_py.judge.sandbox import SandboxError, SandboxPool
+from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.validators import (
     CustomValidator,
     DatasetValidator,
@@ -19,6 +18,9 @@ from problemtools_py.judge.validators import (
     Validation,
     fresh_feedback_dir,
 )
+from problemtools_py.judge.verdicts import Verdict
+from problemtools_py.sandbox.client import SandboxError, SandboxPool
+from problemtools_py.sandbox.results import Limits, Outcome, RunResult
 
 Checker = DefaultValidator | DatasetValidator | CustomValidator
 OUTCOME_VERDICT = {
@@ -132,7 +134,8 @@ class CaseJudge:
             self.limits.file_bytes,
         )
         with self.pool.sandbox() as box:
-            run = box.run_program(
+            run = run_program(
+                box,
                 exe,
                 limits=limits,
                 memory_mb=self.limits.memory_bytes >> 20,
@@ -172,7 +175,8 @@ class CaseJudge:
 
             def run_sub() -> None:
                 done["sub"] = _guard(
-                    lambda: sub_box.run_program(
+                    lambda: run_program(
+                        sub_box,
                         exe,
                         limits=self.limits,
                         stdin=to_sub_r,
@@ -184,7 +188,8 @@ class CaseJudge:
 
             def run_val() -> None:
                 done["val"] = _guard(
-                    lambda: val_box.run_program(
+                    lambda: run_program(
+                        val_box,
                         checker.executable,
                         checker.arguments(),
                         limits=checker.limits,

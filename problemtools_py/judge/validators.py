@@ -17,10 +17,11 @@ from problemtools_py.judge.comparators import (
     default_compare,
 )
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.inside import SANDBOX_GID, SANDBOX_UID
-from problemtools_py.judge.isolation import Bind
-from problemtools_py.judge.results import Limits, RunResult, Verdict
-from problemtools_py.judge.sandbox import Sandbox, SandboxError
+from problemtools_py.judge.execute import run_program
+from problemtools_py.judge.verdicts import Verdict
+from problemtools_py.sandbox.client import Sandbox, SandboxError
+from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
+from problemtools_py.sandbox.results import Limits, RunResult
 
 FEEDBACK_CAP = 64 << 10
 FEEDBACK_FILES = (
@@ -135,7 +136,8 @@ class CustomValidator:
         self, box: Sandbox, input_path: Path, answer: Path, team_output: Path, feedback_dir: Path
     ) -> Validation:
         try:
-            run = box.run_program(
+            run = run_program(
+                box,
                 self.executable,
                 self.arguments(),
                 limits=self.limits,

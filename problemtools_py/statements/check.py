@@ -11,7 +11,7 @@ from problemtools_py import __version__
 from problemtools_py.findings import Finding, Severity, warning
 from problemtools_py.model.problem import Problem, Statement
 from problemtools_py.resources import template_dir
-from problemtools_py.run.cache import VerdictCache, digest, file_digest
+from problemtools_py.verify.cache import VerdictCache, digest, file_digest
 
 MAX_STATEMENT_BYTES = 1 << 20
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from problemtools_py.findings import Finding, error
 from problemtools_py.model.problem import Problem, Statement
-from problemtools_py.run.timelimit import fixed_limit
+from problemtools_py.verify.timelimit import fixed_limit
 
 MAX_SAMPLE_BYTES = 1 << 20
 

@@ -9,18 +9,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from problemtools_py.findings import Finding, error, warning
-from problemtools_py.judge.results import Verdict
-from problemtools_py.judge.sandbox import SandboxError
 from problemtools_py.judge.validators import (
     CustomValidator,
     DefaultValidator,
     Validation,
     fresh_feedback_dir,
 )
+from problemtools_py.judge.verdicts import Verdict
 from problemtools_py.model.problem import TestCase
-from problemtools_py.run.cache import VerdictCache, digest, file_digest
-from problemtools_py.run.context import Context
-from problemtools_py.run.flags import group_settings, output_validator_args
+from problemtools_py.sandbox.client import SandboxError
+from problemtools_py.verify.cache import VerdictCache, digest, file_digest
+from problemtools_py.verify.context import Context
+from problemtools_py.verify.flags import group_settings, output_validator_args
 
 PROBES: tuple[tuple[str, bytes], ...] = (
     ("an empty output", b""),

@@ -12,10 +12,9 @@ import resource
 import signal
 from typing import Any, NamedTuple
 
-from problemtools_py.judge import inprocess
+from problemtools_py.sandbox import inprocess
+from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID
 
-SANDBOX_UID = 65534  # nobody
-SANDBOX_GID = 65534  # nogroup
 LEAN_ENVIRON: dict[str, str] = {}  # a lean init's environment (its programs inherit it)
 
 

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from problemtools_py.judge.inside import counter
+from problemtools_py.sandbox.inside import counter
 
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
 

@@ -16,16 +16,17 @@ from pathlib import Path
 from problemtools_py.findings import Finding, error
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.judging import CaseJudge
-from problemtools_py.judge.results import Limits, Verdict
 from problemtools_py.judge.validators import CustomValidator
+from problemtools_py.judge.verdicts import Verdict
 from problemtools_py.model.problem import Submission, TestCase
-from problemtools_py.run.answers import Checker
-from problemtools_py.run.cache import VerdictCache, digest, file_digest
-from problemtools_py.run.claims import expectation_findings
-from problemtools_py.run.context import Context
-from problemtools_py.run.grading import CaseGrade, Grader
-from problemtools_py.run.outcomes import CaseOutcome, SubmissionResult
-from problemtools_py.run.timelimit import TimeLimit, time_limit
+from problemtools_py.sandbox.results import Limits
+from problemtools_py.verify.answers import Checker
+from problemtools_py.verify.cache import VerdictCache, digest, file_digest
+from problemtools_py.verify.claims import expectation_findings
+from problemtools_py.verify.context import Context
+from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
+from problemtools_py.verify.scoring import CaseGrade, Grader
+from problemtools_py.verify.timelimit import TimeLimit, time_limit
 
 
 @dataclass

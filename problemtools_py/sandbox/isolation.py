@@ -9,7 +9,7 @@ import ctypes
 import os
 from dataclasses import dataclass
 
-from problemtools_py.judge.inside import SANDBOX_GID, SANDBOX_UID
+from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -30,7 +30,6 @@ PR_SET_NO_NEW_PRIVS = 38
 SYSTEM_DIRS = ("usr", "etc")
 SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 DEVICES = ("null", "zero", "full", "random", "urandom")
-ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -68,13 +67,6 @@ def mount(
         _libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)),
         f"mount {target}",
     )
-
-
-@dataclass(frozen=True)
-class Bind:
-    source: str  # host path
-    target: str  # path inside the sandbox
-    writable: bool = False
 
 
 @dataclass(frozen=True)

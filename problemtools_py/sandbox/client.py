@@ -1,9 +1,19 @@
-"""The one way to run a program: :meth:`Sandbox.run`.
+"""The one way to run a program: :meth:`Sandbox.run`, or :meth:`Sandbox.run_lean` in a lean
+:meth:`Sandbox.session`.
 
 A :class:`Sandbox` owns a small server process (:mod:`.server`) that runs one program at a
 time in isolation; :class:`SandboxPool` hands one to each worker thread. When the machine
 allows no real isolation (not root), the server falls back to resource limits and the
-first sandbox of the process prints one clear warning."""
+first sandbox of the process prints one clear warning.
+
+A lean session's jail takes runs straight from this side: its init (PID 1 of the jail, a
+fresh interpreter, see :mod:`.zygote`) listens on a socket whose other end the server
+hands over when the session opens. This side sends stdin, the write end of a stdout pipe
+and a stderr file, and reads the pipe itself (counting it against the output limit); the
+init forks the program exactly as for any run, waits for it under the CPU and wall
+limits, kills and reaps whatever it left, empties the scratch space and answers with the
+accounting. A test then costs one fork and a few system calls instead of a round trip
+through the server."""
 
 from __future__ import annotations
 
@@ -12,20 +22,31 @@ import os
 import queue
 import shutil
 import socket
+import stat
 import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from problemtools_py.judge.isolation import ENV, Bind
-from problemtools_py.judge.protocol import recv_message, send_message
-
-if TYPE_CHECKING:
-    from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.results import Limits, Outcome, RunResult
+from problemtools_py.sandbox.protocol import (
+    CLOSE,
+    ENV,
+    KILL,
+    Bind,
+    LeanRequest,
+    Reply,
+    Request,
+    hello_from_wire,
+    open_message,
+    recv_message,
+    reply_from_wire,
+    send_message,
+    to_wire,
+)
+from problemtools_py.sandbox.results import Limits, RunResult
 
 _warned = False
 _warn_lock = threading.Lock()
@@ -35,11 +56,11 @@ class SandboxError(Exception):
     """The sandbox could not run the program at all (setup failed, not found, crashed)."""
 
 
-# The server imports only the standard library and problemtools_py.judge, so it can run
-# on the interpreter programs know as python3, whatever runs the judge.
+# The server imports only the standard library and this package, so it can run on the
+# interpreter programs know as python3, whatever runs the judge.
 _BOOT = (
     "import sys; sys.path.insert(0, sys.argv[1]); del sys.argv[1]; "
-    "from problemtools_py.judge.server import main; main()"
+    "from problemtools_py.sandbox.server import main; main()"
 )
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 _server_python: str | None = None
@@ -98,14 +119,14 @@ class Sandbox:
         self._send_lock = threading.Lock()
         self._python_matches: bool | None = None
         self.lean: socket.socket | None = None  # the open session's direct line (see session)
-        hello, _ = recv_message(parent)
-        if hello is None:
+        message, _ = recv_message(parent)
+        if message is None:
             self.close()
             raise SandboxError("the sandbox server did not start")
-        self.isolation: str = str(hello["isolation"])
-        self.python: tuple[int, ...] = tuple(hello["python"])
-        self.stdlib: list[str] = list(hello["stdlib"])
-        self.namespaces: bool = bool(hello["namespaces"])
+        hello = hello_from_wire(message)
+        self.isolation = hello.isolation
+        self.python = hello.python
+        self.stdlib = hello.stdlib
         if self.isolation != "full":
             _warn_once(f"sandbox isolation is {self.isolation}")
 
@@ -140,42 +161,45 @@ class Sandbox:
                 close.append(out)
             else:
                 out = self._fd(stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, close)
-            request: dict[str, Any] = {
-                **self._request(argv, limits, binds, cwd, inprocess is not None),
-                "env": {**ENV, **(env or {})},
-                "stderr_cap": limits.stderr_bytes,
-                "stdout_direct": stdout_direct,
-                "inprocess": inprocess,
-            }
+            request = self._request(argv, limits, binds, cwd, inprocess is not None)._replace(
+                env={**ENV, **(env or {})}, stdout_direct=stdout_direct, inprocess=inprocess
+            )
             given = [fd for fd in (stdin, stdout, *(watch or ())) if isinstance(fd, int)]
-            reply = self._call(request, [stdin_fd, out, *(watch or ())], given if give_fds else [])
+            sent = [stdin_fd, out, *(watch or ())]
+            reply = self._call(to_wire(request), sent, given if give_fds else [])
             captured = b""
             if capture:
                 os.lseek(out, 0, os.SEEK_SET)
                 captured = _read_fd(out)
-            return result_from_reply(reply, limits, captured)
+            return RunResult.from_reply(_accounting(reply), limits, captured)
         finally:
             for fd in close:
                 os.close(fd)
 
     def _request(
-        self, argv: Sequence[str], limits: Limits, binds: Sequence[Bind], cwd: str, stdlib: bool
-    ) -> dict[str, Any]:
+        self,
+        argv: Sequence[str],
+        limits: Limits,
+        binds: Sequence[Bind],
+        cwd: str,
+        stdlib: bool,
+    ) -> Request:
         """The parts of a request that describe the program, its files and its limits."""
-        bind_list = [[b.source, b.target, b.writable] for b in binds]
-        if stdlib:  # in-process Python imports from the server's standard library
-            bind_list += [[d, d, False] for d in self.stdlib]
-        return {
-            "argv": list(argv),
-            "cwd": cwd,
-            "binds": bind_list,
-            "cpu": limits.cpu_seconds,
-            "wall": limits.wall,
-            "memory": limits.memory_bytes,
-            "output": limits.output_bytes,
-            "tasks": limits.processes,
-            "file_bytes": limits.file_bytes,
-        }
+        binds = tuple(binds)
+        if stdlib:  # in-process Python imports the server's standard library
+            binds += tuple(Bind(d, d) for d in self.stdlib)
+        return Request(
+            argv=tuple(argv),
+            cpu_seconds=limits.cpu_seconds,
+            wall_seconds=limits.wall,
+            memory_bytes=limits.memory_bytes,
+            output_bytes=limits.output_bytes,
+            cwd=cwd,
+            binds=binds,
+            tasks=limits.processes,
+            file_bytes=limits.file_bytes,
+            stderr_bytes=limits.stderr_bytes,
+        )
 
     @staticmethod
     def _fd(target: Path | int | None, flags: int, close: list[int]) -> int:
@@ -224,11 +248,13 @@ class Sandbox:
     ) -> Iterator[Sandbox]:
         """Keep one jail for many runs of one program (its tests, in order): each run then
         costs a fork, not a new sandbox. Runs inside use these binds, cwd and memory; the
-        scratch directories are emptied between runs. With ``lean`` (full isolation only)
-        :meth:`run_lean` talks to the jail directly, without the server in between."""
+        scratch directories are emptied between runs. With ``lean`` (full isolation and a
+        memory cgroup only; see :attr:`lean_open`) runs go through :meth:`run_lean`,
+        straight to the jail; otherwise through :meth:`run`. ``inprocess``: the session
+        runs in-process Python (it binds the server's standard library)."""
         sent: list[int] = []
-        request = {"open": self._request(["true"], limits, binds, cwd, inprocess), "lean": lean}
-        self._call(request, [], [], sent)
+        request = self._request(["true"], limits, binds, cwd, inprocess)
+        self._call(open_message(request, lean), [], [], sent)
         self.lean = socket.socket(fileno=sent[0]) if sent else None
         try:
             yield self
@@ -236,27 +262,38 @@ class Sandbox:
             if self.lean is not None:
                 self.lean.close()
                 self.lean = None
-            self._call({"close": True}, [], [])
+            self._call(CLOSE, [], [])
 
-    def run_program(
+    @property
+    def lean_open(self) -> bool:
+        """Whether the open session took its direct line (a lean one could be had)."""
+        return self.lean is not None
+
+    def run_lean(
         self,
-        exe: Executable,
-        args: Sequence[str] = (),
+        argv: Sequence[str],
         *,
         limits: Limits,
-        memory_mb: int | None = None,
-        binds: Sequence[Bind] = (),
-        **kw: Any,
+        stdin: int,
+        env: dict[str, str] | None = None,
+        inprocess: str | None = None,
+        core: int | None = None,
     ) -> RunResult:
-        """Run a built program with extra arguments; Python programs run in-process when
-        the versions match. ``memory_mb`` is what the program is told (the JVM's heap)."""
-        fast = exe.inprocess and self.python_matches()
-        return self.run(
-            [*exe.argv(memory_mb or limits.memory_bytes >> 20), *args],
-            limits=limits,
-            binds=[*exe.binds(), *binds],
-            inprocess=exe.inprocess_main() if fast else None,
-            **kw,
+        """One run in the open lean session. ``stdin`` is a memory file (memfd_create: the
+        programs' streams are made for that kind) at its start, kept open; stdout is read
+        here, up to the output limit (past it the pipe is closed and the run is an output
+        limit); the last ``limits.stderr_bytes`` of stderr are kept. ``core``: run on this
+        core (the caller's), else anywhere. The session's memory, files and cwd apply."""
+        if self.lean is None:
+            raise SandboxError("no lean session is open")
+        if not stat.S_ISREG(os.fstat(stdin).st_mode):
+            raise ValueError("a lean run's stdin must be a regular (memory) file")
+        request = LeanRequest(
+            tuple(argv), {**ENV, **(env or {})}, limits.cpu_seconds, limits.wall, inprocess, core
+        )
+        reply, stdout, stderr = _lean_call(self.lean, request, stdin, limits)
+        return RunResult.from_reply(
+            reply._replace(stderr=stderr, isolation=self.isolation), limits, stdout
         )
 
     def python_matches(self) -> bool:
@@ -274,7 +311,7 @@ class Sandbox:
     def kill(self) -> None:
         """End the current run early (from another thread); harmless when none runs."""
         with self._send_lock:
-            send_message(self.sock, {"kill": True})
+            send_message(self.sock, KILL)
 
     def close(self) -> None:
         try:
@@ -300,38 +337,60 @@ def _read_fd(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def result_from_reply(reply: dict[str, Any], limits: Limits, stdout: bytes) -> RunResult:
-    """A run's outcome from the accounting the server (or a jail's init) sent back."""
-    killed = reply.get("killed_for")
-    cpu = float(reply["cpu"])
-    sig = reply.get("signal")
-    code = reply.get("exit_code")
-    if killed == "output":
-        outcome = Outcome.OLE
-    elif reply.get("oom"):
-        outcome = Outcome.MLE
-    elif killed in ("cpu", "wall") or cpu > limits.cpu_seconds or sig == 24:  # SIGXCPU
-        outcome = Outcome.TLE
-    elif sig is not None or code != 0:
-        outcome = Outcome.RTE
-    else:
-        outcome = Outcome.OK
-    return RunResult(
-        outcome=outcome,
-        exit_code=code,
-        signal=sig,
-        cpu_seconds=cpu,
-        wall_seconds=float(reply["wall"]),
-        peak_memory_bytes=int(reply["peak"]),
-        output_bytes=int(reply["output_bytes"]),
-        stdout=stdout,
-        stderr=str(reply.get("stderr", "")).encode(),
-        wall_killed=killed == "wall",
-        judge_killed=killed == "judge",
-        ended_at=float(reply.get("ended", 0.0)),
-        first_closed=reply.get("first_closed"),
-        isolation=str(reply.get("isolation", "")),
+def _accounting(message: dict[str, Any]) -> Reply:
+    """A run's reply; the sandbox's own failure (or a reply it could not have sent) raises."""
+    try:
+        reply = reply_from_wire(message)
+    except TypeError as exc:
+        raise SandboxError(f"a malformed reply from the sandbox: {exc}") from exc
+    if isinstance(reply, str):
+        raise SandboxError(reply)
+    return reply
+
+
+def _lean_call(
+    sock: socket.socket, request: LeanRequest, stdin: int, limits: Limits
+) -> tuple[Reply, bytes, str]:
+    """Send a lean run, read its stdout (up to the limit) and stderr's tail; the reply
+    counts the output and says when it went over."""
+    out_r, out_w = os.pipe()
+    err = os.memfd_create("stderr")
+    try:
+        send_message(sock, to_wire(request), [stdin, out_w, err])
+        os.close(out_w)
+        out_w = -1
+        stdout, over = _read_limited(out_r, limits.output_bytes)
+        os.close(out_r)
+        out_r = -1
+        message, _ = recv_message(sock)
+        if message is None:
+            raise SandboxError("the sandbox's jail stopped")
+        reply = _accounting(message)
+        size = os.fstat(err).st_size
+        tail = os.pread(err, limits.stderr_bytes, max(0, size - limits.stderr_bytes))
+    except OSError as exc:
+        raise SandboxError(f"lost the sandbox's jail: {exc}") from exc
+    finally:
+        for fd in (out_r, out_w, err):
+            if fd >= 0:
+                os.close(fd)
+    reply = reply._replace(
+        output_bytes=len(stdout) + over, killed_for="output" if over else reply.killed_for
     )
+    return reply, stdout, tail.decode("utf-8", errors="replace")
+
+
+def _read_limited(fd: int, limit: int) -> tuple[bytes, int]:
+    """Everything up to ``limit`` bytes, and 1 when there was more (then we stop reading)."""
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := os.read(fd, 1 << 16):
+        size += len(chunk)
+        if size > limit:
+            chunks.append(chunk[: len(chunk) - (size - limit)])
+            return b"".join(chunks), 1
+        chunks.append(chunk)
+    return b"".join(chunks), 0
 
 
 def _warn_once(message: str) -> None:

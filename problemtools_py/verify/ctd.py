@@ -9,7 +9,7 @@ from pathlib import Path
 
 from problemtools_py.judge.compile import Build
 from problemtools_py.model.problem import Program
-from problemtools_py.run.context import Context
+from problemtools_py.verify.context import Context
 
 RUNNER = """import os
 import sys

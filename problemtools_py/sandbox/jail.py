@@ -23,16 +23,16 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from problemtools_py.judge import inside, isolation, zygote
-from problemtools_py.judge.inside import RunFds
-from problemtools_py.judge.protocol import recv_message, send_message
+from problemtools_py.sandbox import inside, isolation, zygote
+from problemtools_py.sandbox.inside import RunFds
+from problemtools_py.sandbox.protocol import ENV, Bind, recv_message, send_message
 
 
 @dataclass(frozen=True)
 class JailSpec:
     root_dir: str
     cwd: str
-    binds: tuple[isolation.Bind, ...]
+    binds: tuple[Bind, ...]
     file_bytes: int
     join_paths: tuple[str, ...]  # cgroup.procs files the program joins
     address_space: int | None  # RLIMIT_AS when there is no memory cgroup
@@ -138,7 +138,7 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
     with contextlib.suppress(OSError, AttributeError):
         os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
     if lean_fd is not None:
-        zygote.exec_lean_init(control_fd, lean_fd, setup, counters, isolation.ENV)
+        zygote.exec_lean_init(control_fd, lean_fd, setup, counters, ENV)
     signal.signal(signal.SIGUSR1, inside.kill_all)  # the server's kill (Jail.kill)
     control = socket.socket(fileno=control_fd)
     while True:
@@ -227,7 +227,7 @@ def _wait_for(pid: int) -> dict[str, Any]:
 def spawn_plain(
     run: dict[str, Any],
     fds: RunFds,
-    binds: tuple[isolation.Bind, ...],
+    binds: tuple[Bind, ...],
     cwd: str,
     file_bytes: int,
     memory: int,
@@ -251,7 +251,7 @@ def spawn_plain(
     return pid
 
 
-def translate(arg: str, binds: tuple[isolation.Bind, ...]) -> str:
+def translate(arg: str, binds: tuple[Bind, ...]) -> str:
     for bind in binds:
         if arg == bind.target or arg.startswith(bind.target.rstrip("/") + "/"):
             return bind.source + arg[len(bind.target) :]

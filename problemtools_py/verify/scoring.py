@@ -21,9 +21,9 @@ from problemtools_py.judge.graders import (
     parse_range,
 )
 from problemtools_py.model.problem import TestGroup
-from problemtools_py.run.cache import VerdictCache, digest
-from problemtools_py.run.context import Context
-from problemtools_py.run.flags import group_settings
+from problemtools_py.verify.cache import VerdictCache, digest
+from problemtools_py.verify.context import Context
+from problemtools_py.verify.flags import group_settings
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from problemtools_py.findings import Finding, error
-from problemtools_py.judge.sandbox import SandboxError
-from problemtools_py.run.answers import check_answers
-from problemtools_py.run.context import Context
-from problemtools_py.run.inputs import check_inputs
-from problemtools_py.run.outcomes import SubmissionResult
-from problemtools_py.run.submissions import Judged, judge_submissions
+from problemtools_py.sandbox.client import SandboxError
+from problemtools_py.verify.answers import check_answers
+from problemtools_py.verify.context import Context
+from problemtools_py.verify.inputs import check_inputs
+from problemtools_py.verify.outcomes import SubmissionResult
+from problemtools_py.verify.submissions import Judged, judge_submissions
 
 RUNNING_PARTS = ("validators", "graders", "submissions")
 

@@ -5,10 +5,10 @@ whether the claim still holds with the safety margin."""
 from __future__ import annotations
 
 from problemtools_py.findings import Finding, error, warning
-from problemtools_py.judge.results import Verdict
+from problemtools_py.judge.verdicts import Verdict
 from problemtools_py.model.expectations import glob_matches
-from problemtools_py.run.context import Context
-from problemtools_py.run.outcomes import CaseOutcome, SubmissionResult
+from problemtools_py.verify.context import Context
+from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
 
 
 def _describe(outcome: CaseOutcome) -> str:

@@ -23,8 +23,8 @@ import socket
 import sys
 import time
 
-from problemtools_py.judge import inprocess
-from problemtools_py.judge.inside import (
+from problemtools_py.sandbox import inprocess
+from problemtools_py.sandbox.inside import (
     LEAN_ENVIRON,
     RunFds,
     Setup,
@@ -35,13 +35,20 @@ from problemtools_py.judge.inside import (
     reap_all,
     write_quietly,
 )
-from problemtools_py.judge.protocol import recv_message, send_message
+from problemtools_py.sandbox.protocol import (
+    Reply,
+    error_message,
+    lean_request_from_wire,
+    recv_message,
+    send_message,
+    to_wire,
+)
 
 POLL_SECONDS = 0.02  # how often the CPU time of the whole tree is checked while it runs
 _ALL_CORES = os.sched_getaffinity(0)
 MOUNT = "/.ptpy"  # the judge's directory is bound at MOUNT/problemtools_py/judge
 BOOT = (
-    f"import sys; sys.path.insert(0, {MOUNT!r}); from problemtools_py.judge import zygote; "
+    f"import sys; sys.path.insert(0, {MOUNT!r}); from problemtools_py.sandbox import zygote; "
     "del sys.path[0]; zygote.main(sys.argv[1])"
 )
 
@@ -132,10 +139,12 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
         for fd in fds:
             os.close(fd)
         if msg is not None:
-            send_message(sock, {"error": "a lean run takes stdin, stdout and stderr"})
+            send_message(sock, error_message("a lean run takes stdin, stdout and stderr"))
         return msg is not None
-    main = prepared(str(msg["inprocess"]), list(msg["argv"])) if msg.get("inprocess") else None
-    _pin(msg.get("core"))
+    req = lean_request_from_wire(msg)
+    main = prepared(req.inprocess, list(req.argv)) if req.inprocess else None
+    _pin(req.core)
+    run = {"argv": req.argv, "env": req.env, "cpu": req.cpu_seconds, "inprocess": req.inprocess}
     exec_r, exec_w = os.pipe2(os.O_CLOEXEC)
     cpu_before, oom_before = stats.counts
     stats.reset_peak()
@@ -143,13 +152,13 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
     pid = os.fork()
     if pid == 0:
         try:
-            program(msg, RunFds(fds[0], fds[1], fds[2], exec_w, -1), setup, True, main)
+            program(run, RunFds(fds[0], fds[1], fds[2], exec_w, -1), setup, True, main)
         except BaseException as exc:
             write_quietly(exec_w, f"sandbox setup failed: {exc}")
         os._exit(127)
     for fd in (*fds, exec_w):
         os.close(fd)
-    limits = (float(msg["cpu"]), float(msg["wall"]))
+    limits = (req.cpu_seconds, req.wall_seconds)
     status, ended, killed = wait_run(pid, start, limits, stats, cpu_before)
     if stats.remaining() and kill_all():
         reap_all()
@@ -158,22 +167,20 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
     setup_error = os.read(exec_r, 4000)
     os.close(exec_r)
     if setup_error:
-        send_message(sock, {"error": setup_error.decode(errors="replace")})
+        send_message(sock, error_message(setup_error.decode(errors="replace")))
         return True
     code_or_signal = os.waitstatus_to_exitcode(status)
-    send_message(
-        sock,
-        {
-            "exit_code": code_or_signal if code_or_signal >= 0 else None,
-            "signal": -code_or_signal if code_or_signal < 0 else None,
-            "cpu": stats.counts[0] - cpu_before,
-            "wall": ended - start,
-            "ended": ended,
-            "peak": stats.peak(),
-            "oom": stats.counts[1] > oom_before,
-            "killed_for": killed,
-        },
+    reply = Reply(
+        exit_code=code_or_signal if code_or_signal >= 0 else None,
+        signal=-code_or_signal if code_or_signal < 0 else None,
+        cpu_seconds=stats.counts[0] - cpu_before,
+        wall_seconds=ended - start,
+        ended=ended,
+        peak_memory_bytes=stats.peak(),
+        oom=stats.counts[1] > oom_before,
+        killed_for=killed,
     )
+    send_message(sock, to_wire(reply))
     return True
 
 

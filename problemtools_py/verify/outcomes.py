@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from problemtools_py.judge.results import Verdict
+from problemtools_py.judge.verdicts import Verdict
 from problemtools_py.model.problem import Submission, TestCase
 
 

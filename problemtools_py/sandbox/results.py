@@ -1,21 +1,12 @@
-"""Verdicts, limits and the result of one run."""
+"""The limits of one run and what it came to, before any output is judged."""
 
 from __future__ import annotations
 
 import enum
 import signal
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-
-class Verdict(enum.Enum):
-    AC = "AC"  # accepted
-    WA = "WA"  # wrong answer
-    TLE = "TLE"  # over the CPU time limit (or stopped by the wall-clock backstop)
-    MLE = "MLE"  # over the memory limit
-    OLE = "OLE"  # over the output limit
-    RTE = "RTE"  # crashed: non-zero exit or a signal
-    CE = "CE"  # did not compile
-    JE = "JE"  # a validator or grader misbehaved: the judge's problem, never the submission's
+from problemtools_py.sandbox.protocol import Reply
 
 
 class Outcome(enum.Enum):
@@ -61,7 +52,38 @@ class RunResult:
     ended_at: float = 0.0  # time.monotonic() when the program ended (comparable across processes)
     first_closed: str | None = None  # interactive: "own" or "peer" output pipe closed first
     isolation: str = "full"  # "full", or what was missing (see Sandbox.warning)
-    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def from_reply(cls, reply: Reply, limits: Limits, stdout: bytes) -> RunResult:
+        """A run's outcome from the accounting the server (or a jail's init) sent back."""
+        killed = reply.killed_for
+        sig, code = reply.signal, reply.exit_code
+        if killed == "output":
+            outcome = Outcome.OLE
+        elif reply.oom:
+            outcome = Outcome.MLE
+        elif killed in ("cpu", "wall") or reply.cpu_seconds > limits.cpu_seconds or sig == 24:
+            outcome = Outcome.TLE  # 24: SIGXCPU
+        elif sig is not None or code != 0:
+            outcome = Outcome.RTE
+        else:
+            outcome = Outcome.OK
+        return cls(
+            outcome=outcome,
+            exit_code=code,
+            signal=sig,
+            cpu_seconds=reply.cpu_seconds,
+            wall_seconds=reply.wall_seconds,
+            peak_memory_bytes=reply.peak_memory_bytes,
+            output_bytes=reply.output_bytes,
+            stdout=stdout,
+            stderr=reply.stderr.encode(),
+            wall_killed=killed == "wall",
+            judge_killed=killed == "judge",
+            ended_at=reply.ended,
+            first_closed=reply.first_closed,
+            isolation=reply.isolation,
+        )
 
     @property
     def ok(self) -> bool:

@@ -8,16 +8,22 @@ import json
 import os
 import selectors
 import signal
+import socket
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
-from problemtools_py.judge.cgroups import RunGroup
-from problemtools_py.judge.inside import RunFds
-from problemtools_py.judge.jail import Jail, spawn_plain
-from problemtools_py.judge.protocol import recv_message
+from problemtools_py.sandbox.cgroups import RunGroup
+from problemtools_py.sandbox.inside import RunFds
+from problemtools_py.sandbox.jail import Jail, spawn_plain
+from problemtools_py.sandbox.protocol import Reply, Request, error_message, recv_message, to_wire
 
-if TYPE_CHECKING:
-    from problemtools_py.judge.server import Request, Server
+
+class RunPlace(NamedTuple):
+    """What a run needs of the server that starts it."""
+
+    client: socket.socket  # the judge's socket: it may ask to end the run early
+    isolation: str  # the server's isolation label, reported with every run
+    scratch_base: str  # where runs without a jail get their working directories
 
 
 class Run:
@@ -25,15 +31,16 @@ class Run:
 
     def __init__(
         self,
-        server: Server,
+        place: RunPlace,
         req: Request,
         jail: Jail | None,
         group: RunGroup | None,
-        stdin_fd: int,
-        stdout_fd: int,
+        stdio: tuple[int, int],
+        watch: tuple[int, ...] = (),
     ) -> None:
-        self.server, self.req, self.jail, self.group = server, req, jail, group
-        self.stdin_fd, self.stdout_fd = stdin_fd, stdout_fd
+        self.place, self.req, self.jail, self.group = place, req, jail, group
+        self.stdin_fd, self.stdout_fd = stdio
+        self.watch = watch
         self.output = 0
         self.stderr = bytearray()
         self.final: dict[str, Any] | None = None
@@ -52,12 +59,17 @@ class Run:
         out_r, out_w = (-1, self.stdout_fd) if req.stdout_direct else os.pipe()
         exec_r, exec_w = os.pipe2(os.O_CLOEXEC)
         fds = RunFds(self.stdin_fd, out_w, err_w, exec_w, status_w)
-        message = {"argv": req.argv, "env": req.env, "cpu": req.cpu, "inprocess": req.inprocess}
+        message = {
+            "argv": list(req.argv),
+            "env": req.env,
+            "cpu": req.cpu_seconds,
+            "inprocess": req.inprocess,
+        }
         if self.group is not None:
             self.group.reset_peak()
         start = time.monotonic()
         if self.jail is not None:
-            self.jail.start(message, fds, req.watch)
+            self.jail.start(message, fds, self.watch)
         else:
             self.pid = spawn_plain(
                 message,
@@ -65,10 +77,10 @@ class Run:
                 tuple(req.binds),
                 req.cwd,
                 req.file_bytes,
-                req.memory,
-                self.server.host_cwd_base,
+                req.memory_bytes,
+                self.place.scratch_base,
             )
-        for fd in {status_w, err_w, exec_w, out_w, self.stdin_fd, *req.watch}:
+        for fd in {status_w, err_w, exec_w, out_w, self.stdin_fd, *self.watch}:
             os.close(fd)
         try:
             self._watch(start, status_r, err_r, out_r)
@@ -92,7 +104,7 @@ class Run:
         for fd in pipes:
             os.set_blocking(fd, False)
             sel.register(fd, selectors.EVENT_READ)
-        sel.register(self.server.sock, selectors.EVENT_READ, "judge")
+        sel.register(self.place.client, selectors.EVENT_READ, "judge")
         status = b""
         while pipes:
             for key, _ in sel.select(0.01):
@@ -111,7 +123,7 @@ class Run:
                 elif fd == status_r:
                     status += chunk
                 elif fd == err_r:
-                    self.stderr += chunk[: max(0, self.req.stderr_cap - len(self.stderr))]
+                    self.stderr += chunk[: max(0, self.req.stderr_bytes - len(self.stderr))]
                 else:
                     self._stdout(chunk)
             self._limits(start)
@@ -127,11 +139,11 @@ class Run:
 
     def _judge_message(self, sel: selectors.BaseSelector) -> None:
         """The judge may ask to end the run early (an interactive peer is done)."""
-        msg, fds = recv_message(self.server.sock)
+        msg, fds = recv_message(self.place.client)
         for fd in fds:
             os.close(fd)
         if msg is None:  # the judge is gone: end the run and let the server exit
-            sel.unregister(self.server.sock)
+            sel.unregister(self.place.client)
             self._kill("judge")
         elif "kill" in msg and self.killed_for is None:
             self._kill("judge")
@@ -147,19 +159,22 @@ class Run:
         return self.ended_at is not None and time.monotonic() - self.ended_at > self.GRACE
 
     def _stdout(self, chunk: bytes) -> None:
-        room = self.req.output - self.output
+        room = self.req.output_bytes - self.output
         self.output += len(chunk)
         if room > 0:
             _write_fully(self.stdout_fd, chunk[:room])
-        if self.output > self.req.output and self.killed_for is None:
+        if self.output > self.req.output_bytes and self.killed_for is None:
             self._kill("output")
 
     def _limits(self, start: float) -> None:
         if self.killed_for is not None or self.ended_at is not None:
             return
-        if time.monotonic() - start > self.req.wall:
+        if time.monotonic() - start > self.req.wall_seconds:
             self._kill("wall")
-        elif self.group is not None and self.group.cpu_seconds() - self.cpu_before > self.req.cpu:
+        elif (
+            self.group is not None
+            and self.group.cpu_seconds() - self.cpu_before > self.req.cpu_seconds
+        ):
             self._kill("cpu")
 
     def _kill(self, reason: str) -> None:
@@ -172,10 +187,10 @@ class Run:
 
     def _result(self, wall: float, exec_error: bytes) -> dict[str, Any]:
         if exec_error:
-            return {"error": exec_error.decode(errors="replace")}
+            return error_message(exec_error.decode(errors="replace"))
         if self.jail is not None:
             if self.final is None:
-                return {"error": "the sandbox lost track of the program"}
+                return error_message("the sandbox lost track of the program")
             raw = int(self.final["status"])
             cpu = float(self.final["utime"]) + float(self.final["stime"])
             maxrss = int(self.final["maxrss"])
@@ -189,20 +204,21 @@ class Run:
             ended = min(ended, self.killed_at)
         code = os.waitstatus_to_exitcode(raw)
         group = self.group
-        return {
-            "exit_code": code if code >= 0 else None,
-            "signal": -code if code < 0 else None,
-            "cpu": group.cpu_seconds() - self.cpu_before if group else cpu,
-            "wall": wall,
-            "ended": ended,
-            "peak": group.peak_memory() if group else maxrss * 1024,
-            "oom": bool(group and group.oom_kills() > self.oom_before),
-            "output_bytes": self.output,
-            "killed_for": self.killed_for,
-            "first_closed": (self.final or {}).get("first_closed"),
-            "stderr": self.stderr.decode("utf-8", errors="replace"),
-            "isolation": self.server.mode.label,
-        }
+        reply = Reply(
+            exit_code=code if code >= 0 else None,
+            signal=-code if code < 0 else None,
+            cpu_seconds=group.cpu_seconds() - self.cpu_before if group else cpu,
+            wall_seconds=wall,
+            ended=ended,
+            peak_memory_bytes=group.peak_memory() if group else maxrss * 1024,
+            oom=bool(group and group.oom_kills() > self.oom_before),
+            killed_for=self.killed_for,
+            output_bytes=self.output,
+            first_closed=(self.final or {}).get("first_closed"),
+            stderr=self.stderr.decode("utf-8", errors="replace"),
+            isolation=self.place.isolation,
+        )
+        return to_wire(reply)
 
 
 def _kill_group(pgid: int) -> None:

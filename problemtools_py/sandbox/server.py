@@ -1,6 +1,6 @@
 """The sandbox server: a small process that runs programs on request, one at a time.
 
-It is started by :class:`problemtools_py.judge.sandbox.Sandbox` and talks over a Unix
+It is started by :class:`problemtools_py.sandbox.client.Sandbox` and talks over a Unix
 socket: a request is a JSON header plus file descriptors (stdin, stdout); the answer is a
 JSON result. As root it enters a network namespace of its own once, and gives every run a
 fresh PID, mount, IPC and UTS namespace, a private root file system, a cgroup, and an
@@ -9,7 +9,6 @@ unprivileged user. Without root it falls back to resource limits and says so."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import shutil
 import signal
@@ -19,11 +18,20 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
-from problemtools_py.judge import inprocess, isolation, zygote
-from problemtools_py.judge.cgroups import Cgroups, RunGroup
-from problemtools_py.judge.jail import Jail, JailSpec
-from problemtools_py.judge.process import Run
-from problemtools_py.judge.protocol import recv_message, send_message
+from problemtools_py.sandbox import inprocess, isolation, zygote
+from problemtools_py.sandbox.cgroups import Cgroups, RunGroup
+from problemtools_py.sandbox.jail import Jail, JailSpec
+from problemtools_py.sandbox.process import Run, RunPlace
+from problemtools_py.sandbox.protocol import (
+    Bind,
+    Hello,
+    Request,
+    error_message,
+    recv_message,
+    request_from_wire,
+    send_message,
+    to_wire,
+)
 
 
 @dataclass
@@ -31,49 +39,12 @@ class Mode:
     """What isolation this server can give."""
 
     namespaces: bool = False
-    network: bool = False
     cgroups: Cgroups | None = None
     missing: list[str] = field(default_factory=list)
 
     @property
     def label(self) -> str:
         return "full" if not self.missing else "partial: no " + ", no ".join(self.missing)
-
-
-@dataclass
-class Request:
-    argv: list[str]
-    env: dict[str, str]
-    cwd: str
-    binds: list[isolation.Bind]
-    cpu: float
-    wall: float
-    memory: int
-    output: int
-    tasks: int
-    file_bytes: int
-    stderr_cap: int
-    stdout_direct: bool  # stdout fd is the program's own (a pipe to a validator): not counted
-    inprocess: str | None = None  # a Python main file to run in the forked server itself
-    watch: tuple[int, ...] = ()  # interactive: read ends whose hang-up order is reported
-
-    @classmethod
-    def parse(cls, msg: dict[str, Any]) -> Request:
-        return cls(
-            argv=[str(a) for a in msg["argv"]],
-            env={str(k): str(v) for k, v in msg.get("env", {}).items()},
-            cwd=str(msg.get("cwd", "/work")),
-            binds=[isolation.Bind(str(s), str(t), bool(w)) for s, t, w in msg.get("binds", [])],
-            cpu=float(msg["cpu"]),
-            wall=float(msg["wall"]),
-            memory=int(msg["memory"]),
-            output=int(msg["output"]),
-            tasks=int(msg.get("tasks", 128)),
-            file_bytes=int(msg.get("file_bytes", 64 << 20)),
-            stderr_cap=int(msg.get("stderr_cap", 64 << 10)),
-            stdout_direct=bool(msg.get("stdout_direct", False)),
-            inprocess=msg.get("inprocess"),
-        )
 
 
 class Server:
@@ -100,7 +71,6 @@ class Server:
             return mode
         try:
             isolation.unshare(isolation.CLONE_NEWNET)
-            mode.network = True
         except OSError as exc:
             mode.missing.append(f"network namespace ({exc.strerror})")
         mode.cgroups, why = Cgroups.detect()
@@ -108,41 +78,17 @@ class Server:
             mode.missing.append(f"cgroups ({why}; memory limited by address space)")
         mode.namespaces = True
         null_in, null_out = os.open(os.devnull, os.O_RDONLY), os.open(os.devnull, os.O_WRONLY)
-        probe = self.run(
-            Request(
-                ["true"],
-                dict(isolation.ENV),
-                "/work",
-                [],
-                5,
-                10,
-                256 << 20,
-                1 << 20,
-                16,
-                1 << 20,
-                4096,
-                False,
-            ),
-            null_in,
-            null_out,
-        )
-        if probe.get("error"):
+        probe = Request(("true",), 5, 10, 256 << 20, 1 << 20, tasks=16, file_bytes=1 << 20)
+        reply = self.run(probe, null_in, null_out)
+        if "error" in reply:
             mode.namespaces = False
-            mode.missing.append(f"namespaces ({probe['error']})")
+            mode.missing.append(f"namespaces ({reply['error']})")
         return mode
 
     def serve(self) -> None:
-        send_message(
-            self.sock,
-            {
-                "hello": True,
-                "isolation": self.mode.label,
-                "namespaces": self.mode.namespaces,
-                "pid": os.getpid(),
-                "python": list(sys.version_info[:2]),
-                "stdlib": inprocess.stdlib_dirs(),
-            },
-        )
+        python = (sys.version_info[0], sys.version_info[1])
+        hello = Hello(self.mode.label, python, tuple(inprocess.stdlib_dirs()), os.getpid())
+        send_message(self.sock, to_wire(hello))
         while True:
             msg, fds = recv_message(self.sock)
             if msg is None:
@@ -153,9 +99,9 @@ class Server:
             try:
                 reply, give = self.handle(msg, fds)
             except (KeyError, ValueError, IndexError, TypeError) as exc:
-                reply = {"error": f"bad request: {exc}"}
+                reply = error_message(f"bad request: {exc}")
             except OSError as exc:
-                reply = {"error": f"sandbox failure: {exc}"}
+                reply = error_message(f"sandbox failure: {exc}")
             send_message(self.sock, reply, give)
             for fd in give:
                 os.close(fd)
@@ -165,21 +111,20 @@ class Server:
         """The reply to a request, and descriptors to send with it (closed here after)."""
         if "open" in msg:
             self.close_session()
-            lean = self.open_session(Request.parse(msg["open"]), bool(msg.get("lean")))
+            lean = self.open_session(request_from_wire(msg["open"]), bool(msg.get("lean")))
             return {"ok": True, "lean": lean is not None}, [] if lean is None else [lean]
         if "close" in msg:
             self.close_session()
             return {"ok": True}, []
         try:
-            req = Request.parse(msg)
+            req = request_from_wire(msg)
             stdin_fd, stdout_fd = fds[0], fds[1]
         except (KeyError, ValueError, IndexError, TypeError):
             for fd in fds:
                 os.close(fd)
             raise
-        if len(fds) == 4:
-            req = dataclasses.replace(req, watch=(fds[2], fds[3]))
-        return self.run(req, stdin_fd, stdout_fd), []
+        watch = (fds[2], fds[3]) if len(fds) == 4 else ()
+        return self.run(req, stdin_fd, stdout_fd, watch), []
 
     def open_session(self, req: Request, lean: bool = False) -> int | None:
         """A jail for many runs with the same files and memory (one program, many tests).
@@ -188,19 +133,19 @@ class Server:
         if not self.mode.namespaces:
             self.session_req = req
             return None
-        group = self.mode.cgroups.create(req.memory, req.tasks) if self.mode.cgroups else None
+        group = self.mode.cgroups.create(req.memory_bytes, req.tasks) if self.mode.cgroups else None
         lean = lean and group is not None
         binds = tuple(req.binds)
         if lean:  # its init imports the judge's zygote module from there
-            judge = os.path.dirname(os.path.abspath(zygote.__file__))
-            binds += (isolation.Bind(judge, zygote.MOUNT + "/problemtools_py/judge"),)
+            here = os.path.dirname(os.path.abspath(zygote.__file__))
+            binds += (Bind(here, zygote.MOUNT + "/problemtools_py/sandbox"),)
         spec = JailSpec(
             self.root_dir,
             req.cwd,
             binds,
             req.file_bytes,
             tuple(group.join_paths()) if group else (),
-            None if group else req.memory,
+            None if group else req.memory_bytes,
             tuple((n, p, k) for n, (p, k) in group.counter_files.items()) if group and lean else (),
         )
         ours, theirs = socket.socketpair() if lean else (None, None)
@@ -232,35 +177,38 @@ class Server:
                 group.remove()
         self.session_req = None
 
-    def run(self, req: Request, stdin_fd: int, stdout_fd: int) -> dict[str, Any]:
+    def run(
+        self, req: Request, stdin_fd: int, stdout_fd: int, watch: tuple[int, ...] = ()
+    ) -> dict[str, Any]:
         """Run one request (in the open session, else in a jail of its own); the
-        descriptors are the run's and are closed by it."""
+        descriptors are the run's and are closed by it. ``watch``: an interactive run's
+        read ends, whose hang-up order is reported."""
         if self.session_lean:
-            for fd in (stdin_fd, stdout_fd, *req.watch):
+            for fd in (stdin_fd, stdout_fd, *watch):
                 os.close(fd)
-            return {"error": "this session takes its runs on its direct line (lean)"}
+            return error_message("this session takes its runs on its direct line (lean)")
+        place = RunPlace(self.sock, self.mode.label, self.host_cwd_base)
         if self.session_req is not None:
             base = self.session_req
-            req = dataclasses.replace(
-                req,
+            req = req._replace(
                 binds=base.binds,
                 cwd=base.cwd,
-                memory=base.memory,
+                memory_bytes=base.memory_bytes,
                 tasks=base.tasks,
                 file_bytes=base.file_bytes,
             )
             jail, group = self.session if self.session else (None, None)
-            return Run(self, req, jail, group, stdin_fd, stdout_fd).execute()
+            return Run(place, req, jail, group, (stdin_fd, stdout_fd), watch).execute()
         if not self.mode.namespaces:
-            return Run(self, req, None, None, stdin_fd, stdout_fd).execute()
+            return Run(place, req, None, None, (stdin_fd, stdout_fd), watch).execute()
         try:
             self.open_session(req)
         except OSError as exc:
-            os.close(stdin_fd)
-            os.close(stdout_fd)
-            return {"error": f"sandbox setup failed: {exc}"}
+            for fd in (stdin_fd, stdout_fd, *watch):
+                os.close(fd)
+            return error_message(f"sandbox setup failed: {exc}")
         try:
-            return self.run(req, stdin_fd, stdout_fd)
+            return self.run(req, stdin_fd, stdout_fd, watch)
         finally:
             self.close_session()
 

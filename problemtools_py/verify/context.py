@@ -13,9 +13,9 @@ from pathlib import Path
 from problemtools_py.cpus import usable_cores
 from problemtools_py.judge.compile import Build, Builder, Executable, read_program, scripts_language
 from problemtools_py.judge.languages import Language, Languages
-from problemtools_py.judge.results import Limits
-from problemtools_py.judge.sandbox import SandboxPool
 from problemtools_py.model.problem import Problem, Program, Submission
+from problemtools_py.sandbox.client import SandboxPool
+from problemtools_py.sandbox.results import Limits
 
 MIB = 1 << 20
 Progress = Callable[[str, int], None]  # (what is running, how many steps finished)

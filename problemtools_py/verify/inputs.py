@@ -13,12 +13,13 @@ from pathlib import Path
 
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.sandbox import SandboxError
+from problemtools_py.judge.execute import run_program
 from problemtools_py.model.problem import Program, TestCase
-from problemtools_py.run.cache import VerdictCache, digest, file_digest
-from problemtools_py.run.context import Context
-from problemtools_py.run.ctd import build_ctd
-from problemtools_py.run.flags import group_settings, input_validator_args
+from problemtools_py.sandbox.client import SandboxError
+from problemtools_py.verify.cache import VerdictCache, digest, file_digest
+from problemtools_py.verify.context import Context
+from problemtools_py.verify.ctd import build_ctd
+from problemtools_py.verify.flags import group_settings, input_validator_args
 
 VALIDATION_DIRS = ("invalid_input", "invalid_output", "valid_output")
 
@@ -73,7 +74,7 @@ def run_validator(
     limits = ctx.validation_limits
     try:
         with ctx.pool.sandbox() as box:
-            run = box.run_program(exe, args, limits=limits, stdin=data)
+            run = run_program(box, exe, args, limits=limits, stdin=data)
     except SandboxError as exc:
         return Verdict(False, f"could not run: {exc}")
     if run.exit_code == 42:

@@ -1,0 +1,166 @@
+"""What the sandbox's two sides say to each other, typed once for both.
+
+A message is length-prefixed JSON with file descriptors passed alongside (SCM_RIGHTS).
+The records are :class:`typing.NamedTuple` rather than dataclasses on purpose: the lean
+init (:mod:`.zygote`) imports this module, every test forks that init, and the
+``dataclasses`` module would add about 1 MB of private memory (it loads ``inspect``) for
+each fork to copy.
+
+- The server greets its client with a :class:`Hello`.
+- The client sends a :class:`Request` (stdin and stdout descriptors alongside, and two
+  read ends to watch for an interactive run), or opens a session
+  (:func:`open_message`), closes it (:data:`CLOSE`), or ends the run under way
+  (:data:`KILL`).
+- A lean session's init takes a :class:`LeanRequest` (stdin, stdout, stderr alongside)
+  straight from the grader.
+- Every run is answered with a :class:`Reply`, or with an error (:func:`error_message`)
+  when the sandbox itself failed."""
+
+from __future__ import annotations
+
+import json
+import socket
+import struct
+from typing import Any, NamedTuple
+
+_HEADER = struct.Struct("!I")
+MAX_FDS = 8
+SANDBOX_UID = 65534  # nobody: every program runs as this user
+SANDBOX_GID = 65534  # nogroup
+ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
+KILL = {"kill": True}
+CLOSE = {"close": True}
+
+
+class Bind(NamedTuple):
+    """A host path made visible inside the sandbox."""
+
+    source: str  # host path
+    target: str  # path inside the sandbox
+    writable: bool = False
+
+
+class Hello(NamedTuple):
+    isolation: str  # "full", or "partial: no ..." naming what is missing
+    python: tuple[int, int]  # the server's Python version
+    stdlib: tuple[str, ...]  # its standard library's directories (bound for in-process runs)
+    pid: int
+
+
+class Request(NamedTuple):
+    """One run: the program, its files and its limits (seconds and bytes)."""
+
+    argv: tuple[str, ...]
+    cpu_seconds: float
+    wall_seconds: float
+    memory_bytes: int
+    output_bytes: int
+    env: dict[str, str] = ENV  # never changed in place
+    cwd: str = "/work"
+    binds: tuple[Bind, ...] = ()
+    tasks: int = 128
+    file_bytes: int = 64 << 20
+    stderr_bytes: int = 64 << 10
+    stdout_direct: bool = False  # stdout is the program's own (a pipe to a validator): uncounted
+    inprocess: str | None = None  # a Python main file to run in the forked server itself
+
+
+class LeanRequest(NamedTuple):
+    """One run on a lean session's direct line (the session fixed the files and memory)."""
+
+    argv: tuple[str, ...]
+    env: dict[str, str]
+    cpu_seconds: float
+    wall_seconds: float
+    inprocess: str | None = None
+    core: int | None = None  # run on this core (the grader's worker's), else anywhere
+
+
+class Reply(NamedTuple):
+    """The accounting of one run, as the server or a lean init measured it."""
+
+    exit_code: int | None  # None when a signal ended it
+    signal: int | None
+    cpu_seconds: float  # user + system time of every process of the run
+    wall_seconds: float
+    ended: float  # time.monotonic() when the program ended
+    peak_memory_bytes: int
+    oom: bool  # the memory cgroup killed something
+    killed_for: str | None = None  # "cpu", "wall", "output" or "judge"
+    output_bytes: int = 0
+    first_closed: str | None = None  # interactive: "own" or "peer" output closed first
+    stderr: str = ""
+    isolation: str = ""
+
+
+def to_wire(record: Hello | Request | LeanRequest | Reply) -> dict[str, Any]:
+    return record._asdict()
+
+
+def request_from_wire(msg: dict[str, Any]) -> Request:
+    fields = dict(msg)
+    fields["argv"] = tuple(str(a) for a in fields["argv"])
+    fields["env"] = {str(k): str(v) for k, v in fields.get("env", ENV).items()}
+    fields["binds"] = tuple(Bind(str(s), str(t), bool(w)) for s, t, w in fields.get("binds", ()))
+    return Request(**fields)
+
+
+def lean_request_from_wire(msg: dict[str, Any]) -> LeanRequest:
+    fields = dict(msg)
+    fields["argv"] = tuple(str(a) for a in fields["argv"])
+    return LeanRequest(**fields)
+
+
+def hello_from_wire(msg: dict[str, Any]) -> Hello:
+    return Hello(
+        str(msg["isolation"]),
+        (int(msg["python"][0]), int(msg["python"][1])),
+        tuple(str(d) for d in msg["stdlib"]),
+        int(msg["pid"]),
+    )
+
+
+def reply_from_wire(msg: dict[str, Any]) -> Reply | str:
+    """The run's accounting, or the sandbox's error message."""
+    if "error" in msg:
+        return str(msg["error"])
+    return Reply(**msg)
+
+
+def error_message(text: str) -> dict[str, Any]:
+    return {"error": text}
+
+
+def open_message(request: Request, lean: bool) -> dict[str, Any]:
+    return {"open": to_wire(request), "lean": lean}
+
+
+def send_message(
+    sock: socket.socket, payload: dict[str, Any], fds: list[int] | None = None
+) -> None:
+    data = json.dumps(payload).encode()
+    message = _HEADER.pack(len(data)) + data
+    if fds:
+        socket.send_fds(sock, [message], fds)
+    else:
+        sock.sendall(message)
+
+
+def recv_message(sock: socket.socket) -> tuple[dict[str, Any] | None, list[int]]:
+    """One message and the descriptors sent with it; (None, []) at end of stream."""
+    head, fds, _, _ = socket.recv_fds(sock, _HEADER.size, MAX_FDS)
+    if not head:
+        return None, fds
+    while len(head) < _HEADER.size:
+        more = sock.recv(_HEADER.size - len(head))
+        if not more:
+            return None, fds
+        head += more
+    (size,) = _HEADER.unpack(head)
+    body = b""
+    while len(body) < size:
+        chunk = sock.recv(min(size - len(body), 1 << 20))
+        if not chunk:
+            return None, fds
+        body += chunk
+    return json.loads(body), fds
