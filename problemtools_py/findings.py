@@ -6,7 +6,10 @@ owns the process exit code, so it is decided in exactly one place."""
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from problemtools_py.verdicts import Verdict
 
 
 class Severity(enum.Enum):
@@ -32,10 +35,15 @@ class Finding:
     path: str | None = None
     line: int | None = None
 
-    def location(self) -> str:
-        if self.path is None:
-            return ""
-        return self.path if self.line is None else f"{self.path}:{self.line}"
+    def to_json(self) -> dict[str, Any]:
+        """The finding as every ``--json`` output writes it."""
+        return {**asdict(self), "severity": self.severity.value}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Finding:
+        return cls(
+            Severity(data["severity"]), data["check"], data["message"], data["path"], data["line"]
+        )
 
 
 def error(check: str, message: str, path: str | None = None, line: int | None = None) -> Finding:
@@ -51,6 +59,38 @@ def count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+@dataclass(frozen=True)
+class GroupResult:
+    """One cell of the results table: a submission on one test group."""
+
+    verdict: Verdict  # the first that is not AC, else AC
+    cpu: float  # the largest CPU time of a case
+    cases: int
+
+
+@dataclass(frozen=True)
+class SubmissionRow:
+    """One row of the results table."""
+
+    submission: str  # its path in the package
+    expected: str | None  # what it claims, and where that comes from
+    compile_error: str | None
+    verdict: Verdict | None  # the final verdict (CE when it did not compile)
+    score: float | None
+    max_cpu: float
+    groups: dict[str, GroupResult] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **asdict(self),
+            "verdict": self.verdict.value if self.verdict is not None else None,
+            "groups": {
+                name: {**asdict(cell), "verdict": cell.verdict.value}
+                for name, cell in self.groups.items()
+            },
+        }
+
+
 @dataclass
 class ProblemReport:
     """Findings for one problem package, in the order the checks produced them."""
@@ -63,7 +103,7 @@ class ProblemReport:
     seconds: float = 0.0
     time_limit: float | None = None  # derived or fixed, when submissions ran
     time_limit_source: str | None = None
-    submissions: list[dict[str, object]] = field(default_factory=list)  # the results table
+    submissions: list[SubmissionRow] = field(default_factory=list)  # the results table
 
     @property
     def errors(self) -> int:

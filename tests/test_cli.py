@@ -17,6 +17,7 @@ import problemtools_py.verify.verifier as verify_module
 from problemtools_py.checks import REGISTRY
 from problemtools_py.cli.verifyproblem import main
 from problemtools_py.grading.problems import PackagesSource
+from problemtools_py.sandbox.client import SandboxPool
 
 HELLO = str(SAMPLES / "hello")
 DIFFERENT = str(SAMPLES / "different")
@@ -176,7 +177,7 @@ def test_ray_without_a_cluster_is_a_clear_error(command: str, tmp_path: Path, ca
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     source = tmp_path / "c.jsonl"
-    pid = sorted(PackagesSource(SAMPLES).ids())[0]  # a known problem: only Ray is missing
+    pid = sorted(PackagesSource(SAMPLES, SandboxPool(1)).ids())[0]  # a known problem: only Ray is missing
     source.write_text(json.dumps({"problem_id": pid, "completion": "x"}) + "\n")
     argv = ([str(SAMPLES), str(source), "-q"] if command == "gradecode"
             else [HELLO, "-o", str(tmp_path / "out"), "-q"])

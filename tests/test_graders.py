@@ -17,24 +17,25 @@ from problemtools_py.judge.graders import (
     parse_range,
 )
 from problemtools_py.sandbox.results import Limits
+from problemtools_py.verdicts import Verdict
 
-MIXED = [("AC", 10.0), ("WA", 0.0), ("TLE", 0.0), ("AC", 30.0)]
+MIXED = [(Verdict.AC, 10.0), (Verdict.WA, 0.0), (Verdict.TLE, 0.0), (Verdict.AC, 30.0)]
 
 
 @pytest.mark.parametrize(("results", "flags", "verdict", "score"), [
-    ([], [], "AC", 0.0),  # an empty group
-    ([("AC", 1.0), ("AC", 2.0)], [], "AC", 3.0),
-    (MIXED, [], "TLE", 40.0),  # worst_error: TLE is worse than WA
-    (MIXED, ["no_errors"], "TLE", 40.0),
-    (MIXED, ["first_error"], "WA", 40.0),
-    (MIXED, ["always_accept"], "AC", 40.0),
-    (MIXED, ["avg"], "TLE", 10.0),
-    (MIXED, ["min"], "TLE", 0.0),
-    (MIXED, ["max"], "TLE", 30.0),
-    (MIXED, ["accept_if_any_accepted"], "AC", 40.0),
-    ([("WA", 0.0), ("RTE", 0.0), ("JE", 0.0)], [], "JE", 0.0),
-    ([("AC", 0.0), ("AC", 70.0)], ["ignore_sample"], "AC", 70.0),
-    ([("AC", 5.0)], ["first_error", "worst_error", "max", "sum"], "AC", 5.0),  # last flag wins
+    ([], [], Verdict.AC, 0.0),  # an empty group
+    ([(Verdict.AC, 1.0), (Verdict.AC, 2.0)], [], Verdict.AC, 3.0),
+    (MIXED, [], Verdict.TLE, 40.0),  # worst_error: TLE is worse than WA
+    (MIXED, ["no_errors"], Verdict.TLE, 40.0),
+    (MIXED, ["first_error"], Verdict.WA, 40.0),
+    (MIXED, ["always_accept"], Verdict.AC, 40.0),
+    (MIXED, ["avg"], Verdict.TLE, 10.0),
+    (MIXED, ["min"], Verdict.TLE, 0.0),
+    (MIXED, ["max"], Verdict.TLE, 30.0),
+    (MIXED, ["accept_if_any_accepted"], Verdict.AC, 40.0),
+    ([(Verdict.WA, 0.0), (Verdict.RTE, 0.0), (Verdict.JE, 0.0)], [], Verdict.JE, 0.0),
+    ([(Verdict.AC, 0.0), (Verdict.AC, 70.0)], ["ignore_sample"], Verdict.AC, 70.0),
+    ([(Verdict.AC, 5.0)], ["first_error", "worst_error", "max", "sum"], Verdict.AC, 5.0),  # last flag wins
 ])
 def test_default_grader(results: list[tuple[str, float]], flags: list[str], verdict: str,
                         score: float) -> None:
@@ -44,12 +45,12 @@ def test_default_grader(results: list[tuple[str, float]], flags: list[str], verd
 
 @pytest.mark.parametrize(("results", "flags", "why"), [
     ([], ["avg"], "avg of nothing"),
-    ([("AC", 1.0)] * 3, ["ignore_sample"], "expects 1 or 2"),
-    ([("AC", 1.0)], ["best"], "unknown flag 'best'"),
+    ([(Verdict.AC, 1.0)] * 3, ["ignore_sample"], "expects 1 or 2"),
+    ([(Verdict.AC, 1.0)], ["best"], "unknown flag 'best'"),
 ])
 def test_default_grader_judge_errors(results: list[tuple[str, float]], flags: list[str], why: str) -> None:
     grade = default_grader(results, flags)
-    assert grade.verdict == "JE" and why in grade.error
+    assert grade.verdict == Verdict.JE and why in grade.error
 
 
 def test_range() -> None:
@@ -60,10 +61,10 @@ def test_range() -> None:
 def test_sample_custom_grader(kit: Kit, tmp_path: Path) -> None:
     grader = CustomGrader(kit.build_file(SAMPLES / "bigsum/graders/grader.py"), Limits(cpu_seconds=5))
     with kit.pool.sandbox() as box:
-        assert grader.grade(box, [("AC", 0), ("AC", 100)], [], tmp_path).score == 100
-        grade = grader.grade(box, [("WA", 0), ("AC", 30)], ["sum"], tmp_path)
-        assert (grade.verdict, grade.score) == ("AC", 30)
-        assert grader.grade(box, [("RTE", 0), ("WA", 0)], [], tmp_path).verdict == "RTE"
+        assert grader.grade(box, [(Verdict.AC, 0), (Verdict.AC, 100)], [], tmp_path).score == 100
+        grade = grader.grade(box, [(Verdict.WA, 0), (Verdict.AC, 30)], ["sum"], tmp_path)
+        assert (grade.verdict, grade.score) == (Verdict.AC, 30)
+        assert grader.grade(box, [(Verdict.RTE, 0), (Verdict.WA, 0)], [], tmp_path).verdict == Verdict.RTE
 
 
 @pytest.mark.parametrize("source", [
@@ -75,21 +76,21 @@ def test_sample_custom_grader(kit: Kit, tmp_path: Path) -> None:
 def test_misbehaving_custom_grader_is_je(kit: Kit, tmp_path: Path, source: str) -> None:
     grader = CustomGrader(kit.build("g.py", source), Limits(cpu_seconds=1))
     with kit.pool.sandbox() as box:
-        grade = grader.grade(box, [("AC", 1.0)], [], tmp_path)
-    assert grade.verdict == "JE" and "grader failed" in grade.error
+        grade = grader.grade(box, [(Verdict.AC, 1.0)], [], tmp_path)
+    assert grade.verdict == Verdict.JE and "grader failed" in grade.error
 
 
-AC, WA = CaseScore("AC"), CaseScore("WA")
+AC, WA = CaseScore(Verdict.AC), CaseScore(Verdict.WA)
 
 
 @pytest.mark.parametrize(("cases", "aggregation", "max_score", "verdict", "score"), [
-    ([AC, AC], "pass-fail", 30, "AC", 30),
-    ([AC, WA], "pass-fail", 30, "WA", 0),
-    ([AC, WA, AC, AC], "sum", 40, "WA", 30),
-    ([CaseScore("AC", multiplier=0.5), AC], "sum", 40, "AC", 30),
-    ([CaseScore("AC", score=5), AC], "min", 10, "AC", 5),
-    ([CaseScore("AC", score=7), CaseScore("AC", score=8)], "sum", None, "AC", 15),
-    ([], "sum", 100, "AC", 0),
+    ([AC, AC], "pass-fail", 30, Verdict.AC, 30),
+    ([AC, WA], "pass-fail", 30, Verdict.WA, 0),
+    ([AC, WA, AC, AC], "sum", 40, Verdict.WA, 30),
+    ([CaseScore(Verdict.AC, multiplier=0.5), AC], "sum", 40, Verdict.AC, 30),
+    ([CaseScore(Verdict.AC, score=5), AC], "min", 10, Verdict.AC, 5),
+    ([CaseScore(Verdict.AC, score=7), CaseScore(Verdict.AC, score=8)], "sum", None, Verdict.AC, 15),
+    ([], "sum", 100, Verdict.AC, 0),
 ])
 def test_modern_aggregation(cases: list[CaseScore], aggregation: str, max_score: float | None,
                             verdict: str, score: float) -> None:
@@ -99,9 +100,9 @@ def test_modern_aggregation(cases: list[CaseScore], aggregation: str, max_score:
 
 @pytest.mark.parametrize(("cases", "max_score", "why"), [
     ([AC], None, "needs score.txt"),
-    ([CaseScore("AC", score=3, multiplier=0.5)], 10, "together"),
-    ([CaseScore("AC", score=30)], 10, "over the case's maximum"),
+    ([CaseScore(Verdict.AC, score=3, multiplier=0.5)], 10, "together"),
+    ([CaseScore(Verdict.AC, score=30)], 10, "over the case's maximum"),
 ])
 def test_modern_aggregation_judge_errors(cases: list[CaseScore], max_score: float | None, why: str) -> None:
     grade = aggregate(cases, "sum", max_score)
-    assert grade.verdict == "JE" and why in grade.error
+    assert grade.verdict == Verdict.JE and why in grade.error

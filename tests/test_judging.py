@@ -14,8 +14,8 @@ from judgekit import Kit
 
 from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.judge.validators import CustomValidator, DatasetValidator, DefaultValidator
-from problemtools_py.judge.verdicts import Verdict
 from problemtools_py.sandbox.results import Limits
+from problemtools_py.verdicts import Verdict
 
 LIMITS = Limits(cpu_seconds=1.0, memory_bytes=256 << 20, output_bytes=1 << 20)
 HELLO = SAMPLES / "hello"

@@ -12,6 +12,7 @@ from problemtools_py.errors import FatalError
 from problemtools_py.model import FormatVersion, load_problem
 from problemtools_py.model.expectations import find_tags, glob_matches, resolve
 from problemtools_py.model.files import scan_text
+from problemtools_py.verdicts import Verdict
 
 
 def test_model_is_frozen() -> None:
@@ -53,9 +54,9 @@ def test_seed_style_average_model() -> None:
     assert problem.config.authors == ("Grace Hopper", "Ada Lovelace")
     by_name = {s.rel: s for s in problem.submissions}
     assert all(s.category is None for s in problem.submissions)
-    assert by_name["submissions/intdiv.c"].expectation.required == {"WA"}  # type: ignore[union-attr]
+    assert by_name["submissions/intdiv.c"].expectation.required == {Verdict.WA}  # type: ignore[union-attr]
     rounded = by_name["submissions/rounded.py"].expectation
-    assert rounded is not None and rounded.permitted == {"AC", "WA"}
+    assert rounded is not None and rounded.permitted == {Verdict.AC, Verdict.WA}
     assert by_name["submissions/nodivide.py"].expectation.permitted is None  # type: ignore[union-attr]
     assert [p.name for p in problem.input_validators] == ["checkavg"]
 
@@ -79,9 +80,9 @@ def test_modern_model() -> None:
     assert secret is not None and secret.config.rel == "data/secret/test_group.yaml"
     subs = {s.rel: s.expectation for s in problem.submissions}
     nosign = subs["submissions/rejected/nosign.py"]
-    assert nosign is not None and nosign.permitted == {"AC", "WA"} and nosign.required == {"WA"}
+    assert nosign is not None and nosign.permitted == {Verdict.AC, Verdict.WA} and nosign.required == {Verdict.WA}
     tle = subs["submissions/time_limit_exceeded/count.py"]
-    assert tle is not None and tle.permitted == {"AC", "TLE"}
+    assert tle is not None and tle.permitted == {Verdict.AC, Verdict.TLE}
 
 
 def test_custom_validator_model() -> None:
@@ -106,8 +107,8 @@ def test_results_list_maps_domjudge_names() -> None:
     tags = find_tags("# @EXPECTED_RESULTS@: WRONG-ANSWER, TIMELIMIT, RUN-ERROR\n", "s.py")
     expectation, problems = resolve(None, tags, modern=False, scoring=False)
     assert not problems and expectation is not None
-    assert expectation.required == {"WA", "TLE", "RTE"}
-    assert expectation.permitted == {"AC", "WA", "TLE", "RTE"}
+    assert expectation.required == {Verdict.WA, Verdict.TLE, Verdict.RTE}
+    assert expectation.permitted == {Verdict.AC, Verdict.WA, Verdict.TLE, Verdict.RTE}
 
 
 def test_compile_error_expectation() -> None:

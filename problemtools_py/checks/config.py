@@ -235,3 +235,15 @@ def modern_cross_fields(problem: Problem) -> Iterator[Finding]:
                 doc.line_of(("name",)),
             )
     yield from _languages(problem)
+
+
+@check("config")
+def timelimit_file(problem: Problem) -> Iterator[Finding]:
+    """A ``.timelimit`` file fixes the time limit; one that says no time is ignored."""
+    found = problem.timelimit_file
+    if found is not None and found.problem is not None:
+        yield warning(
+            "timelimit",
+            f"{found.problem}; it should hold the time limit in seconds, so it is ignored",
+            found.source,
+        )

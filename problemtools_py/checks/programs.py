@@ -7,7 +7,6 @@ from collections import Counter
 from collections.abc import Iterator
 
 from problemtools_py.checks import check
-from problemtools_py.checks.testdata import legacy_settings
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.model.problem import Problem, Program
 
@@ -84,7 +83,7 @@ def output_validators(problem: Problem) -> Iterator[Finding]:
     where = "output_validators" if problem.legacy else "output_validator"
     if reason and not problem.output_validators:
         yield error("validators", f"{reason}, but there is no output validator in {where}/", where)
-    if problem.legacy and problem.output_validators and not problem.config.custom_validation:
+    if problem.output_validators and problem.output_validator is None:
         yield warning(
             "validators",
             "output validators are present but validation is not "
@@ -96,8 +95,8 @@ def output_validators(problem: Problem) -> Iterator[Finding]:
 
 def _custom_grading_groups(problem: Problem) -> list[str]:
     used = []
-    for group, settings in legacy_settings(problem):
-        if settings.get("grading") == "custom":
+    for group in problem.data.walk() if problem.data is not None else ():
+        if problem.settings(group.name).get("grading") == "custom":
             used.append(group.rel)
     return used
 

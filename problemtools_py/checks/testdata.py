@@ -4,7 +4,6 @@ case, groups non-empty, and each group's configuration (testdata.yaml / test_gro
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from problemtools_py.checks import check
 from problemtools_py.checks.config import yaml_doc_findings
@@ -150,27 +149,12 @@ def group_configs(problem: Problem) -> Iterator[Finding]:
         yield from _scoring_keys(problem, group)
 
 
-def _inherited(
-    group: TestGroup, parent: dict[str, Any]
-) -> Iterator[tuple[TestGroup, dict[str, Any]]]:
-    own = group.config.data if isinstance(group.config.data, dict) else {}
-    settings = {**parent, **own}
-    yield group, settings
-    for child in group.groups:
-        yield from _inherited(child, settings)
-
-
-def legacy_settings(problem: Problem) -> Iterator[tuple[TestGroup, dict[str, Any]]]:
-    """Each legacy group with its effective testdata.yaml keys (inherited key by key)."""
-    if problem.data is not None:
-        yield from _inherited(problem.data, {})
-
-
 @check("data")
 def legacy_inheritance(problem: Problem) -> Iterator[Finding]:
     if not problem.legacy:
         return
-    for group, settings in legacy_settings(problem):
+    for group in problem.data.walk() if problem.data is not None else ():
+        settings = problem.settings(group.name)
         flags = str(settings.get("grader_flags", "")).split()
         if "ignore_sample" in flags and group.name:
             yield warning(

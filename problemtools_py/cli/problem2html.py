@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -100,7 +99,7 @@ def _json(run: RunReport, results: list[HtmlResult]) -> dict[str, Any]:
                 "output": r.output,
                 "images": r.images,
                 "seconds": round(r.seconds, 4),
-                "findings": [{**asdict(f), "severity": f.severity.value} for f in r.findings],
+                "findings": [f.to_json() for f in r.findings],
             }
             for r, report in zip(results, run.problems, strict=True)
         ],

@@ -7,7 +7,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import asdict
 from pathlib import Path
 
 from problemtools_py.cli.errorhandler import run_cli
@@ -80,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _print_json(run: RunReport, result: PdfResult) -> None:
-    findings = [{**asdict(f), "severity": f.severity.value} for f in result.findings]
+    findings = [f.to_json() for f in result.findings]
     document = {
         "tool": PROG,
         "exit_code": int(run.exit_code),

@@ -7,7 +7,6 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from rich.text import Text
 
 from problemtools_py import __version__
 from problemtools_py.findings import Finding, ProblemReport, RunReport, Severity, count
+from problemtools_py.verdicts import Verdict
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
 
@@ -121,20 +121,20 @@ class TextReporter:
 
 
 VERDICT_STYLE = {
-    "AC": "green",
-    "WA": "red",
-    "TLE": "yellow",
-    "MLE": "magenta",
-    "OLE": "magenta",
-    "RTE": "red",
-    "CE": "red",
-    "JE": "bold red",
+    Verdict.AC: "green",
+    Verdict.WA: "red",
+    Verdict.TLE: "yellow",
+    Verdict.MLE: "magenta",
+    Verdict.OLE: "magenta",
+    Verdict.RTE: "red",
+    Verdict.CE: "red",
+    Verdict.JE: "bold red",
 }
 
 
 def results_table(report: ProblemReport) -> Table:
     """Submission x test group: the verdict and the largest CPU time."""
-    groups = sorted({g for row in report.submissions for g in row["groups"]})  # type: ignore[attr-defined]
+    groups = sorted({g for row in report.submissions for g in row.groups})
     limit = (
         f", time limit {report.time_limit:g} s ({report.time_limit_source})"
         if report.time_limit
@@ -148,19 +148,18 @@ def results_table(report: ProblemReport) -> Table:
     for row in report.submissions:
         cells = []
         for group in groups:
-            cell = row["groups"].get(group)  # type: ignore[attr-defined]
+            cell = row.groups.get(group)
             cells.append(
-                Text(
-                    f"{cell['verdict']} {cell['cpu']:.2f}s",
-                    style=VERDICT_STYLE.get(cell["verdict"], ""),
-                )
+                Text(f"{cell.verdict.value} {cell.cpu:.2f}s", style=VERDICT_STYLE[cell.verdict])
                 if cell
                 else Text("-")
             )
-        verdict = str(row["verdict"])
-        score = f" {row['score']:g}" if row["score"] is not None and row["verdict"] != "CE" else ""
-        name = str(row["submission"]).removeprefix("submissions/")
-        table.add_row(name, *cells, Text(verdict + score, style=VERDICT_STYLE.get(verdict, "")))
+        verdict = row.verdict.value if row.verdict is not None else "-"
+        shown = row.score is not None and row.verdict is not Verdict.CE
+        score = f" {row.score:g}" if shown and row.score is not None else ""
+        name = row.submission.removeprefix("submissions/")
+        style = VERDICT_STYLE[row.verdict] if row.verdict is not None else ""
+        table.add_row(name, *cells, Text(verdict + score, style=style))
     return table
 
 
@@ -182,8 +181,8 @@ def run_to_json(run: RunReport) -> dict[str, Any]:
                 "seconds": round(p.seconds, 4),
                 "time_limit": p.time_limit,
                 "time_limit_source": p.time_limit_source,
-                "submissions": p.submissions,
-                "findings": [{**asdict(f), "severity": f.severity.value} for f in p.findings],
+                "submissions": [row.to_json() for row in p.submissions],
+                "findings": [f.to_json() for f in p.findings],
             }
             for p in run.problems
         ],

@@ -23,11 +23,11 @@ from problemtools_py.findings import Severity
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.judge.validators import DatasetValidator
-from problemtools_py.judge.verdicts import Verdict
 from problemtools_py.model import load_problem
 from problemtools_py.model.problem import Problem
 from problemtools_py.sandbox.client import SandboxPool
 from problemtools_py.sandbox.results import Limits
+from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context, Options
 
 
@@ -121,7 +121,7 @@ def from_package(ctx: Context, options: BuildOptions) -> Outcome:
     ]
     if errors:
         return Outcome(drop="invalid package", detail=errors[0].message)
-    if problem.output_validators and (not problem.legacy or problem.config.custom_validation):
+    if problem.output_validator is not None:
         return Outcome(drop="custom output validator (several valid answers)")
     if problem.config.validator_flags:
         return Outcome(
@@ -179,7 +179,7 @@ def _with_reference(
         origin["reference_kind"] = "python_reference"
         if slowest > options.max_reference_seconds:
             return Outcome(drop="reference too slow", detail=f"{slowest:.2f} s")
-    limit = max(min(max(4 * package_limit, 1.0), 10.0), round(4 * slowest, 2))
+    limit = dataset_time_limit(package_limit, slowest)
     row = Row(
         problem_id(statement),
         options.split,
@@ -194,13 +194,14 @@ def _with_reference(
 
 
 def _package_limit(problem: Problem) -> float:
-    dot = problem.root / ".timelimit"
-    if dot.is_file():
-        try:
-            return float(dot.read_text().split()[0])
-        except (ValueError, IndexError):
-            pass
-    return problem.config.limits.time_limit or 1.0
+    declared = problem.declared_time_limit
+    return declared.seconds if declared is not None and declared.seconds is not None else 1.0
+
+
+def dataset_time_limit(package_limit: float, reference_seconds: float) -> float:
+    """The dataset's time limit: 4 x the package's, within [1, 10] s, and never below 4 x
+    the reference's CPU time."""
+    return max(min(max(4 * package_limit, 1.0), 10.0), round(4 * reference_seconds, 2))
 
 
 def _run_reference(ctx: Context, exe: Executable, tests: list[tuple[str, str]]) -> float | None:

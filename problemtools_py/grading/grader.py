@@ -87,10 +87,10 @@ class Grader:
         settings: Settings | None = None,
         jobs: int | None = None,
     ) -> None:
-        self.problems: ProblemSource = open_source(source)
         self.settings = settings or Settings()
         self.jobs = jobs or usable_cores()
         self.pool = SandboxPool(self.jobs + 1)
+        self.problems: ProblemSource = open_source(source, self.pool)
         self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
         self._lock = threading.Lock()
         self._fetch_lock = threading.Lock()

@@ -1,5 +1,7 @@
 """Where the problems to grade on come from: a dataset directory, or a directory of
-problem packages (each read like kattis2parquet would: its tests and time limit)."""
+problem packages, each turned into the row kattis2parquet would make of it (the same tests,
+caps and time limit, its references run once), so a problem gets one reward whichever way
+it is given."""
 
 from __future__ import annotations
 
@@ -7,12 +9,14 @@ import json
 from pathlib import Path
 from typing import Protocol
 
-from problemtools_py.dataset.build import read_tests, statement_text
+from problemtools_py.dataset.build import BuildOptions, convert, statement_text
 from problemtools_py.dataset.export import SIDECAR
 from problemtools_py.dataset.ids import problem_id
 from problemtools_py.dataset.reader import Dataset
+from problemtools_py.dataset.schema import parse_tests
 from problemtools_py.errors import FatalError
 from problemtools_py.model import load_problem
+from problemtools_py.sandbox.client import SandboxPool
 
 Tests = tuple[tuple[str, str], ...]
 
@@ -42,7 +46,8 @@ class PackagesSource:
     """Packages in a directory, known by problem_id (from .dataset.json, else the id of
     their English statement)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, pool: SandboxPool) -> None:
+        self.pool = pool
         self.paths: dict[str, Path] = {}
         for path in sorted(p for p in root.iterdir() if (p / "problem.yaml").is_file()):
             self.paths[_id_of(path)] = path
@@ -54,15 +59,17 @@ class PackagesSource:
         path = self.paths.get(pid)
         if path is None:
             return None
-        sidecar = path / SIDECAR
-        if sidecar.is_file():
-            limit = float(json.loads(sidecar.read_text(encoding="utf-8"))["time_limit_s"])
-        else:
-            limit = load_problem(path).config.limits.time_limit or 1.0
-            dot = path / ".timelimit"
-            if dot.is_file():
-                limit = float(dot.read_text().split()[0])
-        return tuple(read_tests(path)), limit
+        converted = convert(path, self.pool, BuildOptions())
+        if converted.row is None:
+            raise FatalError(
+                f"kattis2parquet leaves this package out ({converted.drop}"
+                + (f": {converted.detail}" if converted.detail else "")
+                + "), so it has no reward",
+                path=path,
+            )
+        row = converted.row
+        tests = parse_tests(row.tests_json, path, 0)
+        return tuple(tests), row.time_limit_s
 
 
 def _id_of(path: Path) -> str:
@@ -75,7 +82,9 @@ def _id_of(path: Path) -> str:
     return problem_id(statement)
 
 
-def open_source(source: Path | str | Dataset) -> ProblemSource:
+def open_source(source: Path | str | Dataset, pool: SandboxPool) -> ProblemSource:
+    """The problems of a dataset, or of the packages in a directory (whose references
+    run in ``pool``)."""
     if isinstance(source, Dataset):
         return DatasetSource(source)
     root = Path(source)
@@ -83,4 +92,4 @@ def open_source(source: Path | str | Dataset) -> ProblemSource:
         raise FatalError("neither a dataset nor a directory of problem packages", path=root)
     if any(root.glob("problems-*.parquet")):
         return DatasetSource(Dataset(root))
-    return PackagesSource(root)
+    return PackagesSource(root, pool)

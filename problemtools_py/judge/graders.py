@@ -12,20 +12,21 @@ from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.sandbox.client import Sandbox, SandboxError
 from problemtools_py.sandbox.results import Limits
+from problemtools_py.verdicts import Verdict
 
 # The default grader's worst-first order (problemtools' default_grader).
-WORST_FIRST = ("JE", "IF", "RTE", "MLE", "TLE", "OLE", "WA", "PE")
+WORST_FIRST = (Verdict.JE, Verdict.RTE, Verdict.MLE, Verdict.TLE, Verdict.OLE, Verdict.WA)
 GRADER_LINE = re.compile(r"^(AC|WA|TLE|RTE|MLE|OLE|JE)\s+(-?[0-9.]+)\s*$")
 
 
 @dataclass(frozen=True)
 class Grade:
-    verdict: str
+    verdict: Verdict
     score: float
     error: str = ""  # why it is JE
 
 
-def default_grader(results: Sequence[tuple[str, float]], flags: Sequence[str]) -> Grade:
+def default_grader(results: Sequence[tuple[Verdict, float]], flags: Sequence[str]) -> Grade:
     """The legacy default grader. Conflicting modes: the last flag wins."""
     verdict_mode, score_mode = "worst_error", "sum"
     ignore_sample = accept_if_any = False
@@ -39,16 +40,18 @@ def default_grader(results: Sequence[tuple[str, float]], flags: Sequence[str]) -
         elif flag == "accept_if_any_accepted":
             accept_if_any = True
         else:
-            return Grade("JE", 0.0, f"default grader: unknown flag '{flag}'")
+            return Grade(Verdict.JE, 0.0, f"default grader: unknown flag '{flag}'")
     if ignore_sample:
         if not 1 <= len(results) <= 2:
-            return Grade("JE", 0.0, f"ignore_sample expects 1 or 2 subresults, got {len(results)}")
+            return Grade(
+                Verdict.JE, 0.0, f"ignore_sample expects 1 or 2 subresults, got {len(results)}"
+            )
         results = results[-1:]
     if not results:
         return (
-            Grade("AC", 0.0)
+            Grade(Verdict.AC, 0.0)
             if score_mode == "sum"
-            else Grade("JE", 0.0, f"{score_mode} of nothing")
+            else Grade(Verdict.JE, 0.0, f"{score_mode} of nothing")
         )
     scores = [score for _, score in results]
     score = {
@@ -58,13 +61,15 @@ def default_grader(results: Sequence[tuple[str, float]], flags: Sequence[str]) -
         "max": max(scores),
     }[score_mode]
     verdicts = [verdict for verdict, _ in results]
-    if accept_if_any and "AC" in verdicts:
-        return Grade("AC", score)
-    if verdict_mode == "always_accept" or all(v == "AC" for v in verdicts):
-        return Grade("AC", score)
+    if accept_if_any and Verdict.AC in verdicts:
+        return Grade(Verdict.AC, score)
+    if verdict_mode == "always_accept" or all(v == Verdict.AC for v in verdicts):
+        return Grade(Verdict.AC, score)
     if verdict_mode == "first_error":
-        return Grade(next(v for v in verdicts if v != "AC"), score)
-    worst = next((v for v in WORST_FIRST if v in verdicts), next(v for v in verdicts if v != "AC"))
+        return Grade(next(v for v in verdicts if v != Verdict.AC), score)
+    worst = next(
+        (v for v in WORST_FIRST if v in verdicts), next(v for v in verdicts if v != Verdict.AC)
+    )
     return Grade(worst, score)
 
 
@@ -80,35 +85,39 @@ class CustomGrader:
     limits: Limits
 
     def grade(
-        self, box: Sandbox, results: Sequence[tuple[str, float]], flags: Sequence[str], work: Path
+        self,
+        box: Sandbox,
+        results: Sequence[tuple[Verdict, float]],
+        flags: Sequence[str],
+        work: Path,
     ) -> Grade:
         """``<grader> [flags] < results``: one ``VERDICT score`` line out, exit 0."""
         work.mkdir(parents=True, exist_ok=True)
         feed = work / "grader.in"
-        feed.write_text("".join(f"{v} {s:g}\n" for v, s in results))
+        feed.write_text("".join(f"{v.value} {s:g}\n" for v, s in results))
         try:
             run = run_program(box, self.executable, flags, limits=self.limits, stdin=feed)
         except SandboxError as exc:
-            return Grade("JE", 0.0, f"grader could not run: {exc}")
+            return Grade(Verdict.JE, 0.0, f"grader could not run: {exc}")
         output = run.stdout.decode("utf-8", "replace")
         match = GRADER_LINE.match(output.strip()) if output.count("\n") <= 1 else None
         if not run.ok or match is None:
             why = run.describe() if not run.ok else f"printed {output[:80]!r}"
             return Grade(
-                "JE",
+                Verdict.JE,
                 0.0,
                 f"grader failed ({why}; it must print one 'VERDICT score' line and exit 0)",
             )
         try:
-            return Grade(match.group(1), float(match.group(2)))
+            return Grade(Verdict(match.group(1)), float(match.group(2)))
         except ValueError:
-            return Grade("JE", 0.0, f"grader printed a bad score {match.group(2)!r}")
+            return Grade(Verdict.JE, 0.0, f"grader printed a bad score {match.group(2)!r}")
 
 
 # -- 2023-07: aggregation without a grader --------------------------------------------
 @dataclass(frozen=True)
 class CaseScore:
-    verdict: str
+    verdict: Verdict
     score: float | None = None  # score.txt
     multiplier: float | None = None  # score_multiplier.txt
 
@@ -116,12 +125,12 @@ class CaseScore:
 def aggregate(cases: Sequence[CaseScore], aggregation: str, max_score: float | None) -> Grade:
     """A 2023-07 group: ``pass-fail``, ``sum`` or ``min`` of its cases. ``max_score`` None
     means unbounded (then every accepted case needs score.txt)."""
-    first_bad = next((c.verdict for c in cases if c.verdict != "AC"), None)
-    verdict = first_bad or "AC"
+    first_bad = next((c.verdict for c in cases if c.verdict != Verdict.AC), None)
+    verdict = first_bad or Verdict.AC
     if aggregation == "pass-fail":
         return Grade(verdict, (max_score or 0.0) if first_bad is None else 0.0)
     if not cases:
-        return Grade("AC", 0.0)
+        return Grade(Verdict.AC, 0.0)
     per_case = (
         None
         if max_score is None
@@ -129,21 +138,23 @@ def aggregate(cases: Sequence[CaseScore], aggregation: str, max_score: float | N
     )
     scores: list[float] = []
     for case in cases:
-        if case.verdict != "AC":
+        if case.verdict != Verdict.AC:
             scores.append(0.0)
             continue
         if per_case is None:
             if case.score is None:
-                return Grade("JE", 0.0, "an unbounded group needs score.txt for every case")
+                return Grade(Verdict.JE, 0.0, "an unbounded group needs score.txt for every case")
             scores.append(case.score)
         elif case.score is not None and case.multiplier is not None:
-            return Grade("JE", 0.0, "score.txt and score_multiplier.txt together")
+            return Grade(Verdict.JE, 0.0, "score.txt and score_multiplier.txt together")
         elif case.multiplier is not None:
             scores.append(case.multiplier * per_case)
         else:
             value = case.score if case.score is not None else per_case
             if value > per_case + 1e-9:
-                return Grade("JE", 0.0, f"score {value:g} is over the case's maximum {per_case:g}")
+                return Grade(
+                    Verdict.JE, 0.0, f"score {value:g} is over the case's maximum {per_case:g}"
+                )
             scores.append(value)
     total = sum(scores) if aggregation == "sum" else min(scores)
     return Grade(verdict, total)

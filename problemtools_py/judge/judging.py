@@ -18,9 +18,9 @@ from problemtools_py.judge.validators import (
     Validation,
     fresh_feedback_dir,
 )
-from problemtools_py.judge.verdicts import Verdict
 from problemtools_py.sandbox.client import SandboxError, SandboxPool
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult
+from problemtools_py.verdicts import Verdict
 
 Checker = DefaultValidator | DatasetValidator | CustomValidator
 OUTCOME_VERDICT = {

@@ -18,10 +18,10 @@ from problemtools_py.judge.comparators import (
 )
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
-from problemtools_py.judge.verdicts import Verdict
 from problemtools_py.sandbox.client import Sandbox, SandboxError
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
 from problemtools_py.sandbox.results import Limits, RunResult
+from problemtools_py.verdicts import Verdict
 
 FEEDBACK_CAP = 64 << 10
 FEEDBACK_FILES = (

@@ -7,82 +7,88 @@ import dataclasses
 import re
 
 from problemtools_py.model.problem import CaseRule, Expectation, Tag, TagProblem
+from problemtools_py.verdicts import REJECTED, Verdict, parse_verdict
 from problemtools_py.yamlfile import YamlDoc
 
-REJECT = frozenset({"WA", "TLE", "RTE", "MLE", "OLE"})
-VERDICTS = frozenset({"AC", *REJECT})
+REJECT = REJECTED
 
 LEGACY_DIRS: dict[str, Expectation] = {
-    "accepted": Expectation("directory accepted/", permitted=frozenset({"AC"})),
+    "accepted": Expectation("directory accepted/", permitted=frozenset({Verdict.AC})),
     # Judged on the final result (AC with less than the best score), not per test case.
     "partially_accepted": Expectation("directory partially_accepted/", partially_accepted=True),
     "wrong_answer": Expectation(
-        "directory wrong_answer/", permitted=frozenset({"AC", "WA"}), required=frozenset({"WA"})
+        "directory wrong_answer/",
+        permitted=frozenset({Verdict.AC, Verdict.WA}),
+        required=frozenset({Verdict.WA}),
     ),
     "time_limit_exceeded": Expectation(
         "directory time_limit_exceeded/",
-        permitted=frozenset({"AC", "WA", "TLE"}),
-        required=frozenset({"TLE"}),
+        permitted=frozenset({Verdict.AC, Verdict.WA, Verdict.TLE}),
+        required=frozenset({Verdict.TLE}),
     ),
-    "run_time_error": Expectation("directory run_time_error/", required=frozenset({"RTE", "MLE"})),
+    "run_time_error": Expectation(
+        "directory run_time_error/", required=frozenset({Verdict.RTE, Verdict.MLE})
+    ),
 }
 
 MODERN_DIRS: dict[str, Expectation] = {
-    "accepted": Expectation("directory accepted/", permitted=frozenset({"AC"})),
+    "accepted": Expectation("directory accepted/", permitted=frozenset({Verdict.AC})),
     "rejected": Expectation("directory rejected/", required=REJECT),
     "wrong_answer": Expectation(
-        "directory wrong_answer/", permitted=frozenset({"AC", "WA"}), required=frozenset({"WA"})
+        "directory wrong_answer/",
+        permitted=frozenset({Verdict.AC, Verdict.WA}),
+        required=frozenset({Verdict.WA}),
     ),
     "time_limit_exceeded": Expectation(
         "directory time_limit_exceeded/",
-        permitted=frozenset({"AC", "TLE"}),
-        required=frozenset({"TLE"}),
+        permitted=frozenset({Verdict.AC, Verdict.TLE}),
+        required=frozenset({Verdict.TLE}),
     ),
     "run_time_error": Expectation(
         "directory run_time_error/",
-        permitted=frozenset({"AC", "RTE", "MLE"}),
-        required=frozenset({"RTE", "MLE"}),
+        permitted=frozenset({Verdict.AC, Verdict.RTE, Verdict.MLE}),
+        required=frozenset({Verdict.RTE, Verdict.MLE}),
     ),
     "brute_force": Expectation(
         "directory brute_force/",
-        permitted=frozenset({"AC", "RTE", "MLE", "TLE"}),
-        required=frozenset({"RTE", "MLE", "TLE"}),
+        permitted=frozenset({Verdict.AC, Verdict.RTE, Verdict.MLE, Verdict.TLE}),
+        required=frozenset({Verdict.RTE, Verdict.MLE, Verdict.TLE}),
     ),
 }
 
 # The seed's @EXPECTED_RESULT@ values.
-_SEED_VALUES: dict[str, tuple[frozenset[str] | None, frozenset[str] | None]] = {
-    "AC": (frozenset({"AC"}), None),
+_SEED_VALUES: dict[str, tuple[frozenset[Verdict] | None, frozenset[Verdict] | None]] = {
+    "AC": (frozenset({Verdict.AC}), None),
     "RE": (None, REJECT),
-    "WA": (frozenset({"AC", "WA"}), frozenset({"WA"})),
-    "TLE": (frozenset({"AC", "WA", "TLE"}), frozenset({"TLE"})),
-    "RTE": (None, frozenset({"RTE", "MLE"})),
+    "WA": (frozenset({Verdict.AC, Verdict.WA}), frozenset({Verdict.WA})),
+    "TLE": (frozenset({Verdict.AC, Verdict.WA, Verdict.TLE}), frozenset({Verdict.TLE})),
+    "RTE": (None, frozenset({Verdict.RTE, Verdict.MLE})),
 }
 
 # DOMjudge's @EXPECTED_RESULTS@ names (and Kattis' long names) -> our verdicts.
-_LIST_NAMES: dict[str, str] = {
-    "CORRECT": "AC",
-    "ACCEPTED": "AC",
-    "AC": "AC",
-    "WRONG-ANSWER": "WA",
-    "WRONG_ANSWER": "WA",
-    "WA": "WA",
-    "NO-OUTPUT": "WA",
-    "NO_OUTPUT": "WA",
-    "TIMELIMIT": "TLE",
-    "TIME_LIMIT_EXCEEDED": "TLE",
-    "TLE": "TLE",
-    "RUN-ERROR": "RTE",
-    "RUN_TIME_ERROR": "RTE",
-    "RTE": "RTE",
-    "MEMORY-LIMIT": "MLE",
-    "MLE": "MLE",
-    "OUTPUT-LIMIT": "OLE",
-    "OUTPUT_LIMIT": "OLE",
-    "OLE": "OLE",
-    "COMPILER-ERROR": "CE",
-    "COMPILER_ERROR": "CE",
-    "CE": "CE",
+_LIST_NAMES: dict[str, Verdict] = {
+    "CORRECT": Verdict.AC,
+    "ACCEPTED": Verdict.AC,
+    "AC": Verdict.AC,
+    "WRONG-ANSWER": Verdict.WA,
+    "WRONG_ANSWER": Verdict.WA,
+    "WA": Verdict.WA,
+    "NO-OUTPUT": Verdict.WA,
+    "NO_OUTPUT": Verdict.WA,
+    "TIMELIMIT": Verdict.TLE,
+    "TIME_LIMIT_EXCEEDED": Verdict.TLE,
+    "TLE": Verdict.TLE,
+    "RUN-ERROR": Verdict.RTE,
+    "RUN_TIME_ERROR": Verdict.RTE,
+    "RTE": Verdict.RTE,
+    "MEMORY-LIMIT": Verdict.MLE,
+    "MLE": Verdict.MLE,
+    "OUTPUT-LIMIT": Verdict.OLE,
+    "OUTPUT_LIMIT": Verdict.OLE,
+    "OLE": Verdict.OLE,
+    "COMPILER-ERROR": Verdict.CE,
+    "COMPILER_ERROR": Verdict.CE,
+    "CE": Verdict.CE,
 }
 
 TAG_RE = re.compile(r"@EXPECTED_(RESULTS?|SCORE)@\s*:?\s*(.*)", re.IGNORECASE)
@@ -122,12 +128,12 @@ def _from_tag(tag: Tag, scoring: bool) -> tuple[Expectation | None, str | None]:
     if not names or unknown:
         return None, f"unknown verdict(s) in @EXPECTED_RESULTS@: {', '.join(unknown) or '(empty)'}"
     verdicts = frozenset(_LIST_NAMES[n] for n in names)
-    if verdicts == {"CE"}:
+    if verdicts == {Verdict.CE}:
         return Expectation(source, compile_error=True), None
-    if "CE" in verdicts:
+    if Verdict.CE in verdicts:
         return None, "@EXPECTED_RESULTS@ cannot mix CE with run verdicts"
     # DOMjudge/BAPCtools: the final verdict is one of these, every test is AC or one of these.
-    return Expectation(source, permitted=verdicts | {"AC"}, required=verdicts), None
+    return Expectation(source, permitted=verdicts | {Verdict.AC}, required=verdicts), None
 
 
 def resolve(
@@ -148,7 +154,7 @@ def resolve(
         return by_dir, problems
     if not tags:
         if by_dir is None and not modern:  # the seed: "If none are specified, it defaults to AC"
-            return Expectation("default (no tag)", permitted=frozenset({"AC"})), problems
+            return Expectation("default (no tag)", permitted=frozenset({Verdict.AC})), problems
         return by_dir, problems
     from_tag, problem = _from_tag(tags[0], scoring)
     if problem:
@@ -217,11 +223,12 @@ def glob_matches(pattern: str, path: str) -> bool:
     return False
 
 
-def _verdict_set(value: object) -> frozenset[str] | None:
+def _verdict_set(value: object) -> frozenset[Verdict] | None:
+    """A submissions.yaml verdict list (the schema reports names that are no verdict)."""
     if isinstance(value, str):
         value = [value]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return frozenset(str(v) for v in value)
+        return frozenset(v for v in map(parse_verdict, value) if v is not None)
     return None
 
 

@@ -12,6 +12,7 @@ from problemtools_py.model.config import V2023_VERSIONS, build_config
 from problemtools_py.model.files import FileEntry, walk_package
 from problemtools_py.model.problem import FormatVersion, IncludeDir, Problem
 from problemtools_py.model.programs import load_programs, load_submissions, make_program
+from problemtools_py.model.settings import group_settings, read_timelimit
 from problemtools_py.model.statements import load_statements
 from problemtools_py.model.testdata import load_group
 from problemtools_py.yamlfile import YamlDoc, load_yaml
@@ -104,6 +105,8 @@ def _load(root: Path) -> Problem:
         submission_categories=categories,
         submissions_yaml=subs_yaml,
         dataset_export=_dataset_export(root),
+        group_settings=group_settings(data),
+        timelimit_file=read_timelimit(root),
     )
 
 

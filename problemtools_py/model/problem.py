@@ -4,13 +4,16 @@ checks and later stages read it and never re-read or re-parse the package's file
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
 from problemtools_py.model.config import ProblemConfig
 from problemtools_py.model.files import FileEntry
+from problemtools_py.verdicts import Verdict
 from problemtools_py.yamlfile import YamlDoc
 
 
@@ -65,6 +68,13 @@ class TestGroup:
     def depth(self) -> int:
         return 0 if not self.name else self.name.count("/") + 1
 
+    @property
+    def own_settings(self) -> Mapping[str, Any]:
+        """The keys of this group's own settings file (empty when it has none or it is
+        not a mapping); :meth:`Problem.settings` gives what applies, inherited."""
+        data = self.config.data
+        return MappingProxyType(data) if isinstance(data, dict) else MappingProxyType({})
+
     def walk(self) -> Iterator[TestGroup]:
         yield self
         for group in self.groups:
@@ -109,8 +119,8 @@ class CaseRule:
     """A submissions.yaml rule for the test cases (and groups) matching ``glob``."""
 
     glob: str
-    permitted: frozenset[str] | None = None
-    required: frozenset[str] | None = None
+    permitted: frozenset[Verdict] | None = None
+    required: frozenset[Verdict] | None = None
 
 
 @dataclass(frozen=True)
@@ -119,8 +129,8 @@ class Expectation:
     (None: anything); ``required``: some test verdict must be in it (None: no demand)."""
 
     source: str  # e.g. "directory accepted/", "@EXPECTED_RESULT@: WA"
-    permitted: frozenset[str] | None = None
-    required: frozenset[str] | None = None
+    permitted: frozenset[Verdict] | None = None
+    required: frozenset[Verdict] | None = None
     score: tuple[float, float] | None = None
     compile_error: bool = False
     partially_accepted: bool = False
@@ -132,7 +142,7 @@ class Expectation:
 
     @property
     def accepted(self) -> bool:
-        return self.permitted == frozenset({"AC"}) and not self.compile_error
+        return self.permitted == frozenset({Verdict.AC}) and not self.compile_error
 
 
 @dataclass(frozen=True)
@@ -164,6 +174,24 @@ class IncludeDir:
 
 
 @dataclass(frozen=True)
+class DeclaredLimit:
+    """A time limit the package fixes: ``seconds`` (None when the file says no valid time,
+    then ``problem`` says why) and where it comes from."""
+
+    seconds: float | None
+    source: str  # ".timelimit" or "limits.time_limit"
+    problem: str | None = None
+
+
+def _words(value: object) -> list[str]:
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return []
+
+
+@dataclass(frozen=True)
 class Problem:
     root: Path
     short_name: str
@@ -183,6 +211,8 @@ class Problem:
     submission_categories: tuple[str, ...]  # directory names found below submissions/
     submissions_yaml: YamlDoc
     dataset_export: dict[str, object] | None = None  # .dataset.json of parquet2kattis
+    group_settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    timelimit_file: DeclaredLimit | None = None  # .timelimit, as read
 
     @property
     def legacy(self) -> bool:
@@ -197,3 +227,56 @@ class Problem:
 
     def top_level(self) -> tuple[FileEntry, ...]:
         return tuple(e for e in self.files if "/" not in e.rel)
+
+    def settings(self, group: str) -> Mapping[str, Any]:
+        """The effective settings of test group ``group`` ("" is data/ itself)."""
+        return self.group_settings.get(group, MappingProxyType({}))
+
+    @property
+    def output_validator(self) -> Program | None:
+        """The custom output validator that judges outputs, or None for the default one
+        (legacy: only with ``validation: custom``; 2023-07: whenever there is one)."""
+        if not self.output_validators:
+            return None
+        if self.legacy and not self.config.custom_validation:
+            return None
+        return self.output_validators[0]
+
+    @property
+    def declared_time_limit(self) -> DeclaredLimit | None:
+        """The time limit the package fixes: a readable ``.timelimit`` file, else the
+        2023-07 ``limits.time_limit``; None when it is left to the submissions' times."""
+        if self.timelimit_file is not None and self.timelimit_file.seconds is not None:
+            return self.timelimit_file
+        if not self.legacy and self.config.limits.time_limit:
+            return DeclaredLimit(self.config.limits.time_limit, "limits.time_limit")
+        return None
+
+    def input_validator_args(self, case: TestCase, validator: str) -> list[str]:
+        """The arguments input validator ``validator`` gets on ``case``: legacy
+        ``input_validator_flags`` (a string, or a map by validator name), inherited;
+        2023-07 ``input_validator_args``, which the case's own yaml overrides, then its
+        ``args``."""
+        key = "input_validator_flags" if self.legacy else "input_validator_args"
+        value = self.settings(case.group).get(key)
+        args = _words(value.get(validator)) if isinstance(value, dict) else _words(value)
+        own = case.config.data if case.config is not None and not self.legacy else None
+        if isinstance(own, dict):
+            mine = own.get("input_validator_args")
+            if mine is not None:
+                args = _words(mine.get(validator) if isinstance(mine, dict) else mine)
+            args += _words(own.get("args"))
+        return args
+
+    def output_validator_args(self, case: TestCase) -> list[str]:
+        """The output validator's arguments on ``case``: legacy ``validator_flags`` then
+        the inherited ``output_validator_flags``; 2023-07 ``output_validator_args``, which
+        the case's own yaml overrides."""
+        settings = self.settings(case.group)
+        if self.legacy:
+            return [*self.config.validator_flags, *_words(settings.get("output_validator_flags"))]
+        args = _words(settings.get("output_validator_args"))
+        own = case.config.data if case.config is not None else None
+        if isinstance(own, dict) and own.get("output_validator_args") is not None:
+            args = _words(own["output_validator_args"])
+        return args

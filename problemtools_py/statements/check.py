@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from problemtools_py import __version__
-from problemtools_py.findings import Finding, Severity, warning
+from problemtools_py.findings import Finding, warning
 from problemtools_py.model.problem import Problem, Statement
 from problemtools_py.resources import template_dir
 from problemtools_py.verify.cache import VerdictCache, digest, file_digest
@@ -51,9 +51,9 @@ def render_findings(problem: Problem, cache: VerdictCache | None = None) -> list
         key = _key(problem, statement)
         cached = cache.get(key)
         if cached is None:
-            cached = {"findings": [_to_dict(f) for f in _render(problem, statement.lang)]}
+            cached = {"findings": [f.to_json() for f in _render(problem, statement.lang)]}
             cache.put(key, cached)
-        findings.extend(_from_dict(item) for item in cached["findings"])
+        findings.extend(Finding.from_json(item) for item in cached["findings"])
     return findings
 
 
@@ -82,25 +82,3 @@ def _key(problem: Problem, statement: Statement) -> str:
         if entry.readable and (inside or entry.rel in ("problem.yaml", ".timelimit")):
             parts += [entry.rel, file_digest(problem.root / entry.rel)]
     return digest(*parts)
-
-
-def _to_dict(finding: Finding) -> dict[str, object]:
-    return {
-        "severity": finding.severity.value,
-        "check": finding.check,
-        "message": finding.message,
-        "path": finding.path,
-        "line": finding.line,
-    }
-
-
-def _from_dict(item: dict[str, object]) -> Finding:
-    line = item.get("line")
-    path = item.get("path")
-    return Finding(
-        Severity(str(item["severity"])),
-        str(item["check"]),
-        str(item["message"]),
-        str(path) if path is not None else None,
-        int(line) if isinstance(line, int) else None,
-    )

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from problemtools_py.findings import Finding, error
 from problemtools_py.model.problem import Problem, Statement
-from problemtools_py.verify.timelimit import fixed_limit
 
 MAX_SAMPLE_BYTES = 1 << 20
 
@@ -74,14 +73,14 @@ def load_source(problem: Problem, statement: Statement) -> StatementSource | Fin
     )
     latex_name = statement.problemname or None
     name = statement.plain_name or config_name or _plain(latex_name) or problem.short_name
-    limit = fixed_limit(problem, None)
+    limit = problem.declared_time_limit
     return StatementSource(
         problem=problem,
         statement=statement,
         name=name,
         latex_name=latex_name,
         samples=tuple(load_samples(problem)),
-        time_limit=limit[0] if limit else None,
+        time_limit=limit.seconds if limit else None,
         memory_mb=problem.config.limits.memory,
         constants={k: _constant(v) for k, v in problem.config.constants.items()},
     )

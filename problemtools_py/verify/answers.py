@@ -15,12 +15,11 @@ from problemtools_py.judge.validators import (
     Validation,
     fresh_feedback_dir,
 )
-from problemtools_py.judge.verdicts import Verdict
 from problemtools_py.model.problem import TestCase
 from problemtools_py.sandbox.client import SandboxError
+from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.cache import VerdictCache, digest, file_digest
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.flags import group_settings, output_validator_args
 
 PROBES: tuple[tuple[str, bytes], ...] = (
     ("an empty output", b""),
@@ -47,14 +46,12 @@ class Checker:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.settings = group_settings(ctx.problem)
         self.cache = VerdictCache()
         self.custom: CustomValidator | None = None
         self.error: str | None = None
         problem = ctx.problem
-        legacy_custom = problem.legacy and problem.config.custom_validation
-        if problem.output_validators and (legacy_custom or not problem.legacy):
-            program = problem.output_validators[0]
+        program = problem.output_validator
+        if program is not None:
             build = ctx.build(program)
             if build.executable is None:
                 self.error = f"output validator does not build: {build.message[:2000]}"
@@ -69,7 +66,7 @@ class Checker:
             )
 
     def for_case(self, case: TestCase) -> DefaultValidator | CustomValidator:
-        args = output_validator_args(self.ctx.problem, self.settings.get(case.group, {}), case)
+        args = self.ctx.problem.output_validator_args(case)
         if self.custom is not None:
             return CustomValidator(
                 self.custom.executable,

@@ -4,9 +4,11 @@ whether the claim still holds with the safety margin."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from problemtools_py.findings import Finding, error, warning
-from problemtools_py.judge.verdicts import Verdict
 from problemtools_py.model.expectations import glob_matches
+from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
 
@@ -97,8 +99,8 @@ def _case_rule_findings(result: SubmissionResult, rel: str) -> list[Finding]:
 
 def _verdict_findings(
     result: SubmissionResult,
-    permitted: frozenset[str] | None,
-    required: frozenset[str] | None,
+    permitted: frozenset[Verdict] | None,
+    required: frozenset[Verdict] | None,
     source: str,
     rel: str,
     margin: bool,
@@ -110,38 +112,30 @@ def _verdict_findings(
 
     if permitted is not None:
         for outcome in cases:
-            if verdict(outcome).value not in permitted and verdict(outcome) is not Verdict.JE:
-                got = (
-                    outcome
-                    if not margin
-                    else CaseOutcome(
-                        outcome.case,
-                        outcome.at_margin,
-                        outcome.at_margin,
-                        outcome.cpu,
-                        outcome.score,
-                        outcome.message,
-                    )
-                )
+            if verdict(outcome) not in permitted and verdict(outcome) is not Verdict.JE:
+                got = replace(outcome, verdict=outcome.at_margin) if margin else outcome
                 return [
                     error(
                         "submission",
-                        f"got {_describe(got)}; {source} permits only "
-                        f"{', '.join(sorted(permitted))}",
+                        f"got {_describe(got)}; {source} permits only {_names(permitted, ', ')}",
                         rel,
                     )
                 ]
-    if required is not None and cases and not any(verdict(c).value in required for c in cases):
-        worst = sorted({verdict(c).value for c in cases})
+    if required is not None and cases and not any(verdict(c) in required for c in cases):
+        worst = _names({verdict(c) for c in cases}, ", ")
         return [
             error(
                 "submission",
-                f"got only {', '.join(worst)} over {len(cases)} test cases; "
-                f"{source} requires {' or '.join(sorted(required))} on some test case",
+                f"got only {worst} over {len(cases)} test cases; "
+                f"{source} requires {_names(required, ' or ')} on some test case",
                 rel,
             )
         ]
     return []
+
+
+def _names(verdicts: frozenset[Verdict] | set[Verdict], sep: str) -> str:
+    return sep.join(sorted(v.value for v in verdicts))
 
 
 def _score_findings(ctx: Context, result: SubmissionResult, best: float | None) -> list[Finding]:
@@ -152,21 +146,23 @@ def _score_findings(ctx: Context, result: SubmissionResult, best: float | None) 
         return []
     if exp.score is not None:
         low, high = exp.score
-        if result.verdict != "AC" or not low - 1e-6 <= result.score <= high + 1e-6:
+        if result.verdict is not Verdict.AC or not low - 1e-6 <= result.score <= high + 1e-6:
             want = f"{low:g}" if low == high else f"[{low:g}, {high:g}]"
             return [
                 error(
                     "submission",
-                    f"got {result.verdict} with score {result.score:g}; "
+                    f"got {_final(result)} with score {result.score:g}; "
                     f"{exp.source} expects score {want}",
                     rel,
                 )
             ]
-    if exp.partially_accepted and (result.verdict != "AC" or result.score >= _best(ctx, result)):
+    if exp.partially_accepted and (
+        result.verdict is not Verdict.AC or result.score >= _best(ctx, result)
+    ):
         return [
             error(
                 "submission",
-                f"got {result.verdict} with score {result.score:g}; "
+                f"got {_final(result)} with score {result.score:g}; "
                 "partially_accepted/ expects AC with less than the full score",
                 rel,
             )
@@ -177,3 +173,7 @@ def _score_findings(ctx: Context, result: SubmissionResult, best: float | None) 
 def _best(ctx: Context, result: SubmissionResult) -> float:
     accepted = [r.score for r in [result] if r.score is not None]
     return max(accepted, default=0.0) if not ctx.problem.legacy else float("inf")
+
+
+def _final(result: SubmissionResult) -> str:
+    return result.verdict.value if result.verdict is not None else "nothing"

@@ -19,7 +19,6 @@ from problemtools_py.sandbox.client import SandboxError
 from problemtools_py.verify.cache import VerdictCache, digest, file_digest
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.ctd import build_ctd
-from problemtools_py.verify.flags import group_settings, input_validator_args
 
 VALIDATION_DIRS = ("invalid_input", "invalid_output", "valid_output")
 
@@ -93,8 +92,7 @@ def run_validator(
     return verdict
 
 
-def _cases(ctx: Context, validation: bool) -> Iterator[tuple[TestCase, dict[str, object]]]:
-    settings = group_settings(ctx.problem)
+def _cases(ctx: Context, validation: bool) -> Iterator[TestCase]:
     if ctx.problem.data is None:
         return
     for group in ctx.problem.data.walk():
@@ -103,7 +101,7 @@ def _cases(ctx: Context, validation: bool) -> Iterator[tuple[TestCase, dict[str,
             continue
         for case in group.cases:
             if ".in" in case.files and ctx.data_selected(case.name):
-                yield case, settings.get(group.name, {})
+                yield case
 
 
 def check_inputs(ctx: Context) -> list[Finding]:
@@ -113,8 +111,8 @@ def check_inputs(ctx: Context) -> list[Finding]:
     cache = VerdictCache()
     root = ctx.problem.root
     tasks = [
-        (program, exe, case, input_validator_args(ctx.problem, settings, case, program.name))
-        for case, settings in _cases(ctx, validation=False)
+        (program, exe, case, ctx.problem.input_validator_args(case, program.name))
+        for case in _cases(ctx, validation=False)
         for program, exe in built
     ]
     with ThreadPoolExecutor(ctx.options.jobs) as pool:
@@ -141,14 +139,14 @@ def _invalid_inputs(
     ctx: Context, built: list[tuple[Program, Executable]], cache: VerdictCache
 ) -> Iterator[Finding]:
     root = ctx.problem.root
-    for case, settings in _cases(ctx, validation=True):
+    for case in _cases(ctx, validation=True):
         if not case.name.startswith("invalid_input/"):
             continue
         accepted = all(
             run_validator(
                 ctx,
                 exe,
-                input_validator_args(ctx.problem, settings, case, program.name),
+                ctx.problem.input_validator_args(case, program.name),
                 root / case.files[".in"],
                 cache,
             ).valid
@@ -193,12 +191,9 @@ def junk_inputs(sample: bytes) -> list[tuple[str, bytes]]:
 def _fuzz(
     ctx: Context, built: list[tuple[Program, Executable]], cache: VerdictCache
 ) -> Iterator[Finding]:
-    first = next(
-        (c for c, _ in _cases(ctx, validation=False) if c.name.startswith("secret/")), None
-    )
+    first = next((c for c in _cases(ctx, validation=False) if c.name.startswith("secret/")), None)
     if first is None:
         return
-    settings = group_settings(ctx.problem).get(first.group, {})
     sample = (ctx.problem.root / first.files[".in"]).read_bytes()
     with tempfile.TemporaryDirectory(prefix="ptpy-fuzz-") as tmp:
         for index, (what, data) in enumerate(junk_inputs(sample)):
@@ -209,7 +204,7 @@ def _fuzz(
                 run_validator(
                     ctx,
                     exe,
-                    input_validator_args(ctx.problem, settings, first, program.name),
+                    ctx.problem.input_validator_args(first, program.name),
                     path,
                     cache,
                 ).valid

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from problemtools_py.judge.verdicts import Verdict
 from problemtools_py.model.problem import Submission, TestCase
+from problemtools_py.verdicts import Verdict
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class SubmissionResult:
     submission: Submission
     compile_error: str | None = None
     cases: list[CaseOutcome] = field(default_factory=list)
-    verdict: str = ""
+    verdict: Verdict | None = None  # the final verdict (None: not judged)
     score: float | None = None
 
     @property

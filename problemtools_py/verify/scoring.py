@@ -8,6 +8,7 @@ by the default grader or the custom one (``grading: custom``), with ``grader_fla
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,14 +22,14 @@ from problemtools_py.judge.graders import (
     parse_range,
 )
 from problemtools_py.model.problem import TestGroup
+from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.cache import VerdictCache, digest
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.flags import group_settings
 
 
 @dataclass(frozen=True)
 class CaseGrade:
-    verdict: str
+    verdict: Verdict
     score: float | None  # from the output validator
     multiplier: float | None = None
 
@@ -37,7 +38,6 @@ class Grader:
     def __init__(self, ctx: Context, work: Path) -> None:
         self.ctx = ctx
         self.work = work
-        self.settings = group_settings(ctx.problem)
         self.errors: list[str] = []
         self.cache = VerdictCache()
         self.custom: CustomGrader | None = None
@@ -52,15 +52,15 @@ class Grader:
         """The submission's final verdict and score from its judged cases."""
         data = self.ctx.problem.data
         if data is None:
-            return Grade("AC", 0.0)
+            return Grade(Verdict.AC, 0.0)
         if self.ctx.problem.legacy:
-            return self._legacy(data, results) or Grade("AC", 0.0)
+            return self._legacy(data, results) or Grade(Verdict.AC, 0.0)
         return self._modern(data, results)
 
     # -- legacy ---------------------------------------------------------------------
     def _legacy(self, group: TestGroup, results: dict[str, CaseGrade]) -> Grade | None:
-        settings = self.settings.get(group.name, {})
-        items: list[tuple[str, tuple[str, float]]] = []
+        settings = self.ctx.problem.settings(group.name)
+        items: list[tuple[str, tuple[Verdict, float]]] = []
         for case in group.cases:
             if case.name in results:
                 r = results[case.name]
@@ -69,7 +69,7 @@ class Grader:
                     if r.score is not None
                     else float(
                         settings.get("accept_score", 1)
-                        if r.verdict == "AC"
+                        if r.verdict == Verdict.AC
                         else settings.get("reject_score", 0)
                     )
                 )
@@ -85,12 +85,12 @@ class Grader:
         return self._in_range(group, settings, grade)
 
     def _run_grader(
-        self, group: TestGroup, settings: dict[str, Any], subresults: list[tuple[str, float]]
+        self, group: TestGroup, settings: Mapping[str, Any], subresults: list[tuple[Verdict, float]]
     ) -> Grade:
         flags = str(settings.get("grader_flags", "")).split()
         if settings.get("grading") == "custom" or self.ctx.problem.config.grader == "custom":
             if self.custom is None:
-                return Grade("JE", 0.0, "custom grading without a grader")
+                return Grade(Verdict.JE, 0.0, "custom grading without a grader")
             grade = self._custom(group, subresults, flags)
         else:
             grade = default_grader(subresults, flags)
@@ -99,22 +99,29 @@ class Grader:
         return grade
 
     def _custom(
-        self, group: TestGroup, subresults: list[tuple[str, float]], flags: list[str]
+        self, group: TestGroup, subresults: list[tuple[Verdict, float]], flags: list[str]
     ) -> Grade:
         """A custom grader's grade; cached by content (grader, flags, subresults)."""
         assert self.custom is not None
-        key = digest("grade-v1", self.custom.executable.directory.name, *flags, repr(subresults))
+        key = digest(
+            "grade-v1",
+            self.custom.executable.directory.name,
+            *flags,
+            repr([(v.value, s) for v, s in subresults]),
+        )
         cached = self.cache.get(key)
         if cached is not None:
-            return Grade(str(cached["verdict"]), float(cached["score"]), str(cached["error"]))
+            return Grade(Verdict(cached["verdict"]), float(cached["score"]), str(cached["error"]))
         with self.ctx.pool.sandbox() as box:
             grade = self.custom.grade(box, subresults, flags, self.work / (group.name or "data"))
-        self.cache.put(key, {"verdict": grade.verdict, "score": grade.score, "error": grade.error})
+        self.cache.put(
+            key, {"verdict": grade.verdict.value, "score": grade.score, "error": grade.error}
+        )
         return grade
 
-    def _in_range(self, group: TestGroup, settings: dict[str, Any], grade: Grade) -> Grade:
+    def _in_range(self, group: TestGroup, settings: Mapping[str, Any], grade: Grade) -> Grade:
         text = settings.get("range")
-        if not isinstance(text, str) or grade.verdict != "AC":
+        if not isinstance(text, str) or grade.verdict != Verdict.AC:
             return grade
         try:
             low, high = parse_range(text)
@@ -123,39 +130,39 @@ class Grader:
         if not low <= grade.score <= high:
             message = f"score {grade.score:g} of {group.rel} is outside its range {text}"
             self.errors.append(message)
-            return Grade("JE", grade.score, message)
+            return Grade(Verdict.JE, grade.score, message)
         return grade
 
     # -- 2023-07 ----------------------------------------------------------------------
     def _modern(self, data: TestGroup, results: dict[str, CaseGrade]) -> Grade:
         judged = [results[c.name] for c in data.all_cases() if c.name in results]
         if not self.ctx.problem.config.scoring:
-            bad = next((r.verdict for r in judged if r.verdict != "AC"), None)
-            return Grade(bad or "AC", 0.0)
+            bad = next((r.verdict for r in judged if r.verdict != Verdict.AC), None)
+            return Grade(bad or Verdict.AC, 0.0)
         sample_bad = next(
             (
                 results[c.name].verdict
                 for g in data.walk()
                 if g.name == "sample"
                 for c in g.cases
-                if c.name in results and results[c.name].verdict != "AC"
+                if c.name in results and results[c.name].verdict != Verdict.AC
             ),
             None,
         )
         secret = data.child("secret")
         if secret is None:
-            return Grade(sample_bad or "AC", 0.0)
+            return Grade(sample_bad or Verdict.AC, 0.0)
         grade = self._modern_group(secret, results, True)
         if grade.error:
             self.errors.append(grade.error)
         return Grade(
-            grade.verdict if grade.verdict != "AC" else (sample_bad or "AC"),
+            grade.verdict if grade.verdict != Verdict.AC else (sample_bad or Verdict.AC),
             grade.score,
             grade.error,
         )
 
     def _modern_group(self, group: TestGroup, results: dict[str, CaseGrade], top: bool) -> Grade:
-        config = group.config.data if isinstance(group.config.data, dict) else {}
+        config = group.own_settings
         aggregation = str(config.get("score_aggregation", "sum" if top else "pass-fail"))
         raw_max = config.get("max_score", 100 if top else None)
         max_score = (

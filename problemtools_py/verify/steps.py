@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from problemtools_py.findings import Finding, error
+from problemtools_py.findings import Finding, GroupResult, SubmissionRow, error
 from problemtools_py.sandbox.client import SandboxError
+from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answers import check_answers
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.inputs import check_inputs
@@ -21,7 +21,7 @@ class RunOutput:
     findings: list[Finding] = field(default_factory=list)
     time_limit: float | None = None
     time_limit_source: str | None = None
-    submissions: list[dict[str, Any]] = field(default_factory=list)
+    submissions: list[SubmissionRow] = field(default_factory=list)
 
 
 def run_part(ctx: Context, part: str, out: RunOutput) -> None:
@@ -46,18 +46,20 @@ def run_part(ctx: Context, part: str, out: RunOutput) -> None:
         out.findings.append(error("sandbox", f"the sandbox failed: {exc}", None))
 
 
-def _groups(result: SubmissionResult) -> dict[str, dict[str, Any]]:
-    """Per top-level group (and secret's subgroups): worst verdict and largest CPU time."""
-    rows: dict[str, dict[str, Any]] = {}
+def _groups(result: SubmissionResult) -> dict[str, GroupResult]:
+    """Per top-level group (and secret's subgroups): the first verdict that is not AC (else
+    AC) and the largest CPU time."""
+    cells: dict[str, GroupResult] = {}
     for outcome in result.cases:
         parts = outcome.case.name.split("/")
         group = "/".join(parts[:2]) if len(parts) > 2 else parts[0]
-        row = rows.setdefault(group, {"verdict": "AC", "cpu": 0.0, "cases": 0})
-        if row["verdict"] == "AC" and outcome.verdict.value != "AC":
-            row["verdict"] = outcome.verdict.value
-        row["cpu"] = max(row["cpu"], round(outcome.cpu, 3))
-        row["cases"] += 1
-    return rows
+        cell = cells.get(group, GroupResult(Verdict.AC, 0.0, 0))
+        cells[group] = GroupResult(
+            outcome.verdict if cell.verdict is Verdict.AC else cell.verdict,
+            max(cell.cpu, round(outcome.cpu, 3)),
+            cell.cases + 1,
+        )
+    return cells
 
 
 def _table(judged: Judged, out: RunOutput) -> None:
@@ -67,13 +69,13 @@ def _table(judged: Judged, out: RunOutput) -> None:
     for result in judged.results:
         exp = result.submission.expectation
         out.submissions.append(
-            {
-                "submission": result.submission.rel,
-                "expected": exp.source if exp is not None else None,
-                "compile_error": result.compile_error,
-                "verdict": "CE" if result.compile_error else result.verdict,
-                "score": result.score,
-                "max_cpu": round(result.max_cpu, 3),
-                "groups": _groups(result),
-            }
+            SubmissionRow(
+                submission=result.submission.rel,
+                expected=exp.source if exp is not None else None,
+                compile_error=result.compile_error,
+                verdict=Verdict.CE if result.compile_error else result.verdict,
+                score=result.score,
+                max_cpu=round(result.max_cpu, 3),
+                groups=_groups(result),
+            )
         )

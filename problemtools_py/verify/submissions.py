@@ -17,16 +17,16 @@ from problemtools_py.findings import Finding, error
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.judge.validators import CustomValidator
-from problemtools_py.judge.verdicts import Verdict
 from problemtools_py.model.problem import Submission, TestCase
 from problemtools_py.sandbox.results import Limits
+from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answers import Checker
 from problemtools_py.verify.cache import VerdictCache, digest, file_digest
 from problemtools_py.verify.claims import expectation_findings
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
 from problemtools_py.verify.scoring import CaseGrade, Grader
-from problemtools_py.verify.timelimit import TimeLimit, time_limit
+from problemtools_py.verify.timelimit import TimeLimit, fixed_limit, time_limit
 
 
 @dataclass
@@ -155,8 +155,8 @@ def _times_the_limit(sub: Submission) -> bool:
         return True
     return exp.accepted or (
         exp.permitted is not None
-        and "TLE" not in exp.permitted
-        and "AC" in exp.permitted
+        and Verdict.TLE not in exp.permitted
+        and Verdict.AC in exp.permitted
         and exp.required is None
     )
 
@@ -204,10 +204,10 @@ def _time_and_judge(
     limit on most problems; when the derived limit turns out larger, they run again."""
     timers = [s for s in subs if _times_the_limit(s) and s.rel in ready]
     others = [s for s in subs if s not in timers and s.rel in ready]
-    fixed = time_limit(ctx.problem, ctx.options.fixed_time_limit, None)
-    is_fixed = not fixed.source.startswith("no accepted")
-    guess = fixed if is_fixed else time_limit(ctx.problem, None, 0.0)
-    cap = fixed.hard if is_fixed else ctx.options.timing_cap
+    fixed = fixed_limit(ctx.problem, ctx.options.fixed_time_limit)
+    is_fixed = fixed is not None
+    guess = fixed or time_limit(ctx.problem, None, 0.0)
+    cap = fixed.hard if fixed is not None else ctx.options.timing_cap
     # Expected TLEs first: they run to the limit, and must not be the last to start.
     slow = [s for s in others if _slowness(s) == 0]
     jobs: list[tuple[Submission, float, float | None]] = [
@@ -221,7 +221,7 @@ def _time_and_judge(
     slowest = max(
         (c.cpu for s in timers for c in outcomes[s.rel] if c.at_margin is Verdict.AC), default=None
     )
-    limit = fixed if is_fixed else time_limit(ctx.problem, None, slowest)
+    limit = fixed or time_limit(ctx.problem, None, slowest)
     if limit.seconds != guess.seconds:
         with ThreadPoolExecutor(ctx.options.jobs) as pool:
             again = pool.map(lambda s: judge.run(ready[s.rel], limit.hard, limit.seconds), others)
@@ -235,7 +235,7 @@ def _time_and_judge(
 
 def _slowness(sub: Submission) -> int:
     exp = sub.expectation
-    return 0 if exp is not None and exp.required is not None and "TLE" in exp.required else 1
+    return 0 if exp is not None and exp.required is not None and Verdict.TLE in exp.required else 1
 
 
 def _grade_and_check(
@@ -244,9 +244,7 @@ def _grade_and_check(
     grader = Grader(ctx, judge.work)
     for result in results.values():
         if result.compile_error is None:
-            grade = grader.grade(
-                {c.case.name: CaseGrade(c.verdict.value, c.score) for c in result.cases}
-            )
+            grade = grader.grade({c.case.name: CaseGrade(c.verdict, c.score) for c in result.cases})
             result.verdict = grade.verdict
             result.score = grade.score if ctx.problem.config.scoring else None
     best = max(
@@ -254,7 +252,7 @@ def _grade_and_check(
             r.score
             for r in results.values()
             if r.score is not None
-            and r.verdict == "AC"
+            and r.verdict is Verdict.AC
             and r.submission.expectation is not None
             and r.submission.expectation.accepted
         ),

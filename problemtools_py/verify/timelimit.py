@@ -8,34 +8,39 @@ seconds, and every other submission runs with ``limit * time_safety_margin``.
 
 from __future__ import annotations
 
+import enum
 import math
 from dataclasses import dataclass
 
 from problemtools_py.model.problem import Problem
 
 
+class LimitKind(enum.Enum):
+    FIXED = "fixed"  # -t, .timelimit, or limits.time_limit
+    DERIVED = "derived"  # from the slowest accepted run
+    DEFAULT = "default"  # no accepted run to time: 1 s
+
+
 @dataclass(frozen=True)
 class TimeLimit:
     seconds: float
     margin: float  # the factor: runs are cut at seconds * margin
-    source: str  # how it was decided
+    kind: LimitKind
+    source: str  # how it was decided, for people
 
     @property
     def hard(self) -> float:
         return self.seconds * self.margin
 
 
-def fixed_limit(problem: Problem, option: float | None) -> tuple[float, str] | None:
+def fixed_limit(problem: Problem, option: float | None) -> TimeLimit | None:
+    """The limit when something fixes it: ``-t``, else what the package declares."""
+    margin = problem.config.limits.time_safety_margin
     if option is not None:
-        return option, "-t/--fixed-timelim"
-    dot = problem.root / ".timelimit"
-    if dot.is_file():
-        try:
-            return float(dot.read_text().split()[0]), ".timelimit"
-        except (ValueError, IndexError):
-            return None
-    if not problem.legacy and problem.config.limits.time_limit:
-        return problem.config.limits.time_limit, "limits.time_limit"
+        return TimeLimit(option, margin, LimitKind.FIXED, "-t/--fixed-timelim")
+    declared = problem.declared_time_limit
+    if declared is not None and declared.seconds is not None:
+        return TimeLimit(declared.seconds, margin, LimitKind.FIXED, declared.source)
     return None
 
 
@@ -49,12 +54,15 @@ def derive(problem: Problem, slowest_ac: float) -> float:
 
 
 def time_limit(problem: Problem, option: float | None, slowest_ac: float | None) -> TimeLimit:
-    margin = problem.config.limits.time_safety_margin
     fixed = fixed_limit(problem, option)
     if fixed is not None:
-        return TimeLimit(fixed[0], margin, fixed[1])
+        return fixed
+    margin = problem.config.limits.time_safety_margin
     if slowest_ac is None:
-        return TimeLimit(1.0, margin, "no accepted run to time; 1 s")
+        return TimeLimit(1.0, margin, LimitKind.DEFAULT, "no accepted run to time; 1 s")
     return TimeLimit(
-        derive(problem, slowest_ac), margin, f"slowest accepted run {slowest_ac:.2f} s"
+        derive(problem, slowest_ac),
+        margin,
+        LimitKind.DERIVED,
+        f"slowest accepted run {slowest_ac:.2f} s",
     )

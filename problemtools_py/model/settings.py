@@ -1,0 +1,51 @@
+"""Rules of the format decided once, when a package is loaded: each test group's effective
+settings (inherited through testdata.yaml / test_group.yaml), and the time limit a file
+in the package fixes (``.timelimit``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from problemtools_py.model.problem import DeclaredLimit, TestGroup
+
+TIMELIMIT_FILE = ".timelimit"
+
+
+def group_settings(data: TestGroup | None) -> Mapping[str, Mapping[str, Any]]:
+    """Group name -> its effective settings: its own file's keys over its parent's, key by
+    key, down from ``data/`` (legacy testdata.yaml and 2023-07 test_group.yaml alike)."""
+    found: dict[str, Mapping[str, Any]] = {}
+
+    def walk(group: TestGroup, parent: Mapping[str, Any]) -> None:
+        settings = MappingProxyType({**parent, **group.own_settings})
+        found[group.name] = settings
+        for child in group.groups:
+            walk(child, settings)
+
+    if data is not None:
+        walk(data, {})
+    return MappingProxyType(found)
+
+
+def read_timelimit(root: Path) -> DeclaredLimit | None:
+    """The ``.timelimit`` file: its first word in seconds. A file that is there but says
+    no positive number is kept with the reason, for the checks to report."""
+    path = root / TIMELIMIT_FILE
+    if not path.is_file():
+        return None
+    try:
+        words = path.read_text(encoding="utf-8").split()
+    except UnicodeDecodeError:
+        return DeclaredLimit(None, TIMELIMIT_FILE, "is not UTF-8 text")
+    if not words:
+        return DeclaredLimit(None, TIMELIMIT_FILE, "is empty")
+    try:
+        seconds = float(words[0])
+    except ValueError:
+        return DeclaredLimit(None, TIMELIMIT_FILE, f"{words[0][:40]!r} is not a number")
+    if not 0 < seconds < float("inf"):
+        return DeclaredLimit(None, TIMELIMIT_FILE, f"{words[0][:40]} is not a positive time")
+    return DeclaredLimit(seconds, TIMELIMIT_FILE)
