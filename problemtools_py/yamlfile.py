@@ -20,10 +20,15 @@ class _Loader(yaml.SafeLoader):
     """SafeLoader that leaves timestamps as the strings the author wrote."""
 
 
-_Loader.add_constructor(
-    "tag:yaml.org,2002:timestamp",
-    lambda loader, node: loader.construct_scalar(node),  # type: ignore[arg-type]
-)
+def _timestamp_as_written(loader: yaml.SafeLoader, node: yaml.Node) -> str:
+    if not isinstance(node, yaml.ScalarNode):
+        raise yaml.constructor.ConstructorError(
+            None, None, "a timestamp is a scalar", node.start_mark
+        )
+    return str(loader.construct_scalar(node))
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_written)
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ def verify(path: Path, parts: tuple[str, ...] | None = None) -> ProblemReport:
 
 def describe(report: ProblemReport) -> str:
     return "\n".join(
-        f"{f.location()}: {f.severity.value}: {f.message} [{f.check}]" for f in report.findings
+        f"{f.path}:{f.line}: {f.severity.value}: {f.message} [{f.check}]" for f in report.findings
     )
 
 

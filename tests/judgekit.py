@@ -9,7 +9,7 @@ import pytest
 
 from problemtools_py.judge.compile import Builder, Executable
 from problemtools_py.judge.languages import Languages
-from problemtools_py.sandbox.client import SandboxPool
+from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
 
 COMPILE_LIMITS = Limits(cpu_seconds=60, memory_bytes=2 << 30, output_bytes=1 << 20, processes=256)

@@ -17,7 +17,7 @@ import problemtools_py.verify.verifier as verify_module
 from problemtools_py.checks import REGISTRY
 from problemtools_py.cli.verifyproblem import main
 from problemtools_py.grading.problems import PackagesSource
-from problemtools_py.sandbox.client import SandboxPool
+from problemtools_py.sandbox.pool import SandboxPool
 
 HELLO = str(SAMPLES / "hello")
 DIFFERENT = str(SAMPLES / "different")

@@ -13,10 +13,10 @@ from problemtools_py.judge.comparators import (
     DefaultFlags,
     FlagError,
     dataset_compare,
-    dataset_token_matches,
     default_compare,
     parse_c_float,
 )
+from problemtools_py.judge.dataset_rule import token_matches
 
 FT = ["float_tolerance", "1e-6"]
 DEFAULT_TABLE = [
@@ -144,14 +144,14 @@ def test_dataset_comparator_definition(out: str, expected: str, matches: bool) -
 @given(st.integers(-(10**30), 10**30), st.integers(0, 6))
 def test_dataset_integer_as_exact_decimal(value: int, zeros: int) -> None:
     decimal = f"{value}." + "0" * zeros
-    assert dataset_token_matches(decimal, str(value))
-    assert not dataset_token_matches(f"{value}.{'0' * zeros}1", str(value))
+    assert token_matches(decimal, str(value))
+    assert not token_matches(f"{value}.{'0' * zeros}1", str(value))
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False), st.floats(allow_nan=False, allow_infinity=False))
 def test_dataset_decimals_are_isclose(a: float, b: float) -> None:
     expected = repr(b) if any(c in repr(b) for c in ".eE") else repr(b) + ".0"
-    assert dataset_token_matches(repr(a), expected) == math.isclose(
+    assert token_matches(repr(a), expected) == math.isclose(
         a, float(expected), rel_tol=1e-6, abs_tol=1e-6)
 
 

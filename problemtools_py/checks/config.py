@@ -8,11 +8,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from problemtools_py.checks import check
+from problemtools_py.checks.registry import check
 from problemtools_py.checks.schema import unknown_keys_warnings, validate
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.model.config import LEGACY_VERSIONS, V2023_VERSIONS
-from problemtools_py.model.languages import KNOWN_LANGUAGES
+from problemtools_py.model.language_codes import KNOWN_LANGUAGES
 from problemtools_py.model.problem import Problem
 from problemtools_py.yamlfile import YamlDoc
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from problemtools_py.checks import check
+from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, Severity, warning
 from problemtools_py.model.files import FileEntry
 from problemtools_py.model.problem import Problem

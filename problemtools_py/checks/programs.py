@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from problemtools_py.checks import check
+from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.model.problem import Problem, Program
 

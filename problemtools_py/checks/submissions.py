@@ -6,12 +6,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from problemtools_py.checks import check
 from problemtools_py.checks.config import yaml_doc_findings
+from problemtools_py.checks.registry import check
 from problemtools_py.checks.schema import validate
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.model.expectations import LEGACY_DIRS, MODERN_DIRS, glob_matches
-from problemtools_py.model.languages import KNOWN_LANGUAGES
+from problemtools_py.model.language_codes import KNOWN_LANGUAGES
 from problemtools_py.model.problem import Problem
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from problemtools_py.checks import check
 from problemtools_py.checks.config import yaml_doc_findings
+from problemtools_py.checks.registry import check
 from problemtools_py.checks.schema import validate
 from problemtools_py.findings import Finding, error
 from problemtools_py.model.problem import Problem, TestGroup

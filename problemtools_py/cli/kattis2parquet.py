@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -15,13 +14,14 @@ from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, nonnegative_int, positive_int
 from problemtools_py.cli.reporters import count_bar
 from problemtools_py.dataset.assemble import Assembler
-from problemtools_py.dataset.build import BuildOptions, Outcome, convert
+from problemtools_py.dataset.build import BuildOptions, Conversion, convert
 from problemtools_py.dataset.distributed import ray_outcomes
 from problemtools_py.dataset.filters import Filters
 from problemtools_py.dataset.schema import SPLITS
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, count
-from problemtools_py.sandbox.client import SandboxPool
+from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.window import ordered_window
 
 PROG = "kattis2parquet"
 
@@ -86,18 +86,15 @@ def _converted(
     options: BuildOptions,
     packages: list[Path],
     jobs: int,
-) -> Iterator[tuple[Path, Outcome]]:
+) -> Iterator[tuple[Path, Conversion]]:
     """Outcomes in input order, with at most a few packages converted ahead (bounded
     memory, whatever the number of packages)."""
-    window: deque[tuple[Path, Future[Outcome]]] = deque()
-    for path in packages:
-        window.append((path, workers.submit(convert, path, pool, options)))
-        if len(window) >= 4 * max(1, jobs):
-            done_path, future = window.popleft()
-            yield done_path, future.result()
-    while window:
-        done_path, future = window.popleft()
-        yield done_path, future.result()
+    return ordered_window(
+        packages,
+        lambda path: workers.submit(convert, path, pool, options),
+        Future.result,
+        4 * max(1, jobs),
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,7 +13,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from problemtools_py.dataset.build import Outcome, Row
+from problemtools_py.dataset.build import Conversion, Row
 from problemtools_py.dataset.ids import PROBLEM_ID_RULE
 from problemtools_py.dataset.schema import (
     PROBLEMS,
@@ -44,9 +44,9 @@ class Assembler:
         self.drop_lines: list[str] = []
 
     def drop(self, source: Path, reason: str, detail: str) -> None:
-        self.add(source, Outcome(drop=reason, detail=detail))
+        self.add(source, Conversion(drop=reason, detail=detail))
 
-    def add(self, source: Path, outcome: Outcome) -> None:
+    def add(self, source: Path, outcome: Conversion) -> None:
         row = outcome.row
         if row is None:
             self.drops[outcome.drop or "dropped"] += 1

@@ -25,7 +25,7 @@ from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.judge.validators import DatasetValidator
 from problemtools_py.model import load_problem
 from problemtools_py.model.problem import Problem
-from problemtools_py.sandbox.client import SandboxPool
+from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context, Options
@@ -63,18 +63,18 @@ class Row:
 
 
 @dataclass
-class Outcome:
+class Conversion:
     row: Row | None = None
     drop: str | None = None  # the reason
     detail: str = ""
     exact: bool = False  # came from the dataset: goes back as it came, no filter applies
 
 
-def from_sidecar(root: Path) -> Outcome:
+def from_sidecar(root: Path) -> Conversion:
     """A package parquet2kattis wrote: the row exactly as it was."""
     sidecar = json.loads((root / SIDECAR).read_text(encoding="utf-8"))
     raw = sidecar["tests_json"] if "tests_json" in sidecar else tests_json(read_tests(root))
-    return Outcome(
+    return Conversion(
         Row(
             sidecar["problem_id"],
             sidecar["split"],
@@ -110,7 +110,7 @@ def statement_text(problem: Problem) -> str | None:
     return None
 
 
-def from_package(ctx: Context, options: BuildOptions) -> Outcome:
+def from_package(ctx: Context, options: BuildOptions) -> Conversion:
     problem = ctx.problem
     errors = [
         f
@@ -120,20 +120,20 @@ def from_package(ctx: Context, options: BuildOptions) -> Outcome:
         if f.severity is Severity.ERROR
     ]
     if errors:
-        return Outcome(drop="invalid package", detail=errors[0].message)
+        return Conversion(drop="invalid package", detail=errors[0].message)
     if problem.output_validator is not None:
-        return Outcome(drop="custom output validator (several valid answers)")
+        return Conversion(drop="custom output validator (several valid answers)")
     if problem.config.validator_flags:
-        return Outcome(
+        return Conversion(
             drop="validator flags the comparator cannot reproduce",
             detail=" ".join(problem.config.validator_flags),
         )
     statement = statement_text(problem)
     if statement is None:
-        return Outcome(drop="no English statement")
+        return Conversion(drop="no English statement")
     tests = _capped(read_tests(problem.root), options)
     if len(tests) < options.min_tests:
-        return Outcome(drop="too few tests", detail=f"{len(tests)} < {options.min_tests}")
+        return Conversion(drop="too few tests", detail=f"{len(tests)} < {options.min_tests}")
     return _with_reference(ctx, options, statement, tests)
 
 
@@ -149,7 +149,7 @@ def _capped(tests: list[tuple[str, str]], options: BuildOptions) -> list[tuple[s
 
 def _with_reference(
     ctx: Context, options: BuildOptions, statement: str, tests: list[tuple[str, str]]
-) -> Outcome:
+) -> Conversion:
     problem = ctx.problem
     candidates = [
         s
@@ -160,25 +160,27 @@ def _with_reference(
     for sub in candidates:
         build = ctx.submission(sub)
         if build.executable is None:
-            return Outcome(
+            return Conversion(
                 drop="accepted submissions disagree", detail=f"{sub.rel} does not compile"
             )
         slowest = _run_reference(ctx, build.executable, tests)
         if slowest is None:
-            return Outcome(drop="accepted submissions disagree", detail=f"{sub.rel} fails a test")
+            return Conversion(
+                drop="accepted submissions disagree", detail=f"{sub.rel} fails a test"
+            )
         passing.append(((problem.root / sub.program.files[0]).read_text(encoding="utf-8"), slowest))
     package_limit = _package_limit(problem)
     origin: dict[str, Any] = {"source": problem.root.name, "package_time_limit_s": package_limit}
     if not passing:
         if not options.allow_no_reference:
-            return Outcome(drop="no passing Python 3 reference")
+            return Conversion(drop="no passing Python 3 reference")
         origin["reference_kind"] = "upstream_tests_only"
         code, slowest = "", 0.0
     else:
         code, slowest = min(passing, key=lambda item: item[1])
         origin["reference_kind"] = "python_reference"
         if slowest > options.max_reference_seconds:
-            return Outcome(drop="reference too slow", detail=f"{slowest:.2f} s")
+            return Conversion(drop="reference too slow", detail=f"{slowest:.2f} s")
     limit = dataset_time_limit(package_limit, slowest)
     row = Row(
         problem_id(statement),
@@ -190,7 +192,7 @@ def _with_reference(
         code,
         str(problem.root),
     )
-    return Outcome(row)
+    return Conversion(row)
 
 
 def _package_limit(problem: Problem) -> float:
@@ -223,7 +225,7 @@ def _run_reference(ctx: Context, exe: Executable, tests: list[tuple[str, str]]) 
     return slowest if math.isfinite(slowest) else None
 
 
-def convert(root: Path, pool: SandboxPool, options: BuildOptions) -> Outcome:
+def convert(root: Path, pool: SandboxPool, options: BuildOptions) -> Conversion:
     """One package, either way."""
     if (root / SIDECAR).is_file():
         return from_sidecar(root)

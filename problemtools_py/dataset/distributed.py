@@ -6,32 +6,25 @@ system)."""
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-from problemtools_py.dataset.build import BuildOptions, Outcome, convert
+from problemtools_py.dataset.build import BuildOptions, Conversion, convert
 from problemtools_py.raycluster import connected
-from problemtools_py.sandbox.client import SandboxPool
+from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.window import ordered_window
 
 
-def _convert_on_node(path: str, options: BuildOptions) -> Outcome:
+def _convert_on_node(path: str, options: BuildOptions) -> Conversion:
     with SandboxPool(2) as pool:
         return convert(Path(path), pool, options)
 
 
 def ray_outcomes(
     address: str, packages: list[Path], options: BuildOptions, window: int = 64
-) -> Iterator[tuple[Path, Outcome]]:
+) -> Iterator[tuple[Path, Conversion]]:
     with connected(address) as ray:
         task = ray.remote(_convert_on_node)
-        pending: deque[tuple[Path, Any]] = deque()
-        for path in packages:
-            pending.append((path, task.remote(str(path.resolve()), options)))
-            if len(pending) >= window:
-                done_path, ref = pending.popleft()
-                yield done_path, ray.get(ref)
-        while pending:
-            done_path, ref = pending.popleft()
-            yield done_path, ray.get(ref)
+        yield from ordered_window(
+            packages, lambda path: task.remote(str(path.resolve()), options), ray.get, window
+        )

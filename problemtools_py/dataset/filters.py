@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from problemtools_py.dataset.assemble import Assembler
-from problemtools_py.dataset.build import Outcome
+from problemtools_py.dataset.build import Conversion
 from problemtools_py.dataset.dedup import NgramIndex, statements_of
 from problemtools_py.errors import FatalError
 from problemtools_py.verify.cache import digest
@@ -22,7 +22,7 @@ class Filters:
         self.dedup = _index(dedup)
         self.contamination = _index(contamination)
 
-    def apply(self, assembler: Assembler, path: Path, outcome: Outcome) -> None:
+    def apply(self, assembler: Assembler, path: Path, outcome: Conversion) -> None:
         row = outcome.row
         if row is None or outcome.exact:
             assembler.add(path, outcome)

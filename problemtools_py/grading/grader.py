@@ -17,7 +17,7 @@ import os
 import shutil
 import tempfile
 import threading
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
@@ -31,27 +31,25 @@ from problemtools_py.errors import FatalError
 from problemtools_py.grading.extract import extract_code
 from problemtools_py.grading.problems import ProblemSource, open_source
 from problemtools_py.judge.dataset_rule import first_difference
-from problemtools_py.sandbox.client import Sandbox, SandboxPool
+from problemtools_py.judge.judging import verdict_of_run
+from problemtools_py.sandbox.client import Sandbox
+from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import Bind
-from problemtools_py.sandbox.results import Limits, Outcome, RunResult
+from problemtools_py.sandbox.results import Limits, RunResult
+from problemtools_py.verdicts import Verdict
+from problemtools_py.window import ordered_window
 
+# The dataset's names for verdicts; "no_code" and "harness_overload" are no verdict (no
+# program was found; the machine, not the program, failed).
 STATUS_OF = {
-    Outcome.TLE: "timeout",
-    Outcome.MLE: "memory",
-    Outcome.OLE: "output_limit",
-    Outcome.RTE: "runtime_error",
+    Verdict.AC: "ok",
+    Verdict.WA: "wrong_answer",
+    Verdict.TLE: "timeout",
+    Verdict.MLE: "memory",
+    Verdict.OLE: "output_limit",
+    Verdict.RTE: "runtime_error",
+    Verdict.CE: "syntax_error",
 }
-STATUSES = (
-    "ok",
-    "wrong_answer",
-    "timeout",
-    "memory",
-    "output_limit",
-    "runtime_error",
-    "syntax_error",
-    "no_code",
-    "harness_overload",
-)
 
 
 @dataclass(frozen=True)
@@ -179,7 +177,8 @@ class Grader:
         try:
             compile(code, "main.py", "exec")
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
-            return GradeResult(0.0, "syntax_error", message=f"{type(exc).__name__}: {exc}"[:300])
+            why = f"{type(exc).__name__}: {exc}"[:300]
+            return GradeResult(0.0, STATUS_OF[Verdict.CE], message=why)
         with self.pool.sandbox() as box:
             work = self._session(box)
             program = work / "main.py"
@@ -238,9 +237,11 @@ class Grader:
             slowest_wall = max(slowest_wall, run.wall_seconds)
             if not run.ok:
                 detail = run.stderr.decode("utf-8", "replace")[-300:]
+                verdict = verdict_of_run(run.outcome)
+                assert verdict is not None
                 return GradeResult(
                     0.0,
-                    STATUS_OF[run.outcome],
+                    STATUS_OF[verdict],
                     index,
                     run.cpu_seconds,
                     run.wall_seconds,
@@ -251,14 +252,14 @@ class Grader:
             if difference is not None:
                 return GradeResult(
                     0.0,
-                    "wrong_answer",
+                    STATUS_OF[Verdict.WA],
                     index,
                     run.cpu_seconds,
                     run.wall_seconds,
                     index + 1,
                     difference[1],
                 )
-        return GradeResult(1.0, "ok", None, slowest, slowest_wall, len(tests))
+        return GradeResult(1.0, STATUS_OF[Verdict.AC], None, slowest, slowest_wall, len(tests))
 
     def _run_one(
         self, box: Sandbox, fast: bool, stdin: str, expected: str, time_limit: float, memory: int
@@ -294,14 +295,13 @@ class Grader:
         start = (self._start_worker, (itertools.count(),))
         workers = ThreadPoolExecutor(self.jobs, initializer=start[0], initargs=start[1])
         cancel = threading.Event()
-        window: deque[Future[GradeResult]] = deque()
+
+        def submit(item: tuple[str, str]) -> Future[GradeResult]:
+            return workers.submit(self._graded, cancel, *item)
+
         try:
-            for pid, completion in items:
-                window.append(workers.submit(self._graded, cancel, pid, completion))
-                if len(window) >= 4 * self.jobs:
-                    yield window.popleft().result()
-            while window:
-                yield window.popleft().result()
+            for _, result in ordered_window(items, submit, Future.result, 4 * self.jobs):
+                yield result
         except BaseException:
             cancel.set()
             workers.shutdown(wait=True, cancel_futures=True)

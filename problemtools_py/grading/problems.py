@@ -16,7 +16,7 @@ from problemtools_py.dataset.reader import Dataset
 from problemtools_py.dataset.schema import parse_tests
 from problemtools_py.errors import FatalError
 from problemtools_py.model import load_problem
-from problemtools_py.sandbox.client import SandboxPool
+from problemtools_py.sandbox.pool import SandboxPool
 
 Tests = tuple[tuple[str, str], ...]
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from problemtools_py.judge.dataset_rule import first_difference, token_matches
+from problemtools_py.judge.dataset_rule import first_difference
 
 _WS = rb" \t\n\v\f\r"
 _SPLIT_WS = re.compile(rb"([ \t\n\v\f\r]+)")
@@ -174,7 +174,6 @@ def _compare_spaced(team: bytes, judge: bytes, flags: DefaultFlags) -> Compariso
 
 
 # -- the competitive-code-curated dataset's comparator (one source: dataset_rule.py) --
-dataset_token_matches = token_matches
 
 
 def dataset_compare(output: str, expected: str) -> Comparison:
@@ -185,6 +184,3 @@ def dataset_compare(output: str, expected: str) -> Comparison:
         return Comparison(True)
     index, why = difference
     return Comparison(False, why, index, index)
-
-
-COMPARATORS = ("default", "dataset")

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from problemtools_py.judge.languages import Language
-from problemtools_py.sandbox.client import SandboxError, SandboxPool
+from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
-from problemtools_py.sandbox.results import Limits
+from problemtools_py.sandbox.results import Limits, SandboxError
 
 BUILD_DIR, RUN_DIR = "/build", "/prog"
 SCRIPT_NAMES = ("build", "run")

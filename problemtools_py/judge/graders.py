@@ -10,8 +10,8 @@ from pathlib import Path
 
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
-from problemtools_py.sandbox.client import Sandbox, SandboxError
-from problemtools_py.sandbox.results import Limits
+from problemtools_py.sandbox.client import Sandbox
+from problemtools_py.sandbox.results import Limits, SandboxError
 from problemtools_py.verdicts import Verdict
 
 # The default grader's worst-first order (problemtools' default_grader).

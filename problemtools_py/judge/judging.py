@@ -6,7 +6,7 @@ import os
 import shutil
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from problemtools_py.judge.compile import Executable
@@ -18,17 +18,25 @@ from problemtools_py.judge.validators import (
     Validation,
     fresh_feedback_dir,
 )
-from problemtools_py.sandbox.client import SandboxError, SandboxPool
-from problemtools_py.sandbox.results import Limits, Outcome, RunResult
+from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
 from problemtools_py.verdicts import Verdict
 
-Checker = DefaultValidator | DatasetValidator | CustomValidator
+OutputValidator = DefaultValidator | DatasetValidator | CustomValidator
 OUTCOME_VERDICT = {
     Outcome.TLE: Verdict.TLE,
     Outcome.MLE: Verdict.MLE,
     Outcome.OLE: Verdict.OLE,
     Outcome.RTE: Verdict.RTE,
 }
+
+
+def verdict_of_run(outcome: Outcome) -> Verdict | None:
+    """The verdict a run earns by how it ended; None when it ended well (then its output
+    decides)."""
+    return OUTCOME_VERDICT.get(outcome)
+
+
 INTERACTIVE_GRACE = 1.0  # seconds a submission may linger once its validator is done
 
 
@@ -48,7 +56,7 @@ class CaseJudge:
     """How test cases of one problem are judged."""
 
     pool: SandboxPool
-    checker: Checker
+    checker: OutputValidator
     limits: Limits  # the submission's limits
     interactive: bool = False
     passes: int = 1  # more than 1: multi-pass
@@ -125,14 +133,7 @@ class CaseJudge:
             return self._interactive(exe, stdin, input_path, answer, feedback)
         output = work / "team.out"
         memory = self.limits.memory_bytes + (exe.extra_memory_mb << 20)
-        limits = Limits(
-            self.limits.cpu_seconds,
-            memory,
-            self.limits.output_bytes,
-            self.limits.wall_seconds,
-            self.limits.processes,
-            self.limits.file_bytes,
-        )
+        limits = replace(self.limits, memory_bytes=memory)
         with self.pool.sandbox() as box:
             run = run_program(
                 box,

@@ -7,7 +7,6 @@ import fnmatch
 import os
 import re
 import shlex
-import shutil
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -45,12 +44,6 @@ class Language:
     def compiles(self, name: str) -> bool:
         base = name.rsplit("/", 1)[-1]
         return self.matches(base) or any(fnmatch.fnmatchcase(base, p) for p in self.also_compile)
-
-    @property
-    def available(self) -> bool:
-        """Whether the tool that runs (or compiles) this language is installed."""
-        tool = (self.compile or self.run)[0]
-        return "{" in tool or shutil.which(tool) is not None
 
 
 def _merge(base: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any]:

@@ -18,21 +18,12 @@ from problemtools_py.judge.comparators import (
 )
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
-from problemtools_py.sandbox.client import Sandbox, SandboxError
+from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
-from problemtools_py.sandbox.results import Limits, RunResult
+from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
 from problemtools_py.verdicts import Verdict
 
 FEEDBACK_CAP = 64 << 10
-FEEDBACK_FILES = (
-    "judgemessage.txt",
-    "teammessage.txt",
-    "score.txt",
-    "score_multiplier.txt",
-    "nextpass.in",
-    "judgeerror.txt",
-    "diffposition.txt",
-)
 _NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*\Z")
 
 
@@ -152,9 +143,9 @@ class CustomValidator:
         """The validator's verdict from its exit code and feedback files."""
         judgemessage = read_feedback(feedback_dir, "judgemessage.txt") or ""
         teammessage = read_feedback(feedback_dir, "teammessage.txt") or ""
-        code = run.exit_code if run.outcome.value in ("ok", "rte") else None
+        code = run.exit_code if run.outcome in (Outcome.OK, Outcome.RTE) else None
         if code not in (42, 43):
-            why = run.describe() if run.outcome.value != "ok" else "exit code 0"
+            why = run.describe() if run.outcome is not Outcome.OK else "exit code 0"
             detail = run.stderr.decode("utf-8", "replace").strip()[-500:]
             error = f"output validator failed ({why}; 42 means accepted, 43 wrong answer)"
             return Validation(

@@ -13,8 +13,8 @@ V2023_VERSIONS = frozenset({"2023-07-draft", "2023-07"})
 
 
 @dataclass(frozen=True)
-class Limits:
-    """Limits with the seed's defaults (MiB, seconds, KiB for code)."""
+class ProblemLimits:
+    """The limits of problem.yaml, with the seed's defaults (MiB, seconds, KiB for code)."""
 
     time_multiplier: float = 5.0  # legacy; 2023-07 ac_to_time_limit
     time_safety_margin: float = 2.0  # legacy; 2023-07 time_limit_to_tle
@@ -48,7 +48,7 @@ class ProblemConfig:
     languages: tuple[str, ...] | None = None  # None: all
     libraries: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
-    limits: Limits = Limits()
+    limits: ProblemLimits = ProblemLimits()
     constants: dict[str, object] = field(default_factory=dict)
 
     @property
@@ -91,10 +91,10 @@ def _number(value: object, default: float) -> float:
     return default
 
 
-def _limits(raw: object, modern: bool) -> Limits:
+def _limits(raw: object, modern: bool) -> ProblemLimits:
     if not isinstance(raw, dict):
         raw = {}
-    base = Limits()
+    base = ProblemLimits()
     if modern:
         mult = raw.get("time_multipliers")
         mult = mult if isinstance(mult, dict) else {}
@@ -117,7 +117,7 @@ def _limits(raw: object, modern: bool) -> Limits:
         "validation_passes",
     ):
         ints[key] = int(_number(raw.get(key), getattr(base, key)))
-    return Limits(
+    return ProblemLimits(
         time_multiplier=tm,
         time_safety_margin=ts,
         time_limit=_number(time_limit, 0.0) or None,

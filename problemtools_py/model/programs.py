@@ -8,7 +8,7 @@ from pathlib import Path
 from problemtools_py.model import expectations
 from problemtools_py.model.config import ProblemConfig
 from problemtools_py.model.files import IGNORED_NAMES, FileEntry
-from problemtools_py.model.languages import language_of_program
+from problemtools_py.model.language_codes import language_of_program
 from problemtools_py.model.problem import Program, Submission, Tag
 from problemtools_py.yamlfile import YamlDoc
 

@@ -116,15 +116,6 @@ class RunGroup:
         with contextlib.suppress(OSError):
             _write(Path(self.counter_files["peak"][0]), "0")
 
-    def empty(self) -> bool:
-        for directory in self.dirs.values():
-            try:
-                if (directory / "cgroup.procs").read_text().strip():
-                    return False
-            except OSError:
-                pass
-        return True
-
     def remove(self) -> None:
         for _ in range(200):
             if all(self._rmdir(d) for d in self.dirs.values()):

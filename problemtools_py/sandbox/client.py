@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import queue
 import shutil
 import socket
 import stat
@@ -31,29 +30,24 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from problemtools_py.sandbox.lean import lean_call
 from problemtools_py.sandbox.protocol import (
     CLOSE,
     ENV,
     KILL,
     Bind,
     LeanRequest,
-    Reply,
     Request,
     hello_from_wire,
     open_message,
     recv_message,
-    reply_from_wire,
     send_message,
     to_wire,
 )
-from problemtools_py.sandbox.results import Limits, RunResult
+from problemtools_py.sandbox.results import Limits, RunResult, SandboxError, accounting
 
 _warned = False
 _warn_lock = threading.Lock()
-
-
-class SandboxError(Exception):
-    """The sandbox could not run the program at all (setup failed, not found, crashed)."""
 
 
 # The server imports only the standard library and this package, so it can run on the
@@ -171,7 +165,7 @@ class Sandbox:
             if capture:
                 os.lseek(out, 0, os.SEEK_SET)
                 captured = _read_fd(out)
-            return RunResult.from_reply(_accounting(reply), limits, captured)
+            return RunResult.from_reply(accounting(reply), limits, captured)
         finally:
             for fd in close:
                 os.close(fd)
@@ -291,7 +285,7 @@ class Sandbox:
         request = LeanRequest(
             tuple(argv), {**ENV, **(env or {})}, limits.cpu_seconds, limits.wall, inprocess, core
         )
-        reply, stdout, stderr = _lean_call(self.lean, request, stdin, limits)
+        reply, stdout, stderr = lean_call(self.lean, request, stdin, limits)
         return RunResult.from_reply(
             reply._replace(stderr=stderr, isolation=self.isolation), limits, stdout
         )
@@ -337,62 +331,6 @@ def _read_fd(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _accounting(message: dict[str, Any]) -> Reply:
-    """A run's reply; the sandbox's own failure (or a reply it could not have sent) raises."""
-    try:
-        reply = reply_from_wire(message)
-    except TypeError as exc:
-        raise SandboxError(f"a malformed reply from the sandbox: {exc}") from exc
-    if isinstance(reply, str):
-        raise SandboxError(reply)
-    return reply
-
-
-def _lean_call(
-    sock: socket.socket, request: LeanRequest, stdin: int, limits: Limits
-) -> tuple[Reply, bytes, str]:
-    """Send a lean run, read its stdout (up to the limit) and stderr's tail; the reply
-    counts the output and says when it went over."""
-    out_r, out_w = os.pipe()
-    err = os.memfd_create("stderr")
-    try:
-        send_message(sock, to_wire(request), [stdin, out_w, err])
-        os.close(out_w)
-        out_w = -1
-        stdout, over = _read_limited(out_r, limits.output_bytes)
-        os.close(out_r)
-        out_r = -1
-        message, _ = recv_message(sock)
-        if message is None:
-            raise SandboxError("the sandbox's jail stopped")
-        reply = _accounting(message)
-        size = os.fstat(err).st_size
-        tail = os.pread(err, limits.stderr_bytes, max(0, size - limits.stderr_bytes))
-    except OSError as exc:
-        raise SandboxError(f"lost the sandbox's jail: {exc}") from exc
-    finally:
-        for fd in (out_r, out_w, err):
-            if fd >= 0:
-                os.close(fd)
-    reply = reply._replace(
-        output_bytes=len(stdout) + over, killed_for="output" if over else reply.killed_for
-    )
-    return reply, stdout, tail.decode("utf-8", errors="replace")
-
-
-def _read_limited(fd: int, limit: int) -> tuple[bytes, int]:
-    """Everything up to ``limit`` bytes, and 1 when there was more (then we stop reading)."""
-    chunks: list[bytes] = []
-    size = 0
-    while chunk := os.read(fd, 1 << 16):
-        size += len(chunk)
-        if size > limit:
-            chunks.append(chunk[: len(chunk) - (size - limit)])
-            return b"".join(chunks), 1
-        chunks.append(chunk)
-    return b"".join(chunks), 0
-
-
 def _warn_once(message: str) -> None:
     global _warned
     with _warn_lock:
@@ -400,38 +338,3 @@ def _warn_once(message: str) -> None:
             return
         _warned = True
     warn_hook(message)
-
-
-class SandboxPool:
-    """``size`` sandboxes, one per concurrent run; started lazily, closed together."""
-
-    def __init__(self, size: int, isolate: bool = True) -> None:
-        self.size = size
-        self.isolate = isolate
-        self._free: queue.LifoQueue[Sandbox] = queue.LifoQueue()
-        self._all: list[Sandbox] = []
-        self._lock = threading.Lock()
-
-    @contextmanager
-    def sandbox(self) -> Iterator[Sandbox]:
-        try:
-            box = self._free.get_nowait()
-        except queue.Empty:
-            box = Sandbox(self.isolate)  # servers start in parallel, outside the lock
-            with self._lock:
-                self._all.append(box)
-        try:
-            yield box
-        finally:
-            self._free.put(box)
-
-    def close(self) -> None:
-        for box in self._all:
-            box.close()
-        self._all.clear()
-
-    def __enter__(self) -> SandboxPool:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -5,8 +5,13 @@ from __future__ import annotations
 import enum
 import signal
 from dataclasses import dataclass
+from typing import Any
 
-from problemtools_py.sandbox.protocol import Reply
+from problemtools_py.sandbox.protocol import Reply, reply_from_wire
+
+
+class SandboxError(Exception):
+    """The sandbox could not run the program at all (setup failed, not found, crashed)."""
 
 
 class Outcome(enum.Enum):
@@ -109,3 +114,14 @@ def signal_name(number: int) -> str:
         return signal.Signals(number).name
     except ValueError:
         return f"signal {number}"
+
+
+def accounting(message: dict[str, Any]) -> Reply:
+    """A run's reply; the sandbox's own failure (or a reply it could not have sent) raises."""
+    try:
+        reply = reply_from_wire(message)
+    except TypeError as exc:
+        raise SandboxError(f"a malformed reply from the sandbox: {exc}") from exc
+    if isinstance(reply, str):
+        raise SandboxError(reply)
+    return reply

@@ -7,7 +7,6 @@ import re
 from pathlib import Path, PurePosixPath
 
 HTML_EXTENSIONS = (".png", ".jpg", ".jpeg", ".svg")
-LATEX_EXTENSIONS = (".pdf", ".png", ".jpg", ".jpeg")
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 

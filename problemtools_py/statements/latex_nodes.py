@@ -127,7 +127,8 @@ def body(document: Any) -> list[Any]:
 def unrecognized() -> type:
     import plasTeX
 
-    return plasTeX.UnrecognizedMacro  # type: ignore[no-any-return]
+    found: type = plasTeX.UnrecognizedMacro
+    return found
 
 
 def text(raw: str) -> str:

@@ -61,10 +61,6 @@ def _context(following: list[str]) -> list[str]:
     return context[:_CONTEXT_LINES]
 
 
-def missing_file(log: str) -> list[str]:
-    return re.findall(r"File `([^']+)' not found", log)
-
-
 def class_warnings(log: str) -> list[tuple[str, int | None]]:
     """The messages of ``\\PackageWarning{problemset}``, with the input line when given."""
     found = []

@@ -16,7 +16,7 @@ from problemtools_py.judge.validators import (
     fresh_feedback_dir,
 )
 from problemtools_py.model.problem import TestCase
-from problemtools_py.sandbox.client import SandboxError
+from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.cache import VerdictCache, digest, file_digest
 from problemtools_py.verify.context import Context
@@ -41,7 +41,7 @@ JUNK: tuple[tuple[str, bytes], ...] = (
 )
 
 
-class Checker:
+class AnswerChecker:
     """Validates outputs for the problem's test cases (default or custom validator)."""
 
     def __init__(self, ctx: Context) -> None:
@@ -133,7 +133,7 @@ def _cases(ctx: Context) -> Iterator[TestCase]:
 
 def check_answers(ctx: Context) -> list[Finding]:
     config = ctx.problem.config
-    checker = Checker(ctx)
+    checker = AnswerChecker(ctx)
     where = "output_validators" if ctx.problem.legacy else "output_validator"
     if checker.error:
         return [error("output-validator", checker.error, where)]
@@ -162,7 +162,7 @@ def check_answers(ctx: Context) -> list[Finding]:
     return findings
 
 
-def _probes(ctx: Context, checker: Checker, case: TestCase, where: str) -> Iterator[Finding]:
+def _probes(ctx: Context, checker: AnswerChecker, case: TestCase, where: str) -> Iterator[Finding]:
     answer = (ctx.problem.root / case.files[".ans"]).read_bytes()
     with tempfile.TemporaryDirectory(prefix="ptpy-probe-") as tmp:
         for index, (what, data) in enumerate(PROBES + JUNK):
@@ -190,7 +190,7 @@ def _probes(ctx: Context, checker: Checker, case: TestCase, where: str) -> Itera
                 )
 
 
-def _validation_dirs(ctx: Context, checker: Checker) -> Iterator[Finding]:
+def _validation_dirs(ctx: Context, checker: AnswerChecker) -> Iterator[Finding]:
     root = ctx.problem.root
     for case in _cases(ctx):
         top = case.name.split("/")[0]

@@ -14,7 +14,7 @@ from problemtools_py.cpus import usable_cores
 from problemtools_py.judge.compile import Build, Builder, Executable, read_program, scripts_language
 from problemtools_py.judge.languages import Language, Languages
 from problemtools_py.model.problem import Problem, Program, Submission
-from problemtools_py.sandbox.client import SandboxPool
+from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
 
 MIB = 1 << 20

@@ -15,7 +15,7 @@ from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.model.problem import Program, TestCase
-from problemtools_py.sandbox.client import SandboxError
+from problemtools_py.sandbox.results import Outcome, SandboxError
 from problemtools_py.verify.cache import VerdictCache, digest, file_digest
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.ctd import build_ctd
@@ -83,11 +83,11 @@ def run_validator(
         said = " | ".join(line.strip() for line in text.splitlines() if line.strip())
         why = (
             run.describe()
-            if run.outcome.value not in ("ok", "rte")
+            if run.outcome not in (Outcome.OK, Outcome.RTE)
             else f"exit code {run.exit_code}"
         )
         verdict = Verdict(False, f"{why}" + (f": {said[-300:]}" if said else ""))
-    if run.outcome.value in ("ok", "rte"):  # deterministic outcomes only
+    if run.outcome in (Outcome.OK, Outcome.RTE):  # deterministic outcomes only
         cache.put(key, {"valid": verdict.valid, "message": verdict.message})
     return verdict
 

@@ -34,7 +34,7 @@ class CaseGrade:
     multiplier: float | None = None
 
 
-class Grader:
+class Scorer:
     def __init__(self, ctx: Context, work: Path) -> None:
         self.ctx = ctx
         self.work = work

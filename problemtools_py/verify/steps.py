@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from problemtools_py.findings import Finding, GroupResult, SubmissionRow, error
-from problemtools_py.sandbox.client import SandboxError
+from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answers import check_answers
 from problemtools_py.verify.context import Context

@@ -20,12 +20,12 @@ from problemtools_py.judge.validators import CustomValidator
 from problemtools_py.model.problem import Submission, TestCase
 from problemtools_py.sandbox.results import Limits
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.answers import Checker
+from problemtools_py.verify.answers import AnswerChecker
 from problemtools_py.verify.cache import VerdictCache, digest, file_digest
 from problemtools_py.verify.claims import expectation_findings
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
-from problemtools_py.verify.scoring import CaseGrade, Grader
+from problemtools_py.verify.scoring import CaseGrade, Scorer
 from problemtools_py.verify.timelimit import TimeLimit, fixed_limit, time_limit
 
 
@@ -52,7 +52,7 @@ class SubmissionJudge:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.cases = _cases(ctx)
-        self.checker = Checker(ctx)
+        self.checker = AnswerChecker(ctx)
         self.work = Path(tempfile.mkdtemp(prefix="ptpy-verify-"))
         self.cache = VerdictCache()
         self.stop_early = not ctx.problem.config.scoring
@@ -241,10 +241,10 @@ def _slowness(sub: Submission) -> int:
 def _grade_and_check(
     ctx: Context, judge: SubmissionJudge, results: dict[str, SubmissionResult]
 ) -> list[Finding]:
-    grader = Grader(ctx, judge.work)
+    scorer = Scorer(ctx, judge.work)
     for result in results.values():
         if result.compile_error is None:
-            grade = grader.grade({c.case.name: CaseGrade(c.verdict, c.score) for c in result.cases})
+            grade = scorer.grade({c.case.name: CaseGrade(c.verdict, c.score) for c in result.cases})
             result.verdict = grade.verdict
             result.score = grade.score if ctx.problem.config.scoring else None
     best = max(
@@ -261,7 +261,7 @@ def _grade_and_check(
     findings: list[Finding] = []
     for result in results.values():
         findings.extend(expectation_findings(ctx, result, best))
-    findings.extend(error("grader", message, "graders") for message in dict.fromkeys(grader.errors))
+    findings.extend(error("grader", message, "graders") for message in dict.fromkeys(scorer.errors))
     return findings
 
 

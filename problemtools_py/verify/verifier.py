@@ -10,7 +10,7 @@ from pathlib import Path
 from problemtools_py.checks import PARTS, REGISTRY
 from problemtools_py.findings import ProblemReport, RunReport
 from problemtools_py.model import Problem, load_problem
-from problemtools_py.sandbox.client import SandboxPool
+from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.verify.context import Context, Options, Progress
 from problemtools_py.verify.steps import RUNNING_PARTS, RunOutput, run_part
 

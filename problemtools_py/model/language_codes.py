@@ -122,8 +122,6 @@ EXTENSIONS: dict[str, str] = {
     ".vb": "visualbasic",
     ".zig": "zig",
 }
-# Files that never decide a program's language (headers, notes, build scripts).
-NEUTRAL_SUFFIXES = (".h", ".hpp", ".hh", ".txt", ".md", ".in", ".ans", ".yaml")
 _PY2_SHEBANG = re.compile(r"^#!.*python2")
 
 

@@ -1,0 +1,46 @@
+"""grading/problems.py: a directory of packages is graded on exactly the rows kattis2parquet
+makes of them, so a problem gets one reward whichever way it is given."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+
+from problemtools_py.cli.kattis2parquet import main as kattis2parquet
+from problemtools_py.dataset.reader import Dataset
+from problemtools_py.errors import FatalError
+from problemtools_py.grading.grader import Grader
+from problemtools_py.grading.problems import DatasetSource, PackagesSource
+from problemtools_py.sandbox.pool import SandboxPool
+
+
+@pytest.fixture(scope="module")
+def packages(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("packages")
+    shutil.copytree(SAMPLES / "hello", root / "hello")
+    (root / "hello" / ".timelimit").write_text("")  # empty: it fixes nothing
+    shutil.copytree(SAMPLES / "divisor", root / "divisor")
+    return root
+
+
+def test_a_package_is_graded_on_its_kattis2parquet_row(packages: Path, tmp_path: Path) -> None:
+    assert kattis2parquet([str(packages / "hello"), "-o", str(tmp_path / "data"), "-q"]) == 0
+    from_dataset = DatasetSource(Dataset(tmp_path / "data"))
+    with SandboxPool(2) as pool:
+        source = PackagesSource(packages, pool)
+        (pid,) = from_dataset.ids()
+        assert pid in source.ids()
+        tests, limit = source.fetch(pid)  # type: ignore[misc]
+    assert (tests, limit) == from_dataset.fetch(pid)
+    assert limit == 4.0 and len(tests) == 6  # 4 x 1 s; before, 1 s and every test
+
+
+def test_a_package_kattis2parquet_leaves_out_has_no_reward(packages: Path) -> None:
+    with Grader(packages, jobs=1) as grader:
+        divisor = next(pid for pid, path in grader.problems.paths.items()  # type: ignore[attr-defined]
+                       if path.name == "divisor")
+        with pytest.raises(FatalError, match="custom output validator"):
+            grader.grade(divisor, "```python\nprint(1)\n```")
