@@ -14,20 +14,22 @@ V2023_VERSIONS = frozenset({"2023-07-draft", "2023-07"})
 
 @dataclass(frozen=True)
 class ProblemLimits:
-    """The limits of problem.yaml, with the seed's defaults (MiB, seconds, KiB for code)."""
+    """The limits of problem.yaml, with the seed's defaults; each field names its unit (the
+    YAML keys do not: ``memory`` is ``memory_mib``, ``compilation_time`` is
+    ``compilation_seconds``, and so on)."""
 
     time_multiplier: float = 5.0  # legacy; 2023-07 ac_to_time_limit
     time_safety_margin: float = 2.0  # legacy; 2023-07 time_limit_to_tle
     time_limit: float | None = None
     time_resolution: float = 1.0
-    memory: int = 2048
-    output: int = 8
-    code: int = 128
-    compilation_time: int = 60
-    compilation_memory: int = 2048
-    validation_time: int = 60
-    validation_memory: int = 2048
-    validation_output: int = 8
+    memory_mib: int = 2048
+    output_mib: int = 8
+    code_kib: int = 128
+    compilation_seconds: int = 60
+    compilation_memory_mib: int = 2048
+    validation_seconds: int = 60
+    validation_memory_mib: int = 2048
+    validation_output_mib: int = 8
     validation_passes: int = 2
 
 
@@ -91,6 +93,19 @@ def _number(value: object, default: float) -> float:
     return default
 
 
+# problem.yaml's integer limit keys -> the ProblemLimits fields that hold them
+LIMIT_FIELDS = {
+    "memory": "memory_mib",
+    "output": "output_mib",
+    "code": "code_kib",
+    "compilation_time": "compilation_seconds",
+    "compilation_memory": "compilation_memory_mib",
+    "validation_time": "validation_seconds",
+    "validation_memory": "validation_memory_mib",
+    "validation_output": "validation_output_mib",
+}
+
+
 def _limits(raw: object, modern: bool) -> ProblemLimits:
     if not isinstance(raw, dict):
         raw = {}
@@ -104,19 +119,10 @@ def _limits(raw: object, modern: bool) -> ProblemLimits:
         tm = _number(raw.get("time_multiplier"), base.time_multiplier)
         ts = _number(raw.get("time_safety_margin"), base.time_safety_margin)
     time_limit = raw.get("time_limit")
-    ints = {}
-    for key in (
-        "memory",
-        "output",
-        "code",
-        "compilation_time",
-        "compilation_memory",
-        "validation_time",
-        "validation_memory",
-        "validation_output",
-        "validation_passes",
-    ):
-        ints[key] = int(_number(raw.get(key), getattr(base, key)))
+    ints = {
+        field: int(_number(raw.get(key), getattr(base, field)))
+        for key, field in (*LIMIT_FIELDS.items(), ("validation_passes", "validation_passes"))
+    }
     return ProblemLimits(
         time_multiplier=tm,
         time_safety_margin=ts,

@@ -81,7 +81,7 @@ def load_source(problem: Problem, statement: Statement) -> StatementSource | Fin
         latex_name=latex_name,
         samples=tuple(load_samples(problem)),
         time_limit=limit.seconds if limit else None,
-        memory_mb=problem.config.limits.memory,
+        memory_mb=problem.config.limits.memory_mib,
         constants={k: _constant(v) for k, v in problem.config.constants.items()},
     )
 

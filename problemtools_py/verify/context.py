@@ -48,8 +48,8 @@ class Context:
     ) -> Context:
         limits = problem.config.limits
         compile_limits = Limits(
-            cpu_seconds=float(limits.compilation_time),
-            memory_bytes=limits.compilation_memory * MIB,
+            cpu_seconds=float(limits.compilation_seconds),
+            memory_bytes=limits.compilation_memory_mib * MIB,
             output_bytes=1 * MIB,
             processes=256,
         )
@@ -66,17 +66,17 @@ class Context:
     def validation_limits(self) -> Limits:
         limits = self.problem.config.limits
         return Limits(
-            cpu_seconds=float(limits.validation_time),
-            memory_bytes=limits.validation_memory * MIB,
-            output_bytes=limits.validation_output * MIB,
+            cpu_seconds=float(limits.validation_seconds),
+            memory_bytes=limits.validation_memory_mib * MIB,
+            output_bytes=limits.validation_output_mib * MIB,
         )
 
     def submission_limits(self, cpu_seconds: float) -> Limits:
         limits = self.problem.config.limits
         return Limits(
             cpu_seconds=cpu_seconds,
-            memory_bytes=limits.memory * MIB,
-            output_bytes=limits.output * MIB,
+            memory_bytes=limits.memory_mib * MIB,
+            output_bytes=limits.output_mib * MIB,
         )
 
     def build(self, program: Program, includes: bool = False) -> Build:

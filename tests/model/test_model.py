@@ -30,7 +30,7 @@ def test_hello_model() -> None:
     problem = load_problem(SAMPLES / "hello")
     assert problem.format is FormatVersion.LEGACY and problem.format_declared is None
     assert problem.config.names == {"en": "Hello"}
-    assert problem.config.limits.memory == 1024 and problem.config.limits.output == 8
+    assert problem.config.limits.memory_mib == 1024 and problem.config.limits.output_mib == 8
     assert [s.rel for s in problem.statements] == ["problem_statement/problem.en.tex"]
     assert problem.statements[0].problemname == "Hello"
     assert problem.data is not None
