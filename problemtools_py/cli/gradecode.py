@@ -24,7 +24,8 @@ from problemtools_py.cli.reporters import count_bar
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 from problemtools_py.grading.distributed import ray_grade
-from problemtools_py.grading.grader import Grader, GradeResult, Settings
+from problemtools_py.grading.grader import Grader
+from problemtools_py.grading.results import GradeResult, Settings
 
 PROG = "gradecode"
 
@@ -138,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError as exc:
             raise FatalError(f"cannot write: {exc.strerror}", path=args.output) from exc
         statuses: Counter[str] = Counter()
-        tests = 0
+        tests = retries = 0
         start = time.perf_counter()
         try:
             with (
@@ -157,6 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     _write(out, item, result)
                     statuses[result.status] += 1
                     tests += result.tests_run
+                    retries += result.retries
                     elapsed = max(time.perf_counter() - start, 1e-9)
                     bar.update(
                         task,
@@ -177,7 +179,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         summary = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
         print(
             f"{PROG}: {total} completions, pass rate {passed / max(total, 1):.3f} ({summary}); "
-            f"{tests} tests in {time.perf_counter() - start:.1f} s",
+            f"{tests} tests in {time.perf_counter() - start:.1f} s, {retries} run again "
+            "(starved by the machine)",
             file=sys.stderr,
         )
         return ExitCode.CLEAN

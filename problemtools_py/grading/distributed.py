@@ -10,7 +10,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from problemtools_py.grading.grader import Grader, GradeResult, Settings
+from problemtools_py.grading.grader import Grader
+from problemtools_py.grading.results import GradeResult, Settings
 from problemtools_py.raycluster import connected
 
 BATCH = 16

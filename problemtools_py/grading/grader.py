@@ -5,9 +5,9 @@ the status of the first failure.
 A :class:`Grader` opens a dataset (or a directory of problem packages) once. Each
 completion runs in one jail of the judging core's sandbox for all its tests (a fork per
 test from the sandbox server's warm interpreter); the grading process itself never forks
-programs. A run stopped by the wall-clock backstop while still under its CPU limit means
-the machine was overloaded: it is retried, and reported as ``harness_overload`` if that
-persists, never as a silent 0."""
+programs. How a completion's tests run, and what counts as the machine's fault rather
+than the program's, is :mod:`.testrun`. Any failure on the grader's side is that
+completion's ``grader_error`` (no reward), never the end of the batch."""
 
 from __future__ import annotations
 
@@ -21,59 +21,21 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.reader import Dataset
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.extract import extract_code
 from problemtools_py.grading.problems import ProblemSource, open_source
-from problemtools_py.judge.dataset_rule import first_difference
-from problemtools_py.judge.judging import verdict_of_run
+from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings
+from problemtools_py.grading.testrun import Cancelled, TestRun
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import Bind
-from problemtools_py.sandbox.results import Limits, RunResult
+from problemtools_py.sandbox.results import Limits
 from problemtools_py.verdicts import Verdict
 from problemtools_py.window import ordered_window
-
-# The dataset's names for verdicts; "no_code" and "harness_overload" are no verdict (no
-# program was found; the machine, not the program, failed).
-STATUS_OF = {
-    Verdict.AC: "ok",
-    Verdict.WA: "wrong_answer",
-    Verdict.TLE: "timeout",
-    Verdict.MLE: "memory",
-    Verdict.OLE: "output_limit",
-    Verdict.RTE: "runtime_error",
-    Verdict.CE: "syntax_error",
-}
-
-
-@dataclass(frozen=True)
-class GradeResult:
-    reward: float
-    status: str
-    test: int | None = None  # index of the failing test
-    cpu_seconds: float = 0.0  # of the failing test, or the most of any test
-    wall_seconds: float = 0.0
-    tests_run: int = 0
-    message: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class Settings:
-    memory_mb: int = 2048
-    output_factor: int = 4
-    output_slack: int = 64 << 10
-    raw: bool = False
-    retries: int = 2
-    pin: bool = True  # when the workers take every core: worker k runs on core k (below)
 
 
 class Grader:
@@ -92,7 +54,7 @@ class Grader:
         self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
         self._lock = threading.Lock()
         self._fetch_lock = threading.Lock()
-        self._sessions: dict[int, tuple[Path, AbstractContextManager[Sandbox]]] = {}
+        self._sessions: dict[Sandbox, tuple[Path, AbstractContextManager[Sandbox]]] = {}
         self._cores = self._pinning()
         self._worker = threading.local()  # .core: the core of a grade_many worker thread
 
@@ -179,27 +141,65 @@ class Grader:
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
             why = f"{type(exc).__name__}: {exc}"[:300]
             return GradeResult(0.0, STATUS_OF[Verdict.CE], message=why)
-        with self.pool.sandbox() as box:
-            work = self._session(box)
-            program = work / "main.py"
-            program.write_text(code, encoding="utf-8")
-            program.chmod(0o644)
-            try:
-                with self._on_core():
-                    return self._run_tests(box, tests, time_limit)
-            finally:
-                program.unlink()
+        run: TestRun | None = None
+        try:
+            with self.pool.sandbox() as box:
+                work = self._session(box)
+                program = work / "main.py"
+                program.write_text(code, encoding="utf-8")
+                program.chmod(0o644)
+                run = TestRun(
+                    box,
+                    self.settings,
+                    lambda: self._reopen(box),
+                    getattr(self._worker, "core", None),
+                    getattr(self._worker, "cancel", None),
+                )
+                try:
+                    with self._on_core():
+                        return run.run(tests, time_limit)
+                finally:
+                    program.unlink()
+        except (Cancelled, FatalError):
+            raise
+        except Exception as exc:  # the grader's failure: this completion's status, no reward
+            if run is not None:
+                self._forget(run.box)
+            why = f"{type(exc).__name__}: {exc}"[:300]
+            return GradeResult(None, "grader_error", message=why, retries=run_retries(run))
+
+    def _forget(self, box: Sandbox) -> None:
+        """Drop the box's session and program directory (after a failure)."""
+        with self._lock:
+            found = self._sessions.pop(box, None)
+        if found is not None:
+            with contextlib.suppress(Exception):
+                found[1].__exit__(None, None, None)
+            shutil.rmtree(found[0], ignore_errors=True)
+
+    def _reopen(self, box: Sandbox) -> None:
+        """Close the box's session (its jail failed) and open a new one on the same
+        program directory."""
+        with self._lock:
+            work, session = self._sessions.pop(box)
+        with contextlib.suppress(Exception):
+            session.__exit__(None, None, None)
+        self._open_session(box, work)
 
     def _session(self, box: Sandbox) -> Path:
         """Each sandbox keeps one jail open for every completion it grades: its program
         directory (bound read-only at /prog) gets each completion's code in turn, and the
-        jail kills leftovers and empties its scratch space after every run."""
+        jail kills leftovers and renews its scratch space after every run."""
         with self._lock:
-            found = self._sessions.get(id(box))
+            found = self._sessions.get(box)
         if found is not None:
             return found[0]
         work = Path(tempfile.mkdtemp(prefix="ptpy-grade-"))
         work.chmod(0o755)
+        self._open_session(box, work)
+        return work
+
+    def _open_session(self, box: Sandbox, work: Path) -> None:
         session = box.session(
             limits=Limits(60.0, self.settings.memory_mb << 20),
             binds=[Bind(str(work), "/prog")],
@@ -208,85 +208,7 @@ class Grader:
         )
         session.__enter__()
         with self._lock:
-            self._sessions[id(box)] = (work, session)
-        return work
-
-    def _run_tests(
-        self, box: Sandbox, tests: tuple[tuple[str, str], ...], time_limit: float
-    ) -> GradeResult:
-        """In the box's open session (see _session): tests in order, stop at the first
-        failure."""
-        fast = box.python_matches()
-        memory = self.settings.memory_mb << 20
-        slowest = slowest_wall = 0.0
-        cancel: threading.Event | None = getattr(self._worker, "cancel", None)
-        for index, (stdin, expected) in enumerate(tests):
-            if cancel is not None and cancel.is_set():
-                raise _Cancelled
-            run = self._run_one(box, fast, stdin, expected, time_limit, memory)
-            if run is None:
-                return GradeResult(
-                    0.0,
-                    "harness_overload",
-                    index,
-                    tests_run=index + 1,
-                    message="stopped by the wall clock under its CPU limit, "
-                    "repeatedly: the machine is overloaded",
-                )
-            slowest = max(slowest, run.cpu_seconds)
-            slowest_wall = max(slowest_wall, run.wall_seconds)
-            if not run.ok:
-                detail = run.stderr.decode("utf-8", "replace")[-300:]
-                verdict = verdict_of_run(run.outcome)
-                assert verdict is not None
-                return GradeResult(
-                    0.0,
-                    STATUS_OF[verdict],
-                    index,
-                    run.cpu_seconds,
-                    run.wall_seconds,
-                    index + 1,
-                    detail,
-                )
-            difference = first_difference(run.stdout.decode("utf-8", "replace"), expected)
-            if difference is not None:
-                return GradeResult(
-                    0.0,
-                    STATUS_OF[Verdict.WA],
-                    index,
-                    run.cpu_seconds,
-                    run.wall_seconds,
-                    index + 1,
-                    difference[1],
-                )
-        return GradeResult(1.0, STATUS_OF[Verdict.AC], None, slowest, slowest_wall, len(tests))
-
-    def _run_one(
-        self, box: Sandbox, fast: bool, stdin: str, expected: str, time_limit: float, memory: int
-    ) -> RunResult | None:
-        output = self.settings.output_factor * len(expected.encode()) + self.settings.output_slack
-        limits = Limits(time_limit, memory, output)
-        for _ in range(1 + self.settings.retries):
-            fd = os.memfd_create("stdin")
-            try:
-                os.write(fd, stdin.encode("utf-8"))
-                os.lseek(fd, 0, os.SEEK_SET)
-                run = self._start(box, fast, limits, fd)
-            finally:
-                os.close(fd)
-            if not (run.wall_killed and run.cpu_seconds < time_limit):
-                return run
-        return None
-
-    def _start(self, box: Sandbox, fast: bool, limits: Limits, stdin: int) -> RunResult:
-        """One test: straight to the session's jail when it offers that (see
-        :meth:`Sandbox.run_lean`), on this worker's core, else through the
-        sandbox server."""
-        argv = ["python3", "-S", "/prog/main.py"]
-        if fast and box.lean_open:
-            core = getattr(self._worker, "core", None)
-            return box.run_lean(argv, limits=limits, stdin=stdin, inprocess=argv[2], core=core)
-        return box.run(argv, limits=limits, stdin=stdin, inprocess=argv[2] if fast else None)
+            self._sessions[box] = (work, session)
 
     def grade_many(self, items: Iterable[tuple[str, str]]) -> Iterator[GradeResult]:
         """Results in input order, every core busy, a bounded window in flight. When the
@@ -317,5 +239,5 @@ class Grader:
             self._worker.cancel = None
 
 
-class _Cancelled(Exception):
-    """grade_many's caller stopped: the result will never be read."""
+def run_retries(run: TestRun | None) -> int:
+    return run.retries if run is not None else 0

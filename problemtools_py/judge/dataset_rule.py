@@ -27,7 +27,7 @@ _INTEGER = re.compile(r"[+-]?\d+\Z")
 def _finite_float(text: str) -> float | None:
     try:
         value = float(text)
-    except ValueError:
+    except (ValueError, OverflowError):
         return None
     return value if math.isfinite(value) else None
 
@@ -41,11 +41,11 @@ def token_matches(out: str, expected: str) -> bool:
     if not any(c in expected for c in ".eE"):
         if not _INTEGER.match(expected) or not any(c in out for c in ".eE"):
             return False
-        try:
+        try:  # exact, for integers of any length (int() refuses over 4,300 digits)
             value = Decimal(out)
-        except InvalidOperation:
+            return value.is_finite() and value == Decimal(expected)
+        except (InvalidOperation, ValueError, OverflowError):
             return False
-        return value.is_finite() and value == int(expected)
     exp_value = _finite_float(expected)
     if exp_value is None:
         return False

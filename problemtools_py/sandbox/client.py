@@ -11,7 +11,7 @@ fresh interpreter, see :mod:`.zygote`) listens on a socket whose other end the s
 hands over when the session opens. This side sends stdin, the write end of a stdout pipe
 and a stderr file, and reads the pipe itself (counting it against the output limit); the
 init forks the program exactly as for any run, waits for it under the CPU and wall
-limits, kills and reaps whatever it left, empties the scratch space and answers with the
+limits, kills and reaps whatever it left, answers with the
 accounting. A test then costs one fork and a few system calls instead of a round trip
 through the server."""
 
@@ -242,7 +242,7 @@ class Sandbox:
     ) -> Iterator[Sandbox]:
         """Keep one jail for many runs of one program (its tests, in order): each run then
         costs a fork, not a new sandbox. Runs inside use these binds, cwd and memory; the
-        scratch directories are emptied between runs. With ``lean`` (full isolation and a
+        scratch directories are new whenever a run changed them. With ``lean`` (full isolation and a
         memory cgroup only; see :attr:`lean_open`) runs go through :meth:`run_lean`,
         straight to the jail; otherwise through :meth:`run`. ``inprocess``: the session
         runs in-process Python (it binds the server's standard library)."""
@@ -301,6 +301,11 @@ class Sandbox:
             found = tuple(int(x) for x in probe.stdout.split()) if probe.ok else ()
             self._python_matches = found == self.python[:2]
         return self._python_matches
+
+    @property
+    def alive(self) -> bool:
+        """Whether its server still runs (a sandbox whose server died is replaced)."""
+        return self.proc.poll() is None
 
     def kill(self) -> None:
         """End the current run early (from another thread); harmless when none runs."""

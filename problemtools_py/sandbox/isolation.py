@@ -5,68 +5,25 @@ is in :mod:`inside`.)"""
 
 from __future__ import annotations
 
-import ctypes
 import os
 from dataclasses import dataclass
 
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
-
-CLONE_NEWNS = 0x00020000
-CLONE_NEWUTS = 0x04000000
-CLONE_NEWIPC = 0x08000000
-CLONE_NEWPID = 0x20000000
-CLONE_NEWNET = 0x40000000
-MS_RDONLY = 1
-MS_NOSUID = 2
-MS_NODEV = 4
-MS_REMOUNT = 32
-MS_BIND = 4096
-MS_REC = 16384
-MS_PRIVATE = 1 << 18
-PR_SET_PDEATHSIG = 1
-PR_SET_CHILD_SUBREAPER = 36
-PR_SET_NO_NEW_PRIVS = 38
+from problemtools_py.sandbox.syscalls import (
+    MS_BIND,
+    MS_NODEV,
+    MS_NOEXEC,
+    MS_NOSUID,
+    MS_PRIVATE,
+    MS_RDONLY,
+    MS_REC,
+    MS_REMOUNT,
+    mount,
+)
 
 SYSTEM_DIRS = ("usr", "etc")
 SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 DEVICES = ("null", "zero", "full", "random", "urandom")
-
-_libc = ctypes.CDLL(None, use_errno=True)
-
-
-def _check(result: int, what: str) -> None:
-    if result != 0:
-        err = ctypes.get_errno()
-        raise OSError(err, f"{what}: {os.strerror(err)}")
-
-
-def unshare(flags: int) -> None:
-    _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
-
-
-def prctl(option: int, value: int) -> None:
-    _check(
-        _libc.prctl(
-            ctypes.c_int(option),
-            ctypes.c_ulong(value),
-            ctypes.c_ulong(0),
-            ctypes.c_ulong(0),
-            ctypes.c_ulong(0),
-        ),
-        "prctl",
-    )
-
-
-def mount(
-    source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None
-) -> None:
-    def enc(s: str | None) -> bytes | None:
-        return s.encode() if s is not None else None
-
-    _check(
-        _libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)),
-        f"mount {target}",
-    )
 
 
 @dataclass(frozen=True)
@@ -112,7 +69,7 @@ def build_root(spec: RootSpec) -> None:
             os.symlink(os.readlink(host), f"{root}/{name}")
         elif os.path.isdir(host):
             _bind(host, f"{root}/{name}", False)
-    os.makedirs(f"{root}/dev")
+    os.makedirs(f"{root}/dev/shm")  # a scratch directory: see inside.scratch_dirs
     for device in DEVICES:
         if os.path.exists(f"/dev/{device}"):
             _bind(f"/dev/{device}", f"{root}/dev/{device}", True, devices=True)
@@ -124,7 +81,7 @@ def build_root(spec: RootSpec) -> None:
     ):
         os.symlink(target, f"{root}/dev/{name}")
     os.makedirs(f"{root}/proc")
-    mount("proc", f"{root}/proc", "proc", MS_NOSUID | MS_NODEV | 8)  # 8: MS_NOEXEC
+    mount("proc", f"{root}/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     os.makedirs(f"{root}/tmp", mode=0o1777)
     os.chmod(f"{root}/tmp", 0o1777)
     for bind in spec.binds:

@@ -4,8 +4,9 @@ A :class:`Jail` is a session: an outer process that enters fresh mount, PID, IPC
 namespaces and starts the session's init (PID 1 there), which builds the private root
 once. For each run the init forks the program, which sets its limits, drops to the
 sandbox user, joins the session's cgroup and executes (see :mod:`inside`). When the
-program ends, the init kills whatever it left behind, reaps it, empties the scratch
-directories, and reports. Consecutive runs of one program on many tests thus pay one fork
+program ends, the init kills whatever it left behind, reaps it, reports, and gives each
+scratch directory the run changed a new file system (:func:`inside.renew_scratch`).
+Consecutive runs of one program on many tests thus pay one fork
 each, not a new sandbox.
 
 Without namespaces, :func:`spawn_plain` starts the program in its own session instead."""
@@ -23,7 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from problemtools_py.sandbox import inside, isolation, zygote
+from problemtools_py.sandbox import inside, isolation, syscalls, zygote
 from problemtools_py.sandbox.inside import RunFds
 from problemtools_py.sandbox.protocol import ENV, Bind, recv_message, send_message
 
@@ -92,13 +93,10 @@ class Jail:
 
 def _outer(spec: JailSpec, control: int, pid_w: int, lean: int | None) -> None:
     """Outside the namespaces: start their init, then reap until all is gone."""
-    isolation.unshare(
-        isolation.CLONE_NEWNS
-        | isolation.CLONE_NEWPID
-        | isolation.CLONE_NEWIPC
-        | isolation.CLONE_NEWUTS
+    syscalls.unshare(
+        syscalls.CLONE_NEWNS | syscalls.CLONE_NEWPID | syscalls.CLONE_NEWIPC | syscalls.CLONE_NEWUTS
     )
-    isolation.prctl(isolation.PR_SET_CHILD_SUBREAPER, 1)
+    syscalls.prctl(syscalls.PR_SET_CHILD_SUBREAPER, 1)
     init = os.fork()
     if init == 0:
         try:
@@ -120,10 +118,10 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
     """PID 1 of the session. (Programs are never PID 1 themselves: PID 1 ignores its own
     fatal signals, so abort() would not end it.) A lean session's init becomes a fresh
     interpreter once the root is built (see :mod:`zygote`)."""
-    isolation.prctl(isolation.PR_SET_PDEATHSIG, signal.SIGKILL)
+    syscalls.prctl(syscalls.PR_SET_PDEATHSIG, signal.SIGKILL)
     # Inherited by every program (and across exec): no setuid binary or file capability
     # gives a program back what it loses when it becomes the sandbox user.
-    isolation.prctl(isolation.PR_SET_NO_NEW_PRIVS, 1)
+    syscalls.prctl(syscalls.PR_SET_NO_NEW_PRIVS, 1)
     setup = inside.Setup(
         spec.cwd,
         spec.file_bytes,
@@ -132,11 +130,15 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
     )
     counters = inside.open_counters({name: (path, key) for name, path, key in spec.stat_files})
     isolation.build_root(isolation.RootSpec(spec.root_dir, spec.cwd, spec.binds, spec.file_bytes))
+    scratch = inside.scratch_dirs(spec.cwd)
+    inside.renew_scratch(scratch, spec.file_bytes, mounted=False)
+    setup = setup._replace(scratch=tuple(scratch))
     # The init only waits and reports; real-time priority lets it note a program's end the
     # moment it happens, even on a busy machine (interactive verdicts depend on which of
     # submission and validator ended first). Programs go back to normal scheduling.
     with contextlib.suppress(OSError, AttributeError):
         os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
+    inside.install_filter()  # on the init, so on every program (kept across exec)
     if lean_fd is not None:
         zygote.exec_lean_init(control_fd, lean_fd, setup, counters, ENV)
     signal.signal(signal.SIGUSR1, inside.kill_all)  # the server's kill (Jail.kill)
@@ -162,9 +164,9 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         report["first_closed"] = first
         if inside.kill_all():
             inside.reap_all()
-        inside.clean_scratch(spec.cwd)
         os.write(run.status, json.dumps(report).encode())
         os.close(run.status)
+        inside.renew_scratch(list(setup.scratch), setup.file_bytes)
 
 
 def _first_closed(pid: int, watched: list[int]) -> str | None:

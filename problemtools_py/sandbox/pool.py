@@ -31,7 +31,12 @@ class SandboxPool:
         try:
             yield box
         finally:
-            self._free.put(box)
+            if box.alive:
+                self._free.put(box)
+            else:  # its server died: the next user gets a new one
+                with self._lock:
+                    self._all.remove(box)
+                box.close()
 
     def close(self) -> None:
         for box in self._all:

@@ -91,6 +91,7 @@ class Reply(NamedTuple):
     first_closed: str | None = None  # interactive: "own" or "peer" output closed first
     stderr: str = ""
     isolation: str = ""
+    queued_seconds: float | None = None  # stopped by the wall clock: time spent waiting for a CPU
 
 
 def to_wire(record: Hello | Request | LeanRequest | Reply) -> dict[str, Any]:

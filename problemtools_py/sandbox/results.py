@@ -57,6 +57,18 @@ class RunResult:
     ended_at: float = 0.0  # time.monotonic() when the program ended (comparable across processes)
     first_closed: str | None = None  # interactive: "own" or "peer" output pipe closed first
     isolation: str = "full"  # "full", or what was missing (see Sandbox.warning)
+    queued_seconds: float | None = None  # wall-killed: how long it waited for a CPU, if known
+
+    @property
+    def starved(self) -> bool:
+        """Stopped by the wall clock while under its CPU limit because the machine gave it
+        no CPU (it waited, runnable, for most of the time it did not run), not because it
+        slept. Unknown waits count as starved: the caller retries rather than blame it."""
+        if not self.wall_killed:
+            return False
+        if self.queued_seconds is None:
+            return True
+        return self.queued_seconds >= 0.5 * max(0.0, self.wall_seconds - self.cpu_seconds)
 
     @classmethod
     def from_reply(cls, reply: Reply, limits: Limits, stdout: bytes) -> RunResult:
@@ -88,6 +100,7 @@ class RunResult:
             ended_at=reply.ended,
             first_closed=reply.first_closed,
             isolation=reply.isolation,
+            queued_seconds=reply.queued_seconds,
         )
 
     @property

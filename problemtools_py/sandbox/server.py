@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
-from problemtools_py.sandbox import inprocess, isolation, zygote
+from problemtools_py.sandbox import inprocess, syscalls, zygote
 from problemtools_py.sandbox.cgroups import Cgroups, RunGroup
 from problemtools_py.sandbox.jail import Jail, JailSpec
 from problemtools_py.sandbox.process import Run, RunPlace
@@ -70,7 +70,7 @@ class Server:
             ]
             return mode
         try:
-            isolation.unshare(isolation.CLONE_NEWNET)
+            syscalls.unshare(syscalls.CLONE_NEWNET)
         except OSError as exc:
             mode.missing.append(f"network namespace ({exc.strerror})")
         mode.cgroups, why = Cgroups.detect()

@@ -9,7 +9,7 @@ is about twice a bare interpreter's with the preloaded modules.
 
 Per run it takes stdin, a stdout pipe and a stderr file from the grader, forks the program
 (see :func:`inside.program`) on the grader's core, waits for it under the CPU and wall
-limits, kills and reaps whatever it left, empties the scratch space and answers with the
+limits, kills and reaps whatever it left, answers with the
 accounting. Standard library only (and the judge modules it imports, which are too)."""
 
 from __future__ import annotations
@@ -29,10 +29,11 @@ from problemtools_py.sandbox.inside import (
     RunFds,
     Setup,
     Stats,
-    clean_scratch,
     kill_all,
     program,
     reap_all,
+    remember_scratch,
+    renew_scratch,
     write_quietly,
 )
 from problemtools_py.sandbox.protocol import (
@@ -70,6 +71,7 @@ def exec_lean_init(
         "join": setup.join,
         "stats": counters,
         "stdlib_path": inprocess.stdlib_path(),
+        "scratch": list(setup.scratch),
     }
     for fd in (control, grader, *setup.join, *(fd for fd, _ in counters.values())):
         os.set_inheritable(fd, True)
@@ -94,7 +96,9 @@ def main(config_text: str) -> None:
         config["address_space"],
         list(config["join"]),
         lean_streams(),
+        tuple(config["scratch"]),
     )
+    remember_scratch(setup.scratch)
     stats = Stats({name: (fd, key) for name, (fd, key) in config["stats"].items()})
     control = socket.socket(fileno=config["control"])
     grader: socket.socket | None = socket.socket(fileno=config["grader"])
@@ -159,15 +163,15 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
     for fd in (*fds, exec_w):
         os.close(fd)
     limits = (req.cpu_seconds, req.wall_seconds)
-    status, ended, killed = wait_run(pid, start, limits, stats, cpu_before)
+    status, ended, killed, queued = wait_run(pid, start, limits, stats, cpu_before)
     if stats.remaining() and kill_all():
         reap_all()
-    clean_scratch(setup.cwd)
     stats.counts = (stats.cpu(), stats.oom())
     setup_error = os.read(exec_r, 4000)
     os.close(exec_r)
     if setup_error:
         send_message(sock, error_message(setup_error.decode(errors="replace")))
+        renew_scratch(list(setup.scratch), setup.file_bytes)
         return True
     code_or_signal = os.waitstatus_to_exitcode(status)
     reply = Reply(
@@ -179,8 +183,10 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
         peak_memory_bytes=stats.peak(),
         oom=stats.counts[1] > oom_before,
         killed_for=killed,
+        queued_seconds=queued,
     )
     send_message(sock, to_wire(reply))
+    renew_scratch(list(setup.scratch), setup.file_bytes)  # while the grader reads the reply
     return True
 
 
@@ -224,19 +230,22 @@ def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
 
 def wait_run(
     pid: int, start: float, limits: tuple[float, float], stats: Stats, cpu_before: float
-) -> tuple[int, float, str | None]:
+) -> tuple[int, float, str | None, float | None]:
     """Wait for the program under the wall limit and the CPU limit of its whole process
-    tree (RLIMIT_CPU covers the program alone); (wait status, end time, why killed)."""
+    tree (RLIMIT_CPU covers the program alone); (wait status, end time, why killed, and
+    for a run the wall clock stopped, how long it waited for a CPU)."""
     cpu, wall = limits
     pidfd = os.pidfd_open(pid)
     poller = select.poll()
     poller.register(pidfd, select.POLLIN)
     killed: str | None = None
+    queued: float | None = None
     try:
         while not poller.poll(POLL_SECONDS * 1000):
             now = time.monotonic()
             if killed is None and now - start > wall:
                 killed = "wall"
+                queued = queued_seconds(pid)
             elif killed is None and stats.cpu() - cpu_before > cpu:
                 killed = "cpu"
             if killed is not None:
@@ -245,4 +254,14 @@ def wait_run(
     finally:
         os.close(pidfd)
     _, status, _ = os.wait4(pid, 0)
-    return status, time.monotonic(), killed
+    return status, time.monotonic(), killed, queued
+
+
+def queued_seconds(pid: int) -> float | None:
+    """How long the process has waited, runnable, for a CPU (its scheduler statistics):
+    large when the machine starved it, next to nothing when it slept."""
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as handle:
+            return int(handle.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None

@@ -18,7 +18,7 @@ from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file
 from problemtools_py.dataset.schema import tests_json as encode_tests
 from problemtools_py.dataset.writer import RowWriter
 from problemtools_py.grading import Grader, extract_code
-from problemtools_py.grading.grader import Settings
+from problemtools_py.grading.results import Settings
 
 Capture = pytest.CaptureFixture[str]
 # Small problems with the answers the comparator cases need.
@@ -65,7 +65,9 @@ STATUS_CASES = [
     ("runtime_error", "echo", "raise ValueError('no')"),
     ("runtime_error", "echo", "import sys\nsys.exit(3)"),
     ("syntax_error", "echo", "def f(:\n    pass"), ("no_code", "echo", None),
-    ("harness_overload", "echo", "import time\ntime.sleep(60)"),
+    # sleeping is no way out: the wall clock stops it, and it did not wait for a CPU
+    ("timeout", "echo", "import time\ntime.sleep(60)"),
+    ("timeout", "echo", "import signal\nsignal.pause()"),
 ]
 
 
@@ -75,6 +77,7 @@ def test_every_status(grader: Grader, status: str, problem: str, code: str | Non
     completion = py(code) if code is not None else "I could not solve it."
     result = grader.grade(IDS[problem], completion)
     assert (result.status, result.reward) == (status, 1.0 if status == "ok" else 0.0), result
+    assert result.retries == 0
     if status == "ok":
         assert result.cpu_seconds > 0 and result.wall_seconds > 0, result
     if status not in ("ok", "syntax_error", "no_code"):

@@ -1,0 +1,48 @@
+"""What grading a completion gives: its reward and status, and the grader's settings."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from problemtools_py.verdicts import Verdict
+
+# The dataset's names for verdicts. Three statuses are no verdict of the program's:
+# "no_code" (no program in the completion), and the two the grader's side caused, which
+# carry no reward at all (None), so a trainer can retry or drop them: "harness_overload"
+# (the machine starved the program, repeatedly) and "grader_error" (the grader failed).
+STATUS_OF = {
+    Verdict.AC: "ok",
+    Verdict.WA: "wrong_answer",
+    Verdict.TLE: "timeout",
+    Verdict.MLE: "memory",
+    Verdict.OLE: "output_limit",
+    Verdict.RTE: "runtime_error",
+    Verdict.CE: "syntax_error",
+}
+NO_REWARD = ("harness_overload", "grader_error")
+
+
+@dataclass(frozen=True)
+class GradeResult:
+    reward: float | None  # None: the grader's side failed (see NO_REWARD)
+    status: str
+    test: int | None = None  # index of the failing test
+    cpu_seconds: float = 0.0  # of the failing test, or the most of any test
+    wall_seconds: float = 0.0
+    tests_run: int = 0
+    message: str = ""
+    retries: int = 0  # tests run again because the machine starved them
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Settings:
+    memory_mb: int = 2048
+    output_factor: int = 4
+    output_slack: int = 64 << 10
+    raw: bool = False
+    retries: int = 2  # per completion: starved tests run again, at most this many times
+    pin: bool = True  # when the workers take every core: worker k runs on core k

@@ -1,0 +1,100 @@
+"""One completion's tests, in order, in a sandbox's open session: the first failure
+decides. A test the wall clock stopped under its CPU limit is a timeout when the program
+slept, and runs again only when the machine starved it (it waited, runnable, for a CPU):
+at most ``Settings.retries`` times per completion, then ``harness_overload``. A jail that
+fails is rebuilt once before the grader gives up on the completion."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings
+from problemtools_py.judge.dataset_rule import first_difference
+from problemtools_py.judge.judging import verdict_of_run
+from problemtools_py.sandbox.client import Sandbox
+from problemtools_py.sandbox.results import Limits, RunResult, SandboxError
+from problemtools_py.verdicts import Verdict
+
+Tests = tuple[tuple[str, str], ...]
+ARGV = ("python3", "-S", "/prog/main.py")
+
+
+class Cancelled(Exception):
+    """grade_many's caller stopped: the result will never be read."""
+
+
+@dataclass
+class TestRun:
+    box: Sandbox
+    settings: Settings
+    reopen: Callable[[], None]  # a new session for the box (its jail failed)
+    core: int | None = None  # run the programs on this core
+    cancel: threading.Event | None = None
+    retries: int = 0  # used so far
+
+    def run(self, tests: Tests, time_limit: float) -> GradeResult:
+        slowest = slowest_wall = 0.0
+        for index, (stdin, expected) in enumerate(tests):
+            if self.cancel is not None and self.cancel.is_set():
+                raise Cancelled
+            run = self._one(stdin, expected, time_limit)
+            if run is None:
+                why = "starved by the machine (stopped by the wall clock while waiting for a CPU)"
+                return self._result(None, "harness_overload", index, None, why)
+            slowest = max(slowest, run.cpu_seconds)
+            slowest_wall = max(slowest_wall, run.wall_seconds)
+            if not run.ok:
+                verdict = verdict_of_run(run.outcome)
+                assert verdict is not None
+                detail = run.stderr.decode("utf-8", "replace")[-300:]
+                return self._result(0.0, STATUS_OF[verdict], index, run, detail)
+            difference = first_difference(run.stdout.decode("utf-8", "replace"), expected)
+            if difference is not None:
+                return self._result(0.0, STATUS_OF[Verdict.WA], index, run, difference[1])
+        ok = STATUS_OF[Verdict.AC]
+        return GradeResult(1.0, ok, None, slowest, slowest_wall, len(tests), "", self.retries)
+
+    def _result(
+        self, reward: float | None, status: str, index: int, run: RunResult | None, why: str
+    ) -> GradeResult:
+        cpu, wall = (run.cpu_seconds, run.wall_seconds) if run is not None else (0.0, 0.0)
+        return GradeResult(reward, status, index, cpu, wall, index + 1, why, self.retries)
+
+    def _one(self, stdin: str, expected: str, time_limit: float) -> RunResult | None:
+        """One test's run; None when the machine starved it past the retries left."""
+        output = self.settings.output_factor * len(expected.encode()) + self.settings.output_slack
+        limits = Limits(time_limit, self.settings.memory_mb << 20, output)
+        while True:
+            run = self._attempt(limits, stdin.encode("utf-8"))
+            if not (run.wall_killed and run.cpu_seconds < time_limit and run.starved):
+                return run  # (a sleeper the wall clock stopped is a timeout, not a retry)
+            if self.retries >= self.settings.retries:
+                return None
+            self.retries += 1
+
+    def _attempt(self, limits: Limits, data: bytes) -> RunResult:
+        fd = os.memfd_create("stdin")
+        try:
+            os.write(fd, data)
+            try:
+                return self._start(limits, fd)
+            except SandboxError:
+                self.reopen()  # a failed jail is rebuilt, never reused; then one more try
+                return self._start(limits, fd)
+        finally:
+            os.close(fd)
+
+    def _start(self, limits: Limits, stdin: int) -> RunResult:
+        """Straight to the session's jail when it offers that (Sandbox.run_lean), on this
+        worker's core; else through the sandbox server."""
+        os.lseek(stdin, 0, os.SEEK_SET)
+        fast = self.box.python_matches()
+        if fast and self.box.lean_open:
+            return self.box.run_lean(
+                ARGV, limits=limits, stdin=stdin, inprocess=ARGV[2], core=self.core
+            )
+        return self.box.run(list(ARGV), limits=limits, stdin=stdin,
+                            inprocess=ARGV[2] if fast else None)  # fmt: skip
