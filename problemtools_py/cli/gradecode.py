@@ -78,6 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_false",
         help="do not pin worker k (and its programs) to core k when the workers take every core",
     )
+    parser.add_argument(
+        "--fresh-python",
+        action="store_true",
+        help="run each test in a new python3 (a new hash() seed per run, as python3 gives) "
+        "instead of a fork of a warm interpreter; about 5x slower",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return parser
 
@@ -132,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             output_factor=args.output_factor,
             raw=args.raw,
             pin=args.pin,
+            fresh_python=args.fresh_python,
         )
         partial = _partial_name(args.output) if args.output else None
         try:

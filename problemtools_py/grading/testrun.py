@@ -91,10 +91,10 @@ class TestRun:
         """Straight to the session's jail when it offers that (Sandbox.run_lean), on this
         worker's core; else through the sandbox server."""
         os.lseek(stdin, 0, os.SEEK_SET)
-        fast = self.box.python_matches()
-        if fast and self.box.lean_open:
-            return self.box.run_lean(
-                ARGV, limits=limits, stdin=stdin, inprocess=ARGV[2], core=self.core
-            )
+        fast = self.box.python_matches() and not self.settings.fresh_python
+        if self.box.lean_open:
+            main = ARGV[2] if fast else None  # None: the init executes python3
+            return self.box.run_lean(ARGV, limits=limits, stdin=stdin, inprocess=main,
+                                     core=self.core)  # fmt: skip
         return self.box.run(list(ARGV), limits=limits, stdin=stdin,
                             inprocess=ARGV[2] if fast else None)  # fmt: skip

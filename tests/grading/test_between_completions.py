@@ -198,3 +198,18 @@ def test_a_starved_program_runs_again_then_is_the_machines_fault(dataset: Path) 
             hog.wait()
         os.sched_setaffinity(0, before)
     assert (starved.status, starved.reward, starved.retries) == ("harness_overload", None, 1), starved
+
+
+HASH = "print(hash('a string'))"
+
+
+def test_hash_seeds_fresh_per_run_with_fresh_python(dataset: Path) -> None:
+    """As python3 gives: a new hash() seed per run (Settings.fresh_python); by default
+    the runs of a session share their warm interpreter's (docs/judging.md). The seed
+    shows in the comparator's message ("got '<hash>', expected '5'")."""
+    with Grader(dataset, Settings(fresh_python=True), jobs=1) as fresh:
+        seeds = {fresh.grade(IDS["echo"], py(HASH)).message for _ in range(3)}
+    assert len(seeds) == 3, seeds
+    with Grader(dataset, Settings(), jobs=1) as warm:
+        seeds = {warm.grade(IDS["echo"], py(HASH)).message for _ in range(3)}
+    assert len(seeds) == 1, seeds
