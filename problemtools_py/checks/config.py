@@ -11,7 +11,7 @@ from typing import Any
 from problemtools_py.checks.registry import check
 from problemtools_py.checks.schema import unknown_keys_warnings, validate
 from problemtools_py.findings import Finding, error, warning
-from problemtools_py.model.config import LEGACY_VERSIONS, V2023_VERSIONS
+from problemtools_py.model.config import LEGACY_VERSIONS, V2023_VERSIONS, V2025_VERSIONS
 from problemtools_py.model.language_codes import KNOWN_LANGUAGES
 from problemtools_py.model.problem import Problem
 from problemtools_py.yamlfile import YamlDoc
@@ -50,11 +50,11 @@ def problem_yaml(problem: Problem) -> Iterator[Finding]:
     if doc.syntax_error is not None or not isinstance(doc.data, dict | None):
         return
     declared = problem.format_declared
-    if declared is not None and declared not in LEGACY_VERSIONS | V2023_VERSIONS:
+    if declared is not None and declared not in LEGACY_VERSIONS | V2023_VERSIONS | V2025_VERSIONS:
         yield error(
             "problem-yaml",
             f"problem_format_version: unknown version '{declared}' "
-            "(known: legacy, legacy-icpc, 2023-07-draft, 2023-07); read as legacy",
+            "(known: legacy, legacy-icpc, 2023-07-draft, 2023-07, 2025-09); read as legacy",
             FILE,
             doc.line_of(("problem_format_version",)),
         )
@@ -63,7 +63,7 @@ def problem_yaml(problem: Problem) -> Iterator[Finding]:
         yield from validate(doc, "problem-legacy", "problem-yaml")
         yield from unknown_keys_warnings(doc, "problem-legacy", "problem-yaml")
     else:
-        yield from validate(doc, "problem-2023-07", "problem-yaml")
+        yield from validate(doc, f"problem-{problem.format.schema_suffix}", "problem-yaml")
 
 
 @check("config")
@@ -215,6 +215,7 @@ def modern_cross_fields(problem: Problem) -> Iterator[Finding]:
             FILE,
             doc.line_of(("limits", "validation_passes")),
         )
+    yield from _time_resolution(problem, limits)
     embargo = data.get("embargo_until")
     if isinstance(embargo, str) and EMBARGO_FORM.match(embargo):
         try:
@@ -235,6 +236,28 @@ def modern_cross_fields(problem: Problem) -> Iterator[Finding]:
                 doc.line_of(("name",)),
             )
     yield from _languages(problem)
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+
+
+def _time_resolution(problem: Problem, limits: dict[str, Any]) -> Iterator[Finding]:
+    """2025-09: an explicit time_limit must be a whole multiple of time_resolution (1 s
+    unless given)."""
+    if not problem.released:
+        return
+    limit, step = limits.get("time_limit"), limits.get("time_resolution", 1.0)
+    if not (_positive(limit) and _positive(step)):
+        return  # (the schema says why)
+    steps = limit / step
+    if abs(steps - round(steps)) > 1e-9 * max(1.0, steps):
+        yield error(
+            "problem-yaml",
+            f"limits.time_limit {limit:g} is not a multiple of limits.time_resolution {step:g}",
+            FILE,
+            problem.yaml.line_of(("limits", "time_limit")),
+        )
 
 
 @check("config")

@@ -49,9 +49,11 @@ MODERN_TOP = frozenset(
         "static_validator",
         "input_visualizer",
         "output_visualizer",
+        "answer_validators",  # BAPCtools' and DOMjudge's: run on every .ans
         "languages.yaml",
     }
 )
+README_NAMES = frozenset({"README", "README.md", "README.txt"})
 # name found -> (name in this version, why), per version of the package.
 OTHER_VERSION_LEGACY = {
     "statement": ("problem_statement", "'statement/' is the 2023-07 name"),
@@ -99,6 +101,8 @@ def short_name(problem: Problem) -> Iterator[Finding]:
 
 @check("config")
 def file_names(problem: Problem) -> Iterator[Finding]:
+    if problem.released:  # other names are auxiliary there: see auxiliary_files
+        return
     modern = not problem.legacy
     pattern = "2023-07 " if modern else ""
     for entry in problem.files:
@@ -115,6 +119,37 @@ def file_names(problem: Problem) -> Iterator[Finding]:
                 "pattern [a-zA-Z0-9][a-zA-Z0-9_.-]*[a-zA-Z0-9]",
                 entry.rel,
             )
+
+
+@check("config")
+def auxiliary_files(problem: Problem) -> Iterator[Finding]:
+    """2025-09 reads the package as if auxiliary entries (a name starting with '.' or '-',
+    or with characters outside [a-zA-Z0-9_.-]) were not there; say so where one looks
+    meant as a test case, a submission or a part of the package."""
+    for rel in problem.auxiliary:
+        what = _looks_meant(rel)
+        if what is not None:
+            yield warning(
+                "auxiliary-file",
+                f"'{rel.rsplit('/', 1)[-1]}' is not a 2025-09 file name "
+                "([a-zA-Z0-9_][a-zA-Z0-9_.-]*), so the package is read as if it were not "
+                f"there; it looks like {what}",
+                rel,
+            )
+
+
+def _looks_meant(rel: str) -> str | None:
+    parts = rel.split("/")
+    name = parts[-1].lstrip(".-~")
+    if not name or parts[-1] in EXEMPT_ANYWHERE or parts[-1] in (".gitkeep", ".timelimit"):
+        return None
+    if parts[0] == "data" and name.rsplit(".", 1)[-1] in ("in", "ans", "out", "interaction"):
+        return "a test case file"
+    if parts[0] == "submissions" and len(parts) == 3:
+        return "a submission"
+    if len(parts) == 1 and name in MODERN_TOP:
+        return f"'{name}'"
+    return None
 
 
 @check("config")
@@ -153,7 +188,7 @@ def top_level_entries(problem: Problem) -> Iterator[Finding]:
     version = problem.format.value
     for entry in problem.top_level():
         name = entry.name
-        if name in known or name.startswith(".") or name in EXEMPT_AT_ROOT:
+        if name in known or name.startswith(".") or name in EXEMPT_AT_ROOT | README_NAMES:
             continue
         if name in other:
             ours, why = other[name]

@@ -100,9 +100,10 @@ def languages(problem: Problem) -> Iterator[Finding]:
             if not sub.program.files:
                 yield error("submissions", "submission directory is empty", sub.rel)
             else:
-                yield error(
+                yield warning(
                     "submissions",
-                    "cannot tell the language of this submission from its file names",
+                    "no language of the format's list claims this submission's file names "
+                    "(a disabled one?); it is skipped",
                     sub.rel,
                 )
         elif allowed is not None and lang not in allowed:
@@ -129,7 +130,7 @@ def submissions_yaml(problem: Problem) -> Iterator[Finding]:
     yield from yaml_doc_findings(doc, "submissions-yaml")
     if doc.syntax_error is not None or not isinstance(doc.data, dict):
         return
-    yield from validate(doc, "submissions-2023-07", "submissions-yaml")
+    yield from validate(doc, f"submissions-{problem.format.schema_suffix}", "submissions-yaml")
     paths = [s.rel.removeprefix("submissions/") for s in problem.submissions]
     for pattern in doc.data:
         if not any(glob_matches(str(pattern), p) for p in paths):

@@ -61,7 +61,8 @@ def _case_findings(problem: Problem, case: TestCase) -> Iterator[Finding]:
     exts = set(case.files)
     interactive = problem.config.interactive
     where = case.files[min(exts)]
-    if ".in" in exts and ".ans" not in exts:
+    invalid_input = not problem.legacy and case.name.startswith("invalid_input/")
+    if ".in" in exts and ".ans" not in exts and not invalid_input:  # (they have none)
         yield error(
             "data", f"test case {case.name} has an .in file but no .ans file", case.files[".in"]
         )
@@ -95,8 +96,12 @@ def _case_findings(problem: Problem, case: TestCase) -> Iterator[Finding]:
                 f"'{ext}' files became '{key}:' in {case.name}.yaml in 2023-07",
                 case.files[ext],
             )
-        if exts & MODERN_SAMPLE_ONLY and not case.name.startswith("sample/"):
-            for ext in sorted(exts & MODERN_SAMPLE_ONLY):
+        # .out: a sample's shown output, or the output invalid_/valid_output is about
+        allowed = frozenset(
+            {".out"} if case.name.startswith(("invalid_output/", "valid_output/")) else ()
+        )
+        if exts & MODERN_SAMPLE_ONLY - allowed and not case.name.startswith("sample/"):
+            for ext in sorted(exts & MODERN_SAMPLE_ONLY - allowed):
                 yield error("data", f"'{ext}' files are only allowed for samples", case.files[ext])
     if interactive and case.name.startswith("sample/") and ".interaction" not in exts:
         yield warning("data", f"interactive sample {case.name} has no .interaction file", where)
@@ -127,9 +132,16 @@ def _scoring_keys(problem: Problem, group: TestGroup) -> Iterator[Finding]:
 
 @check("data")
 def group_configs(problem: Problem) -> Iterator[Finding]:
-    schema = "testdata-legacy" if problem.legacy else "test_group-2023-07"
+    schema = "testdata-legacy" if problem.legacy else f"test_group-{problem.format.schema_suffix}"
     for group in _groups(problem):
         doc = group.config
+        if problem.released and problem.file(f"{group.rel}/testdata.yaml"):
+            yield warning(
+                "test-group",
+                "testdata.yaml is the drafts' name: 2025-09 reads test_group.yaml only, so "
+                "it is ignored (rename it, and check its keys)",
+                f"{group.rel}/testdata.yaml",
+            )
         if not doc.exists:
             continue
         yield from yaml_doc_findings(doc, "test-group")

@@ -93,4 +93,5 @@ def modern_structure(problem: Problem) -> Iterator[Finding]:
                 continue
             yield from yaml_doc_findings(case.config, "test-case")
             if case.config.syntax_error is None and isinstance(case.config.data, dict | None):
-                yield from validate(case.config, "test_case-2023-07", "test-case")
+                schema = f"test_case-{problem.format.schema_suffix}"
+                yield from validate(case.config, schema, "test-case")

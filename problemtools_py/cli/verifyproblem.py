@@ -40,7 +40,7 @@ def _regex(text: str) -> re.Pattern[str]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
-        description="Check Kattis problem packages (legacy and 2023-07-draft formats).",
+        description="Check Kattis problem packages (legacy, 2023-07-draft and 2025-09 formats).",
         epilog="Exit codes: 0 clean, 1 errors found (or warnings with -e), 2 usage error, "
         "3 internal error, 130 interrupted.",
     )

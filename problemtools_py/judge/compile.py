@@ -102,15 +102,25 @@ def read_program(
     return files
 
 
-def entry_point(language: Language, names: Sequence[str], read: dict[str, str]) -> str | None:
-    """The main file: the only source, a default name (main.py, Main.java), the only file
-    of the language, or the only Java class with a main method."""
+def entry_point(
+    language: Language,
+    names: Sequence[str],
+    read: dict[str, str],
+    own: frozenset[str] | None = None,
+) -> str | None:
+    """The main file: the only source, a default name (main.py, Main.java: an included
+    driver has it), the program's own only source (``own``: its files before included
+    ones were laid over them), the only file of the language, or the only Java class
+    with a main method."""
     sources = [n for n in names if language.matches(n.rsplit("/", 1)[-1])]
     if len(sources) == 1:
         return sources[0]
     for candidate in language.entrypoint:
         if candidate in names:
             return candidate
+    mine = [n for n in sources if own is not None and n in own]
+    if len(mine) == 1:
+        return mine[0]
     if language.code == "java":
         mains = [n for n in sources if _JAVA_MAIN.search(read.get(n, ""))]
         if len(mains) == 1:
@@ -129,23 +139,28 @@ class Builder:
         self.root = (cache or cache_root()) / "builds"
         self.root.mkdir(parents=True, exist_ok=True)
 
-    def key(self, language: Language, files: dict[str, bytes]) -> str:
+    def key(
+        self, language: Language, files: dict[str, bytes], own: frozenset[str] | None = None
+    ) -> str:
         digest = hashlib.sha256()
         digest.update(json.dumps(dataclasses.asdict(language), sort_keys=True).encode())
+        digest.update(repr(sorted(own or ())).encode())
         for name in sorted(files):
             digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
         return digest.hexdigest()
 
-    def build(self, language: Language, files: dict[str, bytes]) -> Build:
+    def build(
+        self, language: Language, files: dict[str, bytes], own: frozenset[str] | None = None
+    ) -> Build:
         """``files``: relative name -> content (submission files with include files
-        already laid over them)."""
+        already laid over them); ``own``: the names that are the program's own."""
         start = time.monotonic()
-        key = self.key(language, files)
+        key = self.key(language, files, own)
         final = self.root / key
         if (final / "build.json").is_file():
             return self._load(final, time.monotonic() - start, cached=True)
         texts = {n: c.decode("utf-8", "replace") for n, c in files.items() if language.compiles(n)}
-        main = entry_point(language, sorted(files), texts)
+        main = entry_point(language, sorted(files), texts, own)
         if main is None:
             return Build(
                 None,

@@ -7,6 +7,7 @@ import fnmatch
 import os
 import re
 import shlex
+import shutil
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 import yaml
 
 from problemtools_py.errors import FatalError
+from problemtools_py.sandbox.protocol import ENV
 
 SYSTEM_CONFIG = Path("/etc/problemtools_py/languages.yaml")
 
@@ -40,6 +42,15 @@ class Language:
 
     def matches(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.files)
+
+    def missing_tool(self) -> str | None:
+        """The compiler (or, without a compile step, the interpreter) this language needs
+        that is not installed, or None. (A command taken from the program, such as a
+        build script's, is never missing.)"""
+        tool = (self.compile or self.run)[0]
+        if "{" in tool or shutil.which(tool, path=ENV["PATH"]) is not None:
+            return None
+        return tool
 
     def compiles(self, name: str) -> bool:
         base = name.rsplit("/", 1)[-1]

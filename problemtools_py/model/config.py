@@ -10,6 +10,7 @@ from problemtools_py.yamlfile import YamlDoc
 
 LEGACY_VERSIONS = frozenset({"legacy", "legacy-icpc"})
 V2023_VERSIONS = frozenset({"2023-07-draft", "2023-07"})
+V2025_VERSIONS = frozenset({"2025-09", "2025-09-draft"})
 
 
 @dataclass(frozen=True)

@@ -105,6 +105,7 @@ EXTENSIONS: dict[str, str] = {
     ".ml": "ocaml",
     ".odin": "odin",
     ".pas": "pascal",
+    ".php": "php",
     ".pm": "perl",
     ".pl": "prolog",
     ".py": "python3",

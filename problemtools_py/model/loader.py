@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
-from problemtools_py.model.config import V2023_VERSIONS, build_config
+from problemtools_py.model.config import V2023_VERSIONS, V2025_VERSIONS, build_config
 from problemtools_py.model.files import FileEntry, walk_package
 from problemtools_py.model.problem import FormatVersion, IncludeDir, Problem
 from problemtools_py.model.programs import load_programs, load_submissions, make_program
 from problemtools_py.model.settings import group_settings, read_timelimit
 from problemtools_py.model.statements import load_statements
-from problemtools_py.model.testdata import load_group
+from problemtools_py.model.testdata import MODERN_GROUP_FILES, RELEASED_GROUP_FILES, load_group
 from problemtools_py.yamlfile import YamlDoc, load_yaml
 
-STATEMENT_DIRS = {FormatVersion.LEGACY: "problem_statement", FormatVersion.V2023_07: "statement"}
+STATEMENT_DIRS = {
+    FormatVersion.LEGACY: "problem_statement",
+    FormatVersion.V2023_07: "statement",
+    FormatVersion.V2025_09: "statement",
+}
 
 
 def format_of(doc: YamlDoc) -> tuple[FormatVersion, str | None]:
@@ -27,7 +32,33 @@ def format_of(doc: YamlDoc) -> tuple[FormatVersion, str | None]:
     text = str(declared) if declared is not None else None
     if text in V2023_VERSIONS:
         return FormatVersion.V2023_07, text
+    if text in V2025_VERSIONS:
+        return FormatVersion.V2025_09, text
     return FormatVersion.LEGACY, text
+
+
+# 2025-09: a name a package may use; any other (a leading dot or dash, other characters)
+# is an auxiliary file or directory, and the package is read as if it were not there.
+RELEASED_NAME = re.compile(r"^[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,254}$")
+
+
+def split_auxiliary(
+    files: tuple[FileEntry, ...], fmt: FormatVersion
+) -> tuple[tuple[FileEntry, ...], tuple[str, ...]]:
+    """The package's entries and, in 2025-09, the auxiliary ones taken out (the topmost
+    of each auxiliary tree: ``.git``'s contents are not listed one by one)."""
+    if fmt is not FormatVersion.V2025_09:
+        return files, ()
+    kept: list[FileEntry] = []
+    auxiliary: list[str] = []
+    for entry in files:
+        parts = entry.rel.split("/")
+        bad = next((i for i, part in enumerate(parts) if not RELEASED_NAME.match(part)), None)
+        if bad is None:
+            kept.append(entry)
+        elif bad == len(parts) - 1:
+            auxiliary.append(entry.rel)
+    return tuple(kept), tuple(auxiliary)
 
 
 def _children(files: tuple[FileEntry, ...]) -> dict[str, list[FileEntry]]:
@@ -66,18 +97,23 @@ def load_problem(path: Path | str) -> Problem:
 
 
 def _load(root: Path) -> Problem:
-    files = walk_package(root)
-    children = _children(files)
     doc = load_yaml(root / "problem.yaml", "problem.yaml")
     fmt, declared = format_of(doc)
-    modern = fmt is FormatVersion.V2023_07
+    files, auxiliary = split_auxiliary(walk_package(root), fmt)
+    children = _children(files)
+    modern = fmt is not FormatVersion.LEGACY
     config = build_config(doc, modern)
     statement_dir = STATEMENT_DIRS[fmt]
     statements = load_statements(root, children.get(statement_dir, []))
     if not config.names:
         names = {s.lang: s.problemname for s in statements if s.problemname}
         config = replace(config, names={k: v for k, v in names.items() if v})
-    data = load_group(root, "data", children, modern) if (root / "data").is_dir() else None
+    group_files = RELEASED_GROUP_FILES if fmt is FormatVersion.V2025_09 else MODERN_GROUP_FILES
+    data = (
+        load_group(root, "data", children, modern, group_files)
+        if (root / "data").is_dir()
+        else None
+    )
     subs_yaml = load_yaml(root / "submissions" / "submissions.yaml", "submissions/submissions.yaml")
     submissions, categories = load_submissions(root, children, files, config, modern, subs_yaml)
     in_dirs: tuple[str, ...] = ("input_validators",)
@@ -107,6 +143,7 @@ def _load(root: Path) -> Problem:
         dataset_export=_dataset_export(root),
         group_settings=group_settings(data),
         timelimit_file=read_timelimit(root),
+        auxiliary=auxiliary,
     )
 
 

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from problemtools_py.model.config import ProblemConfig
+from problemtools_py.model.constants import constant_texts
 from problemtools_py.model.files import FileEntry
 from problemtools_py.verdicts import Verdict
 from problemtools_py.yamlfile import YamlDoc
@@ -19,7 +20,13 @@ from problemtools_py.yamlfile import YamlDoc
 
 class FormatVersion(enum.Enum):
     LEGACY = "legacy"
-    V2023_07 = "2023-07-draft"
+    V2023_07 = "2023-07-draft"  # and 2023-07: the drafts before the release
+    V2025_09 = "2025-09"  # the released version (Kattis/problem-package-format b03c6a2)
+
+    @property
+    def schema_suffix(self) -> str:
+        """Which of our JSON Schemas hold this version's files ("legacy", "2023-07", ...)."""
+        return {"legacy": "legacy", "2023-07-draft": "2023-07", "2025-09": "2025-09"}[self.value]
 
 
 @dataclass(frozen=True)
@@ -213,10 +220,21 @@ class Problem:
     dataset_export: dict[str, object] | None = None  # .dataset.json of parquet2kattis
     group_settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     timelimit_file: DeclaredLimit | None = None  # .timelimit, as read
+    auxiliary: tuple[str, ...] = ()  # 2025-09: entries read as if absent (.gitkeep, ~x, -y)
 
     @property
     def legacy(self) -> bool:
         return self.format is FormatVersion.LEGACY
+
+    @cached_property
+    def constants(self) -> dict[str, str]:
+        """Every name of every constant (``name``, ``name.variant``) -> its text."""
+        return constant_texts(self.config.constants)
+
+    @property
+    def released(self) -> bool:
+        """The released 2025-09 version (its rules, where they differ from the drafts')."""
+        return self.format is FormatVersion.V2025_09
 
     @cached_property
     def _by_rel(self) -> dict[str, FileEntry]:

@@ -29,7 +29,8 @@ CASE_EXTENSIONS = (
     ".files",
 )
 LEGACY_GROUP_FILE = "testdata.yaml"
-MODERN_GROUP_FILES = ("test_group.yaml", "testdata.yaml")
+MODERN_GROUP_FILES = ("test_group.yaml", "testdata.yaml")  # the drafts read either
+RELEASED_GROUP_FILES = ("test_group.yaml",)  # 2025-09: only this one
 
 
 def split_case_name(name: str) -> tuple[str, str] | None:
@@ -40,8 +41,7 @@ def split_case_name(name: str) -> tuple[str, str] | None:
     return None
 
 
-def _group_config(root: Path, rel: str, modern: bool) -> YamlDoc:
-    names = MODERN_GROUP_FILES if modern else (LEGACY_GROUP_FILE,)
+def _group_config(root: Path, rel: str, names: tuple[str, ...]) -> YamlDoc:
     for name in names:
         doc = load_yaml(root / rel / name, f"{rel}/{name}")
         if doc.exists:
@@ -55,11 +55,16 @@ def _case_config(root: Path, files: dict[str, str]) -> YamlDoc | None:
 
 
 def load_group(
-    root: Path, rel: str, children: dict[str, list[FileEntry]], modern: bool
+    root: Path,
+    rel: str,
+    children: dict[str, list[FileEntry]],
+    modern: bool,
+    group_files: tuple[str, ...] = MODERN_GROUP_FILES,
 ) -> TestGroup:
-    """The group at ``rel`` (``data`` or below), with its cases and subgroups."""
+    """The group at ``rel`` (``data`` or below), with its cases and subgroups; its
+    settings from the first of ``group_files`` there is (modern versions)."""
     name = rel[len("data/") :] if rel != "data" else ""
-    config = _group_config(root, rel, modern)
+    config = _group_config(root, rel, group_files if modern else (LEGACY_GROUP_FILE,))
     config_names = {config.rel.rsplit("/", 1)[-1], *MODERN_GROUP_FILES, LEGACY_GROUP_FILE}
     entries = children.get(rel, [])
     stems = {split[0] for e in entries if not e.is_dir and (split := split_case_name(e.name))}
@@ -71,7 +76,7 @@ def load_group(
             continue
         split = split_case_name(entry.name)
         if entry.is_dir and not (split and split[1] == ".files" and split[0] in stems):
-            groups.append(load_group(root, entry.rel, children, modern))
+            groups.append(load_group(root, entry.rel, children, modern, group_files))
         elif split is not None and rel != "data":
             cases.setdefault(split[0], {})[split[1]] = entry.rel
         else:

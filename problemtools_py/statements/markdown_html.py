@@ -18,7 +18,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from problemtools_py.findings import error
 from problemtools_py.statements.renderer import HtmlWriter
 
-_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\s*\}\}")
 _MARK = "PTPY-SAMPLES-{}-END"
 
 

@@ -82,7 +82,7 @@ def load_source(problem: Problem, statement: Statement) -> StatementSource | Fin
         samples=tuple(load_samples(problem)),
         time_limit=limit.seconds if limit else None,
         memory_mb=problem.config.limits.memory_mib,
-        constants={k: _constant(v) for k, v in problem.config.constants.items()},
+        constants=problem.constants,
     )
 
 
@@ -90,14 +90,6 @@ def _plain(name: str | None) -> str | None:
     if name is None:
         return None
     return name.replace("\\", "").replace("$", "").replace("{", "").replace("}", "") or None
-
-
-def _constant(value: object) -> str:
-    if isinstance(value, dict):  # 2023-07 allows {value: ..., ...}
-        value = value.get("value", "")
-    if isinstance(value, bool):
-        return str(value).lower()
-    return str(value)
 
 
 def load_samples(problem: Problem) -> list[Sample]:

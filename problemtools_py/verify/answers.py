@@ -131,6 +131,25 @@ def _cases(ctx: Context) -> Iterator[TestCase]:
             yield case
 
 
+OVERRIDES = (".out", ".ans.statement", ".ans.download", ".interaction")
+
+
+def _shown_outputs(ctx: Context, cases: list[TestCase]) -> Iterator[tuple[TestCase, str]]:
+    """The files the output validator must accept as outputs. Drafts and legacy: every
+    .ans (a secret one that fails is a warning). 2025-09: the .ans files shown in the
+    statement (samples not overridden by .out, .ans.statement, .ans.download or
+    .interaction) and the .out files; a secret answer may be anything the validator
+    reads, not an output."""
+    for case in cases:
+        if not ctx.problem.released:
+            yield case, ".ans"
+        elif case.name.startswith("sample/"):
+            if ".out" in case.files:
+                yield case, ".out"
+            elif not any(ext in case.files for ext in OVERRIDES):
+                yield case, ".ans"
+
+
 def check_answers(ctx: Context) -> list[Finding]:
     config = ctx.problem.config
     checker = AnswerChecker(ctx)
@@ -141,19 +160,20 @@ def check_answers(ctx: Context) -> list[Finding]:
         return []  # their .ans files are not outputs
     findings: list[Finding] = []
     cases = [c for c in _cases(ctx) if not c.name.startswith(("invalid_", "valid_"))]
-    for case in cases:
-        result = checker.check(case, ctx.problem.root / case.files[".ans"])
+    for case, ext in _shown_outputs(ctx, cases):
+        result = checker.check(case, ctx.problem.root / case.files[ext])
         if result.verdict is Verdict.AC:
             continue
         why = result.error or result.judgemessage.strip() or result.verdict.value
         sample = case.name.startswith("sample/")
         make = error if sample or result.verdict is Verdict.JE else warning
+        what = "answer" if ext == ".ans" else "sample output"
         findings.append(
             make(
                 "answer",
-                f"the output validator does not accept this answer as "
+                f"the output validator does not accept this {what} as "
                 f"the output of its own test: {why[:300]}",
-                case.files[".ans"],
+                case.files[ext],
             )
         )
     if cases:

@@ -146,7 +146,10 @@ def _score_findings(ctx: Context, result: SubmissionResult, best: float | None) 
         return []
     if exp.score is not None:
         low, high = exp.score
-        if result.verdict is not Verdict.AC or not low - 1e-6 <= result.score <= high + 1e-6:
+        # legacy: an expected score is an accepted one; 2023-07 and later: the score alone
+        # (a scoring problem gives a score, not a verdict)
+        rejected = ctx.problem.legacy and result.verdict is not Verdict.AC
+        if rejected or not low - 1e-6 <= result.score <= high + 1e-6:
             want = f"{low:g}" if low == high else f"[{low:g}, {high:g}]"
             return [
                 error(

@@ -13,6 +13,7 @@ from pathlib import Path
 from problemtools_py.cpus import usable_cores
 from problemtools_py.judge.compile import Build, Builder, Executable, read_program, scripts_language
 from problemtools_py.judge.languages import Language, Languages
+from problemtools_py.model.constants import substitute_bytes
 from problemtools_py.model.problem import Problem, Program, Submission
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
@@ -102,28 +103,45 @@ class Context:
         if self._prefetch is None:
             self._prefetch = ThreadPoolExecutor(max(1, self.options.jobs))
             for sub in self.problem.submissions:
-                if self.selected(sub):
+                if self.selected(sub) and self.runnable(sub):
                     self._prefetch.submit(self.submission, sub)
 
     def close(self) -> None:
         if self._prefetch is not None:
             self._prefetch.shutdown(wait=True, cancel_futures=True)
 
+    def language(self, program: Program) -> Language | None:
+        """How the judge builds and runs ``program`` (build/run scripts, or the language
+        its files name), or None when no language of the judge's claims them."""
+        if program.has_build or program.has_run:
+            return scripts_language(program.has_build)
+        base = self._base(program)
+        names = [(self.problem.root / rel).relative_to(base).as_posix() for rel in program.files]
+        return self.languages.detect(names, {n: _first_line(base / n) for n in names})
+
+    def _base(self, program: Program) -> Path:
+        root = self.problem.root
+        return root / program.rel if program.is_dir else (root / program.rel).parent
+
+    def runnable(self, sub: Submission) -> bool:
+        """Whether the judge can build ``sub`` here: a known language whose compiler is
+        installed (see verify.submissions, which reports the others)."""
+        language = self.language(sub.program)
+        return language is not None and language.missing_tool() is None
+
     def _build(self, program: Program, includes: bool) -> Build:
         root = self.problem.root
         paths = [root / rel for rel in program.files]
-        base = root / program.rel if program.is_dir else (root / program.rel).parent
-        language: Language | None
-        if program.has_build or program.has_run:
-            language = scripts_language(program.has_build)
-        else:
-            names = [p.relative_to(base).as_posix() for p in paths]
-            first = {n: _first_line(base / n) for n in names}
-            language = self.languages.detect(names, first)
+        base = self._base(program)
+        language = self.language(program)
         if language is None:
             return Build(None, "cannot tell the language of this program", 0.0, False)
         include_dir = self._include_dir(language.code) if includes else None
-        return self.builder.build(language, read_program(paths, base, include_dir))
+        files = read_program(paths, base, include_dir)
+        if not self.problem.legacy:  # {{name}} in validators, submissions, included files
+            files = {n: substitute_bytes(c, self.problem.constants) for n, c in files.items()}
+        own = frozenset(p.relative_to(base).as_posix() for p in paths)
+        return self.builder.build(language, files, own)
 
     def _include_dir(self, code: str) -> Path | None:
         for name in (code, "default" if not self.problem.legacy else None):

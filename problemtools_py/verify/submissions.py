@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from problemtools_py.findings import Finding, error
+from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.judge.validators import CustomValidator
@@ -162,7 +162,7 @@ def _times_the_limit(sub: Submission) -> bool:
 
 
 def judge_submissions(ctx: Context) -> Judged:
-    subs = [s for s in ctx.problem.submissions if ctx.selected(s)]
+    subs, skipped = _runnable(ctx, [s for s in ctx.problem.submissions if ctx.selected(s)])
     judge = SubmissionJudge(ctx)
     if judge.checker.error:
         where = ctx.problem.output_validators[0].rel if ctx.problem.output_validators else "."
@@ -174,7 +174,30 @@ def judge_submissions(ctx: Context) -> Judged:
         findings = _grade_and_check(ctx, judge, results)
     finally:
         shutil.rmtree(judge.work, ignore_errors=True)  # team outputs and feedback
-    return Judged(list(results.values()), limit, findings)
+    return Judged(list(results.values()), limit, skipped + findings)
+
+
+def _runnable(ctx: Context, subs: list[Submission]) -> tuple[list[Submission], list[Finding]]:
+    """The submissions the judge can build here, and one warning per language whose
+    compiler is not installed (a file no language claims is the submissions check's)."""
+    runnable: list[Submission] = []
+    missing: dict[str, list[Submission]] = {}
+    for sub in subs:
+        language = ctx.language(sub.program)
+        if language is None:
+            continue
+        tool = language.missing_tool()
+        if tool is None:
+            runnable.append(sub)
+        else:
+            missing.setdefault(f"'{tool}' for {language.name}", []).append(sub)
+    findings = [
+        warning(
+            "language", f"{what} is not installed: {len(out)} submission(s) skipped", out[0].rel
+        )
+        for what, out in missing.items()
+    ]
+    return runnable, findings
 
 
 def _build_all(

@@ -17,7 +17,7 @@ from problemtools_py.resources import load_schema
 def test_there_are_enough_samples() -> None:
     assert len(SAMPLE_NAMES) >= 5
     versions = {load_problem(SAMPLES / n).format for n in SAMPLE_NAMES}
-    assert versions == {FormatVersion.LEGACY, FormatVersion.V2023_07}
+    assert versions == {FormatVersion.LEGACY, FormatVersion.V2023_07, FormatVersion.V2025_09}
 
 
 @pytest.mark.parametrize("name", SAMPLE_NAMES)

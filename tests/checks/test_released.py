@@ -1,0 +1,75 @@
+"""The released 2025-09 version, on broken copies of sample_problems/subtasks (which
+verifies clean: tests/verify/test_samples.py): each rule that differs from the drafts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from broken import Broken, E, W, assert_reported
+from builders import append, replace, write
+from conftest import describe, verify
+
+from problemtools_py.findings import Severity
+from problemtools_py.verify.verifier import verify_all
+
+RELEASED = [
+    Broken("auxiliary-test-case", "subtasks", lambda p: write(p, "data/secret/1-small/.03.in",
+           "1\n5\n"), W, "auxiliary-file", "it looks like a test case file",
+           "data/secret/1-small/.03.in"),
+    Broken("auxiliary-submission", "subtasks", lambda p: write(p, "submissions/accepted/-x.py",
+           "print(1)\n"), W, "auxiliary-file", "it looks like a submission",
+           "submissions/accepted/-x.py"),
+    Broken("drafts-group-file", "subtasks", lambda p: write(p, "data/secret/2-large/testdata.yaml",
+           "max_score: 70\n"), W, "test-group", "2025-09 reads test_group.yaml only",
+           "data/secret/2-large/testdata.yaml"),
+    Broken("time-limit-off-resolution", "subtasks", lambda p: replace(p, "problem.yaml",
+           "  time_resolution: 0.5\n", "  time_resolution: 0.5\n  time_limit: 0.7\n"), E,
+           "problem-yaml", "0.7 is not a multiple of limits.time_resolution 0.5", "problem.yaml"),
+    Broken("unknown-constant-variant", "subtasks", lambda p: append(p, "statement/problem.en.md",
+           "\n{{max_n.roman}}\n"), E, "statement", "defines no constant 'max_n.roman'"),
+    Broken("source-url-is-no-key", "subtasks", lambda p: append(p, "problem.yaml",
+           "source_url: https://example.org\n"), E, "problem-yaml", "source_url: unknown key"),
+    Broken("unknown-version-lists-2025-09", "subtasks", lambda p: replace(p, "problem.yaml",
+           "2025-09", "2026-01"), E, "problem-yaml", "2023-07, 2025-09); read as legacy"),
+]
+
+
+@pytest.mark.parametrize("broken", RELEASED, ids=[b.id for b in RELEASED])
+def test_released_rule(broken: Broken, copy_sample: Callable[..., Path]) -> None:
+    assert_reported(broken, copy_sample)
+
+
+ACCEPTED = {
+    "any-uuid": lambda p: replace(p, "problem.yaml", "0d4b8f3e-2f9c-4c51-b7e2-5f0c1d9b6e21",
+                                  "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"),
+    "gitkeep-and-editor-files": lambda p: (write(p, "data/secret/.gitkeep", ""),
+                                           write(p, "statement/.problem.en.md.swp", b"\0\1")),
+    "constant-variants": lambda p: append(p, "statement/problem.en.md", "\n{{max_n.value}}\n"),
+    "single-language-string": lambda p: append(p, "problem.yaml", "languages: python3\n"),
+}
+
+
+@pytest.mark.parametrize("change", ACCEPTED.values(), ids=list(ACCEPTED))
+def test_what_2025_09_allows_gives_no_finding(change: Callable[[Path], object],
+                                              copy_sample: Callable[..., Path]) -> None:
+    root = copy_sample("subtasks")
+    change(root)
+    report = verify(root, ("config", "statement", "data"))
+    assert report.findings == [], describe(report)
+
+
+def test_a_language_without_its_compiler_is_skipped_with_one_warning(
+        copy_sample: Callable[..., Path]) -> None:
+    root = copy_sample("subtasks")
+    for name in ("a", "b"):
+        write(root, f"submissions/accepted/{name}.zig", "pub fn main() void {}\n")
+    write(root, "submissions/accepted/sum.py.disabled", "print(0)\n")
+    (report,) = verify_all([root], ("submissions",)).problems  # (with the judge)
+    found = [(f.severity, f.check, f.path) for f in report.findings]
+    assert found == [
+        (Severity.WARNING, "submissions", "submissions/accepted/sum.py.disabled"),
+        (Severity.WARNING, "language", "submissions/accepted/a.zig"),
+    ], describe(report)
+    assert "'zig' for Zig is not installed: 2 submission(s) skipped" in report.findings[1].message
