@@ -172,10 +172,11 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
 def _first_closed(pid: int, watched: list[int]) -> str | None:
     """Interactive runs: which output pipe lost its writer first, the program's own
     ("own": watched[0]) or its peer's ("peer": watched[1]). These are read ends we only
-    poll for hang-up, never read. A causal order, unlike exit times: a program that dies
-    because its peer closed the pipe always closes its own later. The peer's read end is
-    given up when the program ends, and ours when the peer closes, so that writers still
-    get EPIPE as they would without us."""
+    poll for hang-up. A causal order, unlike exit times: a program that dies because its
+    peer closed the pipe always closes its own later. Once the peer is gone, what the
+    program (the validator) still writes to it is read and dropped here: a validator that
+    writes after the submission left is not killed by SIGPIPE, nor blocked on a full pipe
+    (Kattis problemtools keeps that read end open too); it goes on to its verdict."""
     names = {watched[0]: "own", watched[1]: "peer"}
     pidfd = os.pidfd_open(pid)
     poller = select.poll()
@@ -186,15 +187,17 @@ def _first_closed(pid: int, watched: list[int]) -> str | None:
     try:
         while names:
             events = dict(poller.poll())
+            if events.get(watched[0], 0) & select.POLLIN:  # the peer left: drain ours
+                with contextlib.suppress(BlockingIOError):
+                    os.read(watched[0], 1 << 16)
             for fd in [fd for fd in names if events.get(fd, 0) & (select.POLLHUP | select.POLLERR)]:
                 first = first or names[fd]
                 poller.unregister(fd)
                 os.close(fd)
                 del names[fd]
                 if fd == watched[1] and watched[0] in names:  # the peer is done reading ours
-                    poller.unregister(watched[0])
-                    os.close(watched[0])
-                    del names[watched[0]]
+                    os.set_blocking(watched[0], False)
+                    poller.modify(watched[0], select.POLLIN)
             if pidfd in events:
                 break
     finally:

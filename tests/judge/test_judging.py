@@ -190,6 +190,30 @@ def test_interactive_validator_crash_is_je(kit: Kit, tmp_path: Path) -> None:
     assert result.verdict is Verdict.JE
 
 
+# An interactive validator that keeps talking: it writes before it reads, and again after.
+CHATTY = """import sys
+for word in ("start", "more", "x" * 100000):
+    print(word, flush=True)
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(43)
+sys.exit(42)
+"""
+
+
+@pytest.mark.parametrize("code", ["pass", "raise SystemExit(0)", "print('ok')"])
+def test_a_submission_that_leaves_early_is_wrong_not_a_judge_error(
+        kit: Kit, tmp_path: Path, code: str) -> None:
+    """The validator writing after the submission left is neither killed by SIGPIPE nor
+    blocked on a full pipe (as problemtools and BAPCtools judge it: WA)."""
+    validator = CustomValidator(kit.build("chatty.py", CHATTY), Limits(cpu_seconds=5))
+    exe = kit.build("leave.py", code + "\n")
+    data = SAMPLES / "guess/data/sample/1"
+    result = CaseJudge(kit.pool, validator, LIMITS, interactive=True).judge(
+        exe, data.with_suffix(".in"), data.with_suffix(".ans"), tmp_path)
+    assert result.verdict is Verdict.WA, result.message
+
+
 def _twopass(kit: Kit, submission: str, passes: int, tmp_path: Path) -> object:
     validator = CustomValidator(kit.build_file(SAMPLES / "twopass/output_validator/validate.py"),
                                 Limits(cpu_seconds=5))
