@@ -60,7 +60,9 @@ def _category_findings(problem: Problem, name: str) -> Iterator[Finding]:
         return
     close = difflib.get_close_matches(name, sorted(ours), n=1, cutoff=0.7)
     hint = f"; did you mean '{close[0]}'?" if close else ""
-    yield warning("submissions", f"unknown submission directory '{name}/'{hint}", rel)
+    skipped = not any(s.category == name for s in problem.submissions)
+    what = "; its programs are not submissions and are skipped" if skipped else ""
+    yield warning("submissions", f"unknown submission directory '{name}/'{hint}{what}", rel)
 
 
 @check("submissions")

@@ -68,7 +68,9 @@ class CaseJudge:
         stdin, cpu, run, validation = input_path, 0.0, None, None
         for number in range(1, self.passes + 1):
             try:
-                run, validation = self._one_pass(exe, stdin, input_path, answer, work, feedback)
+                # the validator reads this pass's input (nextpass.in from the previous
+                # pass), as problemtools and BAPCtools give it
+                run, validation = self._one_pass(exe, stdin, stdin, answer, work, feedback)
             except SandboxError as exc:
                 return CaseResult(Verdict.JE, run, validation, cpu, f"sandbox: {exc}")
             cpu += run.cpu_seconds

@@ -103,11 +103,17 @@ def load_submissions(
     """All submissions, and the names of the category directories found."""
     subs: list[Submission] = []
     categories: list[str] = []
-    for entry in children.get("submissions", []):
+    entries = children.get("submissions", [])
+    # Legacy: where the standard directories are used, another directory (problemtools'
+    # own examples have slow_accepted/) holds no submissions, as problemtools reads it.
+    standard = not modern and any(e.is_dir and e.name in expectations.LEGACY_DIRS for e in entries)
+    for entry in entries:
         if entry.name in IGNORED_NAMES or entry.name.startswith(".") or entry.is_symlink:
             continue
         if entry.is_dir and (modern or not is_seed_program_dir(entry, children)):
             categories.append(entry.name)
+            if standard and entry.name not in expectations.LEGACY_DIRS:
+                continue
             for inner in children.get(entry.rel, []):
                 if inner.name not in IGNORED_NAMES and not inner.name.startswith("."):
                     subs.append(_submission(root, inner, entry.name, files, config, modern, rules))

@@ -26,7 +26,7 @@ from problemtools_py.verify.claims import expectation_findings
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
 from problemtools_py.verify.scoring import CaseGrade, Scorer
-from problemtools_py.verify.timelimit import TimeLimit, fixed_limit, time_limit
+from problemtools_py.verify.timelimit import LimitKind, TimeLimit, fixed_limit, time_limit
 
 
 @dataclass
@@ -174,7 +174,23 @@ def judge_submissions(ctx: Context) -> Judged:
         findings = _grade_and_check(ctx, judge, results)
     finally:
         shutil.rmtree(judge.work, ignore_errors=True)  # team outputs and feedback
-    return Judged(list(results.values()), limit, skipped + findings)
+    return Judged(list(results.values()), limit, skipped + _limit_findings(limit) + findings)
+
+
+HIGH_LIMIT = 10.0  # seconds: a derived time limit above this is worth a second look
+
+
+def _limit_findings(limit: TimeLimit) -> list[Finding]:
+    if limit.kind is not LimitKind.DERIVED or limit.seconds <= HIGH_LIMIT:
+        return []
+    return [
+        warning(
+            "time-limit",
+            f"the derived time limit is {limit.seconds:g} s ({limit.source}), far above what "
+            "problems use: is that submission meant to be accepted?",
+            "submissions",
+        )
+    ]
 
 
 def _runnable(ctx: Context, subs: list[Submission]) -> tuple[list[Submission], list[Finding]]:

@@ -98,6 +98,10 @@ SUBMISSION_CASES = [
            "submissions/accepted/hello.py.disabled", "?\n"), W, "submissions",
            "claims this submission's file names (a disabled one?); it is skipped",
            "submissions/accepted/hello.py.disabled"),
+    Broken("legacy-unknown-directory-skipped", "hello", lambda p: write(p,
+           "submissions/slow_accepted/slow.py", "print('Hello World!')\n"), W, "submissions",
+           "unknown submission directory 'slow_accepted/'; did you mean 'accepted'?; its programs "
+           "are not submissions and are skipped", "submissions/slow_accepted"),
     Broken("submission-empty-dir", "hello", lambda p: (p / "submissions/accepted/prog").mkdir(),
            E, "submissions", "submission directory is empty"),
     Broken("submission-language-not-allowed", "average", lambda p: replace(p, "problem.yaml",

@@ -273,3 +273,28 @@ def test_python_submissions_run_in_process_when_versions_match(kit: Kit, tmp_pat
     found = subprocess.run([python3, "-c", "import sys; print(*sys.version_info[:2])"],
                            capture_output=True, text=True, check=True).stdout.split()
     assert matches == (tuple(map(int, found)) == sys.version_info[:2])
+
+
+PASS_INPUT = """import os, sys
+words = open(sys.argv[1]).read().split()
+feedback = sys.argv[3]
+with open(os.path.join(feedback, "judgemessage.txt"), "a") as f:
+    f.write("validator input: " + " ".join(words) + "\\n")
+if words[0] == "1":
+    open(os.path.join(feedback, "nextpass.in"), "w").write("2 7\\n")
+    sys.exit(42)
+sys.exit(42 if words == ["2", "7"] else 43)
+"""
+
+
+def test_each_pass_gives_the_validator_that_pass_input(kit: Kit, tmp_path: Path) -> None:
+    """As problemtools and BAPCtools do: the validator's input file is the pass's input
+    (nextpass.in of the previous pass), not the test case's .in every time."""
+    validator = CustomValidator(kit.build("passes.py", PASS_INPUT), Limits(cpu_seconds=5))
+    exe = kit.build("echo.py", "print(input())\n")
+    data = SAMPLES / "twopass/data/secret/2"
+    result = CaseJudge(kit.pool, validator, LIMITS, passes=2).judge(
+        exe, data.with_suffix(".in"), data.with_suffix(".ans"), tmp_path)
+    assert result.verdict is Verdict.AC and result.passes == 2, result.message
+    assert "validator input: 2 7" in result.message
+

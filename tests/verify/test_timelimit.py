@@ -65,3 +65,20 @@ def test_kinds_steer_nothing_by_their_wording(tmp_path: Path) -> None:
     assert (default.seconds, default.kind) == (1.0, LimitKind.DEFAULT)
     derived = time_limit(problem, None, 0.5)
     assert (derived.seconds, derived.kind, derived.hard) == (3.0, LimitKind.DERIVED, 6.0)
+
+
+def test_a_derived_limit_far_above_the_usual_is_a_warning(copy_sample: object) -> None:
+    import re
+
+    from builders import replace
+
+    from problemtools_py.verify.context import Options
+    from problemtools_py.verify.verifier import verify_all
+
+    root = copy_sample("different")  # type: ignore[operator]
+    replace(root, "problem.yaml", "ac_to_time_limit: 2.0", "ac_to_time_limit: 100000.0")
+    options = Options(submissions=re.compile(r"^submissions/accepted/"))
+    (report,) = verify_all([root], ("submissions",), options=options).problems
+    found = [f for f in report.findings if f.check == "time-limit"]
+    assert len(found) == 1 and "far above what problems use" in found[0].message, found
+    assert report.time_limit is not None and report.time_limit > 10
