@@ -9,7 +9,8 @@ from problemtools_py.checks.config import yaml_doc_findings
 from problemtools_py.checks.registry import check
 from problemtools_py.checks.schema import unknown_keys_warnings, validate
 from problemtools_py.findings import Finding, error, warning
-from problemtools_py.model.problem import Problem, TestCase, TestGroup
+from problemtools_py.model.problem import FormatVersion, Problem, TestCase, TestGroup
+from problemtools_py.yamlfile import YamlDoc
 
 LEGACY_EXTS = frozenset(
     {".in", ".ans", ".desc", ".hint", ".interaction", ".png", ".jpg", ".jpeg", ".svg"}
@@ -55,6 +56,31 @@ def nonempty_groups(problem: Problem) -> Iterator[Finding]:
             yield warning("data", f"test data group {group.name} is empty", group.rel)
         else:
             yield error("data", f"test data group {group.name} has no test cases", group.rel)
+
+
+# Keys of earlier drafts (the legacy ones) that a 2023-07-draft package may still hold,
+# and what replaced them.
+OLDER_DRAFT_KEYS = {
+    "on_reject": "nothing: every test case is judged (score_aggregation decides)",
+    "range": "max_score",
+    "accept_score": "max_score (and score.txt from the output validator)",
+    "reject_score": "nothing: a rejected case scores 0",
+    "grader_flags": "score_aggregation",
+    "grading": "score_aggregation",
+    "input_validator_flags": "input_validator_args (a list; it is read as one until then)",
+    "output_validator_flags": "output_validator_args (a list; it is read as one until then)",
+}
+
+
+def _older_draft_keys(doc: YamlDoc) -> Iterator[Finding]:
+    for key in doc.data if isinstance(doc.data, dict) else ():
+        if key in OLDER_DRAFT_KEYS:
+            yield warning(
+                "test-group",
+                f"{key}: an earlier draft's key; 2023-07 uses {OLDER_DRAFT_KEYS[key]}",
+                doc.rel,
+                doc.line_of((key,)),
+            )
 
 
 def _case_findings(problem: Problem, case: TestCase) -> Iterator[Finding]:
@@ -148,6 +174,8 @@ def group_configs(problem: Problem) -> Iterator[Finding]:
         if doc.syntax_error is not None or not isinstance(doc.data, dict | None):
             continue
         yield from validate(doc, schema, "test-group")
+        if problem.format is FormatVersion.V2023_07:
+            yield from _older_draft_keys(doc)
         if problem.legacy:
             yield from unknown_keys_warnings(doc, schema, "test-group")
         elif problem.file(f"{group.rel}/test_group.yaml") and problem.file(

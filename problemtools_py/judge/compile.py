@@ -17,7 +17,7 @@ from pathlib import Path
 from problemtools_py.judge.languages import Language
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
-from problemtools_py.sandbox.results import Limits, SandboxError
+from problemtools_py.sandbox.results import Limits, Outcome, SandboxError
 
 BUILD_DIR, RUN_DIR = "/build", "/prog"
 SCRIPT_NAMES = ("build", "run")
@@ -173,7 +173,7 @@ class Builder:
         try:
             self._stage(work, files)
             message, ok = self._compile(
-                language, work, sorted(n for n in files if language.compiles(n))
+                language, work, sorted(n for n in files if language.compiles(n)), main
             )
             info = {
                 "ok": ok,
@@ -207,27 +207,30 @@ class Builder:
             for path in _tree(work):
                 os.chown(path, SANDBOX_UID, SANDBOX_GID, follow_symlinks=False)
 
-    def _compile(self, language: Language, work: Path, sources: list[str]) -> tuple[str, bool]:
+    def _compile(
+        self, language: Language, work: Path, sources: list[str], main: str
+    ) -> tuple[str, bool]:
         if not language.compile:
             return "", True
+        values = {
+            "{dir}": BUILD_DIR,
+            "{main}": main,
+            "{mainclass}": _stem(main),
+            "{memory_mb}": str(self.limits.memory_bytes >> 20),
+        }
         argv: list[str] = []
         for arg in language.compile:
             if arg == "{files}":
                 argv.extend(sources)
             else:
-                argv.append(
-                    _fill(
-                        arg,
-                        {"{dir}": BUILD_DIR, "{memory_mb}": str(self.limits.memory_bytes >> 20)},
-                    )
-                )
+                argv.append(_fill(arg, values))
         # A sandbox failure raises SandboxError: never cache what the machine, not the
         # program, caused.
         with self.pool.sandbox() as box:
             result = box.run(
                 argv, limits=self.limits, binds=[Bind(str(work), BUILD_DIR, True)], cwd=BUILD_DIR
             )
-        if result.outcome.name == "TLE" and result.wall_killed:
+        if result.outcome is Outcome.TLE and result.wall_killed:
             raise SandboxError(
                 "the compiler was stopped by the wall-clock backstop while under "
                 "its CPU limit: the machine is overloaded"
@@ -237,10 +240,10 @@ class Builder:
             return output, True
         why = (
             "compilation took too long"
-            if result.outcome.name == "TLE"
+            if result.outcome is Outcome.TLE
             else (
                 "the compiler ran out of memory"
-                if result.outcome.name == "MLE"
+                if result.outcome is Outcome.MLE
                 else f"the compiler failed ({result.describe()})"
             )
         )

@@ -37,7 +37,11 @@ def verdict_of_run(outcome: Outcome) -> Verdict | None:
     return OUTCOME_VERDICT.get(outcome)
 
 
-INTERACTIVE_GRACE = 1.0  # seconds a submission may linger once its validator is done
+# Seconds a submission may linger once its validator rejected it (the verdict stands
+# whatever it does then). After an accepting validator it runs on under its own limits:
+# spinning after the correct answer is a TLE, as in problemtools.
+INTERACTIVE_GRACE = 1.0
+WRONG_ANSWER = 43
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,12 @@ class CaseResult:
     message: str = ""
     score: float | None = None
     passes: int = 1
+
+    @property
+    def final(self) -> bool:
+        """The verdict stands whatever CPU time the submission used after it was decided
+        (an interactive validator that rejected first)."""
+        return self.validation is not None and self.validation.final
 
 
 @dataclass(frozen=True)
@@ -210,7 +220,9 @@ class CaseJudge:
             sub_thread.start()
             val_thread.start()
             val_thread.join()
-            sub_thread.join(INTERACTIVE_GRACE)
+            val_done = done["val"]
+            rejected = isinstance(val_done, RunResult) and val_done.exit_code == WRONG_ANSWER
+            sub_thread.join(INTERACTIVE_GRACE if rejected else None)
             if sub_thread.is_alive():
                 sub_box.kill()
                 sub_thread.join()
@@ -231,8 +243,10 @@ def interactive_verdict(
         validator_first = val.first_closed == "own"
     else:  # without jails: exit times
         validator_first = val.ended_at <= sub.ended_at
-    if validation.verdict is Verdict.JE or (validation.verdict is Verdict.WA and validator_first):
+    if validation.verdict is Verdict.JE:
         return validation
+    if validation.verdict is Verdict.WA and validator_first:
+        return replace(validation, final=True)
     if sub.outcome in (Outcome.TLE, Outcome.MLE) or (
         sub.outcome is Outcome.RTE and not sub.judge_killed
     ):

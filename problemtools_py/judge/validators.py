@@ -37,6 +37,9 @@ class Validation:
     score: float | None = None
     nextpass: Path | None = None  # multi-pass: the next pass's input
     error: str = ""  # why it is JE
+    # interactive: the validator rejected before the submission was done, so the verdict
+    # stands even if the submission then runs out of time (as in problemtools)
+    final: bool = False
 
 
 def read_feedback(feedback_dir: Path, name: str, cap: int = FEEDBACK_CAP) -> str | None:

@@ -275,8 +275,11 @@ class Problem:
         ``input_validator_flags`` (a string, or a map by validator name), inherited;
         2023-07 ``input_validator_args``, which the case's own yaml overrides, then its
         ``args``."""
+        settings = self.settings(case.group)
         key = "input_validator_flags" if self.legacy else "input_validator_args"
-        value = self.settings(case.group).get(key)
+        if self.format is FormatVersion.V2023_07 and key not in settings:
+            key = "input_validator_flags"  # an earlier draft's key, read until renamed
+        value = settings.get(key)
         args = _words(value.get(validator)) if isinstance(value, dict) else _words(value)
         own = case.config.data if case.config is not None and not self.legacy else None
         if isinstance(own, dict):
@@ -293,7 +296,10 @@ class Problem:
         settings = self.settings(case.group)
         if self.legacy:
             return [*self.config.validator_flags, *_words(settings.get("output_validator_flags"))]
-        args = _words(settings.get("output_validator_args"))
+        key = "output_validator_args"
+        if self.format is FormatVersion.V2023_07 and key not in settings:
+            key = "output_validator_flags"  # an earlier draft's key, read until renamed
+        args = _words(settings.get(key))
         own = case.config.data if case.config is not None else None
         if isinstance(own, dict) and own.get("output_validator_args") is not None:
             args = _words(own["output_validator_args"])

@@ -84,10 +84,8 @@ class SubmissionJudge:
         work = Path(tempfile.mkdtemp(dir=self.work))
         result = judge.judge(exe, root / case.files[".in"], root / case.files[".ans"], work)
         verdict = result.verdict
-        if tl is not None and verdict in (Verdict.AC, Verdict.WA) and result.cpu_seconds > tl:
-            at_tl = Verdict.TLE
-        else:
-            at_tl = verdict
+        over = tl is not None and result.cpu_seconds > tl and not result.final
+        at_tl = Verdict.TLE if over and verdict in (Verdict.AC, Verdict.WA) else verdict
         outcome = CaseOutcome(
             case, at_tl, verdict, result.cpu_seconds, result.score, result.message
         )
@@ -195,22 +193,24 @@ def _limit_findings(limit: TimeLimit) -> list[Finding]:
 
 def _runnable(ctx: Context, subs: list[Submission]) -> tuple[list[Submission], list[Finding]]:
     """The submissions the judge can build here, and one warning per language whose
-    compiler is not installed (a file no language claims is the submissions check's)."""
+    compiler is not installed or that the judge has no definition for (a file no language
+    claims is the submissions check's)."""
     runnable: list[Submission] = []
     missing: dict[str, list[Submission]] = {}
     for sub in subs:
         language = ctx.language(sub.program)
-        if language is None:
+        if language is None:  # named by its files, but the judge cannot build it
+            if sub.program.language is not None:
+                what = f"the judge cannot build '{sub.program.language}' (see languages.yaml)"
+                missing.setdefault(what, []).append(sub)
             continue
         tool = language.missing_tool()
         if tool is None:
             runnable.append(sub)
         else:
-            missing.setdefault(f"'{tool}' for {language.name}", []).append(sub)
+            missing.setdefault(f"'{tool}' for {language.name} is not installed", []).append(sub)
     findings = [
-        warning(
-            "language", f"{what} is not installed: {len(out)} submission(s) skipped", out[0].rel
-        )
+        warning("language", f"{what}: {len(out)} submission(s) skipped", out[0].rel)
         for what, out in missing.items()
     ]
     return runnable, findings

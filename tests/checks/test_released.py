@@ -31,6 +31,9 @@ RELEASED = [
            "\n{{max_n.roman}}\n"), E, "statement", "defines no constant 'max_n.roman'"),
     Broken("source-url-is-no-key", "subtasks", lambda p: append(p, "problem.yaml",
            "source_url: https://example.org\n"), E, "problem-yaml", "source_url: unknown key"),
+    Broken("older-draft-key-is-a-warning", "different", lambda p: write(p,
+           "data/sample/testdata.yaml", "on_reject: continue\n"), W, "test-group",
+           "on_reject: an earlier draft's key; 2023-07 uses nothing", "data/sample/testdata.yaml"),
     Broken("unknown-version-lists-2025-09", "subtasks", lambda p: replace(p, "problem.yaml",
            "2025-09", "2026-01"), E, "problem-yaml", "2023-07, 2025-09); read as legacy"),
 ]

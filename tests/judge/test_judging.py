@@ -298,3 +298,18 @@ def test_each_pass_gives_the_validator_that_pass_input(kit: Kit, tmp_path: Path)
     assert result.verdict is Verdict.AC and result.passes == 2, result.message
     assert "validator input: 2 7" in result.message
 
+
+
+@pytest.mark.parametrize(("code", "verdict", "final"), [
+    # correct, then spinning: the validator accepted, the submission runs out its time
+    ("print(1, flush=True)\ninput()\nwhile True:\n    pass", Verdict.TLE, False),
+    # not a number, then spinning: the validator rejected first; that stands
+    ("print('x', flush=True)\nwhile True:\n    pass", Verdict.WA, True),
+])
+def test_what_an_interactive_submission_does_after_the_verdict(
+        kit: Kit, tmp_path: Path, code: str, verdict: Verdict, final: bool) -> None:
+    exe = kit.build("after.py", code + "\n")
+    data = SAMPLES / "guess/data/secret/1"  # the number is 1
+    result = CaseJudge(kit.pool, _guess_validator(kit), LIMITS, interactive=True).judge(
+        exe, data.with_suffix(".in"), data.with_suffix(".ans"), tmp_path)
+    assert (result.verdict, result.final) == (verdict, final), result.message
