@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, error, warning
+from problemtools_py.model.loader import SIDECARS
 from problemtools_py.model.problem import Problem
 
 SHORT_NAME = re.compile(r"^[a-z0-9]+$")
@@ -16,7 +17,7 @@ SEED_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_.-]*[a-zA-Z0-9]$")
 MODERN_FILE = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,253}[a-zA-Z0-9]$")
 MODERN_DIR = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9_-]{0,253}[a-zA-Z0-9])?$")
 EXEMPT_ANYWHERE = frozenset({".gitignore", ".gitattributes", ".git"})
-EXEMPT_AT_ROOT = frozenset({".timelimit", ".dataset.json"})  # .dataset.json: parquet2kattis
+EXEMPT_AT_ROOT = frozenset({".timelimit", *SIDECARS})  # the sidecars: parquet2kattis
 
 LEGACY_TOP = frozenset(
     {

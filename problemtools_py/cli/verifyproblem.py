@@ -14,6 +14,7 @@ from problemtools_py.cli.options import add_jobs, positive_float
 from problemtools_py.cli.reporters import JsonReporter, TextReporter
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
+from problemtools_py.model.archive import is_archive
 from problemtools_py.verify.context import Options
 from problemtools_py.verify.verifier import verify_all
 
@@ -45,7 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
         "3 internal error, 130 interrupted.",
     )
     parser.add_argument(
-        "problems", nargs="+", metavar="DIR", type=Path, help="problem package directories"
+        "problems",
+        nargs="+",
+        metavar="DIR",
+        type=Path,
+        help="problem package directories (or .zip/.kpp archives of them)",
     )
     parser.add_argument(
         "-p",
@@ -113,14 +118,18 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
 
 def _check_dirs(paths: list[Path]) -> None:
     for path in paths:
-        if path.is_dir():
+        if path.is_dir() or is_archive(path):
             continue
         if str(path) in PARTS:
             raise FatalError(
                 f"'{path}' is a part name, not a directory; give parts as one "
                 "comma-separated list, e.g. -p config,statement DIR"
             )
-        what = "is not a directory" if path.exists() else "no such directory"
+        what = (
+            "is neither a directory nor a .zip/.kpp archive"
+            if path.exists()
+            else "no such directory"
+        )
         raise FatalError(f"{path}: {what}")
 
 

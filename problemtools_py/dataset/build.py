@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from problemtools_py.checks import REGISTRY
-from problemtools_py.dataset.export import SIDECAR
 from problemtools_py.dataset.ids import problem_id
 from problemtools_py.dataset.schema import origin_json, tests_json
 from problemtools_py.findings import Severity
@@ -24,6 +23,7 @@ from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.judge.validators import DatasetValidator
 from problemtools_py.model import load_problem
+from problemtools_py.model.loader import find_sidecar
 from problemtools_py.model.problem import Problem
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
@@ -72,7 +72,9 @@ class Conversion:
 
 def from_sidecar(root: Path) -> Conversion:
     """A package parquet2kattis wrote: the row exactly as it was."""
-    sidecar = json.loads((root / SIDECAR).read_text(encoding="utf-8"))
+    path = find_sidecar(root)
+    assert path is not None
+    sidecar = json.loads(path.read_text(encoding="utf-8"))
     raw = sidecar["tests_json"] if "tests_json" in sidecar else tests_json(read_tests(root))
     return Conversion(
         Row(
@@ -227,7 +229,7 @@ def _run_reference(ctx: Context, exe: Executable, tests: list[tuple[str, str]]) 
 
 def convert(root: Path, pool: SandboxPool, options: BuildOptions) -> Conversion:
     """One package, either way."""
-    if (root / SIDECAR).is_file():
+    if find_sidecar(root) is not None:
         return from_sidecar(root)
     problem = load_problem(root)
     return from_package(Context.create(problem, Options(jobs=1), pool), options)

@@ -6,7 +6,9 @@ The package gets: problem.yaml (source from the row's origin; the time limit as
 ``data/{sample,secret}/NNN.in|.ans`` (tests whose input the statement shows go to
 sample), the reference as ``submissions/accepted/reference.py``, the dataset comparator as
 the output validator, an input validator that accepts exactly the dataset's inputs, and
-``.dataset.json`` with what converting back needs byte for byte (tools ignore dot files)."""
+a sidecar (``dataset.json`` in legacy, ``.dataset.json`` otherwise: see
+:func:`problemtools_py.model.loader.sidecar_name`) with what converting back needs byte
+for byte."""
 
 from __future__ import annotations
 
@@ -23,9 +25,9 @@ import yaml
 from problemtools_py.dataset.reader import DatasetProblem
 from problemtools_py.dataset.schema import tests_json
 from problemtools_py.errors import FatalError
+from problemtools_py.model.loader import sidecar_name
 from problemtools_py.statements.texescape import tex_escape
 
-SIDECAR = ".dataset.json"
 MEMORY_MB = 2048
 KNOWN_INPUTS = '''#!/usr/bin/env python3
 """Input validator of a dataset problem: the dataset defines its inputs as exactly its
@@ -136,4 +138,4 @@ def _fill(root: Path, problem: DatasetProblem, reference: str | None, modern: bo
     }
     if tests_json(list(problem.tests)) != problem.tests_json:
         sidecar["tests_json"] = problem.tests_json  # a JSON layout we would not write
-    _write(root / SIDECAR, json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n")
+    _write(root / sidecar_name(modern), json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n")

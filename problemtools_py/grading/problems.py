@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Protocol
 
 from problemtools_py.dataset.build import BuildOptions, convert, statement_text
-from problemtools_py.dataset.export import SIDECAR
 from problemtools_py.dataset.ids import problem_id
 from problemtools_py.dataset.reader import Dataset
 from problemtools_py.dataset.schema import parse_tests
 from problemtools_py.errors import FatalError
 from problemtools_py.model import load_problem
+from problemtools_py.model.loader import find_sidecar
 from problemtools_py.sandbox.pool import SandboxPool
 
 Tests = tuple[tuple[str, str], ...]
@@ -73,8 +73,8 @@ class PackagesSource:
 
 
 def _id_of(path: Path) -> str:
-    sidecar = path / SIDECAR
-    if sidecar.is_file():
+    sidecar = find_sidecar(path)
+    if sidecar is not None:
         return str(json.loads(sidecar.read_text(encoding="utf-8"))["problem_id"])
     statement = statement_text(load_problem(path))
     if statement is None:

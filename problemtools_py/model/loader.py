@@ -147,10 +147,28 @@ def _load(root: Path) -> Problem:
     )
 
 
+# parquet2kattis' sidecar: "dataset.json" in legacy packages (Kattis problemtools rejects
+# a file name starting with a dot), ".dataset.json" (auxiliary) in the others.
+SIDECARS = ("dataset.json", ".dataset.json")
+
+
+def sidecar_name(modern: bool) -> str:
+    return SIDECARS[1] if modern else SIDECARS[0]
+
+
+def find_sidecar(root: Path) -> Path | None:
+    """The sidecar of a package parquet2kattis wrote, or None."""
+    for name in SIDECARS:
+        path = root / name
+        if path.is_file() and not path.is_symlink():
+            return path
+    return None
+
+
 def _dataset_export(root: Path) -> dict[str, object] | None:
     """parquet2kattis' sidecar, when this package came from the dataset."""
-    path = root / ".dataset.json"
-    if not path.is_file() or path.is_symlink():
+    path = find_sidecar(root)
+    if path is None:
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

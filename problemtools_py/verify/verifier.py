@@ -10,6 +10,7 @@ from pathlib import Path
 from problemtools_py.checks import PARTS, REGISTRY
 from problemtools_py.findings import ProblemReport, RunReport
 from problemtools_py.model import Problem, load_problem
+from problemtools_py.model.archive import is_archive, unpacked
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.verify.context import Context, Options, Progress
 from problemtools_py.verify.steps import RUNNING_PARTS, RunOutput, run_part
@@ -27,8 +28,16 @@ def verify_problem(
     options: Options | None = None,
     progress: Progress | None = None,
 ) -> ProblemReport:
-    """Verify one package. Without a sandbox ``pool`` nothing is run (static checks only).
-    With ``bail``, stop after the first part that found errors."""
+    """Verify one package (a directory, or a ``.zip``/``.kpp`` archive of one). Without a
+    sandbox ``pool`` nothing is run (static checks only). With ``bail``, stop after the
+    first part that found errors."""
+    if is_archive(path):
+        with unpacked(path) as root:
+            report = verify_problem(
+                root, parts, bail, on_part, pool=pool, options=options, progress=progress
+            )
+        report.path = str(path)
+        return report
     start = time.perf_counter()
     problem = load_problem(path)
     report = ProblemReport(problem.short_name, str(path), problem.format.value, list(parts))

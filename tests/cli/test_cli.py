@@ -57,7 +57,7 @@ def test_missing_directory_is_a_usage_error(tmp_path: Path, capsys: Capture) -> 
 def test_file_instead_of_directory(tmp_path: Path, capsys: Capture) -> None:
     (tmp_path / "file").write_text("x")
     assert main([str(tmp_path / "file")]) == 2
-    assert "is not a directory" in capsys.readouterr().err
+    assert "is neither a directory nor a .zip/.kpp archive" in capsys.readouterr().err
 
 
 def test_no_arguments_is_a_usage_error(capsys: Capture) -> None:

@@ -44,13 +44,13 @@ def test_sample_packages_become_rows_or_drops(tmp_path: Path) -> None:
     report = json.loads((out / "build_report.json").read_text())
     assert report["rows"] == {"eval": 3}
     assert report["dropped"] == {
-        "custom output validator (several valid answers)": 3,
+        "custom output validator (several valid answers)": 4,
         "too few tests": 1,
         "validator flags the comparator cannot reproduce": 1,
     }
     drops = [json.loads(line) for line in (out / "drops.jsonl").read_text().splitlines()]
     assert {Path(d["package"]).name for d in drops} == {"average", "different", "divisor",
-                                                      "guess", "twopass"}
+                                                      "guess", "hilo", "twopass"}
     data = Dataset(out)
     hello_statement = (SAMPLES / "hello/problem_statement/problem.en.tex").read_text()
     hello = data.problem("eval", problem_id(hello_statement))

@@ -59,7 +59,10 @@ def test_package_holds_the_row_exactly(dataset: Path, tmp_path: Path, fmt: str) 
         root = out / pid
         tests = sorted(root.glob("data/*/*.in"), key=lambda p: p.name)
         assert [(p.read_text(), p.with_suffix(".ans").read_text()) for p in tests] == list(row.tests)
-        sidecar = json.loads((root / ".dataset.json").read_text())
+        # legacy: a name Kattis problemtools accepts (no leading dot); else auxiliary
+        name = ".dataset.json" if fmt == "2023-07" else "dataset.json"
+        assert not (root / ("dataset.json" if fmt == "2023-07" else ".dataset.json")).exists()
+        sidecar = json.loads((root / name).read_text())
         assert sidecar["statement"] == row.statement and sidecar["origin_json"] == row.origin_json
         assert sidecar["time_limit_s"] == row.time_limit_s and sidecar["split"] == "train"
         assert (root / "submissions/accepted/reference.py").read_text() == data.reference(pid)

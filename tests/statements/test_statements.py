@@ -33,6 +33,7 @@ STATEMENTS = {
     ("divisor", "en"): ("Divisor", "A composite number has a divisor", r"4 \le n"),
     ("guess", "en"): ("Guess the Number", "Can you guess it in at most", "1000"),
     ("hello", "en"): ("Hello", "Politeness is a virtue", "20"),
+    ("hilo", "en"): ("Higher or Lower", "Find it with at most", "1000000"),
     ("subtasks", "en"): ("Subtask Sum", "Add up a list of integers", r"2 \cdot 10^4"),
     ("twopass", "en"): ("Two Passes", "Your program is run twice", "10^6"),
     ("twopass", "sv"): ("Två pass", "Ditt program körs två gånger", "f(n) = n^2 + 1"),

@@ -1,0 +1,115 @@
+"""A package given as a ZIP archive (``.zip`` or ``.kpp``): "a ZIP-compressed archive of
+such a directory with identical base name" (2025-09). It is unpacked safely into a
+temporary directory and read from there like any package:
+
+- no entry may leave the archive's directory (absolute paths, ``..``, drive letters);
+- symbolic links are unpacked only when they point inside the package (else refused);
+- the entries' total size, each entry's size and their number are bounded, and sizes are
+  counted as the data is written, not taken from the archive's own headers (zip bombs);
+- the archive holds one directory named like the archive (``hello.zip`` -> ``hello/``),
+  or (as problemtools also reads them) the package's files at its top level."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import stat
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+
+from problemtools_py.errors import FatalError
+
+ARCHIVE_SUFFIXES = (".zip", ".kpp")
+MAX_TOTAL = 4 << 30  # bytes unpacked, in all
+MAX_ENTRIES = 100_000
+
+
+def is_archive(path: Path) -> bool:
+    return path.suffix.lower() in ARCHIVE_SUFFIXES and path.is_file()
+
+
+@contextlib.contextmanager
+def unpacked(archive: Path) -> Iterator[Path]:
+    """The package inside ``archive``, unpacked into a temporary directory removed after."""
+    try:
+        bundle = zipfile.ZipFile(archive)
+    except (OSError, zipfile.BadZipFile) as exc:
+        raise FatalError(f"not a readable ZIP archive: {exc}", path=archive) from exc
+    tmp = Path(tempfile.mkdtemp(prefix="ptpy-archive-"))
+    try:
+        with bundle:
+            root = tmp / archive.stem
+            for info in bundle.infolist():
+                _safe_name(info.filename, "", archive)
+            prefix = _prefix(bundle, archive)
+            _extract(bundle, archive, root, prefix)
+        yield root
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _prefix(bundle: zipfile.ZipFile, archive: Path) -> str:
+    """ "name/" when every entry is in one directory named like the archive, else ""."""
+    names = [info.filename for info in bundle.infolist()]
+    tops = {name.split("/", 1)[0] for name in names if name}
+    if tops == {archive.stem} and all("/" in n or n.endswith("/") for n in names):
+        return archive.stem + "/"
+    if any(n == "problem.yaml" for n in names):
+        return ""
+    raise FatalError(
+        f"a package archive holds one directory named '{archive.stem}/' (or the package's "
+        f"files at its top level); this one holds {', '.join(sorted(tops)[:5]) or 'nothing'}",
+        path=archive,
+    )
+
+
+def _extract(bundle: zipfile.ZipFile, archive: Path, root: Path, prefix: str) -> None:
+    infos = bundle.infolist()
+    if len(infos) > MAX_ENTRIES:
+        raise FatalError(f"more than {MAX_ENTRIES} entries", path=archive)
+    root.mkdir()
+    written = 0
+    for info in infos:
+        rel = _safe_name(info.filename, prefix, archive)
+        if rel is None:
+            continue
+        target = root / rel
+        mode = info.external_attr >> 16
+        if info.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if stat.S_ISLNK(mode):
+            _symlink(bundle, info, target, root, archive)
+            continue
+        with bundle.open(info) as source, target.open("wb") as out:
+            while chunk := source.read(1 << 20):
+                written += len(chunk)
+                if written > MAX_TOTAL:
+                    raise FatalError(f"unpacks to more than {MAX_TOTAL >> 30} GiB", path=archive)
+                out.write(chunk)
+        if mode & 0o111:
+            target.chmod(0o755)
+
+
+def _safe_name(name: str, prefix: str, archive: Path) -> PurePosixPath | None:
+    if not name.startswith(prefix):
+        return None
+    rel = PurePosixPath(name[len(prefix) :])
+    if name.startswith("/") or ".." in rel.parts or ":" in name.split("/", 1)[0] or "\\" in name:
+        raise FatalError(f"the entry '{name}' would be written outside the package", path=archive)
+    return rel if rel.parts else None
+
+
+def _symlink(
+    bundle: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, root: Path, archive: Path
+) -> None:
+    link = bundle.read(info).decode("utf-8", "replace")
+    inside, resolved = root.resolve(), (target.parent / link).resolve()
+    if link.startswith("/") or not (resolved == inside or inside in resolved.parents):
+        raise FatalError(
+            f"the symlink '{info.filename}' -> '{link}' points outside the package", path=archive
+        )
+    target.symlink_to(link)

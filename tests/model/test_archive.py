@@ -1,0 +1,97 @@
+"""model/archive.py: a package given as .zip or .kpp is verified like its directory, and
+an archive that would write outside it, link outside it, or unpack to too much is
+refused with a clear message naming it."""
+
+from __future__ import annotations
+
+import shutil
+import stat
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+
+from problemtools_py.cli.verifyproblem import main
+from problemtools_py.model import archive
+
+Capture = pytest.CaptureFixture[str]
+
+
+def zip_dir(source: Path, out: Path, prefix: str) -> Path:
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for path in sorted(source.rglob("*")):
+            bundle.write(path, prefix + path.relative_to(source).as_posix())
+    return out
+
+
+@pytest.mark.parametrize(("name", "prefix"), [("hello.zip", "hello/"), ("hello.kpp", ""),
+                                              ("hello.kpp", "hello/")])
+def test_an_archive_verifies_like_its_directory(tmp_path: Path, capsys: Capture, name: str,
+                                                prefix: str) -> None:
+    packed = zip_dir(SAMPLES / "hello", tmp_path / name, prefix)
+    assert main(["--json", "-p", "config,statement,data", str(packed)]) == 0
+    out = capsys.readouterr().out
+    assert f'"path": "{packed}"' in out and '"name": "hello"' in out and '"findings": []' in out
+
+
+def _bundle(path: Path, entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> Path:
+    with zipfile.ZipFile(path, "w") as bundle:
+        for info, data in entries:
+            bundle.writestr(info, data)
+    return path
+
+
+def _link(name: str, target: str) -> tuple[zipfile.ZipInfo, bytes]:
+    info = zipfile.ZipInfo(name)
+    info.external_attr = (stat.S_IFLNK | 0o777) << 16
+    return info, target.encode()
+
+
+@pytest.mark.parametrize(("entries", "why"), [
+    ([("hello/problem.yaml", b"name: x\n"), ("hello/../evil", b"x")], "outside the package"),
+    ([("/etc/evil", b"x")], "outside the package"),
+    ([("hello/problem.yaml", b"name: x\n"), _link("hello/p", "/etc/passwd")],
+     "points outside the package"),
+    ([("hello/problem.yaml", b"name: x\n"), _link("hello/p", "../../x")],
+     "points outside the package"),
+    ([("one/a", b""), ("two/b", b"")], "one directory named 'hello/'"),
+])
+def test_a_hostile_or_odd_archive_is_refused(tmp_path: Path, capsys: Capture,
+                                             entries: list[tuple[zipfile.ZipInfo | str, bytes]],
+                                             why: str) -> None:
+    packed = _bundle(tmp_path / "hello.zip", entries)
+    assert main(["--no-run", str(packed)]) != 0
+    err = capsys.readouterr().err
+    assert why in err and "hello.zip" in err and "Traceback" not in err
+    assert not (tmp_path.parent / "evil").exists() and not Path("/etc/evil").exists()
+
+
+def test_a_zip_bomb_stops_at_the_size_bound(tmp_path: Path, capsys: Capture,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(archive, "MAX_TOTAL", 1 << 20)
+    packed = tmp_path / "hello.zip"
+    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as bundle:
+        bundle.writestr("hello/problem.yaml", b"name: x\n")
+        bundle.writestr("hello/data/big.in", b"\0" * (4 << 20))  # compresses to kilobytes
+    assert main(["--no-run", str(packed)]) != 0
+    assert "unpacks to more than" in capsys.readouterr().err
+
+
+def test_not_a_zip_is_a_clear_error(tmp_path: Path, capsys: Capture) -> None:
+    fake = tmp_path / "hello.zip"
+    fake.write_text("not a zip")
+    assert main(["--no-run", str(fake)]) != 0
+    err = capsys.readouterr().err
+    assert "not a readable ZIP archive" in err and "hello.zip" in err
+
+
+def test_nothing_is_left_unpacked(tmp_path: Path, capsys: Capture) -> None:
+    import tempfile
+
+    before = set(Path(tempfile.gettempdir()).glob("ptpy-archive-*"))
+    packed = zip_dir(SAMPLES / "hello", tmp_path / "hello.zip", "hello/")
+    main(["--no-run", str(packed)])
+    capsys.readouterr()
+    assert set(Path(tempfile.gettempdir()).glob("ptpy-archive-*")) == before
+    shutil.rmtree(tmp_path, ignore_errors=True)
