@@ -83,6 +83,34 @@ def _older_draft_keys(doc: YamlDoc) -> Iterator[Finding]:
             )
 
 
+# 2025-09: at most one way to show (and to download) a case's input and its output, and
+# what is shown differently must be downloaded differently too.
+SHOW_INPUT, SHOW_OUTPUT = (
+    (".in.statement", ".interaction"),
+    (".out", ".ans.statement", ".interaction"),
+)
+DOWNLOAD_OUTPUT = (".out", ".ans.download")
+
+
+def _display_overrides(case: TestCase, exts: set[str]) -> Iterator[Finding]:
+    where = case.files.get(".in", case.files[min(exts)])
+    for group, what in ((SHOW_INPUT, "show its input"), (SHOW_OUTPUT, "show its output"),
+                        (DOWNLOAD_OUTPUT, "download its output")):  # fmt: skip
+        found = [ext for ext in group if ext in exts]
+        if len(found) > 1:
+            yield error("data", f"{case.name} has {' and '.join(found)}: one way to {what}", where)
+    if exts & set(SHOW_INPUT) and ".in.download" not in exts:
+        yield error(
+            "data", f"{case.name}: its input is shown differently, so it needs .in.download", where
+        )
+    if exts & {".ans.statement", ".interaction"} and not exts & set(DOWNLOAD_OUTPUT):
+        yield error(
+            "data",
+            f"{case.name}: its output is shown differently, so it needs .ans.download (or .out)",
+            where,
+        )
+
+
 def _case_findings(problem: Problem, case: TestCase) -> Iterator[Finding]:
     exts = set(case.files)
     interactive = problem.config.interactive
@@ -114,6 +142,8 @@ def _case_findings(problem: Problem, case: TestCase) -> Iterator[Finding]:
             f"'{ext}' files are not part of the {problem.format.value} format",
             case.files[ext],
         )
+    if problem.released:
+        yield from _display_overrides(case, exts)
     if not problem.legacy:
         for ext in sorted(exts & {".desc", ".hint"}):
             key = "description" if ext == ".desc" else "hint"

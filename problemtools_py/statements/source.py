@@ -103,7 +103,8 @@ def load_samples(problem: Problem) -> list[Sample]:
             continue
         name = case.name.removeprefix("sample/")
         shown_in = files.get(".in.statement") or files.get(".in")
-        shown_ans = files.get(".ans.statement") or files.get(".ans")
+        shown_out = files.get(".out") if not problem.legacy else None  # (it passed validation)
+        shown_ans = shown_out or files.get(".ans.statement") or files.get(".ans")
         samples.append(Sample(name, shown_in, shown_ans, files.get(".interaction")))
     return samples
 

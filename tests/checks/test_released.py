@@ -34,6 +34,15 @@ RELEASED = [
     Broken("older-draft-key-is-a-warning", "different", lambda p: write(p,
            "data/sample/testdata.yaml", "on_reject: continue\n"), W, "test-group",
            "on_reject: an earlier draft's key; 2023-07 uses nothing", "data/sample/testdata.yaml"),
+    Broken("shown-input-not-downloadable", "hilo", lambda p: (p / "data/sample/1.in.download")
+           .unlink(), E, "data", "its input is shown differently, so it needs .in.download",
+           "data/sample/1.in"),
+    Broken("two-ways-to-show-input", "hilo", lambda p: write(p, "data/sample/1.in.statement",
+           "412345\n"), E, "data", "has .in.statement and .interaction: one way to show its input",
+           "data/sample/1.in"),
+    Broken("two-ways-to-download-output", "subtasks", lambda p: (
+           write(p, "data/sample/1.out", "6\n"), write(p, "data/sample/1.ans.download", "6\n")),
+           E, "data", "has .out and .ans.download: one way to download its output"),
     Broken("unknown-version-lists-2025-09", "subtasks", lambda p: replace(p, "problem.yaml",
            "2025-09", "2026-01"), E, "problem-yaml", "2023-07, 2025-09); read as legacy"),
 ]
