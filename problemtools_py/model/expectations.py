@@ -130,8 +130,11 @@ def _from_tag(tag: Tag, scoring: bool) -> tuple[Expectation | None, str | None]:
     verdicts = frozenset(_LIST_NAMES[n] for n in names)
     if verdicts == {Verdict.CE}:
         return Expectation(source, compile_error=True), None
-    if Verdict.CE in verdicts:
-        return None, "@EXPECTED_RESULTS@ cannot mix CE with run verdicts"
+    if Verdict.CE in verdicts:  # either it does not compile, or it runs to one of the others
+        runs = verdicts - {Verdict.CE}
+        return Expectation(
+            source, permitted=runs | {Verdict.AC}, required=runs, compile_error_ok=True
+        ), None
     # DOMjudge/BAPCtools: the final verdict is one of these, every test is AC or one of these.
     return Expectation(source, permitted=verdicts | {Verdict.AC}, required=verdicts), None
 
@@ -158,7 +161,10 @@ def resolve(
         return by_dir, problems
     from_tag, problem = _from_tag(tags[0], scoring)
     if problem:
-        problems.append(TagProblem(tags[0].rel, tags[0].line, problem))
+        # where a 2023-07 or later directory decides, a tag (DOMjudge's extension, not the
+        # format's) that cannot be read changes nothing: a warning, not an error
+        decided = modern and by_dir is not None
+        problems.append(TagProblem(tags[0].rel, tags[0].line, problem, not decided))
         return by_dir, problems
     if by_dir is None:
         return from_tag, problems

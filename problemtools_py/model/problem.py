@@ -140,6 +140,7 @@ class Expectation:
     required: frozenset[Verdict] | None = None
     score: tuple[float, float] | None = None
     compile_error: bool = False
+    compile_error_ok: bool = False  # @EXPECTED_RESULTS@ with CE among others: CE, or a run
     partially_accepted: bool = False
     # submissions.yaml: rules for the test cases matching a glob, a judge message that must
     # appear, and whether the submission bounds the time limit ("lower", "upper", False)

@@ -90,3 +90,20 @@ def test_submissions_yaml_rules_per_group_and_message(ctx: Context) -> None:
                   "permits only AC"),
         ("error", "no judge message contains 'too slow', which submissions.yaml requires"),
     ]
+
+
+def test_a_results_list_with_ce_accepts_either(ctx: Context) -> None:
+    """DOMjudge's @EXPECTED_RESULTS@: WRONG-ANSWER, COMPILER-ERROR: a compile error, or
+    runs that end in one of the others."""
+    from problemtools_py.model.expectations import resolve
+    from problemtools_py.model.problem import Tag
+
+    tag = Tag("EXPECTED_RESULTS", "WRONG-ANSWER, COMPILER-ERROR", "submissions/x.c", 1)
+    exp, problems = resolve(None, [tag], modern=False, scoring=False)
+    assert problems == [] and exp is not None and exp.compile_error_ok
+    assert messages(ctx, result(exp, compile_error="boom")) == []
+    assert messages(ctx, result(exp, ("secret/1", V.WA, V.WA))) == []
+    assert messages(ctx, result(exp, ("secret/1", V.AC, V.AC))) == [
+        ("error", "got only AC over 1 test cases; @EXPECTED_RESULTS@: WRONG-ANSWER, "
+                  "COMPILER-ERROR requires WA on some test case")]
+
