@@ -97,7 +97,8 @@ def expectations(problem: Problem) -> Iterator[Finding]:
 def languages(problem: Problem) -> Iterator[Finding]:
     allowed = problem.config.languages
     for sub in problem.submissions:
-        lang = sub.program.language
+        given = sub.expectation.language if sub.expectation is not None else None
+        lang = given or sub.program.language
         if lang is None:
             if not sub.program.files:
                 yield error("submissions", "submission directory is empty", sub.rel)

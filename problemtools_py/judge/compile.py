@@ -140,27 +140,39 @@ class Builder:
         self.root.mkdir(parents=True, exist_ok=True)
 
     def key(
-        self, language: Language, files: dict[str, bytes], own: frozenset[str] | None = None
+        self,
+        language: Language,
+        files: dict[str, bytes],
+        own: frozenset[str] | None = None,
+        entrypoint: str | None = None,
     ) -> str:
         digest = hashlib.sha256()
         digest.update(json.dumps(dataclasses.asdict(language), sort_keys=True).encode())
-        digest.update(repr(sorted(own or ())).encode())
+        digest.update(repr((sorted(own or ()), entrypoint)).encode())
         for name in sorted(files):
             digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
         return digest.hexdigest()
 
     def build(
-        self, language: Language, files: dict[str, bytes], own: frozenset[str] | None = None
+        self,
+        language: Language,
+        files: dict[str, bytes],
+        own: frozenset[str] | None = None,
+        entrypoint: str | None = None,
     ) -> Build:
         """``files``: relative name -> content (submission files with include files
-        already laid over them); ``own``: the names that are the program's own."""
+        already laid over them); ``own``: the names that are the program's own;
+        ``entrypoint``: the main file, when submissions.yaml names it."""
         start = time.monotonic()
-        key = self.key(language, files, own)
+        key = self.key(language, files, own, entrypoint)
         final = self.root / key
         if (final / "build.json").is_file():
             return self._load(final, time.monotonic() - start, cached=True)
         texts = {n: c.decode("utf-8", "replace") for n, c in files.items() if language.compiles(n)}
         main = entry_point(language, sorted(files), texts, own)
+        if entrypoint is not None:  # submissions.yaml's, a file of the program (or a class)
+            named = [n for n in files if n == entrypoint or _stem(n) == entrypoint]
+            main = named[0] if named else None
         if main is None:
             return Build(
                 None,

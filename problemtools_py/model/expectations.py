@@ -295,8 +295,11 @@ def apply_rules(base: Expectation | None, rel: str, rules: YamlDoc) -> Expectati
         score = _score(rule.get("score"))
         message = rule.get("message")
         use = rule.get("use_for_time_limit")
+        language, entrypoint = rule.get("language"), rule.get("entrypoint")
         result = dataclasses.replace(
             result,
+            language=language if isinstance(language, str) else result.language,
+            entrypoint=entrypoint if isinstance(entrypoint, str) else result.entrypoint,
             score=score if score is not None else result.score,
             case_rules=result.case_rules + tuple(_case_rules(rule)),
             message=message if isinstance(message, str) else result.message,

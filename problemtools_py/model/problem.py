@@ -147,6 +147,9 @@ class Expectation:
     case_rules: tuple[CaseRule, ...] = ()
     message: str | None = None
     time_limit_use: str | bool | None = None
+    # submissions.yaml: how to build it, where its file names do not say (2025-09)
+    language: str | None = None
+    entrypoint: str | None = None
 
     @property
     def accepted(self) -> bool:

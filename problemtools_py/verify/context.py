@@ -80,8 +80,11 @@ class Context:
             output_bytes=limits.output_mib * MIB,
         )
 
-    def build(self, program: Program, includes: bool = False) -> Build:
-        """Build a program of the package (once; later calls wait for that build)."""
+    def build(
+        self, program: Program, includes: bool = False, sub: Submission | None = None
+    ) -> Build:
+        """Build a program of the package (once; later calls wait for that build); a
+        submission's with what submissions.yaml says of its language and entry point."""
         with self._lock:
             future = self._builds.get(program.rel)
             if future is None:
@@ -92,7 +95,7 @@ class Context:
                 mine = False
         if mine:
             try:
-                future.set_result(self._build(program, includes))
+                future.set_result(self._build(program, includes, sub))
             except BaseException as exc:
                 future.set_exception(exc)
         return future.result()
@@ -123,25 +126,32 @@ class Context:
         root = self.problem.root
         return root / program.rel if program.is_dir else (root / program.rel).parent
 
+    def submission_language(self, sub: Submission) -> Language | None:
+        """A submission's language: submissions.yaml's ``language`` when it names one,
+        else what its files say."""
+        code = sub.expectation.language if sub.expectation is not None else None
+        return self.languages.get(code) if code else self.language(sub.program)
+
     def runnable(self, sub: Submission) -> bool:
         """Whether the judge can build ``sub`` here: a known language whose compiler is
         installed (see verify.submissions, which reports the others)."""
-        language = self.language(sub.program)
+        language = self.submission_language(sub)
         return language is not None and language.missing_tool() is None
 
-    def _build(self, program: Program, includes: bool) -> Build:
+    def _build(self, program: Program, includes: bool, sub: Submission | None = None) -> Build:
         root = self.problem.root
         paths = [root / rel for rel in program.files]
         base = self._base(program)
-        language = self.language(program)
+        language = self.submission_language(sub) if sub is not None else self.language(program)
         if language is None:
             return Build(None, "cannot tell the language of this program", 0.0, False)
+        entrypoint = sub.expectation.entrypoint if sub and sub.expectation else None
         include_dir = self._include_dir(language.code) if includes else None
         files = read_program(paths, base, include_dir)
         if not self.problem.legacy:  # {{name}} in validators, submissions, included files
             files = {n: substitute_bytes(c, self.problem.constants) for n, c in files.items()}
         own = frozenset(p.relative_to(base).as_posix() for p in paths)
-        return self.builder.build(language, files, own)
+        return self.builder.build(language, files, own, entrypoint)
 
     def _include_dir(self, code: str) -> Path | None:
         for name in (code, "default" if not self.problem.legacy else None):
@@ -150,7 +160,7 @@ class Context:
         return None
 
     def submission(self, sub: Submission) -> Build:
-        return self.build(sub.program, includes=True)
+        return self.build(sub.program, includes=True, sub=sub)
 
     def selected(self, sub: Submission) -> bool:
         pattern = self.options.submissions

@@ -198,10 +198,12 @@ def _runnable(ctx: Context, subs: list[Submission]) -> tuple[list[Submission], l
     runnable: list[Submission] = []
     missing: dict[str, list[Submission]] = {}
     for sub in subs:
-        language = ctx.language(sub.program)
-        if language is None:  # named by its files, but the judge cannot build it
-            if sub.program.language is not None:
-                what = f"the judge cannot build '{sub.program.language}' (see languages.yaml)"
+        language = ctx.submission_language(sub)
+        named = sub.expectation.language if sub.expectation is not None else None
+        named = named or sub.program.language
+        if language is None:  # named by its files (or submissions.yaml), but not buildable
+            if named is not None:
+                what = f"the judge cannot build '{named}' (see languages.yaml)"
                 missing.setdefault(what, []).append(sub)
             continue
         tool = language.missing_tool()

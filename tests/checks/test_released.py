@@ -85,3 +85,22 @@ def test_a_language_without_its_compiler_is_skipped_with_one_warning(
         (Severity.WARNING, "language", "submissions/accepted/a.zig"),
     ], describe(report)
     assert "'zig' for Zig is not installed: 2 submission(s) skipped" in report.findings[1].message
+
+
+def test_submissions_yaml_names_the_entry_point_and_language(
+        copy_sample: Callable[..., Path]) -> None:
+    """2025-09: submissions.yaml's entrypoint and language keys decide how a submission is
+    built where its files do not say (two Python files, neither main.py; no extension)."""
+    root = copy_sample("subtasks")
+    write(root, "submissions/accepted/two/helper.py", "def total(v):\n    return sum(v)\n")
+    write(root, "submissions/accepted/two/solve.py",
+          "from helper import total\ninput()\nprint(total(map(int, input().split())))\n")
+    write(root, "submissions/accepted/plain", "input()\nprint(sum(map(int, input().split())))\n")
+    append(root, "submissions/submissions.yaml",
+           "accepted/two:\n  entrypoint: solve.py\naccepted/plain:\n  language: python3\n"
+           "  entrypoint: plain\n")
+    (report,) = verify_all([root], ("submissions",)).problems
+    assert report.findings == [], describe(report)
+    verdicts = {row.submission: row.verdict for row in report.submissions}
+    assert verdicts["submissions/accepted/two"] is verdicts["submissions/accepted/plain"]
+    assert verdicts["submissions/accepted/two"].value == "AC"
