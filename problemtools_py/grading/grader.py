@@ -59,11 +59,8 @@ class Grader:
         self._worker = threading.local()  # .core: the core of a grade_many worker thread
 
     def close(self) -> None:
-        for work, session in self._sessions.values():
-            with contextlib.suppress(Exception):
-                session.__exit__(None, None, None)
-            shutil.rmtree(work, ignore_errors=True)
-        self._sessions.clear()
+        for box in list(self._sessions):
+            self._forget(box)
         self.pool.close()
 
     def __enter__(self) -> Grader:
@@ -163,27 +160,34 @@ class Grader:
         except (Cancelled, FatalError):
             raise
         except Exception as exc:  # the grader's failure: this completion's status, no reward
+            retries = 0
             if run is not None:
                 self._forget(run.box)
+                retries = run.retries
             why = f"{type(exc).__name__}: {exc}"[:300]
-            return GradeResult(None, "grader_error", message=why, retries=run_retries(run))
+            return GradeResult(None, "grader_error", message=why, retries=retries)
 
-    def _forget(self, box: Sandbox) -> None:
-        """Drop the box's session and program directory (after a failure)."""
+    def _close_session(self, box: Sandbox) -> Path | None:
+        """Close the box's session (a failed jail's close may fail too); its program
+        directory, or None when it had none."""
         with self._lock:
             found = self._sessions.pop(box, None)
-        if found is not None:
-            with contextlib.suppress(Exception):
-                found[1].__exit__(None, None, None)
-            shutil.rmtree(found[0], ignore_errors=True)
+        if found is None:
+            return None
+        with contextlib.suppress(Exception):
+            found[1].__exit__(None, None, None)
+        return found[0]
+
+    def _forget(self, box: Sandbox) -> None:
+        """Drop the box's session and program directory (after a failure, or at the end)."""
+        work = self._close_session(box)
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)
 
     def _reopen(self, box: Sandbox) -> None:
-        """Close the box's session (its jail failed) and open a new one on the same
-        program directory."""
-        with self._lock:
-            work, session = self._sessions.pop(box)
-        with contextlib.suppress(Exception):
-            session.__exit__(None, None, None)
+        """A new session on the same program directory (the old jail failed)."""
+        work = self._close_session(box)
+        assert work is not None, "reopened a sandbox that had no session"
         self._open_session(box, work)
 
     def _session(self, box: Sandbox) -> Path:
@@ -237,7 +241,3 @@ class Grader:
             return self.grade(problem_id, completion)
         finally:
             self._worker.cancel = None
-
-
-def run_retries(run: TestRun | None) -> int:
-    return run.retries if run is not None else 0

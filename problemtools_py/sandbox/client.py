@@ -2,7 +2,7 @@
 :meth:`Sandbox.session`.
 
 A :class:`Sandbox` owns a small server process (:mod:`.server`) that runs one program at a
-time in isolation; :class:`SandboxPool` hands one to each worker thread. When the machine
+time in isolation; :class:`.pool.SandboxPool` hands one to each worker thread. When the machine
 allows no real isolation (not root), the server falls back to resource limits and the
 first sandbox of the process prints one clear warning.
 
@@ -56,7 +56,6 @@ _BOOT = (
     "import sys; sys.path.insert(0, sys.argv[1]); del sys.argv[1]; "
     "from problemtools_py.sandbox.server import main; main()"
 )
-SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 _server_python: str | None = None
 
 
@@ -66,7 +65,7 @@ def server_python() -> str:
     optimised builds included) when it is 3.11 or newer, else this one."""
     global _server_python
     if _server_python is None:
-        candidate = shutil.which("python3", path=SANDBOX_PATH)
+        candidate = shutil.which("python3", path=ENV["PATH"])
         chosen = sys.executable
         if candidate is not None:
             try:
