@@ -9,7 +9,15 @@ from problemtools_py.checks.config import yaml_doc_findings
 from problemtools_py.checks.registry import check
 from problemtools_py.checks.schema import unknown_keys_warnings, validate
 from problemtools_py.findings import Finding, error, warning
-from problemtools_py.model.problem import FormatVersion, Problem, TestCase, TestGroup
+from problemtools_py.model.problem import (
+    DOWNLOAD_OUTPUT,
+    SHOW_INPUT,
+    SHOW_OUTPUT,
+    FormatVersion,
+    Problem,
+    TestCase,
+    TestGroup,
+)
 from problemtools_py.yamlfile import YamlDoc
 
 LEGACY_EXTS = frozenset(
@@ -83,16 +91,9 @@ def _older_draft_keys(doc: YamlDoc) -> Iterator[Finding]:
             )
 
 
-# 2025-09: at most one way to show (and to download) a case's input and its output, and
-# what is shown differently must be downloaded differently too.
-SHOW_INPUT, SHOW_OUTPUT = (
-    (".in.statement", ".interaction"),
-    (".out", ".ans.statement", ".interaction"),
-)
-DOWNLOAD_OUTPUT = (".out", ".ans.download")
-
-
 def _display_overrides(case: TestCase, exts: set[str]) -> Iterator[Finding]:
+    """2025-09: at most one way to show (and to download) a case's input and its output,
+    and what is shown differently must be downloaded differently too."""
     where = case.files.get(".in", case.files[min(exts)])
     for group, what in ((SHOW_INPUT, "show its input"), (SHOW_OUTPUT, "show its output"),
                         (DOWNLOAD_OUTPUT, "download its output")):  # fmt: skip

@@ -43,6 +43,13 @@ class Statement:
     plain_name: str | None = None  # from "%% plainproblemname: ..."
 
 
+# 2025-09: the files that show a case's input or output in place of .in/.ans (at most one
+# of each group), and that offer its output for download in place of .ans.
+SHOW_INPUT = (".in.statement", ".interaction")
+SHOW_OUTPUT = (".out", ".ans.statement", ".interaction")
+DOWNLOAD_OUTPUT = (".out", ".ans.download")
+
+
 @dataclass(frozen=True)
 class TestCase:
     """Files sharing one base name inside a test-data directory."""
@@ -58,6 +65,11 @@ class TestCase:
     @property
     def rel(self) -> str:
         return "data/" + self.name
+
+    @property
+    def answer_shown(self) -> bool:
+        """Whether its .ans is what a statement shows and offers (nothing overrides it)."""
+        return not any(ext in self.files for ext in (*SHOW_OUTPUT, *DOWNLOAD_OUTPUT))
 
 
 @dataclass(frozen=True)

@@ -131,9 +131,6 @@ def _cases(ctx: Context) -> Iterator[TestCase]:
             yield case
 
 
-OVERRIDES = (".out", ".ans.statement", ".ans.download", ".interaction")
-
-
 def _shown_outputs(ctx: Context, cases: list[TestCase]) -> Iterator[tuple[TestCase, str]]:
     """The files the output validator must accept as outputs. Drafts and legacy: every
     .ans (a secret one that fails is a warning). 2025-09: the .ans files shown in the
@@ -146,7 +143,7 @@ def _shown_outputs(ctx: Context, cases: list[TestCase]) -> Iterator[tuple[TestCa
         elif case.name.startswith("sample/"):
             if ".out" in case.files:
                 yield case, ".out"
-            elif not any(ext in case.files for ext in OVERRIDES):
+            elif case.answer_shown:
                 yield case, ".ans"
 
 
