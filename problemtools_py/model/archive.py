@@ -42,7 +42,7 @@ def unpacked(archive: Path) -> Iterator[Path]:
         with bundle:
             root = tmp / archive.stem
             for info in bundle.infolist():
-                _safe_name(info.filename, "", archive)
+                _check_name(info.filename, archive)
             prefix = _prefix(bundle, archive)
             _extract(bundle, archive, root, prefix)
         yield root
@@ -72,8 +72,10 @@ def _extract(bundle: zipfile.ZipFile, archive: Path, root: Path, prefix: str) ->
     root.mkdir()
     written = 0
     for info in infos:
-        rel = _safe_name(info.filename, prefix, archive)
-        if rel is None:
+        if not info.filename.startswith(prefix):
+            continue
+        rel = PurePosixPath(info.filename[len(prefix) :])  # (every name was checked first)
+        if not rel.parts:
             continue
         target = root / rel
         mode = info.external_attr >> 16
@@ -94,13 +96,11 @@ def _extract(bundle: zipfile.ZipFile, archive: Path, root: Path, prefix: str) ->
             target.chmod(0o755)
 
 
-def _safe_name(name: str, prefix: str, archive: Path) -> PurePosixPath | None:
-    if not name.startswith(prefix):
-        return None
-    rel = PurePosixPath(name[len(prefix) :])
-    if name.startswith("/") or ".." in rel.parts or ":" in name.split("/", 1)[0] or "\\" in name:
+def _check_name(name: str, archive: Path) -> None:
+    """An entry may only name a path inside the archive's directory."""
+    parts = PurePosixPath(name).parts
+    if name.startswith("/") or ".." in parts or ":" in name.split("/", 1)[0] or "\\" in name:
         raise FatalError(f"the entry '{name}' would be written outside the package", path=archive)
-    return rel if rel.parts else None
 
 
 def _symlink(
