@@ -286,16 +286,22 @@ class Problem:
             return DeclaredLimit(self.config.limits.time_limit, "limits.time_limit")
         return None
 
+    def _validator_key(self, settings: Mapping[str, Any], kind: str) -> str:
+        """Where a group's validator arguments are: legacy ``<kind>_validator_flags``;
+        later ``<kind>_validator_args``, though a 2023-07-draft package may still use an
+        earlier draft's ``_flags`` key (read until it is renamed)."""
+        flags, args = f"{kind}_validator_flags", f"{kind}_validator_args"
+        if self.legacy or (self.format is FormatVersion.V2023_07 and args not in settings):
+            return flags
+        return args
+
     def input_validator_args(self, case: TestCase, validator: str) -> list[str]:
         """The arguments input validator ``validator`` gets on ``case``: legacy
         ``input_validator_flags`` (a string, or a map by validator name), inherited;
         2023-07 ``input_validator_args``, which the case's own yaml overrides, then its
         ``args``."""
         settings = self.settings(case.group)
-        key = "input_validator_flags" if self.legacy else "input_validator_args"
-        if self.format is FormatVersion.V2023_07 and key not in settings:
-            key = "input_validator_flags"  # an earlier draft's key, read until renamed
-        value = settings.get(key)
+        value = settings.get(self._validator_key(settings, "input"))
         args = _words(value.get(validator)) if isinstance(value, dict) else _words(value)
         own = case.config.data if case.config is not None and not self.legacy else None
         if isinstance(own, dict):
@@ -312,10 +318,7 @@ class Problem:
         settings = self.settings(case.group)
         if self.legacy:
             return [*self.config.validator_flags, *_words(settings.get("output_validator_flags"))]
-        key = "output_validator_args"
-        if self.format is FormatVersion.V2023_07 and key not in settings:
-            key = "output_validator_flags"  # an earlier draft's key, read until renamed
-        args = _words(settings.get(key))
+        args = _words(settings.get(self._validator_key(settings, "output")))
         own = case.config.data if case.config is not None else None
         if isinstance(own, dict) and own.get("output_validator_args") is not None:
             args = _words(own["output_validator_args"])
