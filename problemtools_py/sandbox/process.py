@@ -15,7 +15,14 @@ from typing import Any, NamedTuple
 from problemtools_py.sandbox.cgroups import RunGroup
 from problemtools_py.sandbox.inside import RunFds
 from problemtools_py.sandbox.jail import Jail, spawn_plain
-from problemtools_py.sandbox.protocol import Reply, Request, error_message, recv_message, to_wire
+from problemtools_py.sandbox.protocol import (
+    Reply,
+    Request,
+    error_message,
+    program_spec,
+    recv_message,
+    to_wire,
+)
 
 
 class RunPlace(NamedTuple):
@@ -59,12 +66,7 @@ class Run:
         out_r, out_w = (-1, self.stdout_fd) if req.stdout_direct else os.pipe()
         exec_r, exec_w = os.pipe2(os.O_CLOEXEC)
         fds = RunFds(self.stdin_fd, out_w, err_w, exec_w, status_w)
-        message = {
-            "argv": list(req.argv),
-            "env": req.env,
-            "cpu": req.cpu_seconds,
-            "inprocess": req.inprocess,
-        }
+        message = program_spec(req)
         if self.group is not None:
             self.group.reset_peak()
         start = time.monotonic()

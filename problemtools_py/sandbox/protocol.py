@@ -128,6 +128,17 @@ def reply_from_wire(msg: dict[str, Any]) -> Reply | str:
     return Reply(**msg)
 
 
+def program_spec(request: Request | LeanRequest) -> dict[str, Any]:
+    """What the program's own process needs of a run (see inside.program): the same for a
+    jail's init, which gets it as JSON, and a lean init, which forks with it."""
+    return {
+        "argv": list(request.argv),
+        "env": request.env,
+        "cpu": request.cpu_seconds,
+        "inprocess": request.inprocess,
+    }
+
+
 def error_message(text: str) -> dict[str, Any]:
     return {"error": text}
 

@@ -40,6 +40,7 @@ from problemtools_py.sandbox.protocol import (
     Reply,
     error_message,
     lean_request_from_wire,
+    program_spec,
     recv_message,
     send_message,
     to_wire,
@@ -148,7 +149,7 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
     req = lean_request_from_wire(msg)
     main = prepared(req.inprocess, list(req.argv)) if req.inprocess else None
     _pin(req.core)
-    run = {"argv": req.argv, "env": req.env, "cpu": req.cpu_seconds, "inprocess": req.inprocess}
+    run = program_spec(req)
     exec_r, exec_w = os.pipe2(os.O_CLOEXEC)
     cpu_before, oom_before = stats.counts
     stats.reset_peak()
