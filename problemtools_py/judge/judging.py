@@ -12,6 +12,7 @@ from pathlib import Path
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.validators import (
+    WRONG_ANSWER,
     CustomValidator,
     DatasetValidator,
     DefaultValidator,
@@ -41,7 +42,6 @@ def verdict_of_run(outcome: Outcome) -> Verdict | None:
 # whatever it does then). After an accepting validator it runs on under its own limits:
 # spinning after the correct answer is a TLE, as in problemtools.
 INTERACTIVE_GRACE = 1.0
-WRONG_ANSWER = 43
 
 
 @dataclass(frozen=True)

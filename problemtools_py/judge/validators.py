@@ -24,6 +24,7 @@ from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxE
 from problemtools_py.verdicts import Verdict
 
 FEEDBACK_CAP = 64 << 10
+ACCEPTED, WRONG_ANSWER = 42, 43  # an output validator's exit codes
 _NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*\Z")
 
 
@@ -147,7 +148,7 @@ class CustomValidator:
         judgemessage = read_feedback(feedback_dir, "judgemessage.txt") or ""
         teammessage = read_feedback(feedback_dir, "teammessage.txt") or ""
         code = run.exit_code if run.outcome in (Outcome.OK, Outcome.RTE) else None
-        if code not in (42, 43):
+        if code not in (ACCEPTED, WRONG_ANSWER):
             why = run.describe() if run.outcome is not Outcome.OK else "exit code 0"
             detail = run.stderr.decode("utf-8", "replace").strip()[-500:]
             error = f"output validator failed ({why}; 42 means accepted, 43 wrong answer)"
@@ -157,7 +158,7 @@ class CustomValidator:
                 teammessage,
                 error=error + (f": {detail}" if detail else ""),
             )
-        verdict = Verdict.AC if code == 42 else Verdict.WA
+        verdict = Verdict.AC if code == ACCEPTED else Verdict.WA
         raw_score = read_feedback(feedback_dir, "score.txt")
         score = parse_score(raw_score)
         nextpass = feedback_dir / "nextpass.in"
