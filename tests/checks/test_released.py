@@ -104,3 +104,35 @@ def test_submissions_yaml_names_the_entry_point_and_language(
     verdicts = {row.submission: row.verdict for row in report.submissions}
     assert verdicts["submissions/accepted/two"] is verdicts["submissions/accepted/plain"]
     assert verdicts["submissions/accepted/two"].value == "AC"
+
+
+# An output validator that checks the sum itself: the answer file is not read.
+SUM_VALIDATOR = """import sys
+values = open(sys.argv[1]).read().split()[1:]
+said = sys.stdin.read().split()
+sys.exit(42 if said == [str(sum(map(int, values)))] else 43)
+"""
+
+
+@pytest.mark.parametrize(("version", "found"), [
+    ("2025-09", []),  # a secret answer may be anything the validator reads
+    ("2023-07-draft", [("warning", "answer", "data/secret/1-small/01-one.ans")]),
+])
+def test_secret_answers_are_outputs_only_in_the_drafts(
+        copy_sample: Callable[..., Path], version: str, found: list[tuple[str, str, str]]) -> None:
+    root = copy_sample("subtasks")
+    replace(root, "problem.yaml", "2025-09", version)
+    write(root, "output_validator/validate.py", SUM_VALIDATOR)
+    write(root, "data/secret/1-small/01-one.ans", "see the input\n")
+    (report,) = verify_all([root], ("validators",)).problems
+    got = [(f.severity.value, f.check, f.path) for f in report.findings if f.check == "answer"]
+    assert got == found, describe(report)
+
+
+def test_a_sample_out_file_must_pass_the_validator(copy_sample: Callable[..., Path]) -> None:
+    root = copy_sample("subtasks")
+    write(root, "data/sample/1.out", "7\n")
+    (report,) = verify_all([root], ("validators",)).problems
+    got = [(f.severity.value, f.path) for f in report.findings if f.check == "answer"]
+    assert got == [("error", "data/sample/1.out")], describe(report)
+    assert "does not accept this sample output" in report.findings[0].message
