@@ -123,3 +123,17 @@ def graders(problem: Problem) -> Iterator[Finding]:
             "graders", "a grader is present but no test group uses 'grading: custom'", "graders"
         )
     yield from program_findings(problem.graders, "grader", True)
+
+
+@check("validators")
+def other_programs(problem: Problem) -> Iterator[Finding]:
+    """Answer validators, the static validator and the visualizers: programs like the
+    validators (whether they run is the running parts' business)."""
+    yield from program_findings(problem.answer_validators, "answer validator", problem.legacy)
+    for kind, program in (
+        ("static validator", problem.static_validator),
+        ("input visualizer", problem.input_visualizer),
+        ("output visualizer", problem.output_visualizer),
+    ):
+        if program is not None:
+            yield from program_findings((program,), kind, problem.legacy)

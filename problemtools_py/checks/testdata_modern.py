@@ -10,7 +10,7 @@ from problemtools_py.checks.config import yaml_doc_findings
 from problemtools_py.checks.registry import check
 from problemtools_py.checks.schema import validate
 from problemtools_py.findings import Finding, error
-from problemtools_py.model.problem import Problem, TestGroup
+from problemtools_py.model.problem import Problem, TestGroup, required_group
 
 
 def _structure(group: TestGroup) -> Iterator[Finding]:
@@ -63,7 +63,7 @@ def _require_pass(problem: Problem, group: TestGroup, earlier: list[str]) -> Ite
     for name in names:
         if not isinstance(name, str):
             continue
-        full = name if name == "sample" or name.startswith("secret/") else f"secret/{name}"
+        full = required_group(name)
         if group.name == "secret" and name != "sample":
             yield error(
                 "test-group", "data/secret may only require 'sample'", group.config.rel, line

@@ -92,6 +92,13 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-run", action="store_true", help="static checks only: compile and run nothing"
     )
+    parser.add_argument(
+        "--visualize",
+        type=Path,
+        metavar="DIR",
+        help="run the input visualizer on each test case and the output visualizer after "
+        "each validation, writing images to DIR/<problem>/",
+    )
 
 
 def _add_output_options(parser: argparse.ArgumentParser) -> None:
@@ -149,6 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             fixed_time_limit=args.fixed_timelim,
             submissions=args.submissions,
             data=args.data,
+            visualize=args.visualize,
         )
         with reporter.progress() as progress:
             run = verify_all(

@@ -25,6 +25,7 @@ def run_program(
     stdout_direct: bool = False,
     give_fds: bool = False,
     watch: tuple[int, int] | None = None,
+    cwd: str = "/work",
 ) -> RunResult:
     """Run a built program with extra arguments (see :meth:`Sandbox.run` for the rest);
     Python programs run in-process when the versions match. ``memory_mb`` is what the
@@ -40,4 +41,5 @@ def run_program(
         stdout_direct=stdout_direct,
         give_fds=give_fds,
         watch=watch,
+        cwd=cwd,
     )

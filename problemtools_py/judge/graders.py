@@ -122,39 +122,59 @@ class CaseScore:
     multiplier: float | None = None  # score_multiplier.txt
 
 
-def aggregate(cases: Sequence[CaseScore], aggregation: str, max_score: float | None) -> Grade:
+def aggregate(
+    cases: Sequence[CaseScore],
+    aggregation: str,
+    max_score: float | None,
+    static: tuple[CaseScore, float | None] | None = None,
+) -> Grade:
     """A 2023-07 group: ``pass-fail``, ``sum`` or ``min`` of its cases. ``max_score`` None
-    means unbounded (then every accepted case needs score.txt)."""
-    first_bad = next((c.verdict for c in cases if c.verdict != Verdict.AC), None)
+    means unbounded (then every accepted case needs score.txt). ``static``: the group's
+    static validation test case and its maximum score, which a ``sum`` group's cases
+    share what is left of ``max_score`` after."""
+    everything = [*cases, static[0]] if static is not None else list(cases)
+    first_bad = next((c.verdict for c in everything if c.verdict != Verdict.AC), None)
     verdict = first_bad or Verdict.AC
     if aggregation == "pass-fail":
+        if any(c.score is not None or c.multiplier is not None for c in everything):
+            return Grade(Verdict.JE, 0.0, "a validator scored a case of a pass-fail group")
         return Grade(verdict, (max_score or 0.0) if first_bad is None else 0.0)
-    if not cases:
+    if not everything:
         return Grade(Verdict.AC, 0.0)
+    static_max = static[1] or 0.0 if static is not None else 0.0
     per_case = (
         None
         if max_score is None
-        else (max_score / len(cases) if aggregation == "sum" else max_score)
+        else ((max_score - static_max) / max(len(cases), 1) if aggregation == "sum" else max_score)
     )
+    maxima = [per_case] * len(cases) + ([static[1]] if static is not None else [])
     scores: list[float] = []
-    for case in cases:
-        if case.verdict != Verdict.AC:
-            scores.append(0.0)
-            continue
-        if per_case is None:
-            if case.score is None:
-                return Grade(Verdict.JE, 0.0, "an unbounded group needs score.txt for every case")
-            scores.append(case.score)
-        elif case.score is not None and case.multiplier is not None:
-            return Grade(Verdict.JE, 0.0, "score.txt and score_multiplier.txt together")
-        elif case.multiplier is not None:
-            scores.append(case.multiplier * per_case)
-        else:
-            value = case.score if case.score is not None else per_case
-            if value > per_case + 1e-9:
-                return Grade(
-                    Verdict.JE, 0.0, f"score {value:g} is over the case's maximum {per_case:g}"
-                )
-            scores.append(value)
+    for case, most in zip(everything, maxima, strict=True):
+        value = _case_score(case, most)
+        if isinstance(value, str):
+            return Grade(Verdict.JE, 0.0, value)
+        scores.append(value)
     total = sum(scores) if aggregation == "sum" else min(scores)
     return Grade(verdict, total)
+
+
+def _case_score(case: CaseScore, most: float | None) -> float | str:
+    """One case's score under its maximum (None: unbounded), or why it is a judge error."""
+    if case.verdict != Verdict.AC:
+        return 0.0
+    if most is None:
+        if case.multiplier is not None:
+            return "score_multiplier.txt for a case with unbounded maximum score"
+        if case.score is None:
+            return "an unbounded group needs score.txt for every case"
+        return case.score
+    if case.score is not None and case.multiplier is not None:
+        return "score.txt and score_multiplier.txt together"
+    if case.multiplier is not None:
+        if not 0.0 <= case.multiplier <= 1.0:
+            return f"score_multiplier.txt says {case.multiplier:g}, outside [0, 1]"
+        return case.multiplier * most
+    value = case.score if case.score is not None else most
+    if value > most + 1e-9:
+        return f"score {value:g} is over the case's maximum {most:g}"
+    return value

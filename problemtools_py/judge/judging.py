@@ -53,6 +53,7 @@ class CaseResult:
     message: str = ""
     score: float | None = None
     passes: int = 1
+    multiplier: float | None = None  # score_multiplier.txt
 
     @property
     def final(self) -> bool:
@@ -123,7 +124,14 @@ class CaseJudge:
             return CaseResult(verdict, run, None, cpu, run.describe(), None, passes)
         message = validation.judgemessage.strip()
         return CaseResult(
-            validation.verdict, run, validation, cpu, message, validation.score, passes
+            validation.verdict,
+            run,
+            validation,
+            cpu,
+            message,
+            validation.score,
+            passes,
+            validation.multiplier,
         )
 
     @staticmethod

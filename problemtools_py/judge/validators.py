@@ -37,6 +37,7 @@ class Validation:
     teammessage: str = ""
     score: float | None = None
     nextpass: Path | None = None  # multi-pass: the next pass's input
+    multiplier: float | None = None  # 2023-07 and later: score_multiplier.txt
     error: str = ""  # why it is JE
     # interactive: the validator rejected before the submission was done, so the verdict
     # stands even if the submission then runs out of time (as in problemtools)
@@ -115,6 +116,7 @@ class CustomValidator:
     args: tuple[str, ...] = ()
     scoring: bool = False  # score.txt is allowed
     require_score: bool = False  # legacy "custom score": an accepted output needs score.txt
+    kind: str = "output validator"  # what its messages call it
 
     def arguments(self) -> list[str]:
         return ["/judge/input", "/judge/answer", "/judge/feedback/", *self.args]
@@ -140,7 +142,7 @@ class CustomValidator:
                 binds=self.judge_binds(input_path, answer, feedback_dir),
             )
         except SandboxError as exc:
-            return Validation(Verdict.JE, error=f"output validator could not run: {exc}")
+            return Validation(Verdict.JE, error=f"{self.kind} could not run: {exc}")
         return self.interpret(run, feedback_dir)
 
     def interpret(self, run: RunResult, feedback_dir: Path) -> Validation:
@@ -151,7 +153,7 @@ class CustomValidator:
         if code not in (ACCEPTED, WRONG_ANSWER):
             why = run.describe() if run.outcome is not Outcome.OK else "exit code 0"
             detail = run.stderr.decode("utf-8", "replace").strip()[-500:]
-            error = f"output validator failed ({why}; 42 means accepted, 43 wrong answer)"
+            error = f"{self.kind} failed ({why}; 42 means accepted, 43 wrong answer)"
             return Validation(
                 Verdict.JE,
                 judgemessage,
@@ -161,12 +163,37 @@ class CustomValidator:
         verdict = Verdict.AC if code == ACCEPTED else Verdict.WA
         raw_score = read_feedback(feedback_dir, "score.txt")
         score = parse_score(raw_score)
+        raw_multiplier = read_feedback(feedback_dir, "score_multiplier.txt")
+        multiplier = parse_score(raw_multiplier)
         nextpass = feedback_dir / "nextpass.in"
         has_next = os.path.lexists(nextpass)
-        problem = self._feedback_problem(verdict, raw_score, score, has_next)
+        problem = self._feedback_problem(verdict, raw_score, score, has_next) or (
+            self._multiplier_problem(verdict, raw_multiplier, multiplier)
+        )
         if problem:
             return Validation(Verdict.JE, judgemessage, teammessage, error=problem)
-        return Validation(verdict, judgemessage, teammessage, score, nextpass if has_next else None)
+        return Validation(
+            verdict,
+            judgemessage,
+            teammessage,
+            score,
+            nextpass if has_next else None,
+            multiplier=multiplier,
+        )
+
+    def _multiplier_problem(
+        self, verdict: Verdict, raw: str | None, multiplier: float | None
+    ) -> str | None:
+        """score_multiplier.txt that makes the validator's answer a judge error, or None."""
+        if raw is None:
+            return None
+        if verdict is Verdict.WA:
+            return f"{self.kind} wrote score_multiplier.txt with a wrong answer"
+        if not self.scoring or self.require_score:
+            return f"{self.kind} wrote score_multiplier.txt, but this problem does not use it"
+        if multiplier is None or not 0.0 <= multiplier <= 1.0:
+            return f"score_multiplier.txt must hold a number in [0, 1], not {raw[:40]!r}"
+        return None
 
     def _feedback_problem(
         self, verdict: Verdict, raw_score: str | None, score: float | None, has_next: bool
@@ -174,18 +201,15 @@ class CustomValidator:
         """Feedback that makes the validator's answer a judge error, or None."""
         if raw_score is not None:
             if verdict is Verdict.WA:
-                return "output validator wrote score.txt with a wrong answer"
+                return f"{self.kind} wrote score.txt with a wrong answer"
             if not self.scoring:
                 return (
-                    "output validator wrote score.txt, but this problem does not use "
-                    "validator scores"
+                    f"{self.kind} wrote score.txt, but this problem does not use validator scores"
                 )
             if score is None:
-                return (
-                    f"output validator wrote a score.txt that is not a number: {raw_score[:40]!r}"
-                )
+                return f"{self.kind} wrote a score.txt that is not a number: {raw_score[:40]!r}"
         elif self.require_score and verdict is Verdict.AC:
-            return "output validator accepted without writing score.txt"
+            return f"{self.kind} accepted without writing score.txt"
         if has_next and verdict is not Verdict.AC:
-            return "output validator wrote nextpass.in with a wrong-answer verdict"
+            return f"{self.kind} wrote nextpass.in with a wrong-answer verdict"
         return None

@@ -11,7 +11,7 @@ from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 from problemtools_py.model.config import V2023_VERSIONS, V2025_VERSIONS, build_config
 from problemtools_py.model.files import FileEntry, walk_package
-from problemtools_py.model.problem import FormatVersion, IncludeDir, Problem
+from problemtools_py.model.problem import FormatVersion, IncludeDir, Problem, Program
 from problemtools_py.model.programs import load_programs, load_submissions, make_program
 from problemtools_py.model.settings import group_settings, read_timelimit
 from problemtools_py.model.statements import load_statements
@@ -118,7 +118,7 @@ def _load(root: Path) -> Problem:
     submissions, categories = load_submissions(root, children, files, config, modern, subs_yaml)
     in_dirs: tuple[str, ...] = ("input_validators",)
     if modern:
-        out = tuple(make_program(root, e, files) for e in files if e.rel == "output_validator")
+        out = tuple(p for p in [_single(root, "output_validator", files)] if p is not None)
     else:
         in_dirs = ("input_validators", "input_format_validators")
         out = load_programs(root, "output_validators", children, files)
@@ -144,7 +144,18 @@ def _load(root: Path) -> Problem:
         group_settings=group_settings(data),
         timelimit_file=read_timelimit(root),
         auxiliary=auxiliary,
+        answer_validators=load_programs(root, "answer_validators", children, files),
+        static_validator=_single(root, "static_validator", files) if modern else None,
+        input_visualizer=_single(root, "input_visualizer", files) if modern else None,
+        output_visualizer=_single(root, "output_visualizer", files) if modern else None,
     )
+
+
+def _single(root: Path, rel: str, files: tuple[FileEntry, ...]) -> Program | None:
+    """A top-level directory that is one program (2023-07 and later: output_validator/,
+    static_validator/, the visualizers), or None when the package has none."""
+    entry = next((e for e in files if e.rel == rel), None)
+    return make_program(root, entry, files) if entry is not None else None
 
 
 # parquet2kattis' sidecar: "dataset.json" in legacy packages (Kattis problemtools rejects

@@ -66,6 +66,23 @@ class TestCase:
     def rel(self) -> str:
         return "data/" + self.name
 
+    def shown(self, modern: bool = True, interaction: bool = True) -> tuple[str | None, str | None]:
+        """The files a statement shows as the input and the output (``.interaction``
+        counts as both, unless ``interaction`` is False); legacy shows .in and .ans."""
+        if not modern:
+            return self.files.get(".in"), self.files.get(".ans")
+        skip = () if interaction else (".interaction",)
+        given = next((self.files[e] for e in SHOW_INPUT if e in self.files and e not in skip), None)
+        said = next((self.files[e] for e in SHOW_OUTPUT if e in self.files and e not in skip), None)
+        return given or self.files.get(".in"), said or self.files.get(".ans")
+
+    def downloaded(self, modern: bool = True) -> tuple[str | None, str | None]:
+        """The files offered for download as the input and the output."""
+        if not modern:
+            return self.files.get(".in"), self.files.get(".ans")
+        said = next((self.files[e] for e in DOWNLOAD_OUTPUT if e in self.files), None)
+        return self.files.get(".in.download", self.files.get(".in")), said or self.files.get(".ans")
+
     @property
     def answer_shown(self) -> bool:
         """Whether its .ans is what a statement shows and offers (nothing overrides it)."""
@@ -206,6 +223,33 @@ class DeclaredLimit:
     problem: str | None = None
 
 
+def required_group(name: str) -> str:
+    """The group a ``require_pass`` entry names: ``sample``, or a group of secret given
+    with or without its ``secret/`` prefix."""
+    return name if name == "sample" or name.startswith("secret/") else f"secret/{name}"
+
+
+def required_groups(group: TestGroup) -> list[str]:
+    """The groups whose every case must be accepted before ``group`` is scored."""
+    value = group.own_settings.get("require_pass")
+    names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return [required_group(n) for n in names if isinstance(n, str)]
+
+
+@dataclass(frozen=True)
+class StaticCase:
+    """A test group's static validation test case: its maximum score (None: pass-fail)
+    and the static validator's arguments."""
+
+    group: str
+    max_score: float | None
+    args: list[str]
+
+    @property
+    def name(self) -> str:
+        return f"{self.group}/<static validation>" if self.group else "<static validation>"
+
+
 def _words(value: object) -> list[str]:
     if isinstance(value, str):
         return value.split()
@@ -237,6 +281,12 @@ class Problem:
     group_settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     timelimit_file: DeclaredLimit | None = None  # .timelimit, as read
     auxiliary: tuple[str, ...] = ()  # 2025-09: entries read as if absent (.gitkeep, ~x, -y)
+    # BAPCtools' answer_validators/ (DOMjudge reads it too): every .ans must pass them
+    answer_validators: tuple[Program, ...] = ()
+    # 2023-07 and later: single programs, each its own directory
+    static_validator: Program | None = None
+    input_visualizer: Program | None = None
+    output_visualizer: Program | None = None
 
     @property
     def legacy(self) -> bool:
@@ -309,6 +359,29 @@ class Problem:
             if mine is not None:
                 args = _words(mine.get(validator) if isinstance(mine, dict) else mine)
             args += _words(own.get("args"))
+        return args
+
+    def static_validation(self, group: TestGroup) -> StaticCase | None:
+        """The static validation test case ``group`` defines (2023-07 and later: its own
+        ``static_validation_score``, a number or ``pass-fail``), or None."""
+        own = group.own_settings
+        raw = own.get("static_validation_score")
+        if self.legacy or raw is None or isinstance(raw, bool):
+            return None
+        if raw == "pass-fail":
+            return StaticCase(group.name, None, _words(own.get("static_validator_args")))
+        if isinstance(raw, int | float) and raw >= 0:
+            return StaticCase(group.name, float(raw), _words(own.get("static_validator_args")))
+        return None
+
+    def visualizer_args(self, case: TestCase, kind: str) -> list[str]:
+        """``<kind>_visualizer_args`` (kind: input or output) for ``case``: its group's,
+        which the case's own yaml overrides (2023-07 and later)."""
+        key = f"{kind}_visualizer_args"
+        args = _words(self.settings(case.group).get(key))
+        own = case.config.data if case.config is not None else None
+        if isinstance(own, dict) and own.get(key) is not None:
+            args = _words(own[key])
         return args
 
     def output_validator_args(self, case: TestCase) -> list[str]:

@@ -102,9 +102,11 @@ def load_samples(problem: Problem) -> list[Sample]:
         if files.get(".interaction") is None and files.get(".in") is None:
             continue
         name = case.name.removeprefix("sample/")
-        shown_in = files.get(".in.statement") or files.get(".in")
-        shown_out = files.get(".out") if not problem.legacy else None  # (it passed validation)
-        shown_ans = shown_out or files.get(".ans.statement") or files.get(".ans")
+        text = {rel: files[ext] for ext, rel in case.files.items()}
+        # an .interaction replaces both, and the page shows it on its own
+        given, said = case.shown(modern=not problem.legacy, interaction=False)
+        shown_in = text.get(given) if given else None
+        shown_ans = text.get(said) if said else None
         samples.append(Sample(name, shown_in, shown_ans, files.get(".interaction")))
     return samples
 

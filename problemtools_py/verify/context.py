@@ -29,6 +29,7 @@ class Options:
     submissions: re.Pattern[str] | None = None  # -s: which submissions
     data: re.Pattern[str] | None = None  # -d: which test cases
     timing_cap: float = 60.0  # CPU seconds allowed while timing the accepted submissions
+    visualize: Path | None = None  # --visualize: where the visualizers' images go
 
 
 @dataclass

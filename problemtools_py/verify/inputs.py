@@ -15,12 +15,14 @@ from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.model.problem import Program, TestCase
+from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Outcome, SandboxError
 from problemtools_py.verify.cache import VerdictCache, digest, file_digest
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.ctd import build_ctd
 
 VALIDATION_DIRS = ("invalid_input", "invalid_output", "valid_output")
+JUDGE_INPUT = "/judge/input"
 
 
 @dataclass(frozen=True)
@@ -64,16 +66,25 @@ def validators(ctx: Context) -> tuple[list[tuple[Program, Executable]], list[Fin
 
 
 def run_validator(
-    ctx: Context, exe: Executable, args: list[str], data: Path, cache: VerdictCache
+    ctx: Context,
+    exe: Executable,
+    args: list[str],
+    data: Path,
+    cache: VerdictCache,
+    input_file: Path | None = None,
 ) -> Verdict:
-    key = digest("input-v3", str(exe.directory.name), *args, file_digest(data))
+    """``exe`` on ``data`` (its stdin): accepted when it exits 42. ``input_file``, when
+    given, is the test case's input, bound at ``/judge/input`` (answer validators')."""
+    seen = file_digest(input_file) if input_file is not None else ""
+    key = digest("input-v3", str(exe.directory.name), *args, file_digest(data), seen)
     cached = cache.get(key)
     if cached is not None:
         return Verdict(bool(cached["valid"]), str(cached["message"]))
     limits = ctx.validation_limits
     try:
         with ctx.pool.sandbox() as box:
-            run = run_program(box, exe, args, limits=limits, stdin=data)
+            binds = [Bind(str(input_file), JUDGE_INPUT)] if input_file is not None else []
+            run = run_program(box, exe, args, limits=limits, stdin=data, binds=binds)
     except SandboxError as exc:
         return Verdict(False, f"could not run: {exc}")
     if run.exit_code == 42:

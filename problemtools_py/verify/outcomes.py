@@ -16,6 +16,7 @@ class CaseOutcome:
     cpu: float
     score: float | None
     message: str
+    multiplier: float | None = None  # score_multiplier.txt
 
 
 @dataclass

@@ -21,7 +21,7 @@ from problemtools_py.judge.graders import (
     default_grader,
     parse_range,
 )
-from problemtools_py.model.problem import TestGroup
+from problemtools_py.model.problem import TestGroup, required_groups
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.cache import VerdictCache, digest
 from problemtools_py.verify.context import Context
@@ -32,6 +32,7 @@ class CaseGrade:
     verdict: Verdict
     score: float | None  # from the output validator
     multiplier: float | None = None
+    error: str = ""  # why it is a judge error
 
 
 class Scorer:
@@ -135,19 +136,18 @@ class Scorer:
 
     # -- 2023-07 ----------------------------------------------------------------------
     def _modern(self, data: TestGroup, results: dict[str, CaseGrade]) -> Grade:
-        judged = [results[c.name] for c in data.all_cases() if c.name in results]
-        if not self.ctx.problem.config.scoring:
-            bad = next((r.verdict for r in judged if r.verdict != Verdict.AC), None)
+        problem = self.ctx.problem
+        statics = [problem.static_validation(g) for g in data.walk()]
+        names = [c.name for c in data.all_cases()] + [s.name for s in statics if s is not None]
+        if not problem.config.scoring:
+            bad = next((results[n].verdict for n in names if _failed(results.get(n))), None)
             return Grade(bad or Verdict.AC, 0.0)
+        sample = data.child("sample")
+        sample_names = [c.name for c in sample.cases] if sample is not None else []
+        sample_static = problem.static_validation(sample) if sample is not None else None
+        sample_names += [sample_static.name] if sample_static is not None else []
         sample_bad = next(
-            (
-                results[c.name].verdict
-                for g in data.walk()
-                if g.name == "sample"
-                for c in g.cases
-                if c.name in results and results[c.name].verdict != Verdict.AC
-            ),
-            None,
+            (results[n].verdict for n in sample_names if _failed(results.get(n))), None
         )
         secret = data.child("secret")
         if secret is None:
@@ -172,17 +172,54 @@ class Scorer:
             if isinstance(raw_max, int | float)
             else None
         )
+        grade = self._aggregate_group(group, results, aggregation, max_score)
+        if grade.score and not self._passed(required_groups(group), results):
+            return Grade(grade.verdict, 0.0, grade.error)  # require_pass: not scored
+        return grade
+
+    def _passed(self, groups: list[str], results: dict[str, CaseGrade]) -> bool:
+        """Whether every judged case of ``groups`` (their static cases too) is accepted."""
+        data = self.ctx.problem.data
+        named = {g.name: g for g in data.walk()} if data is not None else {}
+        for name in groups:
+            group = named.get(name)
+            for sub in group.walk() if group is not None else ():
+                static = self.ctx.problem.static_validation(sub)
+                names = [c.name for c in sub.cases] + ([static.name] if static else [])
+                if any(_failed(results.get(n)) for n in names):
+                    return False
+        return True
+
+    def _aggregate_group(
+        self,
+        group: TestGroup,
+        results: dict[str, CaseGrade],
+        aggregation: str,
+        max_score: float | None,
+    ) -> Grade:
+        case = self.ctx.problem.static_validation(group)
+        found = results.get(case.name) if case is not None else None
+        static = (
+            (CaseScore(found.verdict, found.score, found.multiplier), case.max_score)
+            if case is not None and found is not None
+            else None
+        )
         if group.groups:
             parts = [self._modern_group(g, results, False) for g in group.groups]
+            self.errors.extend(p.error for p in parts if p.error)
             scores = [CaseScore(p.verdict, p.score) for p in parts]
             return (
-                aggregate(scores, aggregation, None)
+                aggregate(scores, aggregation, None, static)
                 if aggregation != "pass-fail"
-                else aggregate(scores, "pass-fail", max_score)
+                else aggregate(scores, "pass-fail", max_score, static)
             )
         cases = [
             CaseScore(results[c.name].verdict, results[c.name].score, results[c.name].multiplier)
             for c in group.cases
             if c.name in results
         ]
-        return aggregate(cases, aggregation, max_score)
+        return aggregate(cases, aggregation, max_score, static)
+
+
+def _failed(grade: CaseGrade | None) -> bool:
+    return grade is not None and grade.verdict is not Verdict.AC

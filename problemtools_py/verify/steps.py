@@ -7,11 +7,13 @@ from dataclasses import dataclass, field
 from problemtools_py.findings import Finding, GroupResult, SubmissionRow, error
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.verdicts import Verdict
+from problemtools_py.verify.answer_validation import check_answer_files
 from problemtools_py.verify.answers import check_answers
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.inputs import check_inputs
 from problemtools_py.verify.outcomes import SubmissionResult
 from problemtools_py.verify.submissions import Judged, judge_submissions
+from problemtools_py.verify.visualize import check_visualizers
 
 RUNNING_PARTS = ("validators", "graders", "submissions")
 
@@ -29,6 +31,8 @@ def run_part(ctx: Context, part: str, out: RunOutput) -> None:
         if part == "validators":
             out.findings.extend(check_inputs(ctx))
             out.findings.extend(check_answers(ctx))
+            out.findings.extend(check_answer_files(ctx))
+            out.findings.extend(check_visualizers(ctx))
         elif part == "graders":
             for grader in ctx.problem.graders if ctx.problem.legacy else ():
                 build = ctx.build(grader)

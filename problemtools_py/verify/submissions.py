@@ -26,7 +26,9 @@ from problemtools_py.verify.claims import expectation_findings
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
 from problemtools_py.verify.scoring import CaseGrade, Scorer
+from problemtools_py.verify.static import StaticJudge
 from problemtools_py.verify.timelimit import LimitKind, TimeLimit, fixed_limit, time_limit
+from problemtools_py.verify.visualize import OutputVisualizer
 
 
 @dataclass
@@ -58,9 +60,10 @@ class SubmissionJudge:
         self.stop_early = not ctx.problem.config.scoring
         config = ctx.problem.config
         self.passes = config.limits.validation_passes if config.multi_pass else 1
+        self.visualizer = OutputVisualizer(ctx)
 
     def judge_case(
-        self, exe: Executable, case: TestCase, cpu_limit: float, tl: float | None
+        self, exe: Executable, case: TestCase, cpu_limit: float, tl: float | None, name: str = ""
     ) -> CaseOutcome:
         """One run, or its result from an earlier run of the same program on the same
         files with the same validator and limits (judging results are cached by content)."""
@@ -68,7 +71,7 @@ class SubmissionJudge:
         limits = self.ctx.submission_limits(cpu_limit)
         root = self.ctx.problem.root
         key = self._key(exe, case, checker, limits, tl)
-        cached = self.cache.get(key)
+        cached = self.cache.get(key) if not self.visualizer.active else None
         if cached is not None:
             return CaseOutcome(
                 case,
@@ -77,17 +80,26 @@ class SubmissionJudge:
                 float(cached["cpu"]),
                 cached["score"],
                 str(cached["message"]),
+                cached.get("multiplier"),
             )
         judge = CaseJudge(
             self.ctx.pool, checker, limits, self.ctx.problem.config.interactive, self.passes
         )
         work = Path(tempfile.mkdtemp(dir=self.work))
         result = judge.judge(exe, root / case.files[".in"], root / case.files[".ans"], work)
+        if result.validation is not None:
+            self.visualizer.after(name, case, work)
         verdict = result.verdict
         over = tl is not None and result.cpu_seconds > tl and not result.final
         at_tl = Verdict.TLE if over and verdict in (Verdict.AC, Verdict.WA) else verdict
         outcome = CaseOutcome(
-            case, at_tl, verdict, result.cpu_seconds, result.score, result.message
+            case,
+            at_tl,
+            verdict,
+            result.cpu_seconds,
+            result.score,
+            result.message,
+            result.multiplier,
         )
         overloaded = (
             result.run is not None
@@ -103,6 +115,7 @@ class SubmissionJudge:
                     "cpu": result.cpu_seconds,
                     "score": result.score,
                     "message": result.message,
+                    "multiplier": result.multiplier,
                 },
             )
         return outcome
@@ -133,10 +146,13 @@ class SubmissionJudge:
             ),
         )
 
-    def run(self, exe: Executable, cpu_limit: float, tl: float | None) -> list[CaseOutcome]:
+    def run(
+        self, exe: Executable, cpu_limit: float, tl: float | None, name: str = ""
+    ) -> list[CaseOutcome]:
+        """``exe`` (submission ``name``) on every case, or up to its first failure."""
         outcomes = []
         for case in self.cases:
-            outcome = self.judge_case(exe, case, cpu_limit, tl)
+            outcome = self.judge_case(exe, case, cpu_limit, tl, name)
             outcomes.append(outcome)
             if self.ctx.progress:
                 self.ctx.progress("judging", 1)
@@ -169,7 +185,7 @@ def judge_submissions(ctx: Context) -> Judged:
     try:
         ready = _build_all(ctx, subs, results)
         limit = _time_and_judge(ctx, judge, subs, ready, results)
-        findings = _grade_and_check(ctx, judge, results)
+        findings = _grade_and_check(ctx, judge, results, ready)
     finally:
         shutil.rmtree(judge.work, ignore_errors=True)  # team outputs and feedback
     return Judged(list(results.values()), limit, skipped + _limit_findings(limit) + findings)
@@ -257,7 +273,7 @@ def _time_and_judge(
     jobs += [(s, cap, guess.seconds if is_fixed else None) for s in timers]
     jobs += [(s, guess.hard, guess.seconds) for s in others if s not in slow]
     with ThreadPoolExecutor(ctx.options.jobs) as pool:
-        runs = list(pool.map(lambda j: judge.run(ready[j[0].rel], j[1], j[2]), jobs))
+        runs = list(pool.map(lambda j: judge.run(ready[j[0].rel], j[1], j[2], j[0].rel), jobs))
     outcomes = {sub.rel: found for (sub, _, _), found in zip(jobs, runs, strict=True)}
     slowest = max(
         (c.cpu for s in timers for c in outcomes[s.rel] if c.at_margin is Verdict.AC), default=None
@@ -265,7 +281,9 @@ def _time_and_judge(
     limit = fixed or time_limit(ctx.problem, None, slowest)
     if limit.seconds != guess.seconds:
         with ThreadPoolExecutor(ctx.options.jobs) as pool:
-            again = pool.map(lambda s: judge.run(ready[s.rel], limit.hard, limit.seconds), others)
+            again = pool.map(
+                lambda s: judge.run(ready[s.rel], limit.hard, limit.seconds, s.rel), others
+            )
             outcomes.update({s.rel: found for s, found in zip(others, again, strict=True)})
     for sub in timers:
         results[sub.rel].cases = [_retime(o, limit) for o in outcomes[sub.rel]]
@@ -280,12 +298,26 @@ def _slowness(sub: Submission) -> int:
 
 
 def _grade_and_check(
-    ctx: Context, judge: SubmissionJudge, results: dict[str, SubmissionResult]
+    ctx: Context,
+    judge: SubmissionJudge,
+    results: dict[str, SubmissionResult],
+    ready: dict[str, Executable],
 ) -> list[Finding]:
     scorer = Scorer(ctx, judge.work)
+    static = StaticJudge(ctx, judge.work)
+    findings: list[Finding] = list(static.findings)
     for result in results.values():
         if result.compile_error is None:
-            grade = scorer.grade({c.case.name: CaseGrade(c.verdict, c.score) for c in result.cases})
+            grades = {
+                c.case.name: CaseGrade(c.verdict, c.score, c.multiplier) for c in result.cases
+            }
+            rel = result.submission.rel
+            if rel in ready:
+                grades.update(static.grades(result.submission, ready[rel]))
+            findings.extend(
+                error("static-validation", g.error, rel) for g in grades.values() if g.error
+            )
+            grade = scorer.grade(grades)
             result.verdict = grade.verdict
             result.score = grade.score if ctx.problem.config.scoring else None
     best = max(
@@ -299,10 +331,10 @@ def _grade_and_check(
         ),
         default=None,
     )
-    findings: list[Finding] = []
     for result in results.values():
         findings.extend(expectation_findings(ctx, result, best))
-    findings.extend(error("grader", message, "graders") for message in dict.fromkeys(scorer.errors))
+    where = "graders" if ctx.problem.legacy else "output_validator"
+    findings.extend(error("grader", message, where) for message in dict.fromkeys(scorer.errors))
     return findings
 
 
@@ -315,5 +347,11 @@ def _retime(outcome: CaseOutcome, limit: TimeLimit) -> CaseOutcome:
         return outcome.at_margin
 
     return CaseOutcome(
-        outcome.case, at(limit.seconds), at(limit.hard), outcome.cpu, outcome.score, outcome.message
+        outcome.case,
+        at(limit.seconds),
+        at(limit.hard),
+        outcome.cpu,
+        outcome.score,
+        outcome.message,
+        outcome.multiplier,
     )

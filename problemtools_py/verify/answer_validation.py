@@ -1,0 +1,71 @@
+"""Answer validators (BAPCtools' ``answer_validators/``, which DOMjudge also reads): every
+``.ans`` of the test data is given on standard input, with the test case's input as the
+first argument and the output validator's arguments after it, and must be accepted
+(exit 42) by each of them."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from problemtools_py.findings import Finding, error
+from problemtools_py.judge.compile import Executable
+from problemtools_py.model.problem import Program, TestCase
+from problemtools_py.verify.cache import VerdictCache
+from problemtools_py.verify.context import Context
+from problemtools_py.verify.inputs import JUDGE_INPUT, run_validator
+
+
+def _built(ctx: Context) -> tuple[list[tuple[Program, Executable]], list[Finding]]:
+    built: list[tuple[Program, Executable]] = []
+    findings: list[Finding] = []
+    for program in ctx.problem.answer_validators:
+        build = ctx.build(program)
+        if build.executable is None:
+            message = f"answer validator does not build: {build.message[:2000]}"
+            findings.append(error("answer-validator", message, program.rel))
+        else:
+            built.append((program, build.executable))
+    return built, findings
+
+
+def _cases(ctx: Context) -> list[TestCase]:
+    """Every test case with an input and an answer, but data/invalid_input's (whose
+    answers need not make sense)."""
+    if ctx.problem.data is None:
+        return []
+    return [
+        case
+        for group in ctx.problem.data.walk()
+        if group.name.split("/")[0] != "invalid_input"
+        for case in group.cases
+        if {".in", ".ans"} <= set(case.files) and ctx.data_selected(case.name)
+    ]
+
+
+def check_answer_files(ctx: Context) -> list[Finding]:
+    built, findings = _built(ctx)
+    if not built:
+        return findings
+    cache = VerdictCache()
+    root = ctx.problem.root
+    tasks = [(program, exe, case) for case in _cases(ctx) for program, exe in built]
+
+    def run(task: tuple[Program, Executable, TestCase]) -> bool | str:
+        _program, exe, case = task
+        args = [JUDGE_INPUT, *ctx.problem.output_validator_args(case)]
+        answer, given = root / case.files[".ans"], root / case.files[".in"]
+        verdict = run_validator(ctx, exe, args, answer, cache, input_file=given)
+        return True if verdict.valid else verdict.message
+
+    with ThreadPoolExecutor(ctx.options.jobs) as pool:
+        verdicts = list(pool.map(run, tasks))
+    for (program, _exe, case), verdict in zip(tasks, verdicts, strict=True):
+        if verdict is not True:
+            findings.append(
+                error(
+                    "answer-validator",
+                    f"answer validator {program.name} rejects this answer: {verdict}",
+                    case.files[".ans"],
+                )
+            )
+    return findings
