@@ -8,13 +8,16 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from problemtools_py.judge.languages import Language
+from problemtools_py.sandbox import syscalls
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
 from problemtools_py.sandbox.results import Limits, Outcome, SandboxError
@@ -110,8 +113,8 @@ def entry_point(
 ) -> str | None:
     """The main file: the only source, a default name (main.py, Main.java: an included
     driver has it), the program's own only source (``own``: its files before included
-    ones were laid over them), the only file of the language, or the only Java class
-    with a main method."""
+    ones were laid over them), one named ``main``, the only file of the language, or
+    the only Java class with a main method."""
     sources = [n for n in names if language.matches(n.rsplit("/", 1)[-1])]
     if len(sources) == 1:
         return sources[0]
@@ -121,6 +124,11 @@ def entry_point(
     mine = [n for n in sources if own is not None and n in own]
     if len(mine) == 1:
         return mine[0]
+    # no default of the language's (Bash, C, ...): a source named main, as BAPCtools and
+    # DOMjudge take it
+    mains = [n for n in sources if _stem(n) == "main"]
+    if len(mains) == 1:
+        return mains[0]
     if language.code == "java":
         mains = [n for n in sources if _JAVA_MAIN.search(read.get(n, ""))]
         if len(mains) == 1:
@@ -149,6 +157,8 @@ class Builder:
         digest = hashlib.sha256()
         digest.update(json.dumps(dataclasses.asdict(language), sort_keys=True).encode())
         digest.update(repr((sorted(own or ()), entrypoint)).encode())
+        # a build that failed under some limits may succeed under others
+        digest.update(repr(dataclasses.astuple(self.limits)).encode())
         for name in sorted(files):
             digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
         return digest.hexdigest()
@@ -182,11 +192,17 @@ class Builder:
                 False,
             )
         work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=self.root))
+        out = work
         try:
-            self._stage(work, files)
-            message, ok = self._compile(
-                language, work, sorted(n for n in files if language.compiles(n)), main
-            )
+            with bounded_dir(work, self.limits.file_bytes) as mounted:
+                self._stage(work, files)
+                message, ok = self._compile(
+                    language, work, sorted(n for n in files if language.compiles(n)), main
+                )
+                if mounted:  # out of the bounded tmpfs, onto the disk (a failure: nothing)
+                    out = Path(tempfile.mkdtemp(prefix=".out-", dir=self.root))
+                    if ok:
+                        copy_plain(work, out)
             info = {
                 "ok": ok,
                 "message": message,
@@ -197,15 +213,18 @@ class Builder:
                 "out_of_memory": language.out_of_memory,
                 "inprocess": language.inprocess,
             }
-            _write_new(work / "build.json", json.dumps(info).encode())
-            _publish(work)
+            _write_new(out / "build.json", json.dumps(info).encode())
+            _publish(out)
             try:
-                work.rename(final)
+                out.rename(final)
             except OSError:  # another process built the same program first
-                shutil.rmtree(work, ignore_errors=True)
+                shutil.rmtree(out, ignore_errors=True)
         except BaseException:
-            shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(out, ignore_errors=True)
             raise
+        finally:
+            if out != work:
+                shutil.rmtree(work, ignore_errors=True)
         return self._load(final, time.monotonic() - start, cached=False)
 
     def _stage(self, work: Path, files: dict[str, bytes]) -> None:
@@ -275,6 +294,39 @@ class Builder:
             bool(info.get("inprocess", False)),
         )
         return Build(exe, info["message"], seconds, cached)
+
+
+@contextmanager
+def bounded_dir(path: Path, size: int) -> Iterator[bool]:
+    """Run a build in ``path`` with a tmpfs of ``size`` bytes mounted over it (as root),
+    so that a compiler or build script cannot fill the disk with many files (the file
+    size limit bounds one file only). Yields whether it is mounted."""
+    if os.geteuid() != 0:
+        yield False
+        return
+    flags = syscalls.MS_NOSUID | syscalls.MS_NODEV
+    syscalls.mount("tmpfs", str(path), "tmpfs", flags, f"size={size},nr_inodes=65536,mode=755")
+    try:
+        yield True
+    finally:
+        syscalls.umount(str(path))
+
+
+def copy_plain(source: Path, target: Path) -> None:
+    """Copy the directories, regular files and symbolic links below ``source`` (never a
+    FIFO or a device a build left behind, never through a link) into ``target``."""
+    for top, dirs, files in os.walk(source, followlinks=False):
+        into = target / Path(top).relative_to(source)
+        for name in dirs + files:
+            path, dest = Path(top) / name, into / name
+            mode = os.lstat(path).st_mode
+            if stat.S_ISLNK(mode):
+                os.symlink(os.readlink(path), dest)
+            elif stat.S_ISDIR(mode):
+                dest.mkdir(mode=0o755)
+            elif stat.S_ISREG(mode):
+                shutil.copyfile(path, dest, follow_symlinks=False)
+                dest.chmod(stat.S_IMODE(mode) & 0o777)
 
 
 def _tree(root: Path) -> list[Path]:

@@ -191,6 +191,10 @@ class CaseJudge:
         to_sub_r, to_sub_w = os.pipe()
         # The validator's jail watches both pipes to tell which side closed its output first.
         watch = (os.dup(to_sub_r), os.dup(to_val_r))
+        # Output the submission writes after the validator left is read and dropped (as
+        # problemtools keeps that pipe open): it is not a crash by SIGPIPE.
+        spare = os.dup(to_val_r)
+        drain = threading.Thread(target=_drain, args=(spare,), daemon=True)
         done: dict[str, RunResult | SandboxError] = {}
         with self.pool.sandbox() as sub_box, self.pool.sandbox() as val_box:
 
@@ -228,12 +232,14 @@ class CaseJudge:
             sub_thread.start()
             val_thread.start()
             val_thread.join()
+            drain.start()
             val_done = done["val"]
             rejected = isinstance(val_done, RunResult) and val_done.exit_code == WRONG_ANSWER
             sub_thread.join(INTERACTIVE_GRACE if rejected else None)
             if sub_thread.is_alive():
                 sub_box.kill()
                 sub_thread.join()
+        drain.join(INTERACTIVE_GRACE)  # (at the submission's end its pipe is closed)
         sub, val = done["sub"], done["val"]
         if isinstance(sub, SandboxError):
             raise sub
@@ -260,6 +266,17 @@ def interactive_verdict(
     ):
         return None
     return validation
+
+
+def _drain(fd: int) -> None:
+    """Read ``fd`` to its end, dropping what comes, then close it."""
+    try:
+        while os.read(fd, 1 << 16):
+            pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _guard(call: Callable[[], RunResult]) -> RunResult | SandboxError:

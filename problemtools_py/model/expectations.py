@@ -46,13 +46,13 @@ MODERN_DIRS: dict[str, Expectation] = {
     ),
     "run_time_error": Expectation(
         "directory run_time_error/",
-        permitted=frozenset({Verdict.AC, Verdict.RTE, Verdict.MLE}),
-        required=frozenset({Verdict.RTE, Verdict.MLE}),
+        permitted=frozenset({Verdict.AC, Verdict.RTE, Verdict.MLE, Verdict.OLE}),
+        required=frozenset({Verdict.RTE, Verdict.MLE, Verdict.OLE}),
     ),
     "brute_force": Expectation(
         "directory brute_force/",
-        permitted=frozenset({Verdict.AC, Verdict.RTE, Verdict.MLE, Verdict.TLE}),
-        required=frozenset({Verdict.RTE, Verdict.MLE, Verdict.TLE}),
+        permitted=frozenset({Verdict.AC, Verdict.RTE, Verdict.MLE, Verdict.OLE, Verdict.TLE}),
+        required=frozenset({Verdict.RTE, Verdict.MLE, Verdict.OLE, Verdict.TLE}),
     ),
 }
 
@@ -229,12 +229,18 @@ def glob_matches(pattern: str, path: str) -> bool:
     return False
 
 
+# The format since 2023-07 knows four verdicts; running out of memory or over the output
+# limit is a run-time error there (BAPCtools reads OLE so too).
+MODERN_RTE = frozenset({Verdict.RTE, Verdict.MLE, Verdict.OLE})
+
+
 def _verdict_set(value: object) -> frozenset[Verdict] | None:
     """A submissions.yaml verdict list (the schema reports names that are no verdict)."""
     if isinstance(value, str):
         value = [value]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return frozenset(v for v in map(parse_verdict, value) if v is not None)
+        found = {v for v in map(parse_verdict, value) if v is not None}
+        return frozenset(found | MODERN_RTE if found & MODERN_RTE else found)
     return None
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from problemtools_py.findings import Finding, error, warning
-from problemtools_py.model.expectations import glob_matches
+from problemtools_py.model.expectations import MODERN_RTE, glob_matches
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
@@ -137,7 +137,12 @@ def _verdict_findings(
 
 
 def _names(verdicts: frozenset[Verdict] | set[Verdict], sep: str) -> str:
-    return sep.join(sorted(v.value for v in verdicts))
+    """The verdicts as a package names them: RTE for the run-time errors (MLE, OLE) that
+    the format since 2023-07 counts as RTE when all of them are meant."""
+    shown = set(verdicts)
+    if shown >= MODERN_RTE:
+        shown = (shown - MODERN_RTE) | {Verdict.RTE}
+    return sep.join(sorted(v.value for v in shown))
 
 
 def _score_findings(ctx: Context, result: SubmissionResult, best: float | None) -> list[Finding]:

@@ -54,6 +54,9 @@ class Context:
             memory_bytes=limits.compilation_memory_mib * MIB,
             output_bytes=1 * MIB,
             processes=256,
+            # a binary may be large (a static table), but no larger than the compiler's
+            # memory: the build's tmpfs is charged to it
+            file_bytes=limits.compilation_memory_mib * MIB,
         )
         return cls(
             problem,

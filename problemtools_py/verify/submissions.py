@@ -129,7 +129,7 @@ class SubmissionJudge:
         else:
             judge_id = ["default", *getattr(checker, "args", [])]
         return digest(
-            "case-v1",
+            "case-v2",
             exe.directory.name,
             file_digest(root / case.files[".in"]),
             file_digest(root / case.files[".ans"]),

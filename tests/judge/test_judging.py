@@ -300,6 +300,23 @@ def test_each_pass_gives_the_validator_that_pass_input(kit: Kit, tmp_path: Path)
 
 
 
+def test_output_after_the_validator_accepted_is_dropped(kit: Kit, tmp_path: Path) -> None:
+    """A submission writing on after the validator accepted and left (more than a pipe
+    holds) is accepted, not killed by SIGPIPE: problemtools and BAPCtools judge it so
+    (BAPCtools' guessnoeofcheck has one in accepted/)."""
+    code = ("print(1, flush=True)\ninput()\nimport time\ntime.sleep(0.3)\n"
+            "print('extra ' * 30000, flush=True)")
+    exe = kit.build("extra.py", code + "\n")
+    data = SAMPLES / "guess/data/secret/1"  # the number is 1
+    # it does not wait for the end of the submission's output
+    hasty = "import sys\nok = sys.stdin.readline().strip() == '1'\nprint('correct', flush=True)\n"
+    validator = CustomValidator(kit.build("hasty.py", hasty + "sys.exit(42 if ok else 43)\n"),
+                                Limits(cpu_seconds=5))
+    result = CaseJudge(kit.pool, validator, LIMITS, interactive=True).judge(
+        exe, data.with_suffix(".in"), data.with_suffix(".ans"), tmp_path)
+    assert result.verdict is Verdict.AC, result.message
+
+
 @pytest.mark.parametrize(("code", "verdict", "final"), [
     # correct, then spinning: the validator accepted, the submission runs out its time
     ("print(1, flush=True)\ninput()\nwhile True:\n    pass", Verdict.TLE, False),
