@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from problemtools_py.judge.compile import Builder, copy_plain, scripts_language
+from problemtools_py.judge.languages import Languages
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
 
@@ -76,3 +77,15 @@ def test_a_build_failed_under_small_limits_is_rebuilt_under_larger(
     small = Limits(cpu_seconds=30, memory_bytes=1 << 30, file_bytes=8 << 20, processes=64)
     assert _build(pool, tmp_path, script, small) is not None
     assert _build(pool, tmp_path, script) is None
+
+
+def test_a_program_without_a_default_entry_point_runs_its_main(
+    pool: SandboxPool, tmp_path: Path
+) -> None:
+    """Bash has no default entry point in the format's list: a file named main is it (as
+    BAPCtools and DOMjudge take it; BAPCtools' hello has accepted/test-multifile.sh)."""
+    language = Languages.load().get("bash")
+    assert language is not None
+    files = {"main.sh": b". ./secondary.sh\ngreet\n", "secondary.sh": b"greet() { echo hi; }\n"}
+    build = Builder(pool, LIMITS, tmp_path).build(language, files)
+    assert build.executable is not None and build.executable.main == "main.sh", build.message

@@ -10,9 +10,10 @@ from conftest import SAMPLES
 
 from problemtools_py.errors import FatalError
 from problemtools_py.model import FormatVersion, load_problem
-from problemtools_py.model.expectations import find_tags, glob_matches, resolve
+from problemtools_py.model.expectations import apply_rules, find_tags, glob_matches, resolve
 from problemtools_py.model.files import scan_text
 from problemtools_py.verdicts import Verdict
+from problemtools_py.yamlfile import load_yaml
 
 
 def test_model_is_frozen() -> None:
@@ -156,3 +157,17 @@ def test_relative_symlink_inside_the_package_is_fine(tmp_path: Path) -> None:
     assert list(symlinks(problem)) == []
     entry = problem.file("data/secret/05.in")
     assert entry is not None and entry.is_symlink and entry.readable and entry.text is not None
+
+
+@pytest.mark.parametrize(("written", "covers"), [
+    ("[RTE]", {Verdict.RTE, Verdict.MLE, Verdict.OLE}),
+    ("[AC, WA]", {Verdict.AC, Verdict.WA}),
+    ("TLE", {Verdict.TLE}),
+])
+def test_submissions_yaml_rte_covers_memory_and_output_limits(written: str, covers: set[Verdict],
+                                                              tmp_path: Path) -> None:
+    """2025-09 has four verdicts: running out of memory or output is a run-time error."""
+    (tmp_path / "s.yaml").write_text(f"mixed/*:\n  permitted: {written}\n")
+    rules = load_yaml(tmp_path / "s.yaml", "submissions/submissions.yaml")
+    expectation = apply_rules(None, "submissions/mixed/a.py", rules)
+    assert expectation is not None and expectation.permitted == covers
