@@ -58,9 +58,11 @@ def _has_cases(group: TestGroup) -> bool:
 @check("data")
 def nonempty_groups(problem: Problem) -> Iterator[Finding]:
     for group in _groups(problem):
-        if not group.name or _has_cases(group):
+        if not group.name or _has_cases(group) or problem.static_validation(group):
             continue
-        if group.name == "sample" or group.name.split("/")[0] in VALIDATION_DIRS:
+        if group.depth > 1 and not problem.is_test_group(group):  # 2025-09: a plain directory
+            yield warning("data", f"directory data/{group.name} holds no test cases", group.rel)
+        elif group.name == "sample" or group.name.split("/")[0] in VALIDATION_DIRS:
             yield warning("data", f"test data group {group.name} is empty", group.rel)
         else:
             yield error("data", f"test data group {group.name} has no test cases", group.rel)

@@ -13,18 +13,40 @@ from problemtools_py.findings import Finding, error
 from problemtools_py.model.problem import Problem, TestGroup, required_group
 
 
-def _structure(group: TestGroup) -> Iterator[Finding]:
+def _released_structure(problem: Problem, group: TestGroup) -> Iterator[Finding]:
+    """2025-09: test data groups are the directories of secret with a test_group.yaml."""
     top = group.name.split("/")[0]
-    if group.name == "secret" and group.cases and group.groups:
-        yield error("data", "data/secret must hold test cases or groups, not both", group.rel)
-    if top == "sample" and group.depth > 1:
-        yield error("data", "data/sample may not contain groups", group.rel)
-    if top == "secret" and group.depth > 2:
+    if group.name == "secret" and problem.subgroups(group):
+        if group.cases:
+            yield error(
+                "data",
+                "data/secret holds test data groups (directories with test_group.yaml), so "
+                "it may not hold test cases directly",
+                group.rel,
+            )
+        for sub in group.groups:
+            if not problem.is_test_group(sub):
+                yield error(
+                    "data",
+                    "data/secret holds test data groups, so every directory in it must be "
+                    "one: add a test_group.yaml",
+                    sub.rel,
+                )
+    deep = (top == "sample" and group.depth > 1) or (top == "secret" and group.depth > 2)
+    if deep and group.config.exists:
         yield error(
             "data",
-            "groups in data/secret are one level deep; subdirectories of a group are not groups",
-            group.rel,
+            f"test_group.yaml here makes a test data group, but {top} may not hold "
+            + ("any" if top == "sample" else "one inside a group"),
+            group.config.rel,
         )
+
+
+def _structure(problem: Problem, group: TestGroup) -> Iterator[Finding]:
+    if problem.released:
+        yield from _released_structure(problem, group)
+    else:
+        yield from _draft_structure(group)
     stems = {c.name.rsplit("/", 1)[-1] for c in group.cases}
     for sub in group.groups:
         base = sub.name.rsplit("/", 1)[-1]
@@ -37,6 +59,20 @@ def _structure(group: TestGroup) -> Iterator[Finding]:
             yield error(
                 "data", "a test case may not be named 'test_group'", min(case.files.values())
             )
+
+
+def _draft_structure(group: TestGroup) -> Iterator[Finding]:
+    top = group.name.split("/")[0]
+    if group.name == "secret" and group.cases and group.groups:
+        yield error("data", "data/secret must hold test cases or groups, not both", group.rel)
+    if top == "sample" and group.depth > 1:
+        yield error("data", "data/sample may not contain groups", group.rel)
+    if top == "secret" and group.depth > 2:
+        yield error(
+            "data",
+            "groups in data/secret are one level deep; subdirectories of a group are not groups",
+            group.rel,
+        )
 
 
 def _sample_keys(group: TestGroup) -> Iterator[Finding]:
@@ -83,7 +119,7 @@ def modern_structure(problem: Problem) -> Iterator[Finding]:
         return
     earlier: list[str] = []
     for group in problem.data.walk():
-        yield from _structure(group)
+        yield from _structure(problem, group)
         yield from _sample_keys(group)
         yield from _require_pass(problem, group, earlier)
         if group.name:

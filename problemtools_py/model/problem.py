@@ -361,6 +361,28 @@ class Problem:
             args += _words(own.get("args"))
         return args
 
+    def is_test_group(self, group: TestGroup) -> bool:
+        """Whether a directory below data/secret is a test data group: 2025-09, one with
+        a test_group.yaml (the others only organise test cases); the drafts, every one
+        (deeper ones are errors there)."""
+        return not self.released or group.config.exists
+
+    def subgroups(self, group: TestGroup) -> tuple[TestGroup, ...]:
+        """The test data groups directly in ``group`` (2025-09: only secret has any)."""
+        if self.released and group.name != "secret":
+            return ()
+        return tuple(g for g in group.groups if self.is_test_group(g))
+
+    def group_cases(self, group: TestGroup) -> list[TestCase]:
+        """The test cases of ``group``: its own, and (2025-09) those in its directories
+        that are not test data groups, at any depth."""
+        cases = list(group.cases)
+        kept = {g.name for g in self.subgroups(group)}
+        for sub in group.groups if self.released else ():
+            if sub.name not in kept:
+                cases.extend(sub.all_cases())
+        return cases
+
     def static_validation(self, group: TestGroup) -> StaticCase | None:
         """The static validation test case ``group`` defines (2023-07 and later: its own
         ``static_validation_score``, a number or ``pass-fail``), or None."""

@@ -204,8 +204,9 @@ class Scorer:
             if case is not None and found is not None
             else None
         )
-        if group.groups:
-            parts = [self._modern_group(g, results, False) for g in group.groups]
+        subgroups = self.ctx.problem.subgroups(group)
+        if subgroups:
+            parts = [self._modern_group(g, results, False) for g in subgroups]
             self.errors.extend(p.error for p in parts if p.error)
             scores = [CaseScore(p.verdict, p.score) for p in parts]
             return (
@@ -215,7 +216,7 @@ class Scorer:
             )
         cases = [
             CaseScore(results[c.name].verdict, results[c.name].score, results[c.name].multiplier)
-            for c in group.cases
+            for c in self.ctx.problem.group_cases(group)
             if c.name in results
         ]
         return aggregate(cases, aggregation, max_score, static)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from broken import Broken, E, W, assert_reported
-from builders import append, replace, write
+from builders import append, case, replace, write
 from conftest import describe, verify
 
 from problemtools_py.findings import Severity
@@ -43,6 +43,11 @@ RELEASED = [
     Broken("two-ways-to-download-output", "subtasks", lambda p: (
            write(p, "data/sample/1.out", "6\n"), write(p, "data/sample/1.ans.download", "6\n")),
            E, "data", "has .out and .ans.download: one way to download its output"),
+    Broken("plain-directory-beside-groups", "subtasks", lambda p: case(p, "data/secret/plain/x",
+           "1\n5\n"), E, "data", "every directory in it must be one", "data/secret/plain"),
+    Broken("group-inside-a-group", "subtasks", lambda p: (case(p, "data/secret/1-small/in/x",
+           "1\n5\n"), write(p, "data/secret/1-small/in/test_group.yaml", "max_score: 1\n")), E,
+           "data", "may not hold one inside a group", "data/secret/1-small/in/test_group.yaml"),
     Broken("unknown-version-lists-2025-09", "subtasks", lambda p: replace(p, "problem.yaml",
            "2025-09", "2026-01"), E, "problem-yaml", "2023-07, 2025-09); read as legacy"),
 ]
@@ -136,3 +141,19 @@ def test_a_sample_out_file_must_pass_the_validator(copy_sample: Callable[..., Pa
     got = [(f.severity.value, f.path) for f in report.findings if f.check == "answer"]
     assert got == [("error", "data/sample/1.out")], describe(report)
     assert "does not accept this sample output" in report.findings[0].message
+
+
+def test_directories_that_are_not_groups_hold_test_cases(copy_sample: Callable[..., Path]) -> None:
+    """2025-09: a directory without test_group.yaml organises test cases; its cases are
+    its parent's (data/secret's directly, or a group's), at any depth."""
+    root = copy_sample("hilo")
+    case(root, "data/secret/more/deeper/x", "7\n")
+    report = verify(root, ("config", "data"))
+    assert report.findings == [], describe(report)
+    tasks = copy_sample("subtasks")
+    write(tasks, "data/secret/1-small/extra/03-two.in", "2\n1 2\n")
+    write(tasks, "data/secret/1-small/extra/03-two.ans", "3\n")
+    (report,) = verify_all([tasks], ("data", "submissions")).problems
+    assert report.findings == [], describe(report)
+    row = next(r for r in report.submissions if r.submission.endswith("int32.c"))
+    assert row.score == 30  # its three cases in 1-small pass: the extra one counts there
