@@ -11,7 +11,12 @@ from typing import Any
 from problemtools_py.checks.registry import check
 from problemtools_py.checks.schema import unknown_keys_warnings, validate
 from problemtools_py.findings import Finding, error, warning
-from problemtools_py.model.config import LEGACY_VERSIONS, V2023_VERSIONS, V2025_VERSIONS
+from problemtools_py.model.config import (
+    LEGACY_RENAMED_KEYS,
+    LEGACY_VERSIONS,
+    V2023_VERSIONS,
+    V2025_VERSIONS,
+)
 from problemtools_py.model.language_codes import KNOWN_LANGUAGES
 from problemtools_py.model.problem import Problem
 from problemtools_py.yamlfile import YamlDoc
@@ -63,7 +68,8 @@ def problem_yaml(problem: Problem) -> Iterator[Finding]:
         yield from validate(doc, "problem-legacy", "problem-yaml")
         yield from unknown_keys_warnings(doc, "problem-legacy", "problem-yaml")
     else:
-        yield from validate(doc, f"problem-{problem.format.schema_suffix}", "problem-yaml")
+        schema = f"problem-{problem.format.schema_suffix}"
+        yield from validate(doc, schema, "problem-yaml", LEGACY_RENAMED_KEYS)
 
 
 @check("config")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -61,19 +61,28 @@ def _short(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _unknown_key_findings(doc: YamlDoc, err: Any, check: str) -> Iterator[Finding]:
+def _unknown_key_findings(
+    doc: YamlDoc, err: Any, check: str, renamed: Mapping[KeyPath, str]
+) -> Iterator[Finding]:
     known = list(err.schema.get("properties", {}))
     for key in err.instance:
         if key in known:
             continue
         path = (*err.absolute_path, key)
+        if path in renamed:
+            text = f"{key_path_text(path)}: a legacy key, ignored; now {renamed[path]}"
+            yield warning(check, text, doc.rel, doc.line_of(path))
+            continue
         hint = difflib.get_close_matches(str(key), known, n=1)
         more = f" (did you mean '{hint[0]}'?)" if hint else ""
         yield error(check, f"{key_path_text(path)}: unknown key{more}", doc.rel, doc.line_of(path))
 
 
-def validate(doc: YamlDoc, schema: str, check: str) -> list[Finding]:
-    """Findings for every way ``doc.data`` breaks ``schema``."""
+def validate(
+    doc: YamlDoc, schema: str, check: str, renamed: Mapping[KeyPath, str] | None = None
+) -> list[Finding]:
+    """Findings for every way ``doc.data`` breaks ``schema``; a key of ``renamed`` (its
+    path -> its successor) is a warning, not an unknown key."""
     data = doc.data if doc.data is not None else {}
     findings: list[Finding] = []
     for err in sorted(_validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path))):
@@ -81,7 +90,7 @@ def validate(doc: YamlDoc, schema: str, check: str) -> list[Finding]:
             err.validator == "additionalProperties"
             and err.schema.get("additionalProperties") is False
         ):
-            findings.extend(_unknown_key_findings(doc, err, check))
+            findings.extend(_unknown_key_findings(doc, err, check, renamed or {}))
             continue
         path, message = _describe(err)
         findings.append(

@@ -12,6 +12,19 @@ LEGACY_VERSIONS = frozenset({"legacy", "legacy-icpc"})
 V2023_VERSIONS = frozenset({"2023-07-draft", "2023-07"})
 V2025_VERSIONS = frozenset({"2025-09", "2025-09-draft"})
 
+# problem.yaml keys of the legacy format that 2023-07 and later renamed or moved: in a
+# later package each is ignored with a warning naming its successor (as BAPCtools does;
+# the format's own example packages still carry source_url).
+LEGACY_RENAMED_KEYS: dict[tuple[str | int, ...], str] = {
+    ("author",): "credits.authors",
+    ("source_url",): "source.url",
+    ("validation",): "type (and output_validator/)",
+    ("validator_flags",): "output_validator_args in test_group.yaml",
+    ("grading",): "score_aggregation and max_score in test_group.yaml",
+    ("limits", "time_multiplier"): "limits.time_multipliers.ac_to_time_limit",
+    ("limits", "time_safety_margin"): "limits.time_multipliers.time_limit_to_tle",
+}
+
 
 @dataclass(frozen=True)
 class ProblemLimits:
