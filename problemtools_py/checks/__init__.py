@@ -6,6 +6,7 @@ from __future__ import annotations
 
 # Registration happens on import; the order here is the order of the report.
 from problemtools_py.checks import (
+    attachments,
     config,
     encoding,
     layout,
@@ -22,6 +23,7 @@ __all__ = [
     "PARTS",
     "REGISTRY",
     "Check",
+    "attachments",
     "check",
     "config",
     "encoding",

@@ -55,6 +55,16 @@ RELEASED = [
     Broken("group-inside-a-group", "subtasks", lambda p: (case(p, "data/secret/1-small/in/x",
            "1\n5\n"), write(p, "data/secret/1-small/in/test_group.yaml", "max_score: 1\n")), E,
            "data", "may not hold one inside a group", "data/secret/1-small/in/test_group.yaml"),
+    Broken("attachment-directory", "subtasks", lambda p: write(p, "attachments/tools/t.py", "1\n"),
+           E, "attachments", "zip a directory to attach it", "attachments/tools"),
+    Broken("template-not-a-language", "subtasks", lambda p: write(p,
+           "attachments/templates/pyhton3/t.py", "1\n"), E, "attachments",
+           "'pyhton3' is not a language code of the format's list; did you mean 'python3'?",
+           "attachments/templates/pyhton3"),
+    Broken("empty-template", "subtasks", lambda p: write(p, "attachments/templates/cpp/.gitkeep",
+           ""), E, "attachments", "may not be empty", "attachments/templates/cpp"),
+    Broken("solution-without-description", "subtasks", lambda p: write(p, "solution/notes.txt",
+           "x\n"), E, "solution", "solution/ holds no solution", "solution"),
     Broken("unknown-version-lists-2025-09", "subtasks", lambda p: replace(p, "problem.yaml",
            "2025-09", "2026-01"), E, "problem-yaml", "2023-07, 2025-09); read as legacy"),
 ]
@@ -72,6 +82,10 @@ ACCEPTED = {
                                            write(p, "statement/.problem.en.md.swp", b"\0\1")),
     "constant-variants": lambda p: append(p, "statement/problem.en.md", "\n{{max_n.value}}\n"),
     "single-language-string": lambda p: append(p, "problem.yaml", "languages: python3\n"),
+    "templates-and-solution": lambda p: (write(p, "attachments/templates/python3/sum.py", "\n"),
+                                         write(p, "attachments/templates/default/sum.txt", "\n"),
+                                         write(p, "attachments/tool.py", "\n"),
+                                         write(p, "solution/solution.en.md", "Add.\n")),
 }
 
 
