@@ -10,7 +10,8 @@ from problemtools_py.checks.config import yaml_doc_findings
 from problemtools_py.checks.registry import check
 from problemtools_py.checks.schema import validate
 from problemtools_py.findings import Finding, error
-from problemtools_py.model.problem import Problem, TestGroup, required_group
+from problemtools_py.model.groups import required_group
+from problemtools_py.model.problem import Problem, TestGroup
 
 
 def _released_structure(problem: Problem, group: TestGroup) -> Iterator[Finding]:

@@ -93,6 +93,11 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         "--no-run", action="store_true", help="static checks only: compile and run nothing"
     )
     parser.add_argument(
+        "--generate",
+        action="store_true",
+        help="first write stale test data from generators/generators.yaml (see generatedata)",
+    )
+    parser.add_argument(
         "--visualize",
         type=Path,
         metavar="DIR",
@@ -157,6 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             submissions=args.submissions,
             data=args.data,
             visualize=args.visualize,
+            generate=args.generate,
         )
         with reporter.progress() as progress:
             run = verify_all(

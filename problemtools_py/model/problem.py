@@ -14,6 +14,7 @@ from typing import Any
 from problemtools_py.model.config import ProblemConfig
 from problemtools_py.model.constants import constant_texts
 from problemtools_py.model.files import FileEntry
+from problemtools_py.model.groups import StaticCase, words
 from problemtools_py.verdicts import Verdict
 from problemtools_py.yamlfile import YamlDoc
 
@@ -223,41 +224,6 @@ class DeclaredLimit:
     problem: str | None = None
 
 
-def required_group(name: str) -> str:
-    """The group a ``require_pass`` entry names: ``sample``, or a group of secret given
-    with or without its ``secret/`` prefix."""
-    return name if name == "sample" or name.startswith("secret/") else f"secret/{name}"
-
-
-def required_groups(group: TestGroup) -> list[str]:
-    """The groups whose every case must be accepted before ``group`` is scored."""
-    value = group.own_settings.get("require_pass")
-    names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-    return [required_group(n) for n in names if isinstance(n, str)]
-
-
-@dataclass(frozen=True)
-class StaticCase:
-    """A test group's static validation test case: its maximum score (None: pass-fail)
-    and the static validator's arguments."""
-
-    group: str
-    max_score: float | None
-    args: list[str]
-
-    @property
-    def name(self) -> str:
-        return f"{self.group}/<static validation>" if self.group else "<static validation>"
-
-
-def _words(value: object) -> list[str]:
-    if isinstance(value, str):
-        return value.split()
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    return []
-
-
 @dataclass(frozen=True)
 class Problem:
     root: Path
@@ -352,13 +318,13 @@ class Problem:
         ``args``."""
         settings = self.settings(case.group)
         value = settings.get(self._validator_key(settings, "input"))
-        args = _words(value.get(validator)) if isinstance(value, dict) else _words(value)
+        args = words(value.get(validator)) if isinstance(value, dict) else words(value)
         own = case.config.data if case.config is not None and not self.legacy else None
         if isinstance(own, dict):
             mine = own.get("input_validator_args")
             if mine is not None:
-                args = _words(mine.get(validator) if isinstance(mine, dict) else mine)
-            args += _words(own.get("args"))
+                args = words(mine.get(validator) if isinstance(mine, dict) else mine)
+            args += words(own.get("args"))
         return args
 
     def is_test_group(self, group: TestGroup) -> bool:
@@ -391,19 +357,19 @@ class Problem:
         if self.legacy or raw is None or isinstance(raw, bool):
             return None
         if raw == "pass-fail":
-            return StaticCase(group.name, None, _words(own.get("static_validator_args")))
+            return StaticCase(group.name, None, words(own.get("static_validator_args")))
         if isinstance(raw, int | float) and raw >= 0:
-            return StaticCase(group.name, float(raw), _words(own.get("static_validator_args")))
+            return StaticCase(group.name, float(raw), words(own.get("static_validator_args")))
         return None
 
     def visualizer_args(self, case: TestCase, kind: str) -> list[str]:
         """``<kind>_visualizer_args`` (kind: input or output) for ``case``: its group's,
         which the case's own yaml overrides (2023-07 and later)."""
         key = f"{kind}_visualizer_args"
-        args = _words(self.settings(case.group).get(key))
+        args = words(self.settings(case.group).get(key))
         own = case.config.data if case.config is not None else None
         if isinstance(own, dict) and own.get(key) is not None:
-            args = _words(own[key])
+            args = words(own[key])
         return args
 
     def output_validator_args(self, case: TestCase) -> list[str]:
@@ -412,9 +378,9 @@ class Problem:
         the case's own yaml overrides."""
         settings = self.settings(case.group)
         if self.legacy:
-            return [*self.config.validator_flags, *_words(settings.get("output_validator_flags"))]
-        args = _words(settings.get(self._validator_key(settings, "output")))
+            return [*self.config.validator_flags, *words(settings.get("output_validator_flags"))]
+        args = words(settings.get(self._validator_key(settings, "output")))
         own = case.config.data if case.config is not None else None
         if isinstance(own, dict) and own.get("output_validator_args") is not None:
-            args = _words(own["output_validator_args"])
+            args = words(own["output_validator_args"])
         return args

@@ -30,6 +30,7 @@ class Options:
     data: re.Pattern[str] | None = None  # -d: which test cases
     timing_cap: float = 60.0  # CPU seconds allowed while timing the accepted submissions
     visualize: Path | None = None  # --visualize: where the visualizers' images go
+    generate: bool = False  # --generate: make stale test data from generators.yaml first
 
 
 @dataclass
@@ -156,6 +157,18 @@ class Context:
             files = {n: substitute_bytes(c, self.problem.constants) for n, c in files.items()}
         own = frozenset(p.relative_to(base).as_posix() for p in paths)
         return self.builder.build(language, files, own, entrypoint)
+
+    def build_files(self, paths: list[Path], base: Path, entrypoint: str | None = None) -> Build:
+        """Build a program made of ``paths`` (named relative to ``base``) that is no
+        program of the model's: a generator of generators.yaml's ``generators:`` map."""
+        names = [p.relative_to(base).as_posix() for p in paths]
+        language = self.languages.detect(names, {n: _first_line(base / n) for n in names})
+        if language is None:
+            return Build(None, "cannot tell the language of this program", 0.0, False)
+        files = read_program(paths, base)
+        if not self.problem.legacy:
+            files = {n: substitute_bytes(c, self.problem.constants) for n, c in files.items()}
+        return self.builder.build(language, files, frozenset(names), entrypoint)
 
     def _include_dir(self, code: str) -> Path | None:
         for name in (code, "default" if not self.problem.legacy else None):

@@ -21,7 +21,8 @@ from problemtools_py.judge.graders import (
     default_grader,
     parse_range,
 )
-from problemtools_py.model.problem import TestGroup, required_groups
+from problemtools_py.model.groups import required_groups
+from problemtools_py.model.problem import TestGroup
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.cache import VerdictCache, digest
 from problemtools_py.verify.context import Context
@@ -173,7 +174,7 @@ class Scorer:
             else None
         )
         grade = self._aggregate_group(group, results, aggregation, max_score)
-        if grade.score and not self._passed(required_groups(group), results):
+        if grade.score and not self._passed(required_groups(group.own_settings), results):
             return Grade(grade.verdict, 0.0, grade.error)  # require_pass: not scored
         return grade
 

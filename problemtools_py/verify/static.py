@@ -14,7 +14,8 @@ from problemtools_py.findings import Finding, error
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.validators import CustomValidator, Validation, fresh_feedback_dir
-from problemtools_py.model.problem import StaticCase, Submission
+from problemtools_py.model.groups import StaticCase
+from problemtools_py.model.problem import Submission
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.verdicts import Verdict

@@ -8,7 +8,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from problemtools_py.checks import PARTS, REGISTRY
-from problemtools_py.findings import ProblemReport, RunReport
+from problemtools_py.findings import Finding, ProblemReport, RunReport
+from problemtools_py.generate.runner import GenerateOptions, generate_problem, has_generators
 from problemtools_py.model import Problem, load_problem
 from problemtools_py.model.archive import is_archive, unpacked
 from problemtools_py.sandbox.pool import SandboxPool
@@ -39,8 +40,10 @@ def verify_problem(
         report.path = str(path)
         return report
     start = time.perf_counter()
+    made = _generate(path, pool, options) if options is not None and options.generate else []
     problem = load_problem(path)
     report = ProblemReport(problem.short_name, str(path), problem.format.value, list(parts))
+    report.findings.extend(made)
     ctx = Context.create(problem, options or Options(), pool, progress) if pool else None
     if ctx is not None and "submissions" in parts:
         ctx.prefetch_submissions()
@@ -49,6 +52,13 @@ def verify_problem(
     finally:
         if ctx is not None:
             ctx.close()
+
+
+def _generate(path: Path, pool: SandboxPool | None, options: Options) -> list[Finding]:
+    """``--generate``: write the package's stale test data from its generators.yaml."""
+    if pool is None or not has_generators(path):
+        return []
+    return generate_problem(path, pool, GenerateOptions(jobs=options.jobs)).findings
 
 
 def _run_parts(

@@ -42,7 +42,7 @@ def test_sample_packages_become_rows_or_drops(tmp_path: Path) -> None:
     out = tmp_path / "built"
     assert main([*packages, "-o", str(out), "-q", "--split", "eval"]) == 0
     report = json.loads((out / "build_report.json").read_text())
-    assert report["rows"] == {"eval": 3}
+    assert report["rows"] == {"eval": 4}
     assert report["dropped"] == {
         "custom output validator (several valid answers)": 4,
         "too few tests": 1,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from problemtools_py.model import problem as model
-from problemtools_py.model.problem import required_group
+from problemtools_py.model.groups import required_group
 
 BASE = {".in": "a.in", ".ans": "a.ans"}
 

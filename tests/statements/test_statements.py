@@ -31,6 +31,7 @@ STATEMENTS = {
     ("bigsum", "en"): ("Big Sum", "Some of them are large", "10^{12}"),
     ("different", "en"): ("A Different Problem", "absolute value of the difference", "1000000000000000"),
     ("divisor", "en"): ("Divisor", "A composite number has a divisor", r"4 \le n"),
+    ("gensum", "en"): ("Generated Sum", "Its test data is generated", "1000"),
     ("guess", "en"): ("Guess the Number", "Can you guess it in at most", "1000"),
     ("hello", "en"): ("Hello", "Politeness is a virtue", "20"),
     ("hilo", "en"): ("Higher or Lower", "Find it with at most", "1000000"),

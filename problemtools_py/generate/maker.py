@@ -1,0 +1,192 @@
+"""Making one test case's files in scratch space: its generator in the sandbox (in a
+bounded tmpfs, reading and writing only ``testcase.<ext>``; standard output is the input
+when it writes no ``testcase.in``), the files it copies, its inline text and links, and
+its answer from the solution (empty for interactive and multi-pass problems)."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from problemtools_py.generate.plan import CASE_EXTENSIONS, CaseRule, Command
+from problemtools_py.generate.programs import GENERATORS, Programs
+from problemtools_py.judge.compile import Executable, bounded_dir
+from problemtools_py.judge.execute import run_program
+from problemtools_py.sandbox.protocol import Bind
+from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
+from problemtools_py.verify.context import Context
+
+WORK_DIR = "/gen"
+FILE_CAP = 256 << 20  # bytes: the largest test case file a generator may write
+DEFAULT_SECONDS = 60.0  # CPU seconds a generator or solution may use per test case
+
+
+def limits(seconds: float = DEFAULT_SECONDS) -> Limits:
+    return Limits(
+        cpu_seconds=seconds,
+        memory_bytes=2 << 30,
+        output_bytes=FILE_CAP,
+        file_bytes=FILE_CAP,
+        processes=64,
+    )
+
+
+@dataclass(frozen=True)
+class Made:
+    files: dict[str, bytes]  # extension -> content
+    problem: str | None = None  # why the case could not be made
+    warning: str | None = None
+
+
+OVER = {Outcome.TLE: "time", Outcome.MLE: "memory", Outcome.OLE: "output"}
+
+
+def _failure(run: RunResult) -> str:
+    said = run.stderr.decode("utf-8", "replace").strip()[-500:]
+    what = (
+        f"over its {OVER[run.outcome]} limit ({run.describe()})"
+        if run.outcome in OVER
+        else run.describe()
+    )
+    return what + (f": {said}" if said else "")
+
+
+def _read_capped(path: Path) -> bytes | None:
+    """A regular file a sandboxed program wrote (never through a link), or None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > FILE_CAP:
+            return None
+        return handle.read(FILE_CAP + 1)
+
+
+class CaseMaker:
+    def __init__(
+        self,
+        ctx: Context,
+        programs: Programs,
+        default_solution: str | None,
+        seconds: float = DEFAULT_SECONDS,
+    ) -> None:
+        self.ctx = ctx
+        self.limits = limits(seconds)
+        self.programs = programs
+        self.default_solution = default_solution
+        config = ctx.problem.config
+        self.no_answer = config.interactive or config.multi_pass
+
+    def make(self, rule: CaseRule) -> Made:
+        files: dict[str, bytes] = {}
+        if rule.generate is not None:
+            made = self.run_generator(rule.generate, rule.retries)
+            if isinstance(made, str):
+                return Made({}, made)
+            files.update(made)
+        if rule.copy is not None:
+            found = self._copied(rule.copy)
+            if not found:
+                return Made({}, f"copy: no file generators/{rule.copy}.<ext> to copy")
+            files.update(found)
+        files.update({ext: text.encode() for ext, text in rule.inline.items()})
+        files.update({ext: files[src] for ext, src in rule.links.items() if src in files})
+        if ".in" not in files and not rule.path.startswith("sample/"):
+            return Made(files, "the generator made no input")
+        invalid_input = rule.path.startswith("invalid_input/")
+        if ".ans" not in files and ".in" in files and not invalid_input:
+            answer = self._answer(rule, files[".in"])
+            if isinstance(answer, str):
+                return Made(files, answer)
+            files[".ans"] = answer
+        return Made(files, None, self._mismatch(rule, files))
+
+    def _copied(self, base: str) -> dict[str, bytes]:
+        found: dict[str, bytes] = {}
+        root = self.ctx.problem.root / GENERATORS
+        for ext in CASE_EXTENSIONS:
+            path = root / (base + ext)
+            if path.is_file() and not path.is_symlink():
+                found[ext] = path.read_bytes()
+        return found
+
+    def _answer(self, rule: CaseRule, given: bytes) -> bytes | str:
+        if self.no_answer:
+            return b""
+        solution = rule.solution or self.default_solution
+        if solution is None:
+            return "no .ans, and no solution to make it (give solution: in generators.yaml)"
+        exe = self.programs.solution(solution)
+        if isinstance(exe, str):
+            return f"solution {solution} does not build: {exe}"
+        with tempfile.TemporaryDirectory(prefix="ptpy-sol-") as tmp:
+            stdin, stdout = Path(tmp) / "in", Path(tmp) / "out"
+            stdin.write_bytes(given)
+            stdin.chmod(0o644)
+            try:
+                with self.ctx.pool.sandbox() as box:
+                    run = run_program(box, exe, limits=self.limits, stdin=stdin, stdout=stdout)
+            except SandboxError as exc:
+                return f"solution {solution} could not run: {exc}"
+            if not run.ok:
+                return f"solution {solution} failed: {_failure(run)}"
+            return stdout.read_bytes()
+
+    def run_generator(self, command: Command, retries: int) -> dict[str, bytes] | str:
+        """The files the generator writes (attempt after attempt, the seed one higher each
+        time, until one succeeds), or why none did."""
+        exe = self.programs.generator(command.program)
+        if isinstance(exe, str):
+            return f"generator {command.program}: {exe}"
+        why = ""
+        for retry in range(retries):
+            made = self._attempt(exe, command.argv(retry))
+            if not isinstance(made, str):
+                return made
+            why = made
+        tries = f" ({retries} attempts)" if retries > 1 else ""
+        return f"generator `{command.text.strip()}` failed{tries}: {why}"
+
+    def _attempt(self, exe: Executable, argv: list[str]) -> dict[str, bytes] | str:
+        with tempfile.TemporaryDirectory(prefix="ptpy-gen-") as tmp:
+            scratch, stdout = Path(tmp) / "work", Path(tmp) / "stdout"
+            scratch.mkdir()
+            with bounded_dir(scratch, FILE_CAP):
+                scratch.chmod(0o777)
+                try:
+                    with self.ctx.pool.sandbox() as box:
+                        run = run_program(
+                            box,
+                            exe,
+                            argv,
+                            limits=self.limits,
+                            binds=[Bind(str(scratch), WORK_DIR, True)],
+                            cwd=WORK_DIR,
+                            stdout=stdout,
+                        )
+                except SandboxError as exc:
+                    return f"could not run: {exc}"
+                if not run.ok:
+                    return _failure(run)
+                files = {
+                    ext: data
+                    for ext in CASE_EXTENSIONS
+                    if (data := _read_capped(scratch / f"testcase{ext}")) is not None
+                }
+            if ".in" not in files:
+                files[".in"] = stdout.read_bytes()
+            return files
+
+    @staticmethod
+    def _mismatch(rule: CaseRule, files: dict[str, bytes]) -> str | None:
+        for ext, pattern in rule.match:
+            text = files.get(ext, b"").decode("utf-8", "replace")
+            if not re.search(pattern, text, re.MULTILINE | re.DOTALL):
+                return f"its {ext} does not match '{pattern}'"
+        return None
