@@ -69,6 +69,23 @@ class GroupResult:
 
 
 @dataclass(frozen=True)
+class ConstraintRow:
+    """One bound an input validator checks, over every test case (``--constraints``)."""
+
+    validator: str
+    name: str
+    low: float
+    high: float
+    seen_low: float | None  # None: no case read it
+    seen_high: float | None
+    reached_low: bool
+    reached_high: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
 class SubmissionRow:
     """One row of the results table."""
 
@@ -79,11 +96,16 @@ class SubmissionRow:
     score: float | None
     max_cpu: float
     groups: dict[str, GroupResult] = field(default_factory=dict)
+    cases: dict[str, GroupResult] = field(default_factory=dict)  # per test case, as run
 
     def to_json(self) -> dict[str, Any]:
         return {
             **asdict(self),
             "verdict": self.verdict.value if self.verdict is not None else None,
+            "cases": {
+                name: {**asdict(cell), "verdict": cell.verdict.value}
+                for name, cell in self.cases.items()
+            },
             "groups": {
                 name: {**asdict(cell), "verdict": cell.verdict.value}
                 for name, cell in self.groups.items()
@@ -103,7 +125,9 @@ class ProblemReport:
     seconds: float = 0.0
     time_limit: float | None = None  # derived or fixed, when submissions ran
     time_limit_source: str | None = None
+    time_limit_hard: float | None = None  # the limit runs were stopped at (the margin)
     submissions: list[SubmissionRow] = field(default_factory=list)  # the results table
+    constraints: list[ConstraintRow] = field(default_factory=list)  # --constraints
 
     @property
     def errors(self) -> int:

@@ -182,6 +182,7 @@ def run_to_json(run: RunReport) -> dict[str, Any]:
                 "time_limit": p.time_limit,
                 "time_limit_source": p.time_limit_source,
                 "submissions": [row.to_json() for row in p.submissions],
+                "constraints": [row.to_json() for row in p.constraints],
                 "findings": [f.to_json() for f in p.findings],
             }
             for p in run.problems

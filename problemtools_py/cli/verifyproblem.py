@@ -10,6 +10,7 @@ from pathlib import Path
 from problemtools_py import __version__
 from problemtools_py.checks import PARTS
 from problemtools_py.cli.errorhandler import run_cli
+from problemtools_py.cli.htmlreport import write_report
 from problemtools_py.cli.options import add_jobs, positive_float
 from problemtools_py.cli.reporters import JsonReporter, TextReporter
 from problemtools_py.errors import FatalError
@@ -93,6 +94,19 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         "--no-run", action="store_true", help="static checks only: compile and run nothing"
     )
     parser.add_argument(
+        "--report",
+        type=Path,
+        metavar="FILE",
+        help="also write an HTML page: results, CPU time per test case against the limit, "
+        "constraint coverage, where generated data comes from",
+    )
+    parser.add_argument(
+        "--constraints",
+        action="store_true",
+        help="report the bounds input validators check (--constraints_file) that no test "
+        "case reaches, or that the statement states otherwise",
+    )
+    parser.add_argument(
         "--generate",
         action="store_true",
         help="first write stale test data from generators/generators.yaml (see generatedata)",
@@ -163,6 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             data=args.data,
             visualize=args.visualize,
             generate=args.generate,
+            constraints=args.constraints,
         )
         with reporter.progress() as progress:
             run = verify_all(
@@ -177,6 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 progress=progress,
             )
         reporter.finish(run)
+        if args.report is not None:
+            write_report(run, args.report)
         return run.exit_code
 
     return run_cli(PROG, parser, argv, body)

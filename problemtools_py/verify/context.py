@@ -31,6 +31,7 @@ class Options:
     timing_cap: float = 60.0  # CPU seconds allowed while timing the accepted submissions
     visualize: Path | None = None  # --visualize: where the visualizers' images go
     generate: bool = False  # --generate: make stale test data from generators.yaml first
+    constraints: bool = False  # --constraints: the bounds validators check, and coverage
 
 
 @dataclass

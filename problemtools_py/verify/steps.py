@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from problemtools_py.findings import Finding, GroupResult, SubmissionRow, error
+from problemtools_py.findings import ConstraintRow, Finding, GroupResult, SubmissionRow, error
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answer_validation import check_answer_files
 from problemtools_py.verify.answers import check_answers
+from problemtools_py.verify.constraints import coverage
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.inputs import check_inputs
+from problemtools_py.verify.inputs import check_inputs, validators
 from problemtools_py.verify.outcomes import SubmissionResult
 from problemtools_py.verify.submissions import Judged, judge_submissions
 from problemtools_py.verify.visualize import check_visualizers
@@ -23,7 +24,9 @@ class RunOutput:
     findings: list[Finding] = field(default_factory=list)
     time_limit: float | None = None
     time_limit_source: str | None = None
+    time_limit_hard: float | None = None
     submissions: list[SubmissionRow] = field(default_factory=list)
+    constraints: list[ConstraintRow] = field(default_factory=list)
 
 
 def run_part(ctx: Context, part: str, out: RunOutput) -> None:
@@ -33,6 +36,10 @@ def run_part(ctx: Context, part: str, out: RunOutput) -> None:
             out.findings.extend(check_answers(ctx))
             out.findings.extend(check_answer_files(ctx))
             out.findings.extend(check_visualizers(ctx))
+            if ctx.options.constraints:
+                found = coverage(ctx, validators(ctx)[0])
+                out.findings.extend(found.findings)
+                out.constraints = [b.row() for b in found.bounds.values()]
         elif part == "graders":
             for grader in ctx.problem.graders if ctx.problem.legacy else ():
                 build = ctx.build(grader)
@@ -70,6 +77,7 @@ def _table(judged: Judged, out: RunOutput) -> None:
     if judged.limit is not None:
         out.time_limit = judged.limit.seconds
         out.time_limit_source = judged.limit.source
+        out.time_limit_hard = judged.limit.hard
     for result in judged.results:
         exp = result.submission.expectation
         out.submissions.append(
@@ -81,5 +89,8 @@ def _table(judged: Judged, out: RunOutput) -> None:
                 score=result.score,
                 max_cpu=round(result.max_cpu, 3),
                 groups=_groups(result),
+                cases={
+                    o.case.name: GroupResult(o.verdict, round(o.cpu, 4), 1) for o in result.cases
+                },
             )
         )

@@ -85,7 +85,9 @@ def _run_parts(
         if bail and report.errors:
             break
     report.time_limit, report.time_limit_source = out.time_limit, out.time_limit_source
+    report.time_limit_hard = out.time_limit_hard
     report.submissions = list(out.submissions)
+    report.constraints = list(out.constraints)
     report.seconds = time.perf_counter() - start
     return report
 
