@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
+import json
 from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
 
-import jsonschema
-
+from problemtools_py.atomicfile import write_bytes
+from problemtools_py.cachedir import cache_root
 from problemtools_py.findings import Finding, error, warning
-from problemtools_py.resources import load_schema
+from problemtools_py.resources import load_schema, schema_text
 from problemtools_py.yamlfile import KeyPath, YamlDoc
+
+SCHEMA_CACHE_VERSION = 1
 
 
 @cache
 def _validator(name: str) -> Any:
+    import jsonschema  # (here: a cached result needs none of it)
+
     schema = load_schema(name)
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
@@ -82,7 +88,56 @@ def validate(
     doc: YamlDoc, schema: str, check: str, renamed: Mapping[KeyPath, str] | None = None
 ) -> list[Finding]:
     """Findings for every way ``doc.data`` breaks ``schema``; a key of ``renamed`` (its
-    path -> its successor) is a warning, not an unknown key."""
+    path -> its successor) is a warning, not an unknown key. Results are kept by content
+    (the document with its lines, the schema, the options), so an unchanged file is not
+    validated again, and jsonschema is not even imported (the pre-commit hook's start)."""
+    key = _key(doc, schema, check, renamed)
+    cached = _cached(key)
+    if cached is not None:
+        return cached
+    findings = _validate(doc, schema, check, renamed)
+    _store(key, findings)
+    return findings
+
+
+def _key(doc: YamlDoc, schema: str, check: str, renamed: Mapping[KeyPath, str] | None) -> str:
+    text = json.dumps(
+        [
+            SCHEMA_CACHE_VERSION,
+            schema,
+            schema_text(schema),
+            check,
+            sorted((list(k), v) for k, v in (renamed or {}).items()),
+            doc.rel,
+            doc.data,
+            sorted((list(k), v) for k, v in doc.lines.items()),
+        ],
+        sort_keys=True,
+        default=str,
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _cached(key: str) -> list[Finding] | None:
+    try:
+        raw = json.loads((cache_root() / "schema" / f"{key}.json").read_text(encoding="utf-8"))
+        return [Finding.from_json(item) for item in raw]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _store(key: str, findings: list[Finding]) -> None:
+    folder = cache_root() / "schema"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_bytes(folder / f"{key}.json", json.dumps([f.to_json() for f in findings]).encode())
+    except OSError:
+        pass  # a cache that cannot be written is only slower
+
+
+def _validate(
+    doc: YamlDoc, schema: str, check: str, renamed: Mapping[KeyPath, str] | None
+) -> list[Finding]:
     data = doc.data if doc.data is not None else {}
     findings: list[Finding] = []
     for err in sorted(_validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path))):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
 from collections.abc import Callable, Sequence
 
 from problemtools_py.errors import FatalError
@@ -56,6 +55,8 @@ def run_command(prog: str, body: Callable[[], ExitCode]) -> int:
     except Exception as exc:
         print(f"{prog}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         if os.environ.get(DEBUG_ENV):
+            import traceback  # (only here: it costs every command's start-up)
+
             traceback.print_exc()
         else:
             print(

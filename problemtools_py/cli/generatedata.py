@@ -8,12 +8,9 @@ from pathlib import Path
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, positive_float
-from problemtools_py.cli.reporters import JsonReporter, TextReporter
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, RunReport
-from problemtools_py.generate.maker import DEFAULT_SECONDS
-from problemtools_py.generate.runner import GenerateOptions, generate_problem
-from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.generate import DEFAULT_SECONDS
 
 PROG = "generatedata"
 
@@ -55,6 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in args.problems:
             if not path.is_dir():
                 raise FatalError(f"{path}: no such directory")
+        from problemtools_py.cli.reporters import JsonReporter, TextReporter
+        from problemtools_py.generate.runner import GenerateOptions, generate_problem
+        from problemtools_py.sandbox.pool import SandboxPool
+
         options = GenerateOptions(
             args.jobs, args.check_deterministic, args.clean, args.force, seconds=args.timeout
         )

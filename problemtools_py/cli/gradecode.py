@@ -14,18 +14,15 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
-
-from rich.progress import TextColumn
+from typing import TYPE_CHECKING, Any, TextIO
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, positive_int
-from problemtools_py.cli.reporters import count_bar
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
-from problemtools_py.grading.distributed import ray_grade
-from problemtools_py.grading.grader import Grader
-from problemtools_py.grading.results import GradeResult, Settings
+
+if TYPE_CHECKING:  # (the grader is imported when there is something to grade)
+    from problemtools_py.grading.results import GradeResult
 
 PROG = "gradecode"
 
@@ -133,6 +130,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def body(args: argparse.Namespace) -> ExitCode:
         items = list(read_lines(args.completions))  # validates every line before grading
+        from rich.progress import TextColumn
+
+        from problemtools_py.cli.reporters import count_bar
+        from problemtools_py.grading.distributed import ray_grade
+        from problemtools_py.grading.grader import Grader
+        from problemtools_py.grading.results import Settings
+
         settings = Settings(
             memory_mb=args.memory_mb,
             output_factor=args.output_factor,

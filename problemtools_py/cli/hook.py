@@ -10,10 +10,8 @@ from pathlib import Path
 
 from problemtools_py.checks import PARTS
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.reporters import TextReporter
 from problemtools_py.findings import ExitCode
-from problemtools_py.verify.context import Options
-from problemtools_py.verify.verifier import verify_all
+from problemtools_py.verify.options import Options
 
 PROG = "verifyproblem-hook"
 STATIC_PARTS = ("config", "statement", "data")
@@ -52,6 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parts = list(STATIC_PARTS) if args.static else list(PARTS)
         cwd = Path.cwd().resolve()
         shown = [r.relative_to(cwd) if cwd in r.parents else r for r in roots]
+        from problemtools_py.cli.reporters import TextReporter
+        from problemtools_py.verify.verifier import verify_all
+
         reporter = TextReporter(quiet=True)
         run = verify_all(
             shown,

@@ -9,19 +9,18 @@ import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, nonnegative_int, positive_int
-from problemtools_py.cli.reporters import count_bar
-from problemtools_py.dataset.assemble import Assembler
-from problemtools_py.dataset.build import BuildOptions, Conversion, convert
-from problemtools_py.dataset.distributed import ray_outcomes
-from problemtools_py.dataset.filters import Filters
-from problemtools_py.dataset.schema import SPLITS
+from problemtools_py.dataset.splits import SPLITS
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, count
-from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.window import ordered_window
+
+if TYPE_CHECKING:  # (imported in main: --help needs none of the converter)
+    from problemtools_py.dataset.build import BuildOptions, Conversion
+    from problemtools_py.sandbox.pool import SandboxPool
 
 PROG = "kattis2parquet"
 
@@ -89,6 +88,8 @@ def _converted(
 ) -> Iterator[tuple[Path, Conversion]]:
     """Outcomes in input order, with at most a few packages converted ahead (bounded
     memory, whatever the number of packages)."""
+    from problemtools_py.dataset.build import convert
+
     return ordered_window(
         packages,
         lambda path: workers.submit(convert, path, pool, options),
@@ -104,6 +105,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in args.packages:
             if not (path / "problem.yaml").is_file():
                 raise FatalError("not a problem package (no problem.yaml)", path=path)
+        from problemtools_py.cli.reporters import count_bar
+        from problemtools_py.dataset.assemble import Assembler
+        from problemtools_py.dataset.build import BuildOptions
+        from problemtools_py.dataset.distributed import ray_outcomes
+        from problemtools_py.dataset.filters import Filters
+        from problemtools_py.sandbox.pool import SandboxPool
+
         options = BuildOptions(
             args.split, args.max_tests, args.max_test_bytes, args.min_tests, args.allow_no_reference
         )

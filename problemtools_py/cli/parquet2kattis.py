@@ -7,18 +7,18 @@ import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
-
-from rich.progress import Progress, TaskID
+from typing import TYPE_CHECKING, Any
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs
-from problemtools_py.cli.reporters import count_bar
-from problemtools_py.dataset.export import package
-from problemtools_py.dataset.reader import Dataset, DatasetProblem
-from problemtools_py.dataset.schema import SPLITS
+from problemtools_py.dataset.splits import SPLITS
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, count
+
+if TYPE_CHECKING:  # (imported in main: --help needs neither pyarrow nor rich)
+    from rich.progress import Progress, TaskID
+
+    from problemtools_py.dataset.reader import Dataset, DatasetProblem
 
 PROG = "parquet2kattis"
 
@@ -65,6 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
     def body(args: argparse.Namespace) -> ExitCode:
+        from problemtools_py.cli.reporters import count_bar
+        from problemtools_py.dataset.export import package
+        from problemtools_py.dataset.reader import Dataset
+
         data = Dataset(args.dataset)
         splits = args.split or data.splits
         if not splits:

@@ -7,13 +7,14 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.reporters import TextReporter, count_bar
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
-from problemtools_py.model import load_problem
-from problemtools_py.statements.html import MATHJAX_URL, HtmlResult, render_html, write_html
+from problemtools_py.statements import MATHJAX_URL
+
+if TYPE_CHECKING:  # (the renderer is imported when there is something to render)
+    from problemtools_py.statements.html import HtmlResult
 
 PROG = "problem2html"
 
@@ -52,6 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def body(args: argparse.Namespace) -> ExitCode:
         run = RunReport()
+        from problemtools_py.cli.reporters import TextReporter, count_bar
+
         results: list[HtmlResult] = []
         reporter = TextReporter(quiet=args.quiet)
         quiet_bar = args.quiet or args.json or len(args.problems) < 2
@@ -75,6 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _one(args: argparse.Namespace, path: Path) -> tuple[HtmlResult, ProblemReport]:
+    from problemtools_py.model import load_problem
+    from problemtools_py.statements.html import render_html, write_html
+
     problem = load_problem(path)
     result = render_html(
         problem, args.language, body_only=args.body_only, mathjax_url=args.mathjax_url or None

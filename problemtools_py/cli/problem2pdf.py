@@ -8,13 +8,14 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.reporters import TextReporter
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
-from problemtools_py.model import load_problem
-from problemtools_py.statements.pdf import PdfResult, latex_command, render_pdf
+
+if TYPE_CHECKING:  # (the renderer is imported when there is something to render)
+    from problemtools_py.statements.pdf import PdfResult
 
 PROG = "problem2pdf"
 
@@ -44,6 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
     def body(args: argparse.Namespace) -> ExitCode:
+        from problemtools_py.cli.reporters import TextReporter
+        from problemtools_py.model import load_problem
+        from problemtools_py.statements.pdf import latex_command, render_pdf
+
         if latex_command() is None:
             raise FatalError(
                 "pdflatex not found: install TeX Live (bash scripts/setup.sh does, with apt-get)",

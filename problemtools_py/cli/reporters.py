@@ -3,31 +3,25 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    SpinnerColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from problemtools_py import __version__
 from problemtools_py.findings import Finding, ProblemReport, RunReport, Severity, count
 from problemtools_py.verdicts import Verdict
 
+if TYPE_CHECKING:  # (imported where used: a run that shows no bar or table needs neither)
+    from rich.console import Console
+    from rich.progress import Progress, ProgressColumn
+    from rich.table import Table
+
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
+ANSI = {"bold red": "1;31", "yellow": "33", "green": "32", "bold": "1", "dim": "2"}
 
 
 def _where(report: ProblemReport, finding: Finding) -> str:
@@ -45,24 +39,53 @@ class TextReporter:
     ) -> None:
         self.quiet = quiet
         self.verbose = verbose
-        self.console = console or Console(highlight=False, soft_wrap=True)
+        self._console = console
         self._bar: Progress | None = None
         self._task: Any = None
         self._task_name = "verifying"
+
+    @property
+    def console(self) -> Console:
+        """rich's console, made when a table or a bar needs it (it costs start-up time)."""
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(highlight=False, soft_wrap=True)
+        return self._console
+
+    def _emit(self, *pieces: tuple[str, str]) -> None:
+        """One line of (text, style) pieces: through rich while a bar is live (it keeps
+        the bar below), else straight to stdout, in ANSI colours on a terminal."""
+        if self._bar is not None or self._console is not None:
+            from rich.text import Text
+
+            text = Text()
+            for piece, style in pieces:
+                text.append(piece, style=style)
+            self.console.print(text)
+            return
+        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        line = "".join(
+            f"\x1b[{ANSI[style]}m{piece}\x1b[0m" if color and style else piece
+            for piece, style in pieces
+        )
+        sys.stdout.write(line + "\n")
 
     def part(self, problem: str, part: str) -> None:
         self._task_name = f"{problem}: {part}"
         if self._bar is not None and self._task is not None:
             self._bar.update(self._task, description=self._task_name)
         if self.verbose:
-            self.console.print(Text(f"{problem}: checking {part}", style="dim"))
+            self._emit((f"{problem}: checking {part}", "dim"))
 
     @contextmanager
     def progress(self) -> Iterator[Callable[[str, int], None] | None]:
         """A progress bar (on a terminal) counting judged test cases."""
-        if self.quiet or not self.console.is_terminal:
+        if self.quiet or not sys.stdout.isatty():
             yield None
             return
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
         bar = Progress(
             SpinnerColumn(),
             TextColumn("{task.description}"),
@@ -87,37 +110,28 @@ class TextReporter:
 
     def problem(self, report: ProblemReport) -> None:
         for finding in report.findings:
-            line = Text()
-            line.append(_where(report, finding) + ": ")
-            line.append(finding.severity.value, style=STYLE[finding.severity])
-            line.append(f": {finding.message}")
-            if self.verbose:
-                line.append(f" [{finding.check}]", style="dim")
-            self.console.print(line)
+            self._emit(
+                (_where(report, finding) + ": ", ""),
+                (finding.severity.value, STYLE[finding.severity]),
+                (f": {finding.message}", ""),
+                (f" [{finding.check}]" if self.verbose else "", "dim"),
+            )
         if report.submissions and not self.quiet:
             self.console.print(results_table(report))
         if self.quiet and not report.findings:
             return
-        summary = Text(f"{report.name}: ", style="bold")
-        summary.append(
-            count(report.errors, "error"), style="bold red" if report.errors else "green"
+        self._emit(
+            (f"{report.name}: ", "bold"),
+            (count(report.errors, "error"), "bold red" if report.errors else "green"),
+            (", ", ""),
+            (count(report.warnings, "warning"), "yellow" if report.warnings else "green"),
+            (f" ({report.format_version}, {report.seconds:.2f} s)" if self.verbose else "", "dim"),
         )
-        summary.append(", ")
-        summary.append(
-            count(report.warnings, "warning"), style="yellow" if report.warnings else "green"
-        )
-        if self.verbose:
-            summary.append(f" ({report.format_version}, {report.seconds:.2f} s)", style="dim")
-        self.console.print(summary)
 
     def finish(self, run: RunReport) -> None:
         if len(run.problems) > 1 and not self.quiet:
-            self.console.print(
-                Text(
-                    f"total: {count(run.errors, 'error')}, {count(run.warnings, 'warning')}",
-                    style="bold",
-                )
-            )
+            total = f"total: {count(run.errors, 'error')}, {count(run.warnings, 'warning')}"
+            self._emit((total, "bold"))
 
 
 VERDICT_STYLE = {
@@ -134,6 +148,9 @@ VERDICT_STYLE = {
 
 def results_table(report: ProblemReport) -> Table:
     """Submission x test group: the verdict and the largest CPU time."""
+    from rich.table import Table
+    from rich.text import Text
+
     groups = sorted({g for row in report.submissions for g in row.groups})
     limit = (
         f", time limit {report.time_limit:g} s ({report.time_limit_source})"
@@ -211,6 +228,9 @@ class JsonReporter:
 def count_bar(label: str, quiet: bool, *extra: ProgressColumn) -> Progress:
     """A transient bar on stderr counting items done of a known total, with ``extra``
     columns before the elapsed time; hidden with ``quiet`` or when stderr is no terminal."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     console = Console(stderr=True)
     return Progress(
         TextColumn(label),

@@ -10,14 +10,10 @@ from pathlib import Path
 from problemtools_py import __version__
 from problemtools_py.checks import PARTS
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.htmlreport import write_report
 from problemtools_py.cli.options import add_jobs, positive_float
-from problemtools_py.cli.reporters import JsonReporter, TextReporter
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
-from problemtools_py.model.archive import is_archive
-from problemtools_py.verify.context import Options
-from problemtools_py.verify.verifier import verify_all
+from problemtools_py.verify.options import Options
 
 PROG = "verifyproblem"
 
@@ -144,7 +140,11 @@ def _add_output_options(parser: argparse.ArgumentParser) -> None:
 
 def _check_dirs(paths: list[Path]) -> None:
     for path in paths:
-        if path.is_dir() or is_archive(path):
+        if path.is_dir():
+            continue
+        from problemtools_py.model.archive import is_archive
+
+        if is_archive(path):
             continue
         if str(path) in PARTS:
             raise FatalError(
@@ -169,6 +169,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.parts
             else list(PARTS)
         )
+        # (imported here: --help and usage errors need neither the reporters nor the model)
+        from problemtools_py.cli.reporters import JsonReporter, TextReporter
+        from problemtools_py.verify.verifier import verify_all
+
         reporter = JsonReporter() if args.json else TextReporter(args.quiet, args.verbose)
         options = Options(
             jobs=args.jobs,
@@ -193,6 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         reporter.finish(run)
         if args.report is not None:
+            from problemtools_py.cli.htmlreport import write_report
+
             write_report(run, args.report)
         return run.exit_code
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from problemtools_py.checks import REGISTRY
+from problemtools_py.checks import checks_of
 from problemtools_py.dataset.ids import problem_id
 from problemtools_py.dataset.schema import origin_json, tests_json
 from problemtools_py.findings import Severity
@@ -117,7 +117,7 @@ def from_package(ctx: Context, options: BuildOptions) -> Conversion:
     errors = [
         f
         for part in ("config", "statement", "data")
-        for check in REGISTRY[part]
+        for check in checks_of(part)
         for f in check(problem)
         if f.severity is Severity.ERROR
     ]

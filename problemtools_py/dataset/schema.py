@@ -10,10 +10,11 @@ from typing import Any
 import pyarrow as pa
 
 from problemtools_py.dataset.ids import ID_PATTERN
+from problemtools_py.dataset.splits import SPLITS as SPLIT_NAMES
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 
-SPLITS = ("train", "eval", "qualification")
+SPLITS = SPLIT_NAMES  # (defined in the package, so that the command lines need no pyarrow)
 ROW_GROUP_ROWS = 64
 COMPRESSION = "zstd"
 PROBLEMS = pa.schema(

@@ -12,6 +12,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from problemtools_py.generate import DEFAULT_SECONDS
 from problemtools_py.generate.plan import CASE_EXTENSIONS, CaseRule, Command
 from problemtools_py.generate.programs import GENERATORS, Programs
 from problemtools_py.judge.compile import Executable, bounded_dir
@@ -22,7 +23,6 @@ from problemtools_py.verify.context import Context
 
 WORK_DIR = "/gen"
 FILE_CAP = 256 << 20  # bytes: the largest test case file a generator may write
-DEFAULT_SECONDS = 60.0  # CPU seconds a generator or solution may use per test case
 
 
 def limits(seconds: float = DEFAULT_SECONDS) -> Limits:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from problemtools_py.atomicfile import write_bytes
-from problemtools_py.judge.compile import cache_root
+from problemtools_py.cachedir import cache_root
 
 VERSION = 1
 

@@ -14,8 +14,9 @@ from pathlib import Path
 from problemtools_py.atomicfile import write_bytes
 from problemtools_py.checks.schema import validate
 from problemtools_py.findings import Finding, ProblemReport, error, warning
+from problemtools_py.generate import DEFAULT_SECONDS
 from problemtools_py.generate.cleanup import extraneous
-from problemtools_py.generate.maker import DEFAULT_SECONDS, CaseMaker
+from problemtools_py.generate.maker import CaseMaker
 from problemtools_py.generate.parse import parse_plan
 from problemtools_py.generate.plan import CaseRule, Plan
 from problemtools_py.generate.programs import Programs

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from problemtools_py.cachedir import cache_root
 from problemtools_py.judge.languages import Language
 from problemtools_py.sandbox import syscalls
 from problemtools_py.sandbox.pool import SandboxPool
@@ -25,11 +26,6 @@ from problemtools_py.sandbox.results import Limits, Outcome, SandboxError
 BUILD_DIR, RUN_DIR = "/build", "/prog"
 SCRIPT_NAMES = ("build", "run")
 _JAVA_MAIN = re.compile(r"public\s+static\s+void\s+main\s*\(")
-
-
-def cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "problemtools_py"
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from markupsafe import Markup
 from problemtools_py import atomicfile
 from problemtools_py.findings import Finding, Severity
 from problemtools_py.model.problem import Problem
+from problemtools_py.statements import MATHJAX_URL as DEFAULT_MATHJAX
 from problemtools_py.statements.latex_html import LatexHtml
 from problemtools_py.statements.markdown_html import MarkdownHtml
 from problemtools_py.statements.samples_html import SampleCursor
@@ -21,7 +22,7 @@ from problemtools_py.statements.source import StatementSource, load_source, pick
 from problemtools_py.statements.templating import html_env
 from problemtools_py.statements.words import WORDS
 
-MATHJAX_URL = "https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"
+MATHJAX_URL = DEFAULT_MATHJAX
 
 
 @dataclass

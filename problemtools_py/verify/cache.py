@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from problemtools_py import atomicfile
-from problemtools_py.judge.compile import cache_root
+from problemtools_py.cachedir import cache_root
 
 
 def digest(*parts: bytes | str) -> str:

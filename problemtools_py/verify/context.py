@@ -3,35 +3,20 @@ builder, and every program of the package built once."""
 
 from __future__ import annotations
 
-import re
 import threading
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from problemtools_py.cpus import usable_cores
 from problemtools_py.judge.compile import Build, Builder, Executable, read_program, scripts_language
 from problemtools_py.judge.languages import Language, Languages
 from problemtools_py.model.constants import substitute_bytes
 from problemtools_py.model.problem import Problem, Program, Submission
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
+from problemtools_py.verify.options import Options, Progress
 
 MIB = 1 << 20
-Progress = Callable[[str, int], None]  # (what is running, how many steps finished)
-
-
-@dataclass(frozen=True)
-class Options:
-    jobs: int = field(default_factory=usable_cores)
-    fixed_time_limit: float | None = None  # -t: seconds
-    submissions: re.Pattern[str] | None = None  # -s: which submissions
-    data: re.Pattern[str] | None = None  # -d: which test cases
-    timing_cap: float = 60.0  # CPU seconds allowed while timing the accepted submissions
-    visualize: Path | None = None  # --visualize: where the visualizers' images go
-    generate: bool = False  # --generate: make stale test data from generators.yaml first
-    constraints: bool = False  # --constraints: the bounds validators check, and coverage
 
 
 @dataclass

@@ -16,8 +16,6 @@ from problemtools_py.verify.outcomes import SubmissionResult
 from problemtools_py.verify.submissions import Judged, judge_submissions
 from problemtools_py.verify.visualize import check_visualizers
 
-RUNNING_PARTS = ("validators", "graders", "submissions")
-
 
 @dataclass
 class RunOutput:

@@ -1,20 +1,25 @@
 """verifyproblem's work, apart from its command line: load each package once, run the
-checks of the requested parts (static, then the running ones), and return reports."""
+checks of the requested parts (static, then the running ones), and return reports.
+
+The judge, the sandbox and the generators are imported only when something runs, so that
+the static parts start at once (the pre-commit hook, ``-p config``)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from problemtools_py.checks import PARTS, REGISTRY
+from problemtools_py.checks.registry import PARTS, checks_of
 from problemtools_py.findings import Finding, ProblemReport, RunReport
-from problemtools_py.generate.runner import GenerateOptions, generate_problem, has_generators
 from problemtools_py.model import Problem, load_problem
 from problemtools_py.model.archive import is_archive, unpacked
-from problemtools_py.sandbox.pool import SandboxPool
-from problemtools_py.verify.context import Context, Options, Progress
-from problemtools_py.verify.steps import RUNNING_PARTS, RunOutput, run_part
+from problemtools_py.verify.options import RUNNING_PARTS, Options, Progress
+
+if TYPE_CHECKING:
+    from problemtools_py.sandbox.pool import SandboxPool
+    from problemtools_py.verify.context import Context
 
 PartHook = Callable[[str, str], None]
 
@@ -44,7 +49,11 @@ def verify_problem(
     problem = load_problem(path)
     report = ProblemReport(problem.short_name, str(path), problem.format.value, list(parts))
     report.findings.extend(made)
-    ctx = Context.create(problem, options or Options(), pool, progress) if pool else None
+    ctx = None
+    if pool is not None:
+        from problemtools_py.verify.context import Context
+
+        ctx = Context.create(problem, options or Options(), pool, progress)
     if ctx is not None and "submissions" in parts:
         ctx.prefetch_submissions()
     try:
@@ -56,6 +65,8 @@ def verify_problem(
 
 def _generate(path: Path, pool: SandboxPool | None, options: Options) -> list[Finding]:
     """``--generate``: write the package's stale test data from its generators.yaml."""
+    from problemtools_py.generate.runner import GenerateOptions, generate_problem, has_generators
+
     if pool is None or not has_generators(path):
         return []
     return generate_problem(path, pool, GenerateOptions(jobs=options.jobs)).findings
@@ -70,24 +81,32 @@ def _run_parts(
     ctx: Context | None,
     start: float,
 ) -> ProblemReport:
-    out = RunOutput()
+    out = None
+    if ctx is not None:
+        from problemtools_py.verify.steps import RunOutput
+
+        out = RunOutput()
     for part in PARTS:
         if part not in parts:
             continue
         if on_part is not None:
             on_part(problem.short_name, part)
-        for func in REGISTRY[part]:
+        for func in checks_of(part):
             report.findings.extend(func(problem))
-        if ctx is not None and part in RUNNING_PARTS and not (bail and report.errors):
+        if out is not None and part in RUNNING_PARTS and not (bail and report.errors):
+            from problemtools_py.verify.steps import run_part
+
+            assert ctx is not None
             run_part(ctx, part, out)
             report.findings.extend(out.findings)
             out.findings.clear()
         if bail and report.errors:
             break
-    report.time_limit, report.time_limit_source = out.time_limit, out.time_limit_source
-    report.time_limit_hard = out.time_limit_hard
-    report.submissions = list(out.submissions)
-    report.constraints = list(out.constraints)
+    if out is not None:
+        report.time_limit, report.time_limit_source = out.time_limit, out.time_limit_source
+        report.time_limit_hard = out.time_limit_hard
+        report.submissions = list(out.submissions)
+        report.constraints = list(out.constraints)
     report.seconds = time.perf_counter() - start
     return report
 
@@ -107,7 +126,11 @@ def verify_all(
     run = RunReport(werror=werror)
     options = options or Options()
     needs_pool = run_programs and any(p in RUNNING_PARTS for p in parts)
-    pool = SandboxPool(options.jobs + 1) if needs_pool else None
+    pool = None
+    if needs_pool:
+        from problemtools_py.sandbox.pool import SandboxPool
+
+        pool = SandboxPool(options.jobs + 1)
     try:
         for path in paths:
             report = verify_problem(

@@ -1,0 +1,26 @@
+"""What verifyproblem is asked to do, apart from which packages: a module of its own so
+that the command line can build it without importing the judge."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from problemtools_py.cpus import usable_cores
+
+Progress = Callable[[str, int], None]  # (what is running, how many steps finished)
+RUNNING_PARTS = ("validators", "graders", "submissions")  # the parts that run programs
+
+
+@dataclass(frozen=True)
+class Options:
+    jobs: int = field(default_factory=usable_cores)
+    fixed_time_limit: float | None = None  # -t: seconds
+    submissions: re.Pattern[str] | None = None  # -s: which submissions
+    data: re.Pattern[str] | None = None  # -d: which test cases
+    timing_cap: float = 60.0  # CPU seconds allowed while timing the accepted submissions
+    visualize: Path | None = None  # --visualize: where the visualizers' images go
+    generate: bool = False  # --generate: make stale test data from generators.yaml first
+    constraints: bool = False  # --constraints: the bounds validators check, and coverage

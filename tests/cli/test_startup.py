@@ -1,0 +1,47 @@
+"""Commands start at once: importing a command's module (all ``--help`` needs) loads none
+of the heavy libraries or layers, and ``verifyproblem -p config`` on an unchanged package
+needs neither jsonschema (its results are cached by content) nor the judge. Structural
+checks in fresh interpreters; the times are bench/startup.py's."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import SAMPLES
+
+HEAVY = ("jsonschema", "rich", "pyarrow", "jinja2", "plasTeX", "markdown_it", "yaml", "ray")
+LAYERS = ("judge", "sandbox", "model", "grading", "statements")
+COMMANDS = ("verifyproblem", "generatedata", "gradecode", "parquet2kattis", "kattis2parquet",
+            "problem2html", "problem2pdf", "hook")
+
+
+def _loaded(code: str, env: dict[str, str] | None = None) -> set[str]:
+    probe = code + "\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, env=env).stdout
+    return set(json.loads(out.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_importing_a_command_loads_nothing_heavy(command: str) -> None:
+    loaded = _loaded(f"import problemtools_py.cli.{command}")
+    assert {m.split(".")[0] for m in loaded} & set(HEAVY) == set()
+    # (a layer's package may be, for a constant; none of its modules)
+    ours = {m.split(".")[1] for m in loaded if m.startswith("problemtools_py.") and m.count(".") > 1}
+    assert ours & set(LAYERS) == set()
+
+
+def test_a_config_check_needs_no_jsonschema_once_cached(tmp_path: object) -> None:
+    import os
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    run = ("from problemtools_py.cli.verifyproblem import main\n"
+           f"main(['-q', '-p', 'config', {str(SAMPLES / 'hello')!r}])")
+    first = _loaded(run, env)
+    assert "jsonschema" in first  # the first run validates
+    again = _loaded(run, env)
+    assert "jsonschema" not in again and "problemtools_py.judge" not in {
+        ".".join(m.split(".")[:2]) for m in again}
