@@ -27,7 +27,7 @@ from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.reader import Dataset
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.extract import extract_code
-from problemtools_py.grading.problems import ProblemSource, open_source
+from problemtools_py.grading.problems import NoProblems, ProblemSource, open_source
 from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings
 from problemtools_py.grading.testrun import Cancelled, TestRun
 from problemtools_py.sandbox.client import Sandbox
@@ -43,14 +43,17 @@ class Grader:
 
     def __init__(
         self,
-        source: Path | str | Dataset,
+        source: Path | str | Dataset | None,
         settings: Settings | None = None,
         jobs: int | None = None,
     ) -> None:
+        """``source`` None: no problems of its own, only :meth:`grade_tests`."""
         self.settings = settings or Settings()
         self.jobs = jobs or usable_cores()
         self.pool = SandboxPool(self.jobs + 1)
-        self.problems: ProblemSource = open_source(source, self.pool)
+        self.problems: ProblemSource = (
+            open_source(source, self.pool) if source is not None else NoProblems()
+        )
         self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
         self._lock = threading.Lock()
         self._fetch_lock = threading.Lock()
@@ -130,6 +133,12 @@ class Grader:
 
     def grade(self, problem_id: str, completion: str) -> GradeResult:
         tests, time_limit = self._problem(problem_id)
+        return self.grade_tests(tests, time_limit, completion)
+
+    def grade_tests(
+        self, tests: tuple[tuple[str, str], ...], time_limit: float, completion: str
+    ) -> GradeResult:
+        """``completion`` on ``tests`` (stdin, expected stdout) given by the caller."""
         code = extract_code(completion, self.settings.raw)
         if code is None:
             return GradeResult(0.0, "no_code")

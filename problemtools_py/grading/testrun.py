@@ -36,6 +36,53 @@ class TestRun:
     retries: int = 0  # used so far
 
     def run(self, tests: Tests, time_limit: float) -> GradeResult:
+        """The completion's grade on ``tests`` under the settings' reward mode."""
+        if self.settings.reward_mode == "first-n" and self.settings.first_n is not None:
+            tests = tests[: self.settings.first_n]
+        if self.settings.reward_mode == "pass-rate":
+            return self._pass_rate(tests, time_limit)
+        return self._in_order(tests, time_limit)
+
+    def _pass_rate(self, tests: Tests, time_limit: float) -> GradeResult:
+        """Every test runs; the reward is the fraction passed, the status the first
+        failure's (a starved test still makes it the machine's fault: no reward)."""
+        passed, first, slowest = 0, None, 0.0
+        for index in range(len(tests)):
+            result = self._in_order(tests[index : index + 1], time_limit)
+            if result.status == "harness_overload":
+                return GradeResult(
+                    None, result.status, index, 0.0, 0.0, index + 1, result.message, self.retries
+                )
+            slowest = max(slowest, result.cpu_seconds)
+            if result.reward == 1.0:
+                passed += 1
+            elif first is None:
+                first = GradeResult(
+                    0.0,
+                    result.status,
+                    index,
+                    result.cpu_seconds,
+                    result.wall_seconds,
+                    0,
+                    result.message,
+                )
+        reward = passed / len(tests) if tests else 0.0
+        if first is None:
+            return GradeResult(
+                reward, STATUS_OF[Verdict.AC], None, slowest, 0.0, len(tests), "", self.retries
+            )
+        return GradeResult(
+            reward,
+            first.status,
+            first.test,
+            first.cpu_seconds,
+            first.wall_seconds,
+            len(tests),
+            first.message,
+            self.retries,
+        )
+
+    def _in_order(self, tests: Tests, time_limit: float) -> GradeResult:
         slowest = slowest_wall = 0.0
         for index, (stdin, expected) in enumerate(tests):
             if self.cancel is not None and self.cancel.is_set():

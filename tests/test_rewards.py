@@ -1,0 +1,131 @@
+"""problemtools_py.rewards, as verl calls it: inline tests in both shapes, a dataset
+problem id, the batch and async forms, the reward modes, and bad calls."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from problemtools_py import rewards
+from problemtools_py.dataset.ids import problem_id
+from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file
+from problemtools_py.dataset.schema import tests_json as encode_tests
+from problemtools_py.dataset.writer import RowWriter
+
+ECHO = "```python\nprint(input())\n```"
+TESTS = [["1\n", "1\n"], ["2\n", "2\n"], ["3\n", "3\n"], ["4\n", "4\n"]]
+FIRST_TWO = "```python\nx = int(input())\nprint(x if x <= 2 else 0)\n```"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _close_graders() -> object:
+    yield None
+    rewards.close()
+
+
+@pytest.mark.parametrize(
+    "truth",
+    [
+        TESTS,
+        json.dumps(TESTS),
+        {"inputs": [t[0] for t in TESTS], "outputs": [t[1] for t in TESTS]},
+        json.dumps({"inputs": [t[0] for t in TESTS], "outputs": [t[1] for t in TESTS]}),
+    ],
+    ids=["pairs", "pairs-json", "io", "io-json"],
+)
+def test_inline_tests_in_every_shape(truth: object) -> None:
+    assert rewards.compute_score("code", ECHO, truth) == {"score": 1.0, "status": "ok"}
+
+
+@pytest.mark.parametrize(
+    ("mode", "extra", "score", "status"),
+    [
+        ("dataset", {}, 0.0, "wrong_answer"),
+        ("pass-rate", {}, 0.5, "wrong_answer"),
+        ("first-n", {"n": 2}, 1.0, "ok"),
+        ("first-n", {"n": 3}, 0.0, "wrong_answer"),
+    ],
+)
+def test_reward_modes(mode: str, extra: dict[str, int], score: float, status: str) -> None:
+    got = rewards.compute_score("code", FIRST_TWO, TESTS, {"mode": mode, **extra}, details=True)
+    assert (got["score"], got["status"]) == (score, status)
+    if mode == "pass-rate":
+        assert got["tests_run"] == 4  # every test runs
+
+
+def test_a_dataset_problem_id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    statement = "Print the input back."
+    pid = problem_id(statement)
+    with RowWriter(tmp_path / split_file("eval"), PROBLEMS) as writer:
+        writer.add(
+            {
+                "problem_id": pid,
+                "statement": statement,
+                "tests_json": encode_tests([("5\n", "5\n")]),
+                "time_limit_s": 1.0,
+                "origin_json": origin_json({}),
+            }
+        )
+    monkeypatch.setenv(rewards.DATASET_ENV, str(tmp_path))
+    assert rewards.compute_score("ds", ECHO, pid)["score"] == 1.0
+    assert rewards.compute_score("ds", "```python\nprint(4)\n```", pid, dataset=str(tmp_path)) == {
+        "score": 0.0,
+        "status": "wrong_answer",
+    }
+
+
+def test_batch_and_async_forms() -> None:
+    got = rewards.compute_score_batch(
+        ["a", "b"], [ECHO, "```python\nprint(0)\n```"], [TESTS, TESTS]
+    )
+    assert [g["score"] for g in got] == [1.0, 0.0]
+    assert asyncio.run(rewards.compute_score_async("a", ECHO, TESTS))["score"] == 1.0
+
+
+def test_a_completion_with_no_code_and_one_that_does_not_compile() -> None:
+    assert rewards.compute_score("a", "no code here", TESTS)["status"] == "no_code"
+    assert rewards.compute_score("a", "```python\ndef (\n```", TESTS)["status"] == "syntax_error"
+
+
+@pytest.mark.parametrize(
+    ("truth", "kwargs", "message"),
+    [
+        ("not-an-id", {}, "give dataset="),
+        ("[1, 2", {}, "not valid JSON"),
+        ([["1"]], {}, "pair of strings"),
+        ({"inputs": ["1"], "outputs": []}, {}, "one length"),
+        (TESTS, {"mode": "best"}, "unknown reward mode"),
+        (TESTS, {"mode": "first-n"}, "needs n"),
+    ],
+)
+def test_bad_calls_are_clear(
+    truth: object, kwargs: dict[str, object], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(rewards.DATASET_ENV, raising=False)
+    with pytest.raises(rewards.RewardError, match=message):
+        rewards.compute_score("a", ECHO, truth, **kwargs)
+
+
+def test_no_process_outlives_the_trainer() -> None:
+    import subprocess
+    import sys
+    import time
+
+    def servers() -> int:
+        found = subprocess.run(["pgrep", "-f", "problemtools_py.sandbox.server"],
+                               capture_output=True, text=True, check=False).stdout
+        return len(found.split())
+
+    before = servers()
+    code = ("from problemtools_py import rewards\n"
+            f"print(rewards.compute_score('a', {ECHO!r}, {TESTS!r})['score'])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    assert out.strip() == "1.0"
+    deadline = time.monotonic() + 10
+    while servers() > before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert servers() <= before
