@@ -1,0 +1,1 @@
+"""Packages moved between versions and judges: reproducible zips (problem2zip)."""

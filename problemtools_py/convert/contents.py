@@ -1,0 +1,61 @@
+"""What goes into a zip: a package as it stands (its auxiliary files left out, links
+inside it followed, anything leaving it refused), or the contestants' samples (the files
+offered for download: ``.in.download``/``.ans.download`` over ``.in``/``.ans``)."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+from problemtools_py.convert.zipfiles import Entry
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+from problemtools_py.model.problem import Problem
+
+MAX_BYTES = 4 << 30  # a package larger than this is refused
+
+
+def _refuse(why: str, rel: str) -> FatalError:
+    return FatalError(why, path=rel, exit_code=ExitCode.FINDINGS)
+
+
+def package_entries(problem: Problem, name: str | None = None) -> list[Entry]:
+    """Every file of the package under ``<name>/`` (the zip's base name, which is the
+    problem's short name; by default its directory's) (2025-09: its auxiliary files are
+    not among the model's files). A symlink is followed when it
+    stays inside the package; one that leaves it (or dangles), and a FIFO or device,
+    make the package refused, with the file named."""
+    entries: list[Entry] = []
+    total = 0
+    root = problem.root
+    for entry in problem.files:
+        if entry.is_dir and not entry.is_symlink:
+            continue
+        if entry.special:
+            raise _refuse("a FIFO, socket or device cannot go into a zip", entry.rel)
+        if entry.is_symlink and not entry.link_ok:
+            raise _refuse(f"a symlink out of the package ({entry.link_target})", entry.rel)
+        path = root / entry.rel
+        if path.is_dir():
+            continue  # (a link to a directory inside: its files are listed themselves)
+        data = path.read_bytes()
+        total += len(data)
+        if total > MAX_BYTES:
+            raise _refuse("the package is over 4 GiB", entry.rel)
+        executable = bool(path.stat().st_mode & stat.S_IXUSR)
+        entries.append(Entry(f"{name or problem.short_name}/{entry.rel}", data, executable))
+    return entries
+
+
+def sample_entries(problem: Problem) -> list[Entry]:
+    """The samples as contestants download them, named by their case."""
+    group = problem.data.child("sample") if problem.data is not None else None
+    entries: list[Entry] = []
+    for case in group.all_cases() if group is not None else ():
+        name = case.name.removeprefix("sample/")
+        given, said = case.downloaded(not problem.legacy)
+        for rel, ext in ((given, ".in"), (said, ".ans")):
+            if rel is not None:
+                path: Path = problem.root / rel
+                entries.append(Entry(f"{name}{ext}", path.read_bytes()))
+    return entries
