@@ -33,7 +33,7 @@ DATASET_ENV = "PROBLEMTOOLS_PY_DATASET"
 DEFAULT_TIME_LIMIT = 2.0  # seconds per test, for inline tests that name none
 MODES = ("dataset", "pass-rate", "first-n")
 
-_graders: dict[tuple[str | None, str, int | None], Grader] = {}
+_graders: dict[tuple[object, ...], Grader] = {}
 _lock = threading.Lock()
 
 
@@ -78,15 +78,17 @@ def _tests(ground_truth: Any) -> tuple[tuple[str, str], ...] | None:
     return tuple(tests)
 
 
-def _grader(dataset: str | None, mode: str, first_n: int | None, raw: bool) -> Grader:
+def _grader(
+    dataset: str | None, mode: str, first_n: int | None, raw: bool, languages: tuple[str, ...]
+) -> Grader:
     from problemtools_py.grading.grader import Grader
     from problemtools_py.grading.results import Settings
 
-    key = (dataset, f"{mode}:{raw}", first_n)
+    key = (dataset, mode, raw, first_n, languages)
     with _lock:
         found = _graders.get(key)
         if found is None:
-            settings = Settings(raw=raw, reward_mode=mode, first_n=first_n)
+            settings = Settings(raw=raw, reward_mode=mode, first_n=first_n, languages=languages)
             found = _graders[key] = Grader(dataset, settings) if dataset else Grader(None, settings)
         return found
 
@@ -107,6 +109,8 @@ def _options(extra_info: dict[str, Any] | None, kwargs: dict[str, Any]) -> dict[
         "details": bool(merged.get("details")),
         "raw": bool(merged.get("raw")),
         "infra_score": merged.get("infra_score"),
+        "language": merged.get("language"),
+        "languages": tuple(merged.get("languages") or ("python3",)),
     }
 
 
@@ -125,16 +129,18 @@ def compute_score(
         options["mode"],
         options["first_n"],
         options["raw"],
+        options["languages"],
     )
+    language = options["language"]
     if tests is not None:
-        result = grader.grade_tests(tests, options["time_limit"], solution_str)
+        result = grader.grade_tests(tests, options["time_limit"], solution_str, language)
     else:
         if not options["dataset"]:
             raise RewardError(
                 f"ground_truth {ground_truth!r} is a problem id: give dataset= "
                 f"or set ${DATASET_ENV}"
             )
-        result = grader.grade(str(ground_truth), solution_str)
+        result = grader.grade(str(ground_truth), solution_str, language)
     score = result.reward if result.reward is not None else options["infra_score"]
     out: dict[str, Any] = {"score": score, "status": result.status}
     if options["details"]:

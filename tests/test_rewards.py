@@ -129,3 +129,36 @@ def test_no_process_outlives_the_trainer() -> None:
     while servers() > before and time.monotonic() < deadline:
         time.sleep(0.1)
     assert servers() <= before
+
+
+CPP = "```cpp\n#include <iostream>\nint main(){long x; std::cin>>x; std::cout<<x<<\"\\n\";}\n```"
+JAVA = ("```java\nimport java.util.*;\npublic class Echo { public static void main(String[] a) {"
+        " System.out.println(new Scanner(System.in).nextLong()); } }\n```")
+
+
+@pytest.mark.parametrize(("completion", "kwargs", "status"), [
+    (CPP, {"languages": ["python3", "cpp", "java"]}, "ok"),
+    (JAVA, {"languages": ["python3", "cpp", "java"]}, "ok"),
+    (CPP.replace("cpp", "c++"), {"language": "cpp"}, "ok"),
+    ("```cpp\nint main( {\n```", {"language": "cpp"}, "compile_error"),
+    (CPP, {}, "no_code"),  # the dataset's rule: Python only
+])
+def test_other_languages(completion: str, kwargs: dict[str, object], status: str) -> None:
+    got = rewards.compute_score("code", completion, TESTS, details=True, **kwargs)
+    assert got["status"] == status, got
+    assert got["score"] == (1.0 if status == "ok" else 0.0)
+
+
+def test_the_fence_tag_picks_the_last_block_of_an_allowed_language() -> None:
+    text = f"First in C++:\n{CPP}\nThen Python:\n```python\nprint(0)\n```"
+    got = rewards.compute_score("code", text, TESTS, languages=["python3", "cpp"])
+    assert got["status"] == "wrong_answer"  # the Python block is last
+    got = rewards.compute_score("code", text, TESTS, language="cpp")
+    assert got["status"] == "ok"
+
+
+def test_a_cpp_program_that_loops_times_out() -> None:
+    looping = "```cpp\nint main(){ for(volatile long i=0;;i++); }\n```"
+    got = rewards.compute_score("code", looping, [["1\n", "1\n"]], language="cpp",
+                                time_limit=0.5)
+    assert got["status"] == "timeout"

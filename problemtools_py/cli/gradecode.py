@@ -45,6 +45,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-o", "--output", type=Path, help="write results here, not to stdout")
     add_jobs(parser, "programs run")
     parser.add_argument(
+        "--languages",
+        default="python3",
+        metavar="CODES",
+        help="comma-separated languages a completion may be in, its fence tag deciding "
+        "(e.g. python3,cpp,java; default python3: the dataset's rule)",
+    )
+    parser.add_argument(
         "--raw",
         action="store_true",
         help="completions are bare programs, not text with a fenced code block",
@@ -143,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raw=args.raw,
             pin=args.pin,
             fresh_python=args.fresh_python,
+            languages=tuple(c.strip() for c in args.languages.split(",") if c.strip()),
         )
         partial = _partial_name(args.output) if args.output else None
         try:

@@ -10,10 +10,66 @@ PYTHON_TAGS = frozenset({"", "python", "python3", "py"})
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$", re.MULTILINE)
 
 
+# Fence tags of other languages -> the judge's language codes (``languages.yaml``); a tag
+# that is itself a code of the judge's (``kotlin``, ``rust``, ...) names that language.
+TAG_LANGUAGES = {
+    **dict.fromkeys(PYTHON_TAGS, "python3"),
+    **dict.fromkeys(("cpp", "c++", "cc", "cxx", "hpp"), "cpp"),
+    "c": "c",
+    "java": "java",
+    **dict.fromkeys(("kt", "kotlin"), "kotlin"),
+    **dict.fromkeys(("rs", "rust"), "rust"),
+    **dict.fromkeys(("go", "golang"), "go"),
+    **dict.fromkeys(("js", "javascript", "node"), "javascript"),
+    **dict.fromkeys(("cs", "csharp", "c#"), "csharp"),
+}
+
+
+def language_of_tag(tag: str, known: frozenset[str] = frozenset()) -> str | None:
+    """The language code a fence tag names (``known``: the judge's codes), or None."""
+    tag = tag.lower()
+    return TAG_LANGUAGES.get(tag) or (tag if tag in known else None)
+
+
+def extract_program(
+    completion: str,
+    languages: frozenset[str] = frozenset({"python3"}),
+    raw: bool = False,
+    language: str | None = None,
+    known: frozenset[str] = frozenset(),
+) -> tuple[str, str] | None:
+    """(language code, program): the last fenced block in one of ``languages`` (an
+    untagged block is Python), or, with ``language``, the last block in that language
+    (or untagged). None when there is none. With only Python allowed this is exactly
+    :func:`extract_code`, the dataset's rule."""
+    if raw:
+        return (language or "python3", completion) if completion.strip() else None
+    wanted = frozenset({language}) if language else languages
+    found: tuple[str, str | None] | None = None
+    for tag, body in _blocks(completion):
+        code = language if language and tag == "" else language_of_tag(tag, known)
+        if code in wanted:
+            found = (code, body)
+    if found is None or found[1] is None or not found[1].strip():
+        return None
+    return found[0], found[1]
+
+
 def extract_code(completion: str, raw: bool = False) -> str | None:
     """The program, or None when there is none."""
     if raw:
         return completion if completion.strip() else None
+    python = [(tag, body) for tag, body in _blocks(completion) if tag in PYTHON_TAGS]
+    if not python:
+        return None
+    body = python[-1][1]
+    if body is None or not body.strip():
+        return None
+    return body
+
+
+def _blocks(completion: str) -> list[tuple[str, str | None]]:
+    """Every fenced block: (tag, body, None when it is not closed)."""
     blocks: list[tuple[str, str | None]] = []  # (tag, body or None when unterminated)
     position = 0
     while True:
@@ -29,10 +85,4 @@ def extract_code(completion: str, raw: bool = False) -> str | None:
             break
         blocks.append((tag, completion[start : end.start()]))
         position = end.end()
-    python = [(tag, body) for tag, body in blocks if tag in PYTHON_TAGS]
-    if not python:
-        return None
-    body = python[-1][1]
-    if body is None or not body.strip():
-        return None
-    return body
+    return blocks

@@ -26,10 +26,12 @@ from pathlib import Path
 from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.reader import Dataset
 from problemtools_py.errors import FatalError
-from problemtools_py.grading.extract import extract_code
+from problemtools_py.grading.compiled import Compiler, place, remove
+from problemtools_py.grading.extract import extract_code, extract_program
 from problemtools_py.grading.problems import NoProblems, ProblemSource, open_source
 from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings
 from problemtools_py.grading.testrun import Cancelled, TestRun
+from problemtools_py.judge.compile import Executable
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import Bind
@@ -60,10 +62,13 @@ class Grader:
         self._sessions: dict[Sandbox, tuple[Path, AbstractContextManager[Sandbox]]] = {}
         self._cores = self._pinning()
         self._worker = threading.local()  # .core: the core of a grade_many worker thread
+        self._built: Compiler | None = None  # other languages' compiler, made when needed
 
     def close(self) -> None:
         for box in list(self._sessions):
             self._forget(box)
+        if self._built is not None:
+            self._built.close()
         self.pool.close()
 
     def __enter__(self) -> Grader:
@@ -131,41 +136,54 @@ class Grader:
                 with contextlib.suppress(OSError):
                     os.sched_setaffinity(0, before)
 
-    def grade(self, problem_id: str, completion: str) -> GradeResult:
+    def grade(self, problem_id: str, completion: str, language: str | None = None) -> GradeResult:
         tests, time_limit = self._problem(problem_id)
-        return self.grade_tests(tests, time_limit, completion)
+        return self.grade_tests(tests, time_limit, completion, language)
 
     def grade_tests(
-        self, tests: tuple[tuple[str, str], ...], time_limit: float, completion: str
+        self,
+        tests: tuple[tuple[str, str], ...],
+        time_limit: float,
+        completion: str,
+        language: str | None = None,
     ) -> GradeResult:
-        """``completion`` on ``tests`` (stdin, expected stdout) given by the caller."""
-        code = extract_code(completion, self.settings.raw)
-        if code is None:
+        """``completion`` on ``tests`` (stdin, expected stdout) given by the caller; its
+        language from the fence tag (among ``Settings.languages``) or ``language``."""
+        found = self._program(completion, language)
+        if found is None:
             return GradeResult(0.0, "no_code")
-        try:
-            compile(code, "main.py", "exec")
-        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
-            why = f"{type(exc).__name__}: {exc}"[:300]
-            return GradeResult(0.0, STATUS_OF[Verdict.CE], message=why)
+        code_language, code = found
+        exe = None
+        if code_language == "python3":
+            try:
+                compile(code, "main.py", "exec")
+            except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
+                why = f"{type(exc).__name__}: {exc}"[:300]
+                return GradeResult(0.0, STATUS_OF[Verdict.CE], message=why)
+        else:
+            built = self._compiler().build(code, code_language)
+            if isinstance(built, GradeResult):
+                return built
+            exe = built
         run: TestRun | None = None
         try:
             with self.pool.sandbox() as box:
                 work = self._session(box)
-                program = work / "main.py"
-                program.write_text(code, encoding="utf-8")
-                program.chmod(0o644)
+                placed = self._place(work, code, exe)
+                heap = self.settings.memory_mb - (exe.extra_memory_mb if exe else 0)
                 run = TestRun(
                     box,
                     self.settings,
                     lambda: self._reopen(box),
                     getattr(self._worker, "core", None),
                     getattr(self._worker, "cancel", None),
+                    argv=tuple(exe.argv(max(64, heap))) if exe is not None else None,
                 )
                 try:
                     with self._on_core():
                         return run.run(tests, time_limit)
                 finally:
-                    program.unlink()
+                    remove(placed)
         except (Cancelled, FatalError):
             raise
         except Exception as exc:  # the grader's failure: this completion's status, no reward
@@ -175,6 +193,32 @@ class Grader:
                 retries = run.retries
             why = f"{type(exc).__name__}: {exc}"[:300]
             return GradeResult(None, "grader_error", message=why, retries=retries)
+
+    def _program(self, completion: str, language: str | None) -> tuple[str, str] | None:
+        if language is None and self.settings.languages == ("python3",):
+            code = extract_code(completion, self.settings.raw)  # the dataset's rule
+            return ("python3", code) if code is not None else None
+        known = self._compiler().known() if language or len(self.settings.languages) > 1 else None
+        return extract_program(
+            completion, frozenset(self.settings.languages), self.settings.raw, language,
+            known or frozenset(),
+        )  # fmt: skip
+
+    def _compiler(self) -> Compiler:
+        with self._lock:
+            if self._built is None:
+                self._built = Compiler(self.jobs)
+            return self._built
+
+    @staticmethod
+    def _place(work: Path, code: str, exe: Executable | None) -> list[Path]:
+        """The program into the session's directory: main.py, or a build's files."""
+        if exe is not None:
+            return place(exe, work)
+        program = work / "main.py"
+        program.write_text(code, encoding="utf-8")
+        program.chmod(0o644)
+        return [program]
 
     def _close_session(self, box: Sandbox) -> Path | None:
         """Close the box's session (a failed jail's close may fail too); its program

@@ -54,3 +54,6 @@ class Settings:
     # dataset's rule on the first ``first_n`` tests).
     reward_mode: str = "dataset"
     first_n: int | None = None
+    # The languages a completion may be in (the fence tag decides; untagged is Python).
+    # Only Python is the dataset's rule.
+    languages: tuple[str, ...] = ("python3",)

@@ -34,6 +34,7 @@ class TestRun:
     core: int | None = None  # run the programs on this core
     cancel: threading.Event | None = None
     retries: int = 0  # used so far
+    argv: tuple[str, ...] | None = None  # a built program's command (None: main.py)
 
     def run(self, tests: Tests, time_limit: float) -> GradeResult:
         """The completion's grade on ``tests`` under the settings' reward mode."""
@@ -138,6 +139,11 @@ class TestRun:
         """Straight to the session's jail when it offers that (Sandbox.run_lean), on this
         worker's core; else through the sandbox server."""
         os.lseek(stdin, 0, os.SEEK_SET)
+        if self.argv is not None:  # a built program of another language: executed
+            if self.box.lean_open:
+                return self.box.run_lean(self.argv, limits=limits, stdin=stdin, inprocess=None,
+                                         core=self.core)  # fmt: skip
+            return self.box.run(list(self.argv), limits=limits, stdin=stdin)
         fast = self.box.python_matches() and not self.settings.fresh_python
         if self.box.lean_open:
             main = ARGV[2] if fast else None  # None: the init executes python3

@@ -1,0 +1,83 @@
+"""Completions in other languages than Python (C++, Java, and every language the judge
+knows), built once per content in the sandbox, under the compile limits. A compile error
+is the completion's ``compile_error``; a language the judge has no compiler for here is
+the grader's side (``grader_error``: no reward)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from problemtools_py.grading.results import GradeResult
+from problemtools_py.judge.compile import Builder, Executable
+from problemtools_py.judge.languages import Language, Languages
+from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.sandbox.results import Limits
+
+COMPILE_LIMITS = Limits(cpu_seconds=60.0, memory_bytes=2 << 30, output_bytes=1 << 20,
+                        processes=256)  # fmt: skip
+_JAVA_CLASS = re.compile(r"\bpublic\s+(?:final\s+)?class\s+([A-Za-z_]\w*)")
+
+
+def file_name(language: Language, code: str) -> str:
+    """The name the program is saved under: a Java program's public class names it."""
+    if language.code in ("java", "kotlin") and (found := _JAVA_CLASS.search(code)):
+        return f"{found[1]}.{'java' if language.code == 'java' else 'kt'}"
+    if language.entrypoint:
+        return language.entrypoint[0]
+    pattern = next((p for p in language.files if p.startswith("*.")), "*.txt")
+    return "main" + pattern[1:]
+
+
+class Compiler:
+    """Builds in sandboxes of its own: the grader's keep a session open for the tests."""
+
+    def __init__(self, jobs: int) -> None:
+        self.pool = SandboxPool(max(1, jobs))
+        self.builder = Builder(self.pool, COMPILE_LIMITS)
+        self.languages = Languages.load()
+
+    def close(self) -> None:
+        self.pool.close()
+
+    def known(self) -> frozenset[str]:
+        return frozenset(self.languages.table)
+
+    def build(self, code: str, language_code: str) -> Executable | GradeResult:
+        """The built program, or the result that ends the completion."""
+        language = self.languages.get(language_code)
+        if language is None:
+            return GradeResult(None, "grader_error", message=f"no language {language_code!r}")
+        missing = language.missing_tool()
+        if missing is not None:
+            why = f"'{missing}' for {language.name} is not installed on the grader"
+            return GradeResult(None, "grader_error", message=why)
+        build = self.builder.build(language, {file_name(language, code): code.encode()})
+        if build.executable is None:
+            return GradeResult(0.0, "compile_error", message=build.message[:500])
+        return build.executable
+
+
+def place(exe: Executable, work: Path) -> list[Path]:
+    """Copy a build into the session's program directory (it runs from /prog, where the
+    build expects itself); what was copied, to remove after."""
+    placed = []
+    for path in sorted(exe.directory.iterdir()):
+        if path.name == "build.json":
+            continue
+        target = work / path.name
+        if path.is_dir():
+            shutil.copytree(path, target, symlinks=True)
+        else:
+            shutil.copy2(path, target, follow_symlinks=False)
+        placed.append(target)
+    return placed
+
+
+def remove(placed: list[Path]) -> None:
+    for path in placed:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
