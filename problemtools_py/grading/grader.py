@@ -35,7 +35,7 @@ from problemtools_py.judge.compile import Executable
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import Bind
-from problemtools_py.sandbox.results import Limits
+from problemtools_py.sandbox.results import Limits, RunResult
 from problemtools_py.verdicts import Verdict
 from problemtools_py.window import ordered_window
 
@@ -193,6 +193,35 @@ class Grader:
                 retries = run.retries
             why = f"{type(exc).__name__}: {exc}"[:300]
             return GradeResult(None, "grader_error", message=why, retries=retries)
+
+    def execute(
+        self, code: str, language: str, stdin: str, time_limit: float, output_bytes: int
+    ) -> RunResult | GradeResult:
+        """Run a program (its text, no fences) once on ``stdin``: its run, or the result
+        that ended it first (``compile_error``, ``grader_error``, ``harness_overload``)."""
+        exe = None
+        if language != "python3":
+            built = self._compiler().build(code, language)
+            if isinstance(built, GradeResult):
+                return built
+            exe = built
+        with self.pool.sandbox() as box:
+            work = self._session(box)
+            placed = self._place(work, code, exe)
+            heap = self.settings.memory_mb - (exe.extra_memory_mb if exe else 0)
+            argv = tuple(exe.argv(max(64, heap))) if exe is not None else None
+            run = TestRun(box, self.settings, lambda: self._reopen(box), argv=argv)
+            try:
+                found = run.execute(stdin, time_limit, output_bytes)
+            finally:
+                remove(placed)
+        if found is None:
+            return GradeResult(None, "harness_overload", message="starved by the machine")
+        return found
+
+    def extract(self, completion: str, language: str | None = None) -> tuple[str, str] | None:
+        """(language, program) of a completion, as grading reads it."""
+        return self._program(completion, language)
 
     def _program(self, completion: str, language: str | None) -> tuple[str, str] | None:
         if language is None and self.settings.languages == ("python3",):

@@ -111,10 +111,17 @@ class TestRun:
         cpu, wall = (run.cpu_seconds, run.wall_seconds) if run is not None else (0.0, 0.0)
         return GradeResult(reward, status, index, cpu, wall, index + 1, why, self.retries)
 
+    def execute(self, stdin: str, time_limit: float, output_bytes: int) -> RunResult | None:
+        """One run with nothing to compare to (``/run_code``); None when starved."""
+        return self._limited(stdin, Limits(time_limit, self.settings.memory_mb << 20, output_bytes))
+
     def _one(self, stdin: str, expected: str, time_limit: float) -> RunResult | None:
         """One test's run; None when the machine starved it past the retries left."""
         output = self.settings.output_factor * len(expected.encode()) + self.settings.output_slack
-        limits = Limits(time_limit, self.settings.memory_mb << 20, output)
+        return self._limited(stdin, Limits(time_limit, self.settings.memory_mb << 20, output))
+
+    def _limited(self, stdin: str, limits: Limits) -> RunResult | None:
+        time_limit = limits.cpu_seconds
         while True:
             run = self._attempt(limits, stdin.encode("utf-8"))
             if not (run.wall_killed and run.cpu_seconds < time_limit and run.starved):

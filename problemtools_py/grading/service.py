@@ -1,0 +1,294 @@
+"""gradeserver: grading over HTTP (aiohttp), for trainers configured for an HTTP sandbox.
+
+- ``POST /run_code`` and ``POST /submit``: SandboxFusion's API (its request and response
+  fields), so a trainer set up for SandboxFusion changes only the URL. ``/submit`` grades
+  CommonOJ-style ``config.provided_data.test`` cases (``input.stdin``/``output.stdout``).
+- ``POST /grade``: ours; one item or a list, each ``problem_id`` (the served dataset) or
+  ``tests``, with ``completion`` (and optionally ``language``); each answered as gradecode
+  writes a line.
+- ``GET /health``, ``GET /metrics`` (Prometheus text).
+
+Requests wait for one of ``jobs`` graders; when ``queue`` requests already wait, a new
+one gets ``503`` with ``Retry-After``. Bodies over ``max_body`` bytes get ``413``; a body
+that is no valid request gets ``400`` with a JSON ``error``. Grading runs in threads on
+one shared :class:`Grader`; shutting down finishes what runs and closes every sandbox."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from problemtools_py.grading.extract import language_of_tag
+from problemtools_py.grading.grader import Grader
+from problemtools_py.grading.results import GradeResult
+from problemtools_py.sandbox.results import Outcome, RunResult
+
+MAX_BODY = 16 << 20
+RUN_OUTPUT = 8 << 20
+
+
+class BadRequest(ValueError):
+    """A request body that cannot be served."""
+
+
+@dataclass
+class Metrics:
+    requests: Counter[str] = field(default_factory=Counter)
+    statuses: Counter[str] = field(default_factory=Counter)
+    tests: int = 0
+    test_seconds: float = 0.0
+    rejected: int = 0
+
+    def text(self, waiting: int, running: int) -> str:
+        lines = ["# TYPE gradeserver_requests_total counter"]
+        lines += [f'gradeserver_requests_total{{endpoint="{k}"}} {v}' for k, v in
+                  sorted(self.requests.items())]  # fmt: skip
+        lines.append("# TYPE gradeserver_results_total counter")
+        lines += [f'gradeserver_results_total{{status="{k}"}} {v}' for k, v in
+                  sorted(self.statuses.items())]  # fmt: skip
+        lines += [
+            "# TYPE gradeserver_rejected_total counter",
+            f"gradeserver_rejected_total {self.rejected}",
+            "# TYPE gradeserver_queue_depth gauge",
+            f"gradeserver_queue_depth {waiting}",
+            "# TYPE gradeserver_running gauge",
+            f"gradeserver_running {running}",
+            "# TYPE gradeserver_test_seconds summary",
+            f"gradeserver_test_seconds_sum {self.test_seconds:.6f}",
+            f"gradeserver_test_seconds_count {self.tests}",
+        ]
+        return "\n".join(lines) + "\n"
+
+
+class Service:
+    def __init__(self, grader: Grader, jobs: int, queue: int, time_limit: float = 2.0) -> None:
+        self.grader = grader
+        self.jobs = jobs
+        self.queue = queue
+        self.time_limit = time_limit
+        self.slots = asyncio.Semaphore(jobs)
+        self.waiting = 0
+        self.running = 0
+        self.metrics = Metrics()
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._errors])
+        app.add_routes([
+            web.get("/health", self.health),
+            web.get("/metrics", self.prometheus),
+            web.post("/grade", self.grade),
+            web.post("/run_code", self.run_code),
+            web.post("/submit", self.submit),
+        ])  # fmt: skip
+        return app
+
+    @web.middleware
+    async def _errors(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        self.metrics.requests[request.path] += 1
+        try:
+            response: web.StreamResponse = await handler(request)
+            return response
+        except BadRequest as exc:
+            return web.json_response({"error": str(exc)}, status=400)
+        except web.HTTPException as exc:
+            if exc.status == 413:
+                return web.json_response({"error": "the request body is too large"}, status=413)
+            raise
+
+    async def _work(self, func: Any, *args: Any) -> Any:
+        """Run ``func`` in a thread once a slot is free; 503 when too many wait."""
+        if self.waiting >= self.queue and self.slots.locked():
+            self.metrics.rejected += 1
+            raise web.HTTPServiceUnavailable(
+                text=json.dumps({"error": "busy: the queue is full, retry"}),
+                content_type="application/json",
+                headers={"Retry-After": "1"},
+            )
+        self.waiting += 1
+        try:
+            await self.slots.acquire()
+        finally:
+            self.waiting -= 1
+        self.running += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, func, *args)
+        finally:
+            self.running -= 1
+            self.slots.release()
+
+    async def health(self, request: web.Request) -> web.Response:
+        return web.json_response({"status": "ok", "jobs": self.jobs, "running": self.running,
+                                  "waiting": self.waiting})  # fmt: skip
+
+    async def prometheus(self, request: web.Request) -> web.Response:
+        return web.Response(text=self.metrics.text(self.waiting, self.running),
+                            content_type="text/plain")  # fmt: skip
+
+    async def _json(self, request: web.Request) -> Any:
+        try:
+            return await request.json()
+        except (ValueError, UnicodeDecodeError):
+            raise BadRequest("the body is not JSON") from None
+
+    def _record(self, result: GradeResult, seconds: float) -> None:
+        self.metrics.statuses[result.status] += 1
+        self.metrics.tests += max(1, result.tests_run)
+        self.metrics.test_seconds += seconds
+
+    # -- ours ------------------------------------------------------------------------
+    async def grade(self, request: web.Request) -> web.Response:
+        body = await self._json(request)
+        items = body if isinstance(body, list) else [body]
+        if not items or not all(isinstance(i, dict) for i in items):
+            raise BadRequest("a JSON object, or a list of them, is expected")
+        jobs = [self._grade_one(item) for item in items]
+        results = await asyncio.gather(*jobs)
+        return web.json_response(results if isinstance(body, list) else results[0])
+
+    async def _grade_one(self, item: dict[str, Any]) -> dict[str, Any]:
+        completion = item.get("completion")
+        if not isinstance(completion, str):
+            raise BadRequest("each item needs a completion (a string)")
+        language = item.get("language")
+        tests = item.get("tests")
+        start = time.perf_counter()
+        if tests is not None:
+            pairs = _pairs(tests)
+            limit = float(item.get("time_limit") or self.time_limit)
+            result = await self._work(self.grader.grade_tests, pairs, limit, completion, language)
+        elif isinstance(item.get("problem_id"), str):
+            result = await self._work(self._by_id, item["problem_id"], completion, language)
+        else:
+            raise BadRequest("each item needs a problem_id or tests")
+        self._record(result, time.perf_counter() - start)
+        echoed = {k: v for k, v in item.items() if k not in ("completion", "tests")}
+        return {**echoed, **result.as_dict()}
+
+    def _by_id(self, pid: str, completion: str, language: str | None) -> GradeResult:
+        try:
+            return self.grader.grade(pid, completion, language)
+        except Exception as exc:  # an unknown id is the caller's
+            return GradeResult(None, "unknown_problem", message=str(exc)[:200])
+
+    # -- SandboxFusion's -----------------------------------------------------------------
+    async def run_code(self, request: web.Request) -> web.Response:
+        body = await self._json(request)
+        if not isinstance(body, dict) or not isinstance(body.get("code"), str):
+            raise BadRequest("run_code needs code (a string) and language")
+        language = _language(body.get("language"))
+        stdin = body.get("stdin") or ""
+        timeout = float(body.get("run_timeout") or 10)
+        start = time.perf_counter()
+        found = await self._work(self.grader.execute, body["code"], language, str(stdin),
+                                 timeout, RUN_OUTPUT)  # fmt: skip
+        self.metrics.tests += 1
+        self.metrics.test_seconds += time.perf_counter() - start
+        return web.json_response(_run_response(found))
+
+    async def submit(self, request: web.Request) -> web.Response:
+        body = await self._json(request)
+        config = body.get("config") if isinstance(body, dict) else None
+        if not isinstance(config, dict) or not isinstance(body.get("completion"), str):
+            raise BadRequest("submit needs completion and config (with provided_data)")
+        cases = _stdio_cases(config.get("provided_data"))
+        language = _language(config.get("language"))
+        timeout = float(config.get("run_timeout") or self.time_limit)
+        found = self.grader.extract(body["completion"], language)
+        code = found[1] if found is not None else ""
+        runs = await asyncio.gather(*[
+            self._work(self.grader.execute, code, language, stdin, timeout, RUN_OUTPUT)
+            for stdin, _ in cases
+        ]) if code else []  # fmt: skip
+        tests = []
+        for (stdin, expected), run in zip(cases, runs, strict=False):
+            response = _run_response(run)
+            passed = isinstance(run, RunResult) and run.ok and _same(run, expected)
+            tests.append(
+                {
+                    "passed": passed,
+                    "exec_info": response,
+                    "test_info": {"input": {"stdin": stdin}, "output": {"stdout": expected}},
+                }
+            )
+        accepted = bool(tests) and all(t["passed"] for t in tests)
+        self.metrics.statuses["ok" if accepted else "rejected"] += 1
+        return web.json_response({"id": body.get("id"), "accepted": accepted,
+                                  "extracted_code": code, "full_code": None, "test_code": None,
+                                  "tests": tests, "extracted_type": "fenced" if code else "empty",
+                                  "extra": None})  # fmt: skip
+
+
+def _same(run: RunResult, expected: str) -> bool:
+    from problemtools_py.judge.dataset_rule import first_difference
+
+    return first_difference(run.stdout.decode("utf-8", "replace"), expected) is None
+
+
+def _language(value: object) -> str:
+    code = language_of_tag(str(value or "python"))
+    if code is None:
+        raise BadRequest(f"unknown language {value!r}")
+    return code
+
+
+def _pairs(tests: object) -> tuple[tuple[str, str], ...]:
+    if isinstance(tests, dict) and "inputs" in tests and "outputs" in tests:
+        tests = list(zip(tests["inputs"], tests["outputs"], strict=False))
+    if (
+        not isinstance(tests, list)
+        or not tests
+        or not all(
+            isinstance(t, list | tuple) and len(t) == 2 and all(isinstance(x, str) for x in t)
+            for t in tests
+        )
+    ):
+        raise BadRequest("tests must be [[stdin, stdout], ...] or {inputs, outputs}")
+    return tuple((t[0], t[1]) for t in tests)
+
+
+def _stdio_cases(data: object) -> list[tuple[str, str]]:
+    tests = data.get("test") if isinstance(data, dict) else None
+    if isinstance(tests, str):
+        try:
+            tests = json.loads(tests)
+        except ValueError:
+            raise BadRequest("provided_data.test is not valid JSON") from None
+    if not isinstance(tests, list) or not tests:
+        raise BadRequest("config.provided_data.test must list the cases")
+    cases = []
+    for case in tests:
+        stdin = case.get("input", {}).get("stdin") if isinstance(case, dict) else None
+        stdout = case.get("output", {}).get("stdout") if isinstance(case, dict) else None
+        if not isinstance(stdin, str) or not isinstance(stdout, str):
+            raise BadRequest("each case is {input: {stdin}, output: {stdout}}")
+        cases.append((stdin, stdout))
+    return cases
+
+
+def _run_response(found: RunResult | GradeResult) -> dict[str, Any]:
+    """SandboxFusion's RunCodeResponse for one run."""
+    if isinstance(found, GradeResult):
+        if found.status == "compile_error":
+            compiled = {"status": "Error", "execution_time": None, "return_code": 1,
+                        "stdout": "", "stderr": found.message}  # fmt: skip
+            return {"status": "Failed", "message": "", "compile_result": compiled,
+                    "run_result": None, "executor_pod_name": None, "files": {}}  # fmt: skip
+        return {"status": "SandboxError", "message": found.message, "compile_result": None,
+                "run_result": None, "executor_pod_name": None, "files": {}}  # fmt: skip
+    timed_out = found.outcome is Outcome.TLE
+    result = {
+        "status": "TimeLimitExceeded" if timed_out else "Finished",
+        "execution_time": round(found.wall_seconds, 4),
+        "return_code": found.exit_code if not timed_out else None,
+        "stdout": found.stdout.decode("utf-8", "replace"),
+        "stderr": found.stderr.decode("utf-8", "replace"),
+    }
+    status = "Success" if found.ok else "Failed"
+    return {"status": status, "message": "", "compile_result": None, "run_result": result,
+            "executor_pod_name": None, "files": {}}  # fmt: skip

@@ -1,0 +1,161 @@
+"""gradeserver on loopback: SandboxFusion's /run_code and /submit, our /grade, health and
+metrics, every malformed request a 4xx with a JSON error, a full queue a 503 with
+Retry-After, and a load of concurrent clients whose rewards equal the Grader's."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+from aiohttp import ClientSession
+from aiohttp.test_utils import TestServer
+
+from problemtools_py.grading.grader import Grader
+from problemtools_py.grading.results import Settings
+from problemtools_py.grading.service import Service
+
+ECHO = "```python\nprint(input())\n```"
+TESTS = [["1\n", "1\n"], ["2\n", "2\n"]]
+
+
+@pytest.fixture(scope="module")
+def grader() -> Iterator[Grader]:
+    with Grader(None, Settings(languages=("python3", "cpp", "java")), jobs=2) as made:
+        yield made
+
+
+def serve(grader: Grader, check: Callable[[ClientSession, str], Awaitable[None]],
+          queue: int = 64) -> None:
+    async def main() -> None:
+        server = TestServer(Service(grader, 2, queue).app(), host="127.0.0.1")
+        await server.start_server()
+        try:
+            async with ClientSession() as client:
+                await check(client, str(server.make_url("/")))
+        finally:
+            await server.close()
+
+    asyncio.run(main())
+
+
+def test_run_code_as_sandboxfusion_answers(grader: Grader) -> None:
+    async def check(client: ClientSession, url: str) -> None:
+        body = {"code": "print(input()[::-1])", "language": "python", "stdin": "abc\n"}
+        async with client.post(url + "run_code", json=body) as response:
+            got = await response.json()
+        assert got["status"] == "Success" and got["run_result"]["stdout"] == "cba\n"
+        assert got["run_result"]["status"] == "Finished" and got["run_result"]["return_code"] == 0
+        body = {"code": "int main( {", "language": "cpp"}
+        async with client.post(url + "run_code", json=body) as response:
+            got = await response.json()
+        assert got["status"] == "Failed" and got["compile_result"]["status"] == "Error"
+        body = {"code": "while True: pass", "language": "python", "run_timeout": 0.5}
+        async with client.post(url + "run_code", json=body) as response:
+            got = await response.json()
+        assert got["run_result"]["status"] == "TimeLimitExceeded"
+
+    serve(grader, check)
+
+
+def test_submit_as_sandboxfusion_answers(grader: Grader) -> None:
+    cases = [{"input": {"stdin": s}, "output": {"stdout": o}} for s, o in TESTS]
+
+    async def check(client: ClientSession, url: str) -> None:
+        body: dict[str, Any] = {"dataset": "x", "id": 7, "completion": ECHO,
+                                "config": {"language": "python", "provided_data": {"test": cases}}}
+        async with client.post(url + "submit", json=body) as response:
+            got = await response.json()
+        assert got["accepted"] is True and got["id"] == 7 and len(got["tests"]) == 2
+        assert got["extracted_code"].strip() == "print(input())"
+        body["completion"] = "```python\nprint(1)\n```"
+        body["config"]["provided_data"]["test"] = json.dumps(cases)  # as a JSON string too
+        async with client.post(url + "submit", json=body) as response:
+            got = await response.json()
+        assert got["accepted"] is False and [t["passed"] for t in got["tests"]] == [True, False]
+
+    serve(grader, check)
+
+
+def test_grade_one_or_many_and_metrics(grader: Grader) -> None:
+    async def check(client: ClientSession, url: str) -> None:
+        async with client.post(url + "grade", json={"tests": TESTS, "completion": ECHO,
+                                                    "tag": "a"}) as response:
+            one = await response.json()
+        assert (one["reward"], one["status"], one["tag"]) == (1.0, "ok", "a")
+        many = [{"tests": TESTS, "completion": ECHO},
+                {"tests": TESTS, "completion": "```cpp\nint main(){}\n```"}]
+        async with client.post(url + "grade", json=many) as response:
+            got = await response.json()
+        assert [g["status"] for g in got] == ["ok", "wrong_answer"]
+        async with client.get(url + "health") as response:
+            assert (await response.json())["status"] == "ok"
+        async with client.get(url + "metrics") as response:
+            text = await response.text()
+        assert 'gradeserver_results_total{status="ok"} 2' in text
+        assert "gradeserver_queue_depth 0" in text
+
+    serve(grader, check)
+
+
+@pytest.mark.parametrize(("path", "body", "status", "says"), [
+    ("grade", b"{not json", 400, "not JSON"),
+    ("grade", b'{"completion": 5}', 400, "completion"),
+    ("grade", b'{"completion": "x"}', 400, "problem_id or tests"),
+    ("grade", b'{"completion": "x", "tests": [["1"]]}', 400, "tests must be"),
+    ("run_code", b'{"language": "python"}', 400, "needs code"),
+    ("run_code", b'{"code": "1", "language": "cobolx"}', 400, "unknown language"),
+    ("submit", b'{"completion": "x", "config": {"provided_data": {}}}', 400, "list the cases"),
+    ("grade", b'{"completion": "' + b"x" * (17 << 20) + b'"}', 413, "too large"),
+])
+def test_malformed_requests(grader: Grader, path: str, body: bytes, status: int,
+                            says: str) -> None:
+    async def check(client: ClientSession, url: str) -> None:
+        async with client.post(url + path, data=io.BytesIO(body),
+                               headers={"Content-Type": "application/json"}) as response:
+            assert response.status == status
+            assert says in (await response.json())["error"]
+
+    serve(grader, check)
+
+
+def test_load_with_a_small_queue(grader: Grader) -> None:
+    """32 clients, 200 requests: none lost, none answered twice, every reward the
+    Grader's own; with a queue of 2, some get 503 + Retry-After and succeed on retry."""
+    completions = [ECHO if i % 3 else "```python\nprint(0)\n```" for i in range(200)]
+    pairs = tuple((stdin, stdout) for stdin, stdout in TESTS)
+    expected = [grader.grade_tests(pairs, 2.0, c).reward for c in completions[:3]]
+
+    async def check(client: ClientSession, url: str) -> None:
+        answers: dict[int, float | None] = {}
+        busy = 0
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        for index in range(len(completions)):
+            queue.put_nowait(index)
+
+        async def worker() -> None:
+            nonlocal busy
+            while not queue.empty():
+                index = queue.get_nowait()
+                while True:
+                    body = {"tests": TESTS, "completion": completions[index], "n": index}
+                    async with client.post(url + "grade", json=body) as response:
+                        if response.status == 503:
+                            assert response.headers["Retry-After"] == "1"
+                            busy += 1
+                            await asyncio.sleep(0.05)
+                            continue
+                        got = await response.json()
+                    assert got["n"] not in answers
+                    answers[got["n"]] = got["reward"]
+                    break
+
+        await asyncio.gather(*[worker() for _ in range(32)])
+        assert sorted(answers) == list(range(len(completions)))
+        assert all(answers[i] == expected[i % 3] for i in answers)
+        assert busy > 0
+
+    serve(grader, check, queue=2)
