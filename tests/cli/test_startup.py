@@ -15,7 +15,7 @@ from conftest import SAMPLES
 HEAVY = ("jsonschema", "rich", "pyarrow", "jinja2", "plasTeX", "markdown_it", "yaml", "ray")
 LAYERS = ("judge", "sandbox", "model", "grading", "statements")
 COMMANDS = ("verifyproblem", "generatedata", "gradecode", "parquet2kattis", "kattis2parquet",
-            "problem2html", "problem2pdf", "problem2zip", "hook")
+            "problem2html", "problem2pdf", "problem2zip", "gradeserver", "hook")
 
 
 def _loaded(code: str, env: dict[str, str] | None = None) -> set[str]:
