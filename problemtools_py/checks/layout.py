@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, error, warning
-from problemtools_py.model.loader import SIDECARS
 from problemtools_py.model.problem import Problem
+from problemtools_py.model.sidecar import SIDECARS
 
 SHORT_NAME = re.compile(r"^[a-z0-9]+$")
 SEED_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_.-]*[a-zA-Z0-9]$")

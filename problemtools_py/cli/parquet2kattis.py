@@ -16,8 +16,9 @@ from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, count
 
 if TYPE_CHECKING:  # (imported in main: --help needs neither pyarrow nor rich)
-    from rich.progress import Progress, TaskID
+    from rich.progress import Progress
 
+    from problemtools_py.cli.reporters import QuietBar
     from problemtools_py.dataset.reader import Dataset, DatasetProblem
 
 PROG = "parquet2kattis"
@@ -99,7 +100,7 @@ def _has_refs(data: Dataset) -> bool:
     return (data.root / "references.parquet").is_file()
 
 
-def _drain(pending: list[Future[Any]], bar: Progress, task: TaskID) -> int:
+def _drain(pending: list[Future[Any]], bar: Progress | QuietBar, task: Any) -> int:
     done = 0
     for future in pending:
         future.result()

@@ -225,9 +225,30 @@ class JsonReporter:
         sys.stdout.write("\n")
 
 
-def count_bar(label: str, quiet: bool, *extra: ProgressColumn) -> Progress:
+class QuietBar:
+    """count_bar's stand-in when nothing is shown (rich is then not even imported)."""
+
+    def __enter__(self) -> QuietBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def add_task(self, *args: Any, **kwargs: Any) -> Any:
+        return 0
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def advance(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def count_bar(label: str, quiet: bool, *extra: ProgressColumn) -> Progress | QuietBar:
     """A transient bar on stderr counting items done of a known total, with ``extra``
     columns before the elapsed time; hidden with ``quiet`` or when stderr is no terminal."""
+    if quiet or not sys.stderr.isatty():
+        return QuietBar()
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -240,5 +261,4 @@ def count_bar(label: str, quiet: bool, *extra: ProgressColumn) -> Progress:
         TimeElapsedColumn(),
         console=console,
         transient=True,
-        disable=quiet or not console.is_terminal,
     )

@@ -25,7 +25,7 @@ import yaml
 from problemtools_py.dataset.reader import DatasetProblem
 from problemtools_py.dataset.schema import tests_json
 from problemtools_py.errors import FatalError
-from problemtools_py.model.loader import sidecar_name
+from problemtools_py.model.sidecar import sidecar_name
 from problemtools_py.statements.texescape import tex_escape
 
 MEMORY_MB = 2048

@@ -1,8 +1,26 @@
-"""The problem model: a package directory loaded once into frozen dataclasses."""
+"""The problem model: a package directory loaded once into frozen dataclasses.
+
+``load_problem``, ``Problem`` and ``FormatVersion`` are imported on first use, so that a
+module needing one small rule of the model (a sidecar's name) does not load it all."""
 
 from __future__ import annotations
 
-from problemtools_py.model.loader import load_problem
-from problemtools_py.model.problem import FormatVersion, Problem
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from problemtools_py.model.loader import load_problem
+    from problemtools_py.model.problem import FormatVersion, Problem
 
 __all__ = ["FormatVersion", "Problem", "load_problem"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "load_problem":
+        from problemtools_py.model.loader import load_problem
+
+        return load_problem
+    if name in ("Problem", "FormatVersion"):
+        from problemtools_py.model import problem
+
+        return getattr(problem, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,6 +14,7 @@ from problemtools_py.model.files import FileEntry, walk_package
 from problemtools_py.model.problem import FormatVersion, IncludeDir, Problem, Program
 from problemtools_py.model.programs import load_programs, load_submissions, make_program
 from problemtools_py.model.settings import group_settings, read_timelimit
+from problemtools_py.model.sidecar import SIDECARS
 from problemtools_py.model.statements import load_statements
 from problemtools_py.model.testdata import MODERN_GROUP_FILES, RELEASED_GROUP_FILES, load_group
 from problemtools_py.yamlfile import YamlDoc, load_yaml
@@ -156,15 +157,6 @@ def _single(root: Path, rel: str, files: tuple[FileEntry, ...]) -> Program | Non
     static_validator/, the visualizers), or None when the package has none."""
     entry = next((e for e in files if e.rel == rel), None)
     return make_program(root, entry, files) if entry is not None else None
-
-
-# parquet2kattis' sidecar: "dataset.json" in legacy packages (Kattis problemtools rejects
-# a file name starting with a dot), ".dataset.json" (auxiliary) in the others.
-SIDECARS = ("dataset.json", ".dataset.json")
-
-
-def sidecar_name(modern: bool) -> str:
-    return SIDECARS[1] if modern else SIDECARS[0]
 
 
 def find_sidecar(root: Path) -> Path | None:
