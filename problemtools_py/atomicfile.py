@@ -10,6 +10,9 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+
 
 def write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
     _replace(path, lambda tmp: Path(tmp).write_bytes(data), mode)
@@ -20,7 +23,12 @@ def copy_file(src: Path, dst: Path, mode: int = 0o644) -> None:
 
 
 def _replace(path: Path, fill: Callable[[str], object], mode: int) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as exc:  # (named by the file meant, not the temporary one)
+        raise FatalError(
+            f"cannot write: {exc.strerror or exc}", path=path, exit_code=ExitCode.FINDINGS
+        ) from exc
     os.close(fd)
     try:
         fill(tmp)

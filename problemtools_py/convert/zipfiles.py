@@ -11,6 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say
 
 
@@ -27,8 +30,13 @@ def write_zip(target: Path, entries: Iterable[Entry]) -> int:
     names = [e.name for e in ordered]
     if len(set(names)) != len(names):
         raise ValueError("two entries share a name")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as exc:  # (named by the zip meant, not a temporary file)
+        raise FatalError(
+            f"cannot write: {exc.strerror or exc}", path=target, exit_code=ExitCode.FINDINGS
+        ) from exc
     try:
         with os.fdopen(fd, "wb") as handle, zipfile.ZipFile(handle, "w") as archive:
             for entry in ordered:

@@ -62,3 +62,11 @@ def test_the_page_says_where_generated_data_comes_from(tmp_path: Path) -> None:
     assert "Where the test data comes from" in html
     assert "generate: random_list.py 10 100 {seed} (seed " in html
     assert "copy: generators/manual/max" in html
+
+
+def test_a_report_that_cannot_be_written_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "missing" / "report.html"
+    assert main(["--no-run", "-p", "config", "--report", str(page), str(SAMPLES / "hello")]) == 1
+    assert f"{page}: cannot write" in capsys.readouterr().err

@@ -71,3 +71,11 @@ def test_json_and_usage(tmp_path: Path, capsys: Capture) -> None:
                                   "entries": report["written"][0]["entries"]}]
     assert main([str(SAMPLES / "hilo"), str(SAMPLES / "subtasks"), "-o",
                  str(tmp_path / "x.zip")]) == 2
+
+
+def test_an_output_that_cannot_be_written(tmp_path: Path, capsys: Capture) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory\n")
+    target = blocker / "hello.zip"
+    assert main([str(SAMPLES / "hello"), "-o", str(target)]) == 1
+    assert f"{target}: cannot write" in capsys.readouterr().err
