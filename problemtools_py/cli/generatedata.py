@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, positive_float
+from problemtools_py.cli.options import add_jobs, describe, positive_float
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, RunReport
 from problemtools_py.generate import DEFAULT_SECONDS
@@ -16,7 +16,7 @@ PROG = "generatedata"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0].strip("`"))
+    parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
     parser.add_argument("problems", nargs="+", type=Path, metavar="DIR")
     add_jobs(parser, "test cases made")
     parser.add_argument(

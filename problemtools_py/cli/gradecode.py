@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, positive_int
+from problemtools_py.cli.options import add_jobs, describe, positive_int
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 
@@ -28,7 +28,7 @@ PROG = "gradecode"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    description = __doc__.splitlines()[0].replace("``", "")
+    description = describe(__doc__)
     parser = argparse.ArgumentParser(prog=PROG, description=description)
     parser.add_argument(
         "dataset",

@@ -8,14 +8,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, positive_float, positive_int
+from problemtools_py.cli.options import add_jobs, describe, positive_float, positive_int
 from problemtools_py.findings import ExitCode
 
 PROG = "gradeserver"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0].strip("`"))
+    parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
     parser.add_argument("dataset", nargs="?", type=Path, metavar="DATASET",
                         help="a dataset (or packages) directory for problem ids; "
                         "without it, only inline tests")  # fmt: skip

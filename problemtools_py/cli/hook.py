@@ -10,6 +10,7 @@ from pathlib import Path
 
 from problemtools_py.checks import PARTS
 from problemtools_py.cli.errorhandler import run_cli
+from problemtools_py.cli.options import describe
 from problemtools_py.findings import ExitCode
 from problemtools_py.verify.options import Options
 
@@ -34,7 +35,7 @@ def package_roots(files: Sequence[str], top: Path) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
     parser.add_argument("files", nargs="*", help="changed files (pre-commit passes them)")
     parser.add_argument(
         "--static",

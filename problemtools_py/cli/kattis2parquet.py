@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, nonnegative_int, positive_int
+from problemtools_py.cli.options import add_jobs, describe, nonnegative_int, positive_int
 from problemtools_py.dataset.splits import SPLITS
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, count
@@ -26,7 +26,7 @@ PROG = "kattis2parquet"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0].strip("`"))
+    parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
     parser.add_argument("packages", nargs="+", type=Path, metavar="DIR")
     parser.add_argument(
         "-o",

@@ -38,6 +38,13 @@ def positive_float(text: str) -> float:
     return value
 
 
+def describe(doc: str | None) -> str:
+    """A command's ``--help`` description: its module text's first paragraph, without
+    the reST quoting."""
+    first = (doc or "").strip().split("\n\n")[0]
+    return " ".join(first.split()).replace("``", "")
+
+
 def add_jobs(parser: argparse.ArgumentParser, what: str) -> None:
     """``-j N``: how many of ``what`` run at once, all cores by default."""
     parser.add_argument(

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs
+from problemtools_py.cli.options import add_jobs, describe
 from problemtools_py.dataset.splits import SPLITS
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, count
@@ -25,7 +25,7 @@ PROG = "parquet2kattis"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0].strip("`"))
+    parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
     parser.add_argument("dataset", type=Path, metavar="DATASET_DIR")
     parser.add_argument("out", type=Path, metavar="OUT_DIR")
     parser.add_argument(

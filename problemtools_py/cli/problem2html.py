@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from problemtools_py.cli.errorhandler import run_cli
+from problemtools_py.cli.options import describe
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
 from problemtools_py.statements import MATHJAX_URL
 
@@ -20,7 +21,7 @@ PROG = "problem2html"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0].strip("`"))
+    parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
     parser.add_argument("problems", nargs="+", type=Path, metavar="DIR")
     parser.add_argument("-l", "--language", help="statement language (default: en, else the first)")
     parser.add_argument(

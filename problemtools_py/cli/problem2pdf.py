@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from problemtools_py.cli.errorhandler import run_cli
+from problemtools_py.cli.options import describe
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
 
@@ -21,7 +22,7 @@ PROG = "problem2pdf"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0].strip("`"))
+    parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
     parser.add_argument("problems", nargs="+", type=Path, metavar="DIR")
     parser.add_argument(
         "-o",

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from problemtools_py.cli.errorhandler import run_cli
+from problemtools_py.cli.options import describe
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
 
@@ -20,7 +21,7 @@ STATIC_PARTS = ("config", "statement", "data")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0].strip("`"))
+    parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
     parser.add_argument("problems", nargs="+", type=Path, metavar="DIR")
     parser.add_argument(
         "-o",
