@@ -56,16 +56,9 @@ def extract_program(
 
 
 def extract_code(completion: str, raw: bool = False) -> str | None:
-    """The program, or None when there is none."""
-    if raw:
-        return completion if completion.strip() else None
-    python = [(tag, body) for tag, body in _blocks(completion) if tag in PYTHON_TAGS]
-    if not python:
-        return None
-    body = python[-1][1]
-    if body is None or not body.strip():
-        return None
-    return body
+    """The program, or None when there is none (the dataset's rule: Python only)."""
+    found = extract_program(completion, raw=raw)
+    return found[1] if found is not None else None
 
 
 def _blocks(completion: str) -> list[tuple[str, str | None]]:

@@ -27,7 +27,7 @@ from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.reader import Dataset
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.compiled import Compiler, place, remove
-from problemtools_py.grading.extract import extract_code, extract_program
+from problemtools_py.grading.extract import extract_program
 from problemtools_py.grading.problems import NoProblems, ProblemSource, open_source
 from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings
 from problemtools_py.grading.testrun import Cancelled, TestRun
@@ -224,14 +224,12 @@ class Grader:
         return self._program(completion, language)
 
     def _program(self, completion: str, language: str | None) -> tuple[str, str] | None:
-        if language is None and self.settings.languages == ("python3",):
-            code = extract_code(completion, self.settings.raw)  # the dataset's rule
-            return ("python3", code) if code is not None else None
-        known = self._compiler().known() if language or len(self.settings.languages) > 1 else None
-        return extract_program(
-            completion, frozenset(self.settings.languages), self.settings.raw, language,
-            known or frozenset(),
-        )  # fmt: skip
+        """(language, program); with only Python allowed, the dataset's rule (and no
+        compiler is made: the judge's language codes are not needed then)."""
+        others = language is not None or self.settings.languages != ("python3",)
+        known = self._compiler().known() if others else frozenset()
+        languages = frozenset(self.settings.languages)
+        return extract_program(completion, languages, self.settings.raw, language, known)
 
     def _compiler(self) -> Compiler:
         with self._lock:
