@@ -5,9 +5,7 @@ its answer from the solution (empty for interactive and multi-pass problems)."""
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +14,7 @@ from problemtools_py.generate import DEFAULT_SECONDS
 from problemtools_py.generate.plan import CASE_EXTENSIONS, CaseRule, Command
 from problemtools_py.generate.programs import GENERATORS, Programs
 from problemtools_py.judge.compile import Executable, bounded_dir
-from problemtools_py.judge.execute import run_program
+from problemtools_py.judge.execute import read_untrusted, run_program
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
 from problemtools_py.verify.context import Context
@@ -53,19 +51,6 @@ def _failure(run: RunResult) -> str:
         else run.describe()
     )
     return what + (f": {said}" if said else "")
-
-
-def _read_capped(path: Path) -> bytes | None:
-    """A regular file a sandboxed program wrote (never through a link), or None."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > FILE_CAP:
-            return None
-        return handle.read(FILE_CAP + 1)
 
 
 class CaseMaker:
@@ -177,7 +162,7 @@ class CaseMaker:
                 files = {
                     ext: data
                     for ext in CASE_EXTENSIONS
-                    if (data := _read_capped(scratch / f"testcase{ext}")) is not None
+                    if (data := read_untrusted(scratch / f"testcase{ext}", FILE_CAP)) is not None
                 }
             if ".in" not in files:
                 files[".in"] = stdout.read_bytes()

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import stat
 import tempfile
 from pathlib import Path
 
 from problemtools_py.findings import Finding, warning
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.execute import run_program
+from problemtools_py.judge.execute import read_untrusted, run_program
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import SandboxError
@@ -90,19 +88,11 @@ def copy_images(source: Path, into: Path, names: re.Pattern[str]) -> int:
     never through a symlink, each at most IMAGE_CAP bytes); how many were copied."""
     copied = 0
     for entry in sorted(os.scandir(source), key=lambda e: e.name):
-        if not names.match(entry.name):
+        data = read_untrusted(entry.path, IMAGE_CAP) if names.match(entry.name) else None
+        if data is None:
             continue
-        try:
-            fd = os.open(entry.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except OSError:
-            continue
-        with os.fdopen(fd, "rb") as handle:
-            info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_size > IMAGE_CAP:
-                continue
-            into.mkdir(parents=True, exist_ok=True)
-            with (into / entry.name).open("wb") as out:
-                shutil.copyfileobj(handle, out)
+        into.mkdir(parents=True, exist_ok=True)
+        (into / entry.name).write_bytes(data)
         copied += 1
     return copied
 
