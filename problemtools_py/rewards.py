@@ -43,6 +43,8 @@ class RewardError(ValueError):
 
 def _tests(ground_truth: Any) -> tuple[tuple[str, str], ...] | None:
     """Inline tests, or None when ``ground_truth`` is a problem id."""
+    from problemtools_py.grading.problems import inline_tests
+
     value = ground_truth
     if isinstance(value, str):
         text = value.strip()
@@ -52,30 +54,10 @@ def _tests(ground_truth: Any) -> tuple[tuple[str, str], ...] | None:
             value = json.loads(text)
         except ValueError as exc:
             raise RewardError(f"ground_truth is not valid JSON: {exc}") from None
-    if isinstance(value, dict) and "inputs" in value and "outputs" in value:
-        inputs, outputs = value["inputs"], value["outputs"]
-        if (
-            not isinstance(inputs, list)
-            or not isinstance(outputs, list)
-            or len(inputs) != len(outputs)
-        ):
-            raise RewardError("ground_truth's inputs and outputs must be lists of one length")
-        value = list(zip(inputs, outputs, strict=True))
-    if not isinstance(value, list) or not value:
-        raise RewardError(
-            "ground_truth must be a problem id, [[stdin, stdout], ...] or "
-            "{'inputs': [...], 'outputs': [...]}, with at least one test"
-        )
-    tests = []
-    for pair in value:
-        if not (
-            isinstance(pair, list | tuple)
-            and len(pair) == 2
-            and all(isinstance(p, str) for p in pair)
-        ):
-            raise RewardError("each inline test is a pair of strings [stdin, stdout]")
-        tests.append((pair[0], pair[1]))
-    return tuple(tests)
+    try:
+        return inline_tests(value)
+    except ValueError as exc:
+        raise RewardError(f"ground_truth is no problem id and no tests: {exc}") from None
 
 
 def _grader(
@@ -89,7 +71,7 @@ def _grader(
         found = _graders.get(key)
         if found is None:
             settings = Settings(raw=raw, reward_mode=mode, first_n=first_n, languages=languages)
-            found = _graders[key] = Grader(dataset, settings) if dataset else Grader(None, settings)
+            found = _graders[key] = Grader(dataset or None, settings)
         return found
 
 

@@ -26,6 +26,7 @@ from aiohttp import web
 
 from problemtools_py.grading.extract import language_of_tag
 from problemtools_py.grading.grader import Grader
+from problemtools_py.grading.problems import inline_tests
 from problemtools_py.grading.results import GradeResult
 from problemtools_py.sandbox.results import Outcome, RunResult
 
@@ -238,18 +239,12 @@ def _language(value: object) -> str:
 
 
 def _pairs(tests: object) -> tuple[tuple[str, str], ...]:
-    if isinstance(tests, dict) and "inputs" in tests and "outputs" in tests:
-        tests = list(zip(tests["inputs"], tests["outputs"], strict=False))
-    if (
-        not isinstance(tests, list)
-        or not tests
-        or not all(
-            isinstance(t, list | tuple) and len(t) == 2 and all(isinstance(x, str) for x in t)
-            for t in tests
-        )
-    ):
-        raise BadRequest("tests must be [[stdin, stdout], ...] or {inputs, outputs}")
-    return tuple((t[0], t[1]) for t in tests)
+    try:
+        return inline_tests(tests)
+    except ValueError as exc:
+        raise BadRequest(
+            f"tests must be [[stdin, stdout], ...] or {{inputs, outputs}}: {exc}"
+        ) from None
 
 
 def _stdio_cases(data: object) -> list[tuple[str, str]]:

@@ -106,6 +106,8 @@ def test_grade_one_or_many_and_metrics(grader: Grader) -> None:
     ("grade", b'{"completion": 5}', 400, "completion"),
     ("grade", b'{"completion": "x"}', 400, "problem_id or tests"),
     ("grade", b'{"completion": "x", "tests": [["1"]]}', 400, "tests must be"),
+    ("grade", b'{"completion": "x", "tests": {"inputs": ["1"], "outputs": []}}', 400,
+     "one length"),
     ("run_code", b'{"language": "python"}', 400, "needs code"),
     ("run_code", b'{"code": "1", "language": "cobolx"}', 400, "unknown language"),
     ("submit", b'{"completion": "x", "config": {"provided_data": {}}}', 400, "list the cases"),
