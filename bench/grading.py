@@ -90,8 +90,10 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="ptpy-gradebench-"))
     ids = make_dataset(work / "ds", args.tests)
     tests = args.completions * args.tests
-    print(f"{args.completions} completions x {args.tests} tests per kind, {args.jobs} workers, "
-          f"{args.rounds} alternating rounds (median, range)")
+    print(
+        f"{args.completions} completions x {args.tests} tests per kind, {args.jobs} workers, "
+        f"{args.rounds} alternating rounds (median, range)"
+    )
     print(f"{'kind':12} {'gradecode tests/s':>24} {'baseline tests/s':>22} {'ratio':>7}")
     with Grader(work / "ds", jobs=args.jobs) as grader:
         grader.grade(ids["trivial"], f"```python\n{KINDS['trivial'][1]}```")  # warm up
@@ -112,8 +114,10 @@ def main() -> None:
                 theirs.append(tests / (time.perf_counter() - start))
                 assert base == [1.0] * args.completions
             mine, other = statistics.median(ours), statistics.median(theirs)
-            print(f"{kind:12} {mine:8.1f} ({min(ours):6.1f}-{max(ours):6.1f})"
-                  f" {other:7.1f} ({min(theirs):5.1f}-{max(theirs):5.1f}) {mine / other:6.1f}x")
+            print(
+                f"{kind:12} {mine:8.1f} ({min(ours):6.1f}-{max(ours):6.1f})"
+                f" {other:7.1f} ({min(theirs):5.1f}-{max(theirs):5.1f}) {mine / other:6.1f}x"
+            )
     shutil.rmtree(work, ignore_errors=True)
 
 

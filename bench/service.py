@@ -1,83 +1,110 @@
-"""gradeserver under load, beside the Grader doing the same work in-process: N clients
-(default 64) send R requests (default 2,000; small Python completions, 5 tests each) to
-/grade on loopback; every answer must be the in-process reward. Prints throughput (tests
-per second) for both, the ratio, and the service's latency percentiles.
+"""gradeserver under load against gradecode on the same work, both the real commands:
+a dataset with one problem (5 tests), R completions (default 2,000; small Python
+programs, a quarter wrong). ``gradecode DATASET FILE.jsonl`` grades them as one batch
+(its start-up included); ``gradeserver DATASET`` (started before the clock, as a service
+is) gets them from N concurrent clients (default 64) in this process over loopback
+``/grade`` with ``problem_id``. Every reward over HTTP must equal gradecode's.
 
-Usage: python bench/service.py [--clients N] [--requests R] [--jobs J]"""
+Prints tests per second for both and the ratio (the goal: the service within 10 %),
+latency percentiles, and the CPU the clients took: they share this machine's cores with
+the service, where a trainer's clients would run on its own machines.
+
+Usage: python bench/service.py [--clients N] [--requests R] [--jobs J] [--rounds K]"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
-from aiohttp import ClientSession
-from aiohttp.test_utils import TestServer
+from aiohttp import ClientSession, TCPConnector
 
 from problemtools_py.cpus import usable_cores
-from problemtools_py.grading.grader import Grader
-from problemtools_py.grading.results import GradeResult, Settings
-from problemtools_py.grading.service import Service
+from problemtools_py.dataset.ids import problem_id
+from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file, tests_json
+from problemtools_py.dataset.writer import RowWriter
 
-TESTS = [[f"{i}\n", f"{2 * i}\n"] for i in range(1, 6)]
+BIN = Path(sys.executable).parent
+STATEMENT = "Print twice the number."
+TESTS = [(f"{i}\n", f"{2 * i}\n") for i in range(1, 6)]
 GOOD = "```python\nprint(2 * int(input()))\n```"
 BAD = "```python\nprint(int(input()) + 2)\n```"
 
 
-def completions(count: int) -> list[str]:
-    return [GOOD if i % 4 else BAD for i in range(count)]
+def make_dataset(root: Path) -> str:
+    pid = problem_id(STATEMENT)
+    with RowWriter(root / split_file("eval"), PROBLEMS) as writer:
+        writer.add(
+            {
+                "problem_id": pid,
+                "statement": STATEMENT,
+                "tests_json": tests_json(TESTS),
+                "time_limit_s": 2.0,
+                "origin_json": origin_json({}),
+            }
+        )
+    return pid
 
 
-def in_process(grader: Grader, items: list[str]) -> tuple[float, list[float | None]]:
-    pairs = tuple((a, b) for a, b in TESTS)
+def gradecode(dataset: Path, lines: Path, jobs: int) -> tuple[float, list[float | None]]:
     start = time.perf_counter()
-    rewards = [r.reward for r in grader_many(grader, pairs, items)]
-    return time.perf_counter() - start, rewards
+    done = subprocess.run(
+        [str(BIN / "gradecode"), str(dataset), str(lines), "-j", str(jobs)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    seconds = time.perf_counter() - start
+    return seconds, [json.loads(line)["reward"] for line in done.stdout.splitlines()]
 
 
-def grader_many(
-    grader: Grader, pairs: tuple[tuple[str, str], ...], items: list[str]
-) -> list[GradeResult]:
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(grader.jobs) as pool:
-        return list(pool.map(lambda c: grader.grade_tests(pairs, 2.0, c), items))
+def start_server(dataset: Path, jobs: int, queue: int) -> tuple[subprocess.Popen[str], str]:
+    server = subprocess.Popen(
+        [str(BIN / "gradeserver"), str(dataset), "--port", "0", "-j", str(jobs),
+         "--queue", str(queue)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    assert server.stdout is not None
+    line = server.stdout.readline()
+    return server, line.rsplit(" ", 1)[-1].strip()
 
 
 async def over_http(
-    grader: Grader, jobs: int, items: list[str], clients: int
-) -> tuple[float, list[float | None], list[float]]:
-    server = TestServer(Service(grader, jobs, 4 * clients).app(), host="127.0.0.1")
-    await server.start_server()
-    url = str(server.make_url("/grade"))
+    base: str, items: list[dict[str, str]], clients: int
+) -> tuple[float, list[float | None], list[float], int]:
     rewards: list[float | None] = [None] * len(items)
     latencies: list[float] = []
-    queue: asyncio.Queue[int] = asyncio.Queue()
-    for index in range(len(items)):
-        queue.put_nowait(index)
-    async with ClientSession() as client:
+    retries = 0
+    pending = iter(range(len(items)))
+    async with ClientSession(connector=TCPConnector(limit=clients)) as client:
 
         async def worker() -> None:
-            while not queue.empty():
-                index = queue.get_nowait()
+            nonlocal retries
+            for index in pending:
+                sent = time.perf_counter()
                 while True:
-                    sent = time.perf_counter()
-                    async with client.post(
-                        url, json={"tests": TESTS, "completion": items[index]}
-                    ) as r:
-                        if r.status == 503:
+                    async with client.post(base + "/grade", json=items[index]) as response:
+                        if response.status == 503:
+                            retries += 1
                             await asyncio.sleep(0.02)
                             continue
-                        rewards[index] = (await r.json())["reward"]
-                    latencies.append(time.perf_counter() - sent)
-                    break
+                        rewards[index] = (await response.json())["reward"]
+                        break
+                latencies.append(time.perf_counter() - sent)
 
         start = time.perf_counter()
         await asyncio.gather(*[worker() for _ in range(clients)])
         elapsed = time.perf_counter() - start
-    await server.close()
-    return elapsed, rewards, latencies
+    return elapsed, rewards, latencies, retries
 
 
 def main() -> None:
@@ -85,27 +112,60 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=64)
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--jobs", type=int, default=usable_cores())
+    parser.add_argument("--rounds", type=int, default=3, help="alternating runs of each side")
     args = parser.parse_args()
-    items = completions(args.requests)
+    work = Path(tempfile.mkdtemp(prefix="ptpy-servicebench-"))
+    pid = make_dataset(work / "ds")
+    items = [{"problem_id": pid, "completion": GOOD if i % 4 else BAD}
+             for i in range(args.requests)]  # fmt: skip
+    lines = work / "completions.jsonl"
+    lines.write_text("".join(json.dumps(item) + "\n" for item in items))
     tests = args.requests * len(TESTS)
-    with Grader(None, Settings(), args.jobs) as grader:
-        in_process(grader, items[:50])  # warm up
-        local, expected = in_process(grader, items)
-        served, got, latencies = asyncio.run(over_http(grader, args.jobs, items, args.clients))
-    assert got == expected, "a reward over HTTP differs from the in-process one"
-    quantiles = statistics.quantiles(latencies, n=100)
+    server, base = start_server(work / "ds", args.jobs, 4 * args.clients)
+    local_runs, served_runs, latencies, client_cpu, retries = [], [], [], [], 0
+    try:
+        asyncio.run(over_http(base, items[:100], args.clients))  # warm up
+        for _ in range(args.rounds):
+            local, expected = gradecode(work / "ds", lines, args.jobs)
+            local_runs.append(tests / local)
+            cpu = time.process_time()
+            served, got, waits, retried = asyncio.run(over_http(base, items, args.clients))
+            client_cpu.append(time.process_time() - cpu)
+            served_runs.append(tests / served)
+            latencies += waits
+            retries += retried
+            assert got == expected, "a reward over HTTP differs from gradecode's"
+    finally:
+        server.terminate()
+        server.wait(60)
+        shutil.rmtree(work, ignore_errors=True)
+    report(args, local_runs, served_runs, latencies, client_cpu, retries)
+
+
+def report(
+    args: argparse.Namespace,
+    local: list[float],
+    served: list[float],
+    latencies: list[float],
+    client_cpu: list[float],
+    retries: int,
+) -> None:
+    mine, base = statistics.median(served), statistics.median(local)
+    cut = statistics.quantiles(latencies, n=100)
     print(
         f"{args.requests} completions x {len(TESTS)} tests, {args.jobs} jobs, "
-        f"{args.clients} clients: every answer equal to the in-process reward"
+        f"{args.clients} clients, {args.rounds} alternating rounds (median, range); "
+        f"every reward over HTTP equal to gradecode's; {retries} 503s retried"
     )
-    print(f"in-process Grader : {tests / local:8.0f} tests/s")
+    print(f"gradecode (batch, start-up included): {base:7.0f} tests/s "
+          f"({min(local):.0f}-{max(local):.0f})")  # fmt: skip
+    print(f"gradeserver (HTTP /grade)           : {mine:7.0f} tests/s "
+          f"({min(served):.0f}-{max(served):.0f})  {mine / base:.2f}x gradecode's")  # fmt: skip
     print(
-        f"gradeserver (HTTP): {tests / served:8.0f} tests/s  "
-        f"({served / local:.2f}x the in-process time)"
-    )
-    print(
-        f"latency p50 {quantiles[49] * 1000:.0f} ms, p90 {quantiles[89] * 1000:.0f} ms, "
-        f"p99 {quantiles[98] * 1000:.0f} ms"
+        f"latency p50 {cut[49] * 1000:.0f} ms, p90 {cut[89] * 1000:.0f} ms, "
+        f"p99 {cut[98] * 1000:.0f} ms; the clients' own CPU: "
+        f"{statistics.median(client_cpu):.2f} s per round of {args.requests} requests "
+        f"on the same {os.cpu_count()} cores"
     )
 
 

@@ -46,12 +46,23 @@ def main() -> None:
         }
         for name, argv in runs.items():
             rows.append((name, seconds(argv, args.repeat, env)))
-        for command in ("verifyproblem", "verifyproblem-hook", "generatedata", "gradecode",
-                        "kattis2parquet", "parquet2kattis", "problem2html", "problem2pdf"):
-            rows.append((f"{command} --help", seconds([str(BIN / command), "--help"],
-                                                      args.repeat, env)))
-    print(f"floor: python -c pass {floor * 1000:.0f} ms; python -c 'import yaml' "
-          f"{floor_yaml * 1000:.0f} ms (median of {args.repeat})")
+        for command in (
+            "verifyproblem",
+            "verifyproblem-hook",
+            "generatedata",
+            "gradecode",
+            "kattis2parquet",
+            "parquet2kattis",
+            "problem2html",
+            "problem2pdf",
+        ):
+            rows.append(
+                (f"{command} --help", seconds([str(BIN / command), "--help"], args.repeat, env))
+            )
+    print(
+        f"floor: python -c pass {floor * 1000:.0f} ms; python -c 'import yaml' "
+        f"{floor_yaml * 1000:.0f} ms (median of {args.repeat})"
+    )
     print(f"{'command':48} {'ms':>6} {'x floor':>8}  target")
     for name, value in rows:
         mark = "" if "cold" in name else ("ok" if value < 0.1 else "over 100 ms")

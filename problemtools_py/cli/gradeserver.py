@@ -4,12 +4,21 @@
 from __future__ import annotations
 
 import argparse
+import os
+import signal
+import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, describe, positive_float, positive_int
+from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
+
+if TYPE_CHECKING:
+    from problemtools_py.grading.backends import Workers
+    from problemtools_py.grading.grader import Grader
 
 PROG = "gradeserver"
 
@@ -28,26 +37,73 @@ def build_parser() -> argparse.ArgumentParser:
                         help="CPU seconds per test for inline tests (default 2)")  # fmt: skip
     parser.add_argument("--languages", default="python3,cpp,c,java", metavar="CODES",
                         help="languages /grade reads from fence tags")  # fmt: skip
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="grade on the Ray cluster at ADDRESS (local: start one here); "
+                        "the dataset must be at the same path on every node")  # fmt: skip
+    parser.add_argument("--ray-workers", type=positive_int, metavar="N",
+                        help="actors on the cluster (default: --jobs)")  # fmt: skip
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
-        from aiohttp import web
+        import asyncio
 
         from problemtools_py.grading.grader import Grader
         from problemtools_py.grading.results import Settings
-        from problemtools_py.grading.service import Service
 
         languages = tuple(c.strip() for c in args.languages.split(",") if c.strip())
-        with Grader(args.dataset, Settings(languages=languages), args.jobs) as grader:
-            service = Service(grader, args.jobs, args.queue, args.time_limit)
-            print(f"{PROG}: listening on http://{args.host}:{args.port}", flush=True)
-            web.run_app(service.app(), host=args.host, port=args.port, print=None,
-                        shutdown_timeout=30)  # fmt: skip
-        return ExitCode.CLEAN
+        settings = Settings(languages=languages)
+        with Grader(args.dataset, settings, args.jobs) as grader:
+            if args.ray is None:
+                return asyncio.run(_serve(grader, args, None))
+            from problemtools_py.grading.distributed import ray_workers
+
+            workers = args.ray_workers or args.jobs
+            with ray_workers(args.ray, args.dataset, settings, workers) as on_ray:
+                return asyncio.run(_serve(grader, args, on_ray))
 
     return run_cli(PROG, build_parser(), argv, body)
+
+
+async def _serve(grader: Grader, args: argparse.Namespace, workers: Workers | None) -> ExitCode:
+    """Listen until SIGTERM (exit 0) or SIGINT (130); then stop taking requests, let the
+    running ones finish (up to 30 s) and close every sandbox."""
+    import asyncio
+
+    from aiohttp import web
+
+    from problemtools_py.grading.service import Service
+
+    service = Service(grader, args.queue, args.time_limit, workers)
+    runner = web.AppRunner(
+        service.app(), shutdown_timeout=30, handle_signals=False, access_log=None
+    )
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, args.host, args.port)
+        try:
+            await site.start()
+        except OSError as exc:
+            why = os.strerror(exc.errno) if exc.errno else str(exc)
+            raise FatalError(f"cannot listen on {args.host}:{args.port}: {why}") from None
+        host, port = runner.addresses[0][:2]
+        print(f"{PROG}: listening on http://{host}:{port}", flush=True)
+        stopped: asyncio.Future[ExitCode] = asyncio.get_running_loop().create_future()
+
+        def stop(code: ExitCode) -> None:
+            if not stopped.done():
+                stopped.set_result(code)
+
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, stop, ExitCode.CLEAN)
+        loop.add_signal_handler(signal.SIGINT, stop, ExitCode.INTERRUPTED)
+        code = await stopped
+        print(f"{PROG}: stopping: finishing {service.running} running, "
+              f"{service.waiting} waiting", file=sys.stderr, flush=True)  # fmt: skip
+        return code
+    finally:
+        await runner.cleanup()
 
 
 if __name__ == "__main__":

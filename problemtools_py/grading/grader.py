@@ -294,12 +294,19 @@ class Grader:
         with self._lock:
             self._sessions[box] = (work, session)
 
+    def workers(self) -> ThreadPoolExecutor:
+        """``jobs`` threads, each pinned to its core while it grades (see _pinning): the
+        pool grade_many runs on, for callers that submit completions themselves (the
+        service, a batch of rewards). The caller shuts it down."""
+        return ThreadPoolExecutor(
+            self.jobs, initializer=self._start_worker, initargs=(itertools.count(),)
+        )
+
     def grade_many(self, items: Iterable[tuple[str, str]]) -> Iterator[GradeResult]:
         """Results in input order, every core busy, a bounded window in flight. When the
         caller stops early (Ctrl-C, an exception, or closing the iterator), completions
         not started are dropped and those running stop before their next test."""
-        start = (self._start_worker, (itertools.count(),))
-        workers = ThreadPoolExecutor(self.jobs, initializer=start[0], initargs=start[1])
+        workers = self.workers()
         cancel = threading.Event()
 
         def submit(item: tuple[str, str]) -> Future[GradeResult]:

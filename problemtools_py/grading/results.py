@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from problemtools_py.verdicts import Verdict
@@ -35,7 +35,7 @@ class GradeResult:
     retries: int = 0  # tests run again because the machine starved them
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # (all flat)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import Any
 
 from aiohttp import web
 
+from problemtools_py.grading.backends import LocalWorkers, Work, Workers, grade_or_unknown
 from problemtools_py.grading.extract import language_of_tag
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.problems import inline_tests
@@ -68,14 +69,21 @@ class Metrics:
 
 
 class Service:
-    def __init__(self, grader: Grader, jobs: int, queue: int, time_limit: float = 2.0) -> None:
+    def __init__(
+        self,
+        grader: Grader,
+        queue: int,
+        time_limit: float = 2.0,
+        workers: Workers | None = None,
+    ) -> None:
+        """``grader`` reads completions; ``workers`` (by default the grader's own threads)
+        grade them; ``queue`` pieces of work may wait beyond those running."""
         self.grader = grader
-        self.jobs = jobs
+        self.workers: Workers = workers if workers is not None else LocalWorkers(grader)
+        self.jobs = self.workers.size
         self.queue = queue
         self.time_limit = time_limit
-        self.slots = asyncio.Semaphore(jobs)
-        self.waiting = 0
-        self.running = 0
+        self.admitted = 0  # work given to the workers, waiting there or running
         self.metrics = Metrics()
 
     def app(self) -> web.Application:
@@ -87,7 +95,12 @@ class Service:
             web.post("/run_code", self.run_code),
             web.post("/submit", self.submit),
         ])  # fmt: skip
+        app.on_cleanup.append(self._close)
         return app
+
+    async def _close(self, app: web.Application) -> None:
+        """At shutdown: what runs finishes, what waits is dropped."""
+        await asyncio.to_thread(self.workers.close)
 
     @web.middleware
     async def _errors(self, request: web.Request, handler: Any) -> web.StreamResponse:
@@ -102,26 +115,35 @@ class Service:
                 return web.json_response({"error": "the request body is too large"}, status=413)
             raise
 
-    async def _work(self, func: Any, *args: Any) -> Any:
-        """Run ``func`` in a thread once a slot is free; 503 when too many wait."""
-        if self.waiting >= self.queue and self.slots.locked():
+    @property
+    def running(self) -> int:
+        return self.workers.running
+
+    @property
+    def waiting(self) -> int:
+        return max(0, self.admitted - self.workers.running)
+
+    async def _work(self, work: Work, *args: Any) -> Any:
+        """``work(grader, *args)`` on the workers; 503 when ``queue`` already wait. The
+        work goes straight into the workers' own queue (as gradecode's does), so a worker
+        that finishes takes the next without waiting for this event loop."""
+        if self.admitted >= self.jobs + self.queue:
             self.metrics.rejected += 1
             raise web.HTTPServiceUnavailable(
                 text=json.dumps({"error": "busy: the queue is full, retry"}),
                 content_type="application/json",
                 headers={"Retry-After": "1"},
             )
-        self.waiting += 1
-        try:
-            await self.slots.acquire()
-        finally:
-            self.waiting -= 1
-        self.running += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(None, func, *args)
-        finally:
-            self.running -= 1
-            self.slots.release()
+        loop = asyncio.get_running_loop()
+        self.admitted += 1
+        job = self.workers.submit(work, *args)
+        # The count drops when the work has ended (or never started), not when a caller
+        # stops waiting: an abandoned request holds its worker till then.
+        job.add_done_callback(lambda _: loop.call_soon_threadsafe(self._release))
+        return await asyncio.wrap_future(job)
+
+    def _release(self) -> None:
+        self.admitted -= 1
 
     async def health(self, request: web.Request) -> web.Response:
         return web.json_response({"status": "ok", "jobs": self.jobs, "running": self.running,
@@ -162,20 +184,14 @@ class Service:
         if tests is not None:
             pairs = _pairs(tests)
             limit = float(item.get("time_limit") or self.time_limit)
-            result = await self._work(self.grader.grade_tests, pairs, limit, completion, language)
+            result = await self._work(Grader.grade_tests, pairs, limit, completion, language)
         elif isinstance(item.get("problem_id"), str):
-            result = await self._work(self._by_id, item["problem_id"], completion, language)
+            result = await self._work(grade_or_unknown, item["problem_id"], completion, language)
         else:
             raise BadRequest("each item needs a problem_id or tests")
         self._record(result, time.perf_counter() - start)
         echoed = {k: v for k, v in item.items() if k not in ("completion", "tests")}
         return {**echoed, **result.as_dict()}
-
-    def _by_id(self, pid: str, completion: str, language: str | None) -> GradeResult:
-        try:
-            return self.grader.grade(pid, completion, language)
-        except Exception as exc:  # an unknown id is the caller's
-            return GradeResult(None, "unknown_problem", message=str(exc)[:200])
 
     # -- SandboxFusion's -----------------------------------------------------------------
     async def run_code(self, request: web.Request) -> web.Response:
@@ -186,7 +202,7 @@ class Service:
         stdin = body.get("stdin") or ""
         timeout = float(body.get("run_timeout") or 10)
         start = time.perf_counter()
-        found = await self._work(self.grader.execute, body["code"], language, str(stdin),
+        found = await self._work(Grader.execute, body["code"], language, str(stdin),
                                  timeout, RUN_OUTPUT)  # fmt: skip
         self.metrics.tests += 1
         self.metrics.test_seconds += time.perf_counter() - start
@@ -203,7 +219,7 @@ class Service:
         found = self.grader.extract(body["completion"], language)
         code = found[1] if found is not None else ""
         runs = await asyncio.gather(*[
-            self._work(self.grader.execute, code, language, stdin, timeout, RUN_OUTPUT)
+            self._work(Grader.execute, code, language, stdin, timeout, RUN_OUTPUT)
             for stdin, _ in cases
         ]) if code else []  # fmt: skip
         tests = []

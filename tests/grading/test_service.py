@@ -31,7 +31,7 @@ def grader() -> Iterator[Grader]:
 def serve(grader: Grader, check: Callable[[ClientSession, str], Awaitable[None]],
           queue: int = 64) -> None:
     async def main() -> None:
-        server = TestServer(Service(grader, 2, queue).app(), host="127.0.0.1")
+        server = TestServer(Service(grader, queue).app(), host="127.0.0.1")
         await server.start_server()
         try:
             async with ClientSession() as client:
