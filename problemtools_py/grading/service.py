@@ -172,13 +172,19 @@ class Service:
             raise BadRequest("a JSON object, or a list of them, is expected")
         jobs = [self._grade_one(item) for item in items]
         results = await asyncio.gather(*jobs)
-        return web.json_response(results if isinstance(body, list) else results[0])
+        answer = results if isinstance(body, list) else results[0]
+        unknown = sorted({str(r.get("problem_id")) for r in results
+                          if r["status"] == "unknown_problem"})  # fmt: skip
+        if unknown:  # the caller's mistake: 404, with the others' results kept
+            error = f"no problem with id {', '.join(map(repr, unknown))} in the served dataset"
+            return web.json_response({"error": error, "results": answer}, status=404)
+        return web.json_response(answer)
 
     async def _grade_one(self, item: dict[str, Any]) -> dict[str, Any]:
         completion = item.get("completion")
         if not isinstance(completion, str):
             raise BadRequest("each item needs a completion (a string)")
-        language = item.get("language")
+        language = _language(item["language"]) if item.get("language") is not None else None
         tests = item.get("tests")
         start = time.perf_counter()
         if tests is not None:

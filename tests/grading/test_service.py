@@ -17,6 +17,7 @@ from aiohttp.test_utils import TestServer
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.results import Settings
 from problemtools_py.grading.service import Service
+from tests.grading.test_grader import nobody
 
 ECHO = "```python\nprint(input())\n```"
 TESTS = [["1\n", "1\n"], ["2\n", "2\n"]]
@@ -112,6 +113,11 @@ def test_grade_one_or_many_and_metrics(grader: Grader) -> None:
     ("run_code", b'{"code": "1", "language": "cobolx"}', 400, "unknown language"),
     ("submit", b'{"completion": "x", "config": {"provided_data": {}}}', 400, "list the cases"),
     ("grade", b'{"completion": "' + b"x" * (17 << 20) + b'"}', 413, "too large"),
+    ("grade", b'{"completion": "x", "problem_id": "nope"}', 404, "no problem with id 'nope'"),
+    ("grade", b'[{"completion": "x", "tests": [["1", "1"]]}, {"completion": "x", '
+              b'"problem_id": "nope"}]', 404, "no problem with id 'nope'"),
+    ("grade", b'{"completion": "x", "tests": [["1", "1"]], "language": "cobolx"}', 400,
+     "unknown language"),
 ])
 def test_malformed_requests(grader: Grader, path: str, body: bytes, status: int,
                             says: str) -> None:
@@ -120,8 +126,48 @@ def test_malformed_requests(grader: Grader, path: str, body: bytes, status: int,
                                headers={"Content-Type": "application/json"}) as response:
             assert response.status == status
             assert says in (await response.json())["error"]
+        async with client.post(url + "grade", json={"tests": TESTS, "completion": ECHO}) as ok:
+            assert (await ok.json())["status"] == "ok"  # and the server keeps serving
 
     serve(grader, check)
+
+
+JAVA = """```java
+import java.util.Scanner;
+public class Main {
+    public static void main(String[] args) {
+        System.out.println(new Scanner(System.in).nextLine());
+    }
+}
+```"""
+CPP = "```cpp\n#include <iostream>\nint main(){int x;std::cin>>x;std::cout<<x<<std::endl;}\n```"
+HOSTILE = [
+    "import os\nfor _ in range(10000):\n    os.fork()\nprint(input())",
+    "print(open('/etc/shadow').read())",
+    "import socket\nsocket.create_connection(('127.0.0.1', 22), timeout=1)\nprint(input())",
+    "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(30)\nprint('x')",
+]
+
+
+@pytest.mark.parametrize(("completion", "reward", "status"), [
+    (JAVA, 1.0, "ok"),
+    (CPP, 1.0, "ok"),
+    ("```cpp\nint main( {\n```", 0.0, "compile_error"),
+    *[(f"```python\n{code}\n```", 0.0, None) for code in HOSTILE],
+], ids=["java", "cpp", "cpp-compile-error", "fork-bomb", "shadow", "network", "daemon"])
+def test_grade_languages_and_hostile_completions(grader: Grader, completion: str,
+                                                 reward: float, status: str | None) -> None:
+    async def check(client: ClientSession, url: str) -> None:
+        async with client.post(url + "grade",
+                               json={"tests": TESTS, "completion": completion}) as response:
+            got = await response.json()
+        assert got["reward"] == reward, got
+        assert status is None or got["status"] == status
+        async with client.post(url + "grade", json={"tests": TESTS, "completion": ECHO}) as ok:
+            assert (await ok.json())["status"] == "ok"
+
+    serve(grader, check)
+    assert nobody() == []
 
 
 def test_load_with_a_small_queue(grader: Grader) -> None:
