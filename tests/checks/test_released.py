@@ -82,6 +82,7 @@ ACCEPTED = {
                                            write(p, "statement/.problem.en.md.swp", b"\0\1")),
     "constant-variants": lambda p: append(p, "statement/problem.en.md", "\n{{max_n.value}}\n"),
     "single-language-string": lambda p: append(p, "problem.yaml", "languages: python3\n"),
+    "languages-all": lambda p: append(p, "problem.yaml", "languages: all\n"),
     "templates-and-solution": lambda p: (write(p, "attachments/templates/python3/sum.py", "\n"),
                                          write(p, "attachments/templates/default/sum.txt", "\n"),
                                          write(p, "attachments/tool.py", "\n"),

@@ -1,0 +1,136 @@
+"""upgradeproblem on the bundled legacy and draft samples: each upgraded package verifies
+as 2025-09 with the same verdicts and time limit as before, its test data and submissions
+keep their bytes; a custom grader stops it (nothing written) unless --force; --dry-run
+writes nothing; --in-place keeps what is not the package's (.git) and a .timelimit's exact
+limit; a symlink out of the package is refused."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from problemtools_py.cli.upgradeproblem import main
+from problemtools_py.findings import ProblemReport
+from problemtools_py.verify.verifier import verify_all
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_problems"
+UPGRADABLE = ["average", "divisor", "guess", "hello", "different"]
+Capture = pytest.CaptureFixture[str]
+
+
+def tree(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}  # fmt: skip
+
+
+def verdicts(report: ProblemReport) -> dict[str, tuple[str | None, float | None]]:
+    """Each submission's verdict and score, by its file name (upgrading may move it)."""
+    return {row.name.rsplit("/", 1)[-1]: (row.verdict, row.score) for row in report.submissions}
+
+
+@pytest.mark.parametrize("name", UPGRADABLE)
+def test_a_sample_upgrades_with_the_same_verdicts_and_limit(name: str, tmp_path: Path,
+                                                           capsys: Capture) -> None:  # fmt: skip
+    assert main([str(SAMPLES / name), "-o", str(tmp_path), "--json"]) == 0
+    made = json.loads(capsys.readouterr().out)["upgraded"][0]
+    assert made["output"] == str(tmp_path / name)
+    new = tmp_path / name
+    before, after = verify_all([SAMPLES / name]), verify_all([new])
+    old_report, new_report = before.problems[0], after.problems[0]
+    assert new_report.format_version == "2025-09"
+    assert (new_report.errors, new_report.warnings) == (0, 0), new_report.findings
+    assert verdicts(new_report) == verdicts(old_report)
+    assert new_report.time_limit == old_report.time_limit
+    old_files, new_files = tree(SAMPLES / name), tree(new)
+    for rel, digest in old_files.items():  # test data and submissions keep their bytes
+        if rel.startswith("data/") and rel.endswith((".in", ".ans")):
+            assert new_files[rel] == digest
+        if rel.startswith("submissions/") and not rel.endswith(".yaml"):
+            moved = [r for r, d in new_files.items() if d == digest and r.startswith("submissions/")]
+            assert moved, rel
+
+
+def test_comments_survive_and_the_seeds_keys_are_gone(tmp_path: Path) -> None:
+    assert main([str(SAMPLES / "average"), "-o", str(tmp_path), "-q"]) == 0
+    text = (tmp_path / "average" / "problem.yaml").read_text()
+    original = (SAMPLES / "average" / "problem.yaml").read_text()
+    assert text.startswith(original.split("\n")[0])  # the comment at the top
+    for key in ("author:", "source-url:", "grader:", "validator:", "time_multiplier:"):
+        assert f"\n{key}" not in text and f"  {key}" not in text
+    assert "output_validator_args: [float_tolerance, '1e-6']" in (
+        tmp_path / "average" / "data" / "secret" / "test_group.yaml").read_text()  # fmt: skip
+    assert (tmp_path / "average" / "submissions" / "accepted" / "mean.py").is_file()
+
+
+def test_a_custom_grader_stops_it_unless_forced(tmp_path: Path, capsys: Capture) -> None:
+    assert main([str(SAMPLES / "bigsum"), "-o", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "bigsum/graders/grader.py: error: a custom grader" in err
+    assert "nothing written" in err
+    assert list(tmp_path.iterdir()) == []
+    assert main([str(SAMPLES / "bigsum"), "-o", str(tmp_path), "--force"]) == 0
+    err = capsys.readouterr().err
+    assert "graders/grader.py: warning: a custom grader" in err
+    assert not (tmp_path / "bigsum" / "graders").exists()
+    groups = tmp_path / "bigsum" / "data" / "secret"
+    assert (groups / "group1" / "test_group.yaml").read_text() == (
+        "score_aggregation: min\nmax_score: 30\n")  # fmt: skip
+
+
+def test_a_dry_run_prints_a_diff_and_writes_nothing(capsys: Capture) -> None:
+    before = tree(SAMPLES / "hello")
+    assert main([str(SAMPLES / "hello"), "--dry-run", "--no-time-limit"]) == 0
+    out = capsys.readouterr().out
+    assert "rename problem_statement/problem.en.tex -> statement/problem.en.tex" in out
+    assert "-keywords: greeting strings\n+keywords: [greeting, strings]\n" in out
+    assert "delete data/secret/01.desc" in out
+    assert "+description: The shortest possible name." in out
+    assert tree(SAMPLES / "hello") == before
+
+
+def test_in_place_keeps_git_and_the_exact_limit(tmp_path: Path) -> None:
+    package = tmp_path / "hello"
+    shutil.copytree(SAMPLES / "hello", package)
+    (package / ".timelimit").write_text("2.5\n")
+    (package / ".git").mkdir()
+    (package / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    assert main([str(package), "--in-place", "-q"]) == 0
+    text = (package / "problem.yaml").read_text()
+    assert "  time_limit: 2.5\n  time_resolution: 0.5\n" in text
+    assert not (package / ".timelimit").exists()
+    assert not (package / "problem_statement").exists()
+    assert (package / "statement" / "problem.en.tex").is_file()
+    assert (package / ".git" / "HEAD").read_text() == "ref: refs/heads/main\n"
+    report = verify_all([package], ("config", "statement", "data")).problems[0]
+    assert report.errors == 0, report.findings
+
+
+def test_already_released_is_left_alone(tmp_path: Path, capsys: Capture) -> None:
+    assert main([str(SAMPLES / "hilo"), "-o", str(tmp_path)]) == 0
+    assert "already 2025-09: nothing to do" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "/etc"])
+def test_a_symlink_out_of_the_package_is_refused(tmp_path: Path, target: str,
+                                                 capsys: Capture) -> None:  # fmt: skip
+    package = tmp_path / "hello"
+    shutil.copytree(SAMPLES / "hello", package)
+    (package / "data" / "secret" / "leak.ans").symlink_to(target)
+    out = tmp_path / "out"
+    assert main([str(package), "-o", str(out), "--no-time-limit"]) == 1
+    err = capsys.readouterr().err
+    assert f"data/secret/leak.ans: a symlink out of the package ({target})" in err
+    assert "Traceback" not in err
+    assert not out.exists() or list(out.iterdir()) == []
+
+
+def test_an_existing_output_is_not_overwritten(tmp_path: Path, capsys: Capture) -> None:
+    (tmp_path / "hello").mkdir()
+    assert main([str(SAMPLES / "hello"), "-o", str(tmp_path), "--no-time-limit"]) == 1
+    assert "exists already" in capsys.readouterr().err
+    assert list((tmp_path / "hello").iterdir()) == []
