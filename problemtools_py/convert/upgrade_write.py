@@ -23,6 +23,11 @@ def _fail(why: str, path: Path | str) -> FatalError:
 def _check_sources(plan: Plan) -> None:
     """Only regular files inside the package are copied or moved."""
     root = plan.problem.root.resolve()
+    for entry in plan.problem.files:
+        if entry.is_symlink and not entry.link_ok:
+            raise _fail(f"a symlink out of the package ({entry.link_target})", entry.rel)
+        if entry.special:
+            raise _fail("a FIFO, socket or device in the package", entry.rel)
     for rel, source in plan.files.items():
         if ".." in Path(rel).parts or Path(rel).is_absolute():
             raise _fail("a name that leaves the package", rel)

@@ -12,10 +12,12 @@ import sys
 import pytest
 from conftest import SAMPLES
 
-HEAVY = ("jsonschema", "rich", "pyarrow", "jinja2", "plasTeX", "markdown_it", "yaml", "ray")
+HEAVY = ("jsonschema", "rich", "pyarrow", "jinja2", "plasTeX", "markdown_it", "yaml", "ray",
+         "ruamel")
 LAYERS = ("judge", "sandbox", "model", "grading", "statements")
 COMMANDS = ("verifyproblem", "generatedata", "gradecode", "parquet2kattis", "kattis2parquet",
-            "problem2html", "problem2pdf", "problem2zip", "gradeserver", "hook")
+            "problem2html", "problem2pdf", "problem2zip", "gradeserver", "upgradeproblem",
+            "hook")
 
 
 def _loaded(code: str, env: dict[str, str] | None = None) -> set[str]:
