@@ -166,5 +166,6 @@ def _print(run: RunReport, done: list[dict[str, Any]], args: argparse.Namespace)
         else:
             print(f"{made['problem']}: checked as 2025-09; nothing written", file=sys.stderr)
 
+
 if __name__ == "__main__":
     raise SystemExit(main())
