@@ -8,15 +8,18 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import describe
 from problemtools_py.errors import FatalError
-from problemtools_py.findings import ExitCode, ProblemReport, RunReport
+from problemtools_py.findings import ExitCode, Finding, ProblemReport, RunReport
+
+if TYPE_CHECKING:
+    from problemtools_py.model.problem import Problem
 
 PROG = "problem2zip"
-FORMATS = ("2025-09", "kattis")
+FORMATS = ("2025-09", "kattis", "legacy")
 STATIC_PARTS = ("config", "statement", "data")
 
 
@@ -35,7 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--format",
         choices=FORMATS,
         default="2025-09",
-        help="2025-09 or kattis: the package as it stands, auxiliary files left out",
+        help="2025-09 or kattis: the package as it stands, auxiliary files left out; "
+        "legacy: downgraded so that tools reading only legacy take it",
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="legacy: write even what cannot be said (left out)"
     )
     parser.add_argument(
         "--samples", action="store_true", help="the contestants' samples zip instead"
@@ -54,7 +61,11 @@ def _target(out: Path, name: str, many: bool, samples: bool) -> Path:
 def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
         from problemtools_py.cli.reporters import TextReporter
-        from problemtools_py.convert.contents import package_entries, sample_entries
+        from problemtools_py.convert.contents import (
+            legacy_entries,
+            package_entries,
+            sample_entries,
+        )
         from problemtools_py.convert.zipfiles import write_zip
         from problemtools_py.model import load_problem
         from problemtools_py.verify.verifier import verify_problem
@@ -67,30 +78,51 @@ def main(argv: Sequence[str] | None = None) -> int:
             problem = load_problem(path)
             target = _target(args.output, problem.short_name, many, args.samples)
             # (the zip's base name is the problem's short name: its one directory)
-            entries = (
-                sample_entries(problem)
-                if args.samples
-                else package_entries(problem, target.name.removesuffix(".zip"))
-            )
-            count = write_zip(target, entries)
+            base = target.name.removesuffix(".zip")
+            notes: list[Finding] = []
+            if args.samples:
+                entries = sample_entries(problem)
+            elif args.format == "legacy":
+                entries, notes = legacy_entries(problem, base, args.force, _limit(problem, path))
+            else:
+                entries = package_entries(problem, base)
+            count = write_zip(target, entries) if entries else 0
             report = (
                 verify_problem(target, STATIC_PARTS)
-                if not args.samples
+                if not args.samples and entries
                 else ProblemReport(problem.short_name, str(path))
             )
+            report.findings[:0] = notes
             run.problems.append(report)
-            written.append({"problem": problem.short_name, "zip": str(target), "entries": count})
+            zipped = str(target) if entries else None
+            written.append({"problem": problem.short_name, "zip": zipped, "entries": count})
         if args.json:
             _print_json(run, written)
         else:
             reporter = TextReporter(quiet=args.quiet)
             for report, made in zip(run.problems, written, strict=True):
                 reporter.problem(report)
-                if not args.quiet:
+                if not args.quiet and made["zip"] is not None:
                     print(f"wrote {made['zip']} ({made['entries']} files)", file=sys.stderr)
+                elif not args.quiet:
+                    print(f"{made['problem']}: nothing written (--force: without what "
+                          "cannot be said)", file=sys.stderr)  # fmt: skip
         return run.exit_code
 
     return run_cli(PROG, build_parser(), argv, body)
+
+
+def _limit(problem: Problem, path: Path) -> float | None:
+    """The time limit to fix for legacy, where its rule (whole seconds) would derive
+    another: the one 2025-09's rule derives from the accepted submissions' runs."""
+    from problemtools_py.verify.verifier import verify_all
+
+    if problem.legacy or problem.declared_time_limit is not None:
+        return None
+    if problem.config.limits.time_resolution == 1:
+        return None  # (the same rule: ceil(slowest * multiplier) whole seconds)
+    report = verify_all([path], ("submissions",)).problems[0]
+    return report.time_limit if not report.errors else None
 
 
 def _print_json(run: RunReport, written: list[dict[str, Any]]) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from problemtools_py.convert.zipfiles import Entry
 from problemtools_py.errors import FatalError
-from problemtools_py.findings import ExitCode
+from problemtools_py.findings import ExitCode, Finding, error, warning
 from problemtools_py.model.problem import Problem
 
 MAX_BYTES = 4 << 30  # a package larger than this is refused
@@ -59,3 +59,36 @@ def sample_entries(problem: Problem) -> list[Entry]:
                 path: Path = problem.root / rel
                 entries.append(Entry(f"{name}{ext}", path.read_bytes()))
     return entries
+
+
+def legacy_entries(
+    problem: Problem, name: str, force: bool, time_limit: float | None = None
+) -> tuple[list[Entry], list[Finding]]:
+    """The package downgraded to legacy (see :mod:`.downgrade`), and what was said about
+    it: what legacy cannot say is an error (and no entries) unless ``force`` (a warning,
+    and it is left out); what it leaves out harmlessly is an info line on stderr."""
+    import sys
+
+    from problemtools_py.convert.downgrade import plan_downgrade
+    from problemtools_py.convert.upgrade_write import check_sources
+
+    plan = plan_downgrade(problem, time_limit)
+    said = warning if force else error
+    notes = [said("downgrade", n.message, n.path) for n in plan.unmappable]
+    for note in plan.notes:
+        if note.kind == "dropped":
+            print(f"  left out: {note.path}: {note.message}", file=sys.stderr)
+    if plan.already:
+        return package_entries(problem, name), notes
+    if plan.unmappable and not force:
+        return [], notes
+    check_sources(plan)
+    entries = []
+    for rel, source in sorted(plan.files.items()):
+        if isinstance(source, str):
+            path = problem.root / source
+            data, executable = path.read_bytes(), bool(path.stat().st_mode & stat.S_IXUSR)
+        else:
+            data, executable = source, False
+        entries.append(Entry(f"{name}/{rel}", data, executable))
+    return entries, notes

@@ -53,13 +53,13 @@ def _verdicts(found: frozenset[Verdict] | None) -> tuple[str, ...] | None:
 Claim = tuple[tuple[str, ...] | None, tuple[str, ...] | None]  # (permitted, required)
 
 
-def _claim(expectation: Expectation) -> Claim:
+def claim_of(expectation: Expectation) -> Claim:
     """What a submission claims, in 2025-09's verdicts (None: no restriction)."""
     permitted, required = _verdicts(expectation.permitted), _verdicts(expectation.required)
     return (None if permitted == ORDER else permitted), required
 
 
-def _directory(claim: Claim) -> str:
+def directory_of(claim: Claim) -> str:
     """The default 2025-09 directory for a seed-style submission's claim."""
     permitted, required = claim
     if permitted == ("AC",):
@@ -163,7 +163,7 @@ class _Planner:
             target = self._submission_target(submission)
             if target is None:
                 continue
-            claim = _claim(submission.expectation) if submission.expectation else (None, None)
+            claim = claim_of(submission.expectation) if submission.expectation else (None, None)
 
             by_dir.setdefault(target.split("/", 2)[1], []).append((submission, claim))
         if self.problem.legacy:  # (the drafts' claims are in submissions.yaml already)
@@ -182,7 +182,7 @@ class _Planner:
                       "score): 2025-09 can only bound the score")  # fmt: skip
         target = submission.rel
         if submission.category is None:
-            directory = _directory(_claim(expectation))
+            directory = directory_of(claim_of(expectation))
             target = f"submissions/{directory}/{PurePosixPath(submission.rel).name}"
             self.note("changed", submission.rel, f"now {target}")
         for rel in submission.program.files if submission.program.is_dir else (submission.rel,):
@@ -193,7 +193,7 @@ class _Planner:
         """submissions.yaml entries where a claim is not the directory's default: one for
         the directory when all its submissions claim alike, else one per submission."""
         default = MODERN_DIRS.get(directory)
-        base = _claim(default) if default is not None else (None, None)
+        base = claim_of(default) if default is not None else (None, None)
         odd = [(s, c) for s, c in members if c != base]
         if not odd:
             return

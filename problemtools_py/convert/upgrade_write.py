@@ -20,7 +20,7 @@ def _fail(why: str, path: Path | str) -> FatalError:
     return FatalError(why, path=path, exit_code=ExitCode.FINDINGS)
 
 
-def _check_sources(plan: Plan) -> None:
+def check_sources(plan: Plan) -> None:
     """Only regular files inside the package are copied or moved."""
     root = plan.problem.root.resolve()
     for entry in plan.problem.files:
@@ -46,7 +46,7 @@ def write_new(plan: Plan, target: Path) -> None:
     """The upgraded package as ``target`` (which must not exist)."""
     if target.exists() or target.is_symlink():
         raise _fail("exists already: remove it or give another -o", target)
-    _check_sources(plan)
+    check_sources(plan)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
@@ -66,7 +66,7 @@ def write_new(plan: Plan, target: Path) -> None:
 
 def write_in_place(plan: Plan) -> None:
     """The package itself becomes the upgraded one."""
-    _check_sources(plan)
+    check_sources(plan)
     root = plan.problem.root
     staged: dict[str, Path] = {}
     try:

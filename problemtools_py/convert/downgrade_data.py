@@ -1,0 +1,139 @@
+"""Test data of a 2025-09 (or 2023-07) package as legacy has it: each ``test_group.yaml``
+as a ``testdata.yaml`` (``*_args`` lists as ``*_flags`` strings, ``score_aggregation``
+and ``max_score`` as the default grader's flags and per-case scores), the output
+validator's arguments in problem.yaml when every group has the same, a case's
+``description``/``hint`` as ``.desc``/``.hint``, and the display and download overrides
+legacy does not read left out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from problemtools_py.convert.roundtrip import dump, load_map, new_map
+from problemtools_py.convert.upgrade_config import Note
+from problemtools_py.model.problem import Problem, TestGroup
+
+OVERRIDES = (".in.statement", ".ans.statement", ".out", ".in.download", ".ans.download")
+UNSAID = ("args", "static_validation_score", "static_validator_args", "require_pass",
+          "input_visualizer_args", "output_visualizer_args")  # fmt: skip
+
+
+@dataclass
+class DowngradedData:
+    written: dict[str, str] = field(default_factory=dict)
+    removed: set[str] = field(default_factory=set)
+    validator_flags: list[str] = field(default_factory=list)  # for problem.yaml
+    notes: list[Note] = field(default_factory=list)
+
+
+def _words(value: object) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else str(value or "").split()
+
+
+class _Data:
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        self.scoring = "scoring" in problem.config.types
+        self.result = DowngradedData()
+
+    def note(self, kind: str, path: str, message: str) -> None:
+        self.result.notes.append(Note(kind, path, message))
+
+    def run(self) -> DowngradedData:
+        data = self.problem.data
+        if data is None:
+            return self.result
+        groups = [g for g in data.walk() if g.name in ("sample", "secret") or
+                  g.name.startswith("secret/")]  # fmt: skip
+        flags = {tuple(_words(self.problem.settings(g.name).get("output_validator_args")))
+                 for g in groups}  # fmt: skip
+        common = len(flags) == 1
+        if common:
+            self.result.validator_flags = list(next(iter(flags)))
+        for group in data.walk():
+            for name in ("test_group.yaml", "testdata.yaml"):
+                if self.problem.file(f"{group.rel}/{name}") is not None:
+                    self.result.removed.add(f"{group.rel}/{name}")
+            if group in groups or group.name == "":
+                self._write(group, common)
+            for case in group.cases if group in groups else ():
+                self._case(case.name, case.files)
+        return self.result
+
+    def _write(self, group: TestGroup, common: bool) -> None:
+        own = self._own(group)
+        out = new_map()
+        for key, value in own.items():
+            if key == "input_validator_args":
+                out["input_validator_flags"] = self._input_flags(value, group.rel)
+            elif key == "output_validator_args" and not common:
+                out["output_validator_flags"] = " ".join(_words(value))
+            elif key in UNSAID:
+                self.note("unmappable", f"{group.rel}/test_group.yaml", f"{key}: legacy has none")
+        if self.scoring:
+            self._scores(group, own, out)
+        if out:
+            self.result.written[f"{group.rel}/testdata.yaml"] = dump(out)
+
+    def _own(self, group: TestGroup) -> Any:
+        for name in ("test_group.yaml", "testdata.yaml"):
+            rel = f"{group.rel}/{name}"
+            if self.problem.file(rel) is not None:
+                return load_map((self.problem.root / rel).read_text(encoding="utf-8"), rel)
+        return new_map()
+
+    def _input_flags(self, value: Any, where: str) -> Any:
+        if not isinstance(value, dict):
+            return " ".join(_words(value))
+        if len(value) != 1:
+            self.note("unmappable", where, "input_validator_args for several validators: "
+                      "legacy names one")  # fmt: skip
+        name, args = next(iter(value.items()))
+        return new_map({"name": str(name), "flags": " ".join(_words(args))})
+
+    def _scores(self, group: TestGroup, own: Any, out: Any) -> None:
+        """Legacy's default grader scores like 2025-09 when every case runs (on_reject:
+        continue), a case is worth its share of the group's max_score (sum) or all of it
+        (min), and samples are worth nothing."""
+        if group.name == "":
+            child = group.child("secret")
+            secret = self._own(child) if child is not None else {}
+            out.update({"on_reject": "continue", "grader_flags": "first_error sum",
+                        "range": f"0 {secret.get('max_score', 100)}"})  # fmt: skip
+            return
+        if group.name == "sample":
+            out.update({"accept_score": 0, "reject_score": 0, "range": "0 0"})
+            return
+        aggregation = str(self.problem.settings(group.name).get("score_aggregation", "sum"))
+        out["on_reject"] = "continue"
+        out["grader_flags"] = f"first_error {aggregation}"
+        cases = sum(1 for g in group.walk() for _ in g.cases)
+        top = own.get("max_score", 100 if group.name == "secret" else None)
+        if top is not None:
+            out["range"] = f"0 {top}"
+        if cases and top is not None and not (group.name == "secret" and group.groups):
+            share = float(top) / cases if aggregation == "sum" else float(top)
+            out["accept_score"] = int(share) if share.is_integer() else share
+
+    def _case(self, name: str, files: dict[str, str]) -> None:
+        rel = f"data/{name}"
+        for ext in OVERRIDES:
+            if ext in files:
+                self.result.removed.add(files[ext])
+                self.note("dropped", files[ext], "legacy shows and offers .in/.ans")
+        if ".yaml" not in files:
+            return
+        self.result.removed.add(files[".yaml"])
+        doc = load_map((self.problem.root / files[".yaml"]).read_text(encoding="utf-8"),
+                       files[".yaml"])  # fmt: skip
+        for key, value in doc.items():
+            if key in ("description", "hint"):
+                self.result.written[f"{rel}.{'desc' if key == 'description' else 'hint'}"] = (
+                    f"{value}\n")  # fmt: skip
+            elif key != "full_feedback":
+                self.note("unmappable", files[".yaml"], f"{key}: legacy has no per-case {key}")
+
+
+def downgrade_data(problem: Problem) -> DowngradedData:
+    return _Data(problem).run()

@@ -1,0 +1,121 @@
+"""problem2zip --format legacy: each 2025-09 sample downgraded verifies as legacy with the
+same verdicts, scores and time limit; what legacy cannot say stops it (nothing written)
+unless --force; an upgrade followed by a downgrade keeps test data and submissions
+byte-identical; and Kattis problemtools from PyPI accepts the legacy zips."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+
+from problemtools_py.cachedir import cache_root
+from problemtools_py.cli.problem2zip import main
+from problemtools_py.cli.upgradeproblem import main as upgrade
+from problemtools_py.findings import ProblemReport
+from problemtools_py.verify.verifier import verify_all
+
+Capture = pytest.CaptureFixture[str]
+DOWNGRADABLE = {"gensum": [], "hilo": [], "subtasks": ["--force"]}  # subtasks: require_pass
+
+
+def verdicts(report: ProblemReport) -> dict[str, tuple[str | None, float | None]]:
+    return {row.submission.rsplit("/", 1)[-1]: (row.verdict, row.score)
+            for row in report.submissions}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def legacy_zips(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("legacy")
+    for name, extra in DOWNGRADABLE.items():
+        assert main([str(SAMPLES / name), "--format", "legacy", "-o", str(out / f"{name}.zip"),
+                     "-q", *extra]) == 0  # fmt: skip
+    return {name: out / f"{name}.zip" for name in DOWNGRADABLE}
+
+
+@pytest.mark.parametrize("name", DOWNGRADABLE)
+def test_a_2025_09_sample_as_legacy_judges_the_same(name: str,
+                                                    legacy_zips: dict[str, Path]) -> None:  # fmt: skip
+    before = verify_all([SAMPLES / name]).problems[0]
+    after = verify_all([legacy_zips[name]]).problems[0]
+    assert after.format_version == "legacy"
+    assert (after.errors, after.warnings) == (0, 0), after.findings
+    assert verdicts(after) == verdicts(before)
+    assert after.time_limit == before.time_limit  # (subtasks: 0.5 s, kept by .timelimit)
+
+
+def test_what_legacy_cannot_say_writes_nothing(tmp_path: Path, capsys: Capture) -> None:
+    target = tmp_path / "twopass.zip"
+    assert main([str(SAMPLES / "twopass"), "--format", "legacy", "-o", str(target)]) == 1
+    out = "".join(capsys.readouterr())
+    assert "problem.yaml: error: type multi-pass: legacy has no such type" in out
+    assert not target.exists()
+
+
+def test_a_legacy_zip_built_twice_is_byte_identical(tmp_path: Path) -> None:
+    for side in ("a", "b"):
+        assert main([str(SAMPLES / "gensum"), "--format", "legacy", "-q",
+                     "-o", str(tmp_path / side / "gensum.zip")]) == 0  # fmt: skip
+    assert (tmp_path / "a/gensum.zip").read_bytes() == (tmp_path / "b/gensum.zip").read_bytes()
+
+
+def _contents(files: dict[str, bytes], prefix: str) -> list[bytes]:
+    return sorted(data for rel, data in files.items() if rel.startswith(prefix))
+
+
+@pytest.mark.parametrize("name", ["average", "divisor", "guess", "hello"])
+def test_upgrade_then_downgrade_keeps_data_and_submissions(name: str, tmp_path: Path) -> None:
+    assert upgrade([str(SAMPLES / name), "-o", str(tmp_path / "up"), "-q",
+                    "--no-time-limit"]) == 0  # fmt: skip
+    target = tmp_path / f"{name}.zip"
+    assert main([str(tmp_path / "up" / name), "--format", "legacy", "-o", str(target),
+                 "-q"]) == 0  # fmt: skip
+    with zipfile.ZipFile(target) as archive:
+        back = {n.removeprefix(f"{name}/"): archive.read(n) for n in archive.namelist()}
+    original = {str(p.relative_to(SAMPLES / name)): p.read_bytes()
+                for p in (SAMPLES / name).rglob("*") if p.is_file()}  # fmt: skip
+    for rel, data in original.items():
+        if rel.startswith("data/") and rel.endswith((".in", ".ans", ".interaction")):
+            assert back[rel] == data, rel
+    assert _contents(back, "submissions/") == _contents(original, "submissions/")
+
+
+@pytest.fixture(scope="session")
+def problemtools() -> Path:
+    """Kattis problemtools from PyPI, in a virtual environment of its own (cached)."""
+    venv = cache_root() / "problemtools-venv"
+    command = venv / "bin" / "verifyproblem"
+    if not command.exists():
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+        pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "problemtools"],
+                             capture_output=True, text=True, check=False)  # fmt: skip
+        if pip.returncode != 0:
+            pytest.skip(f"cannot install problemtools from PyPI: {pip.stderr[-500:]}")
+    return command
+
+
+@pytest.mark.parametrize("name", DOWNGRADABLE)
+def test_kattis_problemtools_accepts_the_legacy_zip(name: str, legacy_zips: dict[str, Path],
+                                                    problemtools: Path, tmp_path: Path) -> None:  # fmt: skip
+    with zipfile.ZipFile(legacy_zips[name]) as archive:
+        archive.extractall(tmp_path)
+    config = tmp_path / "config" / "problemtools"
+    config.mkdir(parents=True)
+    # problemtools runs Python 3 with PyPy by default; this machine has CPython.
+    (config / "languages.yaml").write_text(
+        "python3:\n  name: Python 3\n  compile: '/usr/bin/python3 -m py_compile {files}'\n"
+        "  run: '/usr/bin/python3 \"{mainfile}\"'\n"
+    )
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(tmp_path),
+           "XDG_CONFIG_HOME": str(tmp_path / "config")}  # fmt: skip
+    done = subprocess.run([str(problemtools), str(tmp_path / name), "-p", "config", "data",
+                           "submissions"], capture_output=True, text=True, env=env,
+                          timeout=600, check=False)  # fmt: skip
+    said = done.stdout + done.stderr
+    assert f"{name} tested: 0 errors, 0 warnings" in said, said[-3000:]
+    assert hashlib.sha256(legacy_zips[name].read_bytes()).hexdigest()  # (the zip it checked)
