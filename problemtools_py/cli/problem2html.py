@@ -33,9 +33,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--body-only", action="store_true", help="an HTML fragment, no page")
     parser.add_argument(
+        "--math",
+        choices=("mathml", "mathjax"),
+        default="mathml",
+        help="mathml (default): math rendered when the page is built, read with no network; "
+        "mathjax: TeX typeset in the browser by the script at --mathjax-url",
+    )
+    parser.add_argument(
         "--mathjax-url",
         default=MATHJAX_URL,
-        help="the MathJax script the page loads ('' for none; default: %(default)s)",
+        help="with --math mathjax, the script the page loads ('' for none; default: %(default)s)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="print only findings")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
@@ -84,7 +91,11 @@ def _one(args: argparse.Namespace, path: Path) -> tuple[HtmlResult, ProblemRepor
 
     problem = load_problem(path)
     result = render_html(
-        problem, args.language, body_only=args.body_only, mathjax_url=args.mathjax_url or None
+        problem,
+        args.language,
+        body_only=args.body_only,
+        math=args.math,
+        mathjax_url=args.mathjax_url or None,
     )
     if result.ok and result.html is not None:
         write_html(result, problem, _dest(args, problem.short_name))

@@ -62,7 +62,7 @@ def _render(problem: Problem, lang: str) -> list[Finding]:
     from problemtools_py.statements.html import render_html
     from problemtools_py.statements.pdf import latex_command, render_pdf
 
-    html = render_html(problem, lang, mathjax_url=None)
+    html = render_html(problem, lang, math="mathjax", mathjax_url=None)  # (TeX as written)
     if not html.ok or latex_command() is None:
         return html.findings
     pdf = render_pdf([problem], None, lang=lang, draft=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from problemtools_py import atomicfile
-from problemtools_py.findings import Finding, Severity
+from problemtools_py.findings import Finding, Severity, warning
 from problemtools_py.model.problem import Problem
 from problemtools_py.statements import MATHJAX_URL as DEFAULT_MATHJAX
 from problemtools_py.statements.latex_html import LatexHtml
@@ -46,9 +46,12 @@ def render_html(
     lang: str | None = None,
     *,
     body_only: bool = False,
+    math: str = "mathml",
     mathjax_url: str | None = MATHJAX_URL,
 ) -> HtmlResult:
-    """Render the statement in ``lang`` to HTML in memory."""
+    """Render the statement in ``lang`` to HTML in memory: its math as MathML (read
+    offline, no script), or with ``math="mathjax"`` as TeX for MathJax from
+    ``mathjax_url``."""
     start = time.perf_counter()
     result = HtmlResult(problem.short_name, lang, None)
     picked = pick_statement(problem, lang)
@@ -62,6 +65,13 @@ def render_html(
         return result
     body, images, findings = _body(source)
     result.findings.extend(findings)
+    if math == "mathml":
+        from problemtools_py.statements.mathml import to_mathml
+
+        body, failed = to_mathml(body)
+        result.findings += [warning("statement", f"math kept as TeX (no MathML for it): "
+                                    f"{tex[:80]}", picked.rel) for tex in failed]  # fmt: skip
+        mathjax_url = None
     result.images = sorted(images)
     result.html = _page(source, body, body_only, mathjax_url)
     result.seconds = time.perf_counter() - start

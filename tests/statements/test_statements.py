@@ -108,10 +108,16 @@ def test_html_of_every_sample(sample: str, lang: str, tmp_path: Path) -> None:
     assert "".join(page.h1).strip() == name
     assert sentence in page.plain
     assert _first_sample_line(sample) in page.plain
-    assert math in page.plain and "\\(" in page.plain  # math kept as TeX for MathJax
-    assert [s.get("src") for s in page.scripts if s.get("src")] == [problem2html.MATHJAX_URL]
+    assert "<math" in (dest / "index.html").read_text()  # MathML: read with no network
+    assert "\\(" not in page.plain and not page.scripts
     for image in page.images:
         assert (dest / image).is_file()
+    jax = tmp_path / "mathjax"
+    assert problem2html.main([str(SAMPLES / sample), "-l", lang, "-d", str(jax), "-q",
+                              "--math", "mathjax"]) == 0  # fmt: skip
+    page = _page(jax / "index.html")
+    assert math in page.plain and "\\(" in page.plain  # math kept as TeX for MathJax
+    assert [s.get("src") for s in page.scripts if s.get("src")] == [problem2html.MATHJAX_URL]
 
 
 def test_html_copies_images_and_body_only_has_no_script(tmp_path: Path) -> None:
@@ -139,7 +145,7 @@ def test_markdown_statement_is_sanitised(copy_sample: Callable[..., Path]) -> No
     root = copy_sample("different")
     write(root, "statement/problem.sv.md", HOSTILE_MD)
     replace(root, "problem.yaml", "  en: A Different Problem", "  en: A Different Problem\n  sv: Ett")
-    result = render_html(load_problem(root), "sv", body_only=True)
+    result = render_html(load_problem(root), "sv", body_only=True, math="mathjax")
     assert result.html is not None
     page = Page()
     page.feed(result.html)  # asserts no event handler and no javascript: URL
@@ -341,7 +347,7 @@ def test_includesample_and_sampletable_in_html_and_pdf(
     write(root, "problem_statement/extra.ans", "Extra-Answer\n")
     replace(root, TEX, "\\section*{Output}", "\\includesample{2}\n\\sampletable{Given}{extra.in}"
             "{Wanted}{extra.ans}\n\\section*{Output}")
-    html = render_html(load_problem(root), body_only=True)
+    html = render_html(load_problem(root), body_only=True, math="mathjax")
     assert html.ok and html.html is not None
     page = Page()
     page.feed(html.html)
@@ -379,7 +385,7 @@ def test_input_reads_only_files_beside_the_statement(
     root = copy_sample("hello")
     write(root, "problem_statement/part.tex", "Included-Part text.\n")
     replace(root, TEX, "Politeness", "\\input{part}\nPoliteness")
-    html = render_html(load_problem(root), body_only=True)
+    html = render_html(load_problem(root), body_only=True, math="mathjax")
     assert html.ok and html.html is not None and "Included-Part text." in html.html
     out = tmp_path / "ok.pdf"
     assert problem2pdf.main([str(root), "-o", str(out), "-q"]) == 0
@@ -518,7 +524,7 @@ def test_a_realistic_statement_renders_cleanly(
     write(root, TEX, REALISTIC)
     report = verify(root, ("statement",))
     assert report.findings == [], describe(report)
-    html = render_html(load_problem(root), body_only=True)
+    html = render_html(load_problem(root), body_only=True, math="mathjax")
     assert html.html is not None
     page = Page()
     page.feed(html.html)
@@ -554,7 +560,7 @@ def test_multi_pass_interaction_shows_each_pass(copy_sample: Callable[..., Path]
     HTML and the PDF say so between the exchanges instead of dropping the line."""
     root = copy_sample("guess")
     (root / "data/sample/1.interaction").write_text(">500\n<lower\n---\n>250\n<correct\n")
-    html = render_html(load_problem(root), body_only=True)
+    html = render_html(load_problem(root), body_only=True, math="mathjax")
     assert html.ok and html.html is not None
     page = Page()
     page.feed(html.html)
