@@ -112,9 +112,15 @@ def _compile(build: Path, draft: bool) -> tuple[bool, str]:
         "-no-shell-escape",
     ]
     command += ["-draftmode"] if draft else []
-    env = dict(
-        os.environ, openin_any="p", openout_any="p", shell_escape="f", max_print_line="100000"
-    )
+    env = {
+        "SOURCE_DATE_EPOCH": "0",  # the same bytes every build (unless the caller sets it)
+        "FORCE_SOURCE_DATE": "1",
+        **os.environ,
+        "openin_any": "p",
+        "openout_any": "p",
+        "shell_escape": "f",
+        "max_print_line": "100000",
+    }
     try:
         proc = subprocess.Popen(
             [*command, "main.tex"],
