@@ -33,6 +33,10 @@ LEGACY_TOP = frozenset(
         "attachments",
         "domjudge-problem.ini",
         "languages.yaml",
+        # DOMjudge's prebuilt statement (its importer shows the first of these as it is)
+        "problem.pdf",
+        "problem.html",
+        "problem.txt",
     }
 )
 MODERN_TOP = frozenset(

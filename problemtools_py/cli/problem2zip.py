@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from problemtools_py.model.problem import Problem
 
 PROG = "problem2zip"
-FORMATS = ("2025-09", "kattis", "legacy")
+FORMATS = ("2025-09", "kattis", "legacy", "domjudge")
 STATIC_PARTS = ("config", "statement", "data")
 
 
@@ -39,7 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
         choices=FORMATS,
         default="2025-09",
         help="2025-09 or kattis: the package as it stands, auxiliary files left out; "
-        "legacy: downgraded so that tools reading only legacy take it",
+        "legacy: downgraded so that tools reading only legacy take it; domjudge: legacy "
+        "with the time limit fixed, claims as @EXPECTED_RESULTS@ and the statement prebuilt",
     )
     parser.add_argument(
         "--force", action="store_true", help="legacy: write even what cannot be said (left out)"
@@ -82,8 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             notes: list[Finding] = []
             if args.samples:
                 entries = sample_entries(problem)
-            elif args.format == "legacy":
-                entries, notes = legacy_entries(problem, base, args.force, _limit(problem, path))
+            elif args.format in ("legacy", "domjudge"):
+                domjudge = args.format == "domjudge"
+                limit = _limit(problem, path, always=domjudge)
+                entries, notes = legacy_entries(problem, base, args.force, limit, domjudge)
             else:
                 entries = package_entries(problem, base)
             count = write_zip(target, entries) if entries else 0
@@ -112,14 +115,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_cli(PROG, build_parser(), argv, body)
 
 
-def _limit(problem: Problem, path: Path) -> float | None:
-    """The time limit to fix for legacy, where its rule (whole seconds) would derive
-    another: the one 2025-09's rule derives from the accepted submissions' runs."""
+def _limit(problem: Problem, path: Path, always: bool) -> float | None:
+    """The time limit to fix: where legacy's rule (whole seconds) would derive another,
+    or ``always`` (DOMjudge takes no rule, only a limit), the one the package declares
+    or its accepted submissions' runs give."""
     from problemtools_py.verify.verifier import verify_all
 
-    if problem.legacy or problem.declared_time_limit is not None:
-        return None
-    if problem.config.limits.time_resolution == 1:
+    declared = problem.declared_time_limit
+    if declared is not None and declared.seconds is not None:
+        return None  # (it stays: .timelimit, or limits.time_limit becomes one)
+    if not always and (problem.legacy or problem.config.limits.time_resolution == 1):
         return None  # (the same rule: ceil(slowest * multiplier) whole seconds)
     report = verify_all([path], ("submissions",)).problems[0]
     return report.time_limit if not report.errors else None

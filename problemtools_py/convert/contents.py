@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from problemtools_py.convert.zipfiles import Entry
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, Finding, error, warning
 from problemtools_py.model.problem import Problem
+
+if TYPE_CHECKING:
+    from problemtools_py.convert.upgrade import Plan
 
 MAX_BYTES = 4 << 30  # a package larger than this is refused
 
@@ -62,33 +66,53 @@ def sample_entries(problem: Problem) -> list[Entry]:
 
 
 def legacy_entries(
-    problem: Problem, name: str, force: bool, time_limit: float | None = None
+    problem: Problem,
+    name: str,
+    force: bool,
+    time_limit: float | None = None,
+    domjudge: bool = False,
 ) -> tuple[list[Entry], list[Finding]]:
     """The package downgraded to legacy (see :mod:`.downgrade`), and what was said about
     it: what legacy cannot say is an error (and no entries) unless ``force`` (a warning,
-    and it is left out); what it leaves out harmlessly is an info line on stderr."""
+    and it is left out); what it leaves out harmlessly is an info line on stderr. For
+    ``domjudge``: claims as ``@EXPECTED_RESULTS@`` tags, and the statement prebuilt."""
     import sys
 
     from problemtools_py.convert.downgrade import plan_downgrade
-    from problemtools_py.convert.upgrade_write import check_sources
 
-    plan = plan_downgrade(problem, time_limit)
+    plan = plan_downgrade(problem, time_limit, tag_claims=domjudge)
     said = warning if force else error
     notes = [said("downgrade", n.message, n.path) for n in plan.unmappable]
     for note in plan.notes:
         if note.kind == "dropped":
             print(f"  left out: {note.path}: {note.message}", file=sys.stderr)
-    if plan.already:
-        return package_entries(problem, name), notes
     if plan.unmappable and not force:
         return [], notes
+    if plan.already:  # (legacy already: as it stands, with the limit it should fix)
+        entries = package_entries(problem, name)
+        if time_limit is not None:
+            entries.append(Entry(f"{name}/.timelimit", f"{time_limit:g}\n".encode()))
+    else:
+        entries = _planned(plan, name)
+    if domjudge:
+        from problemtools_py.convert.prebuilt import prebuilt_statements
+
+        built, said_more = prebuilt_statements(problem)
+        entries += [Entry(f"{name}/{rel}", data) for rel, data in built.items()]
+        notes += said_more
+    return entries, notes
+
+
+def _planned(plan: Plan, name: str) -> list[Entry]:
+    from problemtools_py.convert.upgrade_write import check_sources
+
     check_sources(plan)
     entries = []
     for rel, source in sorted(plan.files.items()):
         if isinstance(source, str):
-            path = problem.root / source
+            path = plan.problem.root / source
             data, executable = path.read_bytes(), bool(path.stat().st_mode & stat.S_IXUSR)
         else:
             data, executable = source, False
         entries.append(Entry(f"{name}/{rel}", data, executable))
-    return entries, notes
+    return entries

@@ -8,14 +8,14 @@ is there) is left out with a note; what would change judging is ``unmappable``."
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
 from problemtools_py.convert.downgrade_data import downgrade_data
+from problemtools_py.convert.downgrade_submissions import downgrade_submissions
 from problemtools_py.convert.roundtrip import dump, load_map, new_map, put, rename
-from problemtools_py.convert.upgrade import Plan, claim_of, directory_of
+from problemtools_py.convert.upgrade import Plan
 from problemtools_py.convert.upgrade_config import Note
 from problemtools_py.model.constants import substitute
 from problemtools_py.model.problem import Problem
@@ -23,16 +23,15 @@ from problemtools_py.model.problem import Problem
 LEFT_OUT = ("input_visualizer/", "output_visualizer/", "solution/", "generators/",
             "answer_validators/", "data/invalid_input/", "data/invalid_output/",
             "data/valid_output/")  # fmt: skip
-LEGACY_SUBMISSION_DIRS = frozenset({"accepted", "wrong_answer", "time_limit_exceeded",
-                                    "run_time_error", "partially_accepted"})  # fmt: skip
 TEXT_SUFFIXES = (".tex", ".md", ".py", ".c", ".cc", ".cpp", ".h", ".hpp", ".java", ".kt",
                  ".txt", ".ctd", ".viva", ".sh", ".rs", ".go", ".js")  # fmt: skip
 CONSTANT_TEX = re.compile(r"\\constant\{([a-zA-Z_][a-zA-Z0-9_]*(?:\.[a-zA-Z_][a-zA-Z0-9_]*)?)\}")
 
 
 class _Downgrader:
-    def __init__(self, problem: Problem, time_limit: float | None) -> None:
+    def __init__(self, problem: Problem, time_limit: float | None, tag_claims: bool) -> None:
         self.problem = problem
+        self.tag_claims = tag_claims
         self.time_limit = time_limit  # to write as .timelimit when the package fixes none
         self.plan = Plan(problem)
         self.taken: set[str] = set()
@@ -54,7 +53,10 @@ class _Downgrader:
         for rel, text in data.written.items():
             self.plan.files[rel] = text.encode()
         self.taken |= data.removed | {"problem.yaml", "submissions/submissions.yaml"}
-        self._submissions_yaml()
+        moved = downgrade_submissions(problem, self.tag_claims)
+        self.plan.notes += moved.notes
+        self.plan.files.update(moved.files)
+        self.taken |= moved.taken
         self._rest()
         return self.plan
 
@@ -75,6 +77,8 @@ class _Downgrader:
         secret = self.problem.data.child("secret") if self.problem.data else None
         if "scoring" in self.problem.config.types and secret is not None and secret.groups:
             put(doc, "grading", new_map({"show_test_data_groups": True}))
+        if self.time_limit is not None and ".timelimit" not in self.plan.files:
+            self.plan.files[".timelimit"] = f"{self.time_limit:g}\n".encode()
         self.plan.files["problem.yaml"] = dump(doc).encode()
 
     def _key(self, doc: CommentedMap, key: str) -> None:
@@ -127,32 +131,8 @@ class _Downgrader:
         limits.pop("time_resolution", None)
         seconds = limits.pop("time_limit", None) or self.time_limit
         if seconds is not None:
-            self.plan.files[".timelimit"] = f"{seconds}\n".encode()
+            self.plan.files[".timelimit"] = f"{float(seconds):g}\n".encode()
             self.note("changed", "problem.yaml", f"limits.time_limit -> .timelimit ({seconds})")
-
-    def _submissions_yaml(self) -> None:
-        if self.problem.file("submissions/submissions.yaml") is not None:
-            self.note("dropped", "submissions/submissions.yaml", "legacy has no such file: "
-                      "each submission's directory is its claim")  # fmt: skip
-        for submission in self.problem.submissions:
-            if submission.category in LEGACY_SUBMISSION_DIRS:
-                continue
-            claim = claim_of(submission.expectation) if submission.expectation else (None, None)
-            directory = directory_of(claim)
-            name = PurePosixPath(submission.rel).name
-            if directory == "rejected" and not submission.tags:
-                self.note("unmappable", submission.rel, "its claim has no legacy directory "
-                          "(legacy has no rejected/)")  # fmt: skip
-                self.taken |= set(submission.program.files) | {submission.rel}
-                continue
-            # (a tagged one goes where the seed's legacy reads its tag: submissions/)
-            target = f"submissions/{name}" if directory == "rejected" else (
-                f"submissions/{directory}/{name}")  # fmt: skip
-            for rel in submission.program.files if submission.program.is_dir else (submission.rel,):
-                self.plan.files[target + rel[len(submission.rel) :]] = rel
-                self.taken.add(rel)
-            self.note("changed", submission.rel, f"now {target}: the legacy directory of its "
-                      "claim (a score or per-group claim is not checked there)")  # fmt: skip
 
     def _rest(self) -> None:
         table = self.problem.constants
@@ -224,7 +204,11 @@ def _unique(notes: list[Note]) -> list[Note]:
     return list(dict.fromkeys(notes))
 
 
-def plan_downgrade(problem: Problem, time_limit: float | None = None) -> Plan:
+def plan_downgrade(
+    problem: Problem, time_limit: float | None = None, tag_claims: bool = False
+) -> Plan:
     """The legacy tree of ``problem``; ``time_limit`` (the limit derived by 2025-09's
-    rule, when it would differ from legacy's) is written as ``.timelimit``."""
-    return _Downgrader(problem, time_limit).run()
+    rule, when it would differ from legacy's) is written as ``.timelimit``; with
+    ``tag_claims`` (DOMjudge) a claim no directory carries is written into the
+    submission as an ``@EXPECTED_RESULTS@`` comment."""
+    return _Downgrader(problem, time_limit, tag_claims).run()

@@ -119,3 +119,52 @@ def test_kattis_problemtools_accepts_the_legacy_zip(name: str, legacy_zips: dict
     said = done.stdout + done.stderr
     assert f"{name} tested: 0 errors, 0 warnings" in said, said[-3000:]
     assert hashlib.sha256(legacy_zips[name].read_bytes()).hexdigest()  # (the zip it checked)
+
+
+# ---- --format domjudge: legacy, with the time limit fixed, claims as @EXPECTED_RESULTS@
+# and the statement prebuilt beside it
+
+
+def test_a_domjudge_zip_has_what_its_importer_reads(tmp_path: Path) -> None:
+    target = tmp_path / "a" / "hilo.zip"
+    assert main([str(SAMPLES / "hilo"), "--format", "domjudge", "-o", str(target), "-q"]) == 0
+    with zipfile.ZipFile(target) as archive:
+        names = set(archive.namelist())
+        html = archive.read("hilo/problem.html").decode()
+        limit = archive.read("hilo/.timelimit").decode()
+        pdf = archive.read("hilo/problem.pdf") if "hilo/problem.pdf" in names else None
+    assert limit == "1\n"  # (DOMjudge takes a limit, not a rule: the derived one)
+    assert "<math" in html and "<script" not in html  # read offline, no script
+    assert pdf is None or pdf.startswith(b"%PDF")
+    assert "hilo/problem.yaml" in names and "hilo/output_validators/output_validator/validate.py" in names
+    report = verify_all([target], ("config", "statement", "data")).problems[0]
+    assert (report.errors, report.warnings) == (0, 0), report.findings
+    again = tmp_path / "b" / "hilo.zip"
+    assert main([str(SAMPLES / "hilo"), "--format", "domjudge", "-o", str(again), "-q"]) == 0
+    assert again.read_bytes() == target.read_bytes()
+
+
+def test_a_claim_no_directory_carries_becomes_a_tag_for_domjudge(tmp_path: Path,
+                                                                 capsys: Capture) -> None:  # fmt: skip
+    import shutil
+
+    package = tmp_path / "gensum"
+    shutil.copytree(SAMPLES / "gensum", package)
+    rejected = package / "submissions" / "rejected"
+    rejected.mkdir()
+    (rejected / "crash.py").write_text("raise SystemExit(1)\n")
+    legacy = tmp_path / "legacy" / "gensum.zip"
+    assert main([str(package), "--format", "legacy", "-o", str(legacy)]) == 1
+    said = "".join(capsys.readouterr())
+    assert "submissions/rejected/crash.py: error: its claim has no legacy directory" in said
+    assert not legacy.exists()
+    target = tmp_path / "domjudge" / "gensum.zip"
+    assert main([str(package), "--format", "domjudge", "-o", str(target), "-q"]) == 0
+    with zipfile.ZipFile(target) as archive:
+        tagged = archive.read("gensum/submissions/crash.py").decode()
+    assert tagged == ("# @EXPECTED_RESULTS@: WRONG-ANSWER, TIMELIMIT, RUN-ERROR\n"
+                      "raise SystemExit(1)\n")  # fmt: skip
+    report = verify_all([target]).problems[0]
+    assert report.errors == 0, report.findings
+    row = next(r for r in report.submissions if r.submission.endswith("crash.py"))
+    assert row.verdict is not None and row.verdict.value == "RTE"
