@@ -8,19 +8,14 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import describe
-from problemtools_py.errors import FatalError
-from problemtools_py.findings import ExitCode, Finding, ProblemReport, RunReport
-
-if TYPE_CHECKING:
-    from problemtools_py.model.problem import Problem
+from problemtools_py.findings import ExitCode, RunReport
 
 PROG = "problem2zip"
 FORMATS = ("2025-09", "kattis", "legacy", "domjudge")
-STATIC_PARTS = ("config", "statement", "data")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,86 +43,39 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--samples", action="store_true", help="the contestants' samples zip instead"
     )
+    parser.add_argument(
+        "--problemset",
+        action="store_true",
+        help="one zip (-o OUT.zip) of all the problems, with problems.yaml and contest.yaml "
+        "as DOMjudge imports a contest (kept from the problems' parent directory if there)",
+    )
+    parser.add_argument("--contest-name", metavar="NAME", help="with --problemset: its name")
     parser.add_argument("-q", "--quiet", action="store_true", help="print findings only")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     return parser
 
 
-def _target(out: Path, name: str, many: bool, samples: bool) -> Path:
-    if not many and out.suffix == ".zip":
-        return out
-    return out / (f"{name}-samples.zip" if samples else f"{name}.zip")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
         from problemtools_py.cli.reporters import TextReporter
-        from problemtools_py.convert.contents import (
-            legacy_entries,
-            package_entries,
-            sample_entries,
-        )
-        from problemtools_py.convert.zipfiles import write_zip
-        from problemtools_py.model import load_problem
-        from problemtools_py.verify.verifier import verify_problem
+        from problemtools_py.convert.zipping import each_zip, problemset_zip
 
-        many = len(args.problems) > 1
-        if many and args.output.suffix == ".zip":
-            raise FatalError("several problems: -o names a directory, not a .zip")
-        run, written = RunReport(), []
-        for path in args.problems:
-            problem = load_problem(path)
-            target = _target(args.output, problem.short_name, many, args.samples)
-            # (the zip's base name is the problem's short name: its one directory)
-            base = target.name.removesuffix(".zip")
-            notes: list[Finding] = []
-            if args.samples:
-                entries = sample_entries(problem)
-            elif args.format in ("legacy", "domjudge"):
-                domjudge = args.format == "domjudge"
-                limit = _limit(problem, path, always=domjudge)
-                entries, notes = legacy_entries(problem, base, args.force, limit, domjudge)
-            else:
-                entries = package_entries(problem, base)
-            count = write_zip(target, entries) if entries else 0
-            report = (
-                verify_problem(target, STATIC_PARTS)
-                if not args.samples and entries
-                else ProblemReport(problem.short_name, str(path))
-            )
-            report.findings[:0] = notes
-            run.problems.append(report)
-            zipped = str(target) if entries else None
-            written.append({"problem": problem.short_name, "zip": zipped, "entries": count})
+        run, written = problemset_zip(args) if args.problemset else each_zip(args)
         if args.json:
             _print_json(run, written)
-        else:
-            reporter = TextReporter(quiet=args.quiet)
-            for report, made in zip(run.problems, written, strict=True):
-                reporter.problem(report)
-                if not args.quiet and made["zip"] is not None:
-                    print(f"wrote {made['zip']} ({made['entries']} files)", file=sys.stderr)
-                elif not args.quiet:
-                    print(f"{made['problem']}: nothing written (--force: without what "
-                          "cannot be said)", file=sys.stderr)  # fmt: skip
+            return run.exit_code
+        reporter = TextReporter(quiet=args.quiet)
+        for report in run.problems:
+            reporter.problem(report)
+        for made in written if not args.quiet else ():
+            if made["zip"] is not None:
+                print(f"wrote {made['zip']} ({made['entries']} files)", file=sys.stderr)
+            else:
+                print(f"{made['problem']}: nothing written (--force: without what "
+                      "cannot be said)", file=sys.stderr)  # fmt: skip
         return run.exit_code
 
     return run_cli(PROG, build_parser(), argv, body)
-
-
-def _limit(problem: Problem, path: Path, always: bool) -> float | None:
-    """The time limit to fix: where legacy's rule (whole seconds) would derive another,
-    or ``always`` (DOMjudge takes no rule, only a limit), the one the package declares
-    or its accepted submissions' runs give."""
-    from problemtools_py.verify.verifier import verify_all
-
-    declared = problem.declared_time_limit
-    if declared is not None and declared.seconds is not None:
-        return None  # (it stays: .timelimit, or limits.time_limit becomes one)
-    if not always and (problem.legacy or problem.config.limits.time_resolution == 1):
-        return None  # (the same rule: ceil(slowest * multiplier) whole seconds)
-    report = verify_all([path], ("submissions",)).problems[0]
-    return report.time_limit if not report.errors else None
 
 
 def _print_json(run: RunReport, written: list[dict[str, Any]]) -> None:

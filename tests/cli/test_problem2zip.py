@@ -79,3 +79,58 @@ def test_an_output_that_cannot_be_written(tmp_path: Path, capsys: Capture) -> No
     target = blocker / "hello.zip"
     assert main([str(SAMPLES / "hello"), "-o", str(target)]) == 1
     assert f"{target}: cannot write" in capsys.readouterr().err
+
+
+# ---- --problemset: one zip with contest.yaml and problems.yaml, as DOMjudge imports it
+
+
+def _read_set(target: Path) -> tuple[set[str], object, object]:
+    import yaml
+
+    with zipfile.ZipFile(target) as archive:
+        names = set(archive.namelist())
+        return (names, yaml.safe_load(archive.read("problems.yaml")),
+                yaml.safe_load(archive.read("contest.yaml")))  # fmt: skip
+
+
+def test_a_problem_set_zip(tmp_path: Path, capsys: Capture) -> None:
+    argv = [str(SAMPLES / "hello"), str(SAMPLES / "subtasks"), "--problemset",
+            "--contest-name", "Spring Cup"]  # fmt: skip
+    assert main([*argv, "-o", str(tmp_path / "a" / "set.zip")]) == 0
+    out = capsys.readouterr().out
+    assert "hello: 0 errors, 0 warnings" in out and "subtasks: 0 errors, 0 warnings" in out
+    names, problems, contest = _read_set(tmp_path / "a" / "set.zip")
+    assert contest == {"name": "Spring Cup"}
+    assert [(p["id"], p["label"], p["name"]) for p in problems] == [  # type: ignore[attr-defined]
+        ("hello", "A", "Hello"), ("subtasks", "B", "Subtask Sum")]  # fmt: skip
+    assert "hello/problem.yaml" in names and "subtasks/problem.yaml" in names
+    assert main([*argv, "-o", str(tmp_path / "b" / "set.zip"), "-q"]) == 0
+    assert (tmp_path / "a/set.zip").read_bytes() == (tmp_path / "b/set.zip").read_bytes()
+
+
+def test_a_contest_directorys_own_files_are_kept(tmp_path: Path) -> None:
+    import shutil
+
+    contest = tmp_path / "contest"
+    for name in ("hello", "different"):
+        shutil.copytree(SAMPLES / name, contest / name)
+    (contest / "problems.yaml").write_text("- id: different\n  label: X\n  rgb: '#123456'\n")
+    (contest / "contest.yaml").write_text("name: Autumn Cup\nduration: '5:00:00'\n")
+    target = tmp_path / "set.zip"
+    assert main([str(contest / "hello"), str(contest / "different"), "--problemset",
+                 "-o", str(target), "-q"]) == 0  # fmt: skip
+    _, problems, kept = _read_set(target)
+    assert kept == {"name": "Autumn Cup", "duration": "5:00:00"}
+    rows = {p["id"]: p for p in problems}  # type: ignore[attr-defined]
+    assert (rows["different"]["label"], rows["different"]["rgb"]) == ("X", "#123456")
+    assert rows["hello"]["label"] == "A"
+
+
+def test_a_set_with_a_problem_that_cannot_go_in_writes_nothing(tmp_path: Path,
+                                                               capsys: Capture) -> None:  # fmt: skip
+    target = tmp_path / "set.zip"
+    assert main([str(SAMPLES / "hilo"), str(SAMPLES / "twopass"), "--problemset",
+                 "--format", "legacy", "-o", str(target)]) == 1  # fmt: skip
+    assert "type multi-pass: legacy has no such type" in capsys.readouterr().out
+    assert not target.exists()
+    assert main([str(SAMPLES / "hilo"), "--problemset", "-o", str(tmp_path / "dir")]) == 2
