@@ -48,3 +48,34 @@ def describe(report: ProblemReport) -> str:
 
 
 pytest_plugins = ["judgekit"]
+
+
+def _pypi_tool(package: str, command: str) -> Path:
+    """``command`` of ``package`` from PyPI, in a virtual environment of its own, kept in
+    the test cache; the test is skipped when PyPI cannot be reached."""
+    import subprocess
+    import sys
+
+    from problemtools_py.cachedir import cache_root
+
+    venv = cache_root() / f"{package}-venv"
+    found = venv / "bin" / command
+    if not found.exists():
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+        pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", package],
+                             capture_output=True, text=True, check=False)  # fmt: skip
+        if pip.returncode != 0:
+            pytest.skip(f"cannot install {package} from PyPI: {pip.stderr[-500:]}")
+    return found
+
+
+@pytest.fixture(scope="session")
+def bt() -> Path:
+    """BAPCtools' ``bt``, from PyPI."""
+    return _pypi_tool("bapctools", "bt")
+
+
+@pytest.fixture(scope="session")
+def problemtools() -> Path:
+    """Kattis problemtools' ``verifyproblem``, from PyPI."""
+    return _pypi_tool("problemtools", "verifyproblem")

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
 
-from problemtools_py.cachedir import cache_root
 from problemtools_py.cli.problem2zip import main
 from problemtools_py.cli.upgradeproblem import main as upgrade
 from problemtools_py.findings import ProblemReport
@@ -83,20 +81,6 @@ def test_upgrade_then_downgrade_keeps_data_and_submissions(name: str, tmp_path: 
         if rel.startswith("data/") and rel.endswith((".in", ".ans", ".interaction")):
             assert back[rel] == data, rel
     assert _contents(back, "submissions/") == _contents(original, "submissions/")
-
-
-@pytest.fixture(scope="session")
-def problemtools() -> Path:
-    """Kattis problemtools from PyPI, in a virtual environment of its own (cached)."""
-    venv = cache_root() / "problemtools-venv"
-    command = venv / "bin" / "verifyproblem"
-    if not command.exists():
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
-        pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "problemtools"],
-                             capture_output=True, text=True, check=False)  # fmt: skip
-        if pip.returncode != 0:
-            pytest.skip(f"cannot install problemtools from PyPI: {pip.stderr[-500:]}")
-    return command
 
 
 @pytest.mark.parametrize("name", DOWNGRADABLE)

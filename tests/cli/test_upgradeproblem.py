@@ -135,3 +135,28 @@ def test_an_existing_output_is_not_overwritten(tmp_path: Path, capsys: Capture) 
     assert main([str(SAMPLES / "hello"), "-o", str(tmp_path), "--no-time-limit"]) == 1
     assert "exists already" in capsys.readouterr().err
     assert list((tmp_path / "hello").iterdir()) == []
+
+
+WANTED = {"accepted": {"AC"}, "wrong_answer": {"WA"}, "time_limit_exceeded": {"TLE"},
+          "run_time_error": {"RTE"}, "rejected": {"WA", "TLE", "RTE"}}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", UPGRADABLE)
+def test_bapctools_judges_the_upgraded_sample_as_its_directories_say(
+    name: str, tmp_path: Path, bt: Path
+) -> None:
+    """BAPCtools (PyPI) reads 2025-09: `bt run` in the upgraded package gives every
+    submission its directory's verdict, under the time limit ours derives."""
+    import re
+    import subprocess
+
+    assert main([str(SAMPLES / name), "-o", str(tmp_path), "-q", "--no-time-limit"]) == 0
+    done = subprocess.run([str(bt), "run", "--no-bar"], cwd=tmp_path / name,
+                          capture_output=True, text=True, timeout=600, check=False)  # fmt: skip
+    said = done.stdout + done.stderr
+    assert "using timelimit: 1.0s" in said, said[-2000:]
+    rows = re.findall(r"^(\w+)/(\S+):\s+(AC|WA|TLE|RTE)\b", said, re.M)
+    ours = verify_all([tmp_path / name], ("submissions",)).problems[0]
+    assert len(rows) == len(ours.submissions), said[-2000:]
+    for directory, submission, verdict in rows:
+        assert verdict in WANTED[directory], (directory, submission, verdict)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +15,6 @@ import richgen
 
 from problemtools_py.findings import ProblemReport
 from problemtools_py.generate.runner import GenerateOptions, generate_problem
-from problemtools_py.judge.compile import cache_root
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.verify.verifier import verify_all
 
@@ -68,20 +66,6 @@ def test_only_a_changed_generators_cases_are_remade(tmp_path: Path, pool: Sandbo
     after = _times(root / "data")
     changed = sorted(name for name in before if after[name] != before[name])
     assert changed == ["secret/05-py-3.in", "secret/06-py-5.in", "secret/13-matched.in"]
-
-
-@pytest.fixture(scope="session")
-def bt() -> Path:
-    """BAPCtools from PyPI, in a virtual environment of its own (kept in the cache)."""
-    venv = cache_root() / "bapctools-venv"
-    command = venv / "bin" / "bt"
-    if not command.exists():
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
-        pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "bapctools"],
-                             capture_output=True, text=True, check=False)
-        if pip.returncode != 0:
-            pytest.skip(f"cannot install BAPCtools from PyPI: {pip.stderr[-500:]}")
-    return command
 
 
 @pytest.mark.parametrize("package", ["richgen", "gensum"])
