@@ -33,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--format",
         choices=FORMATS,
         default="2025-09",
-        help="2025-09 or kattis: the package as it stands, auxiliary files left out; "
+        help="2025-09: the package as it stands, auxiliary files left out; kattis: the same "
+        "with constants substituted where the format says; "
         "legacy: downgraded so that tools reading only legacy take it; domjudge: legacy "
         "with the time limit fixed, claims as @EXPECTED_RESULTS@ and the statement prebuilt",
     )
@@ -50,6 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
         "as DOMjudge imports a contest (kept from the problems' parent directory if there)",
     )
     parser.add_argument("--contest-name", metavar="NAME", help="with --problemset: its name")
+    parser.add_argument(
+        "--no-pdf",
+        dest="pdf",
+        action="store_false",
+        help="2025-09/kattis: no statement PDF beside the zip (<name>.pdf, with pdflatex)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="print findings only")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     return parser
@@ -69,7 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             reporter.problem(report)
         for made in written if not args.quiet else ():
             if made["zip"] is not None:
-                print(f"wrote {made['zip']} ({made['entries']} files)", file=sys.stderr)
+                pdf = f" and {made['pdf']}" if made.get("pdf") else ""
+                print(f"wrote {made['zip']} ({made['entries']} files){pdf}", file=sys.stderr)
             else:
                 print(f"{made['problem']}: nothing written (--force: without what "
                       "cannot be said)", file=sys.stderr)  # fmt: skip

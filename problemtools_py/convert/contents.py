@@ -23,12 +23,30 @@ def _refuse(why: str, rel: str) -> FatalError:
     return FatalError(why, path=rel, exit_code=ExitCode.FINDINGS)
 
 
-def package_entries(problem: Problem, name: str | None = None) -> list[Entry]:
+SUBSTITUTED = ("statement/", "input_validators/", "output_validator/", "include/",
+               "submissions/")  # fmt: skip
+
+
+def _substituted(problem: Problem, rel: str, data: bytes) -> bytes:
+    """The file with its constants replaced, where the 2025-09 text says they are (and in
+    LaTeX statements' ``\\constant``), for a judge that does not replace them itself."""
+    from problemtools_py.convert.downgrade import substituted
+
+    table = problem.constants
+    if table and (rel.startswith(SUBSTITUTED) or rel.endswith("/test_group.yaml")):
+        return substituted(data, table)
+    return data
+
+
+def package_entries(
+    problem: Problem, name: str | None = None, constants: bool = False
+) -> list[Entry]:
     """Every file of the package under ``<name>/`` (the zip's base name, which is the
     problem's short name; by default its directory's) (2025-09: its auxiliary files are
     not among the model's files). A symlink is followed when it
     stays inside the package; one that leaves it (or dangles), and a FIFO or device,
-    make the package refused, with the file named."""
+    make the package refused, with the file named. With ``constants``, constants are
+    substituted where the format says."""
     entries: list[Entry] = []
     total = 0
     root = problem.root
@@ -47,6 +65,7 @@ def package_entries(problem: Problem, name: str | None = None) -> list[Entry]:
         if total > MAX_BYTES:
             raise _refuse("the package is over 4 GiB", entry.rel)
         executable = bool(path.stat().st_mode & stat.S_IXUSR)
+        data = _substituted(problem, entry.rel, data) if constants else data
         entries.append(Entry(f"{name or problem.short_name}/{entry.rel}", data, executable))
     return entries
 

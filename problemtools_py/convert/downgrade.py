@@ -150,7 +150,7 @@ class _Downgrader:
                 continue
             if table and rel.endswith(TEXT_SUFFIXES):
                 data = (self.problem.root / rel).read_bytes()
-                changed = _substituted(data, table)
+                changed = substituted(data, table)
                 if changed != data:
                     self.plan.files[target] = changed
                     continue
@@ -180,7 +180,8 @@ def _legacy_name(rel: str) -> str:
     return rel
 
 
-def _substituted(data: bytes, table: dict[str, str]) -> bytes:
+def substituted(data: bytes, table: dict[str, str]) -> bytes:
+    """``{{name}}`` and LaTeX ``\\constant{name}`` replaced in a UTF-8 text."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

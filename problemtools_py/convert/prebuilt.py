@@ -29,7 +29,7 @@ def prebuilt_statements(problem: Problem) -> tuple[dict[str, bytes], list[Findin
     else:
         notes.append(warning("statement", "problem.html left out: the statement does not "
                              "render (see problem2html)"))  # fmt: skip
-    pdf, why = _pdf(problem)
+    pdf, why = statement_pdf(problem)
     if pdf is not None:
         built["problem.pdf"] = pdf
     else:
@@ -37,7 +37,8 @@ def prebuilt_statements(problem: Problem) -> tuple[dict[str, bytes], list[Findin
     return built, notes
 
 
-def _pdf(problem: Problem) -> tuple[bytes | None, str]:
+def statement_pdf(problem: Problem) -> tuple[bytes | None, str]:
+    """The statement as problem2pdf makes it, or None and why not."""
     import tempfile
     from pathlib import Path
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from problemtools_py.convert.zipfiles import Entry
 from problemtools_py.errors import FatalError
-from problemtools_py.findings import Finding, ProblemReport, RunReport
+from problemtools_py.findings import Finding, ProblemReport, RunReport, warning
 from problemtools_py.model.problem import Problem
 
 STATIC_PARTS = ("config", "statement", "data")
@@ -34,7 +34,7 @@ def _entries(
         domjudge = args.format == "domjudge"
         limit = _limit(problem, path, always=domjudge)
         return legacy_entries(problem, base, args.force, limit, domjudge)
-    return package_entries(problem, base), []
+    return package_entries(problem, base, constants=args.format == "kattis"), []
 
 
 def each_zip(args: argparse.Namespace) -> tuple[RunReport, list[dict[str, Any]]]:
@@ -60,8 +60,25 @@ def each_zip(args: argparse.Namespace) -> tuple[RunReport, list[dict[str, Any]]]
         report.findings[:0] = notes
         run.problems.append(report)
         zipped = str(target) if entries else None
-        written.append({"problem": problem.short_name, "zip": zipped, "entries": count})
+        made = {"problem": problem.short_name, "zip": zipped, "entries": count, "pdf": None}
+        if entries and args.format in ("2025-09", "kattis") and not args.samples and args.pdf:
+            made["pdf"] = _pdf_beside(problem, target, report)
+        written.append(made)
     return run, written
+
+
+def _pdf_beside(problem: Problem, target: Path, report: ProblemReport) -> str | None:
+    """The statement as a PDF beside the zip (``<name>.pdf``), or a warning why not."""
+    from problemtools_py import atomicfile
+    from problemtools_py.convert.prebuilt import statement_pdf
+
+    pdf, why = statement_pdf(problem)
+    if pdf is None:
+        report.findings.append(warning("statement", f"no PDF beside the zip: {why}"))
+        return None
+    beside = target.with_suffix(".pdf")
+    atomicfile.write_bytes(beside, pdf)
+    return str(beside)
 
 
 def problemset_zip(args: argparse.Namespace) -> tuple[RunReport, list[dict[str, Any]]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -67,8 +68,9 @@ def test_a_hostile_package_is_refused(copy_sample: Callable[..., Path], tmp_path
 def test_json_and_usage(tmp_path: Path, capsys: Capture) -> None:
     assert main([str(SAMPLES / "hilo"), "-o", str(tmp_path / "z"), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
+    pdf = str(tmp_path / "z/hilo.pdf") if shutil.which("pdflatex") else None
     assert report["written"] == [{"problem": "hilo", "zip": str(tmp_path / "z/hilo.zip"),
-                                  "entries": report["written"][0]["entries"]}]
+                                  "entries": report["written"][0]["entries"], "pdf": pdf}]
     assert main([str(SAMPLES / "hilo"), str(SAMPLES / "subtasks"), "-o",
                  str(tmp_path / "x.zip")]) == 2
 
@@ -109,8 +111,6 @@ def test_a_problem_set_zip(tmp_path: Path, capsys: Capture) -> None:
 
 
 def test_a_contest_directorys_own_files_are_kept(tmp_path: Path) -> None:
-    import shutil
-
     contest = tmp_path / "contest"
     for name in ("hello", "different"):
         shutil.copytree(SAMPLES / name, contest / name)
@@ -134,3 +134,21 @@ def test_a_set_with_a_problem_that_cannot_go_in_writes_nothing(tmp_path: Path,
     assert "type multi-pass: legacy has no such type" in capsys.readouterr().out
     assert not target.exists()
     assert main([str(SAMPLES / "hilo"), "--problemset", "-o", str(tmp_path / "dir")]) == 2
+
+
+def test_kattis_gets_constants_substituted_and_a_pdf_beside(tmp_path: Path) -> None:
+    target = tmp_path / "subtasks.zip"
+    assert main([str(SAMPLES / "subtasks"), "--format", "kattis", "-o", str(target), "-q"]) == 0
+    with zipfile.ZipFile(target) as archive:
+        statement = archive.read("subtasks/statement/problem.en.md").decode()
+        config = archive.read("subtasks/problem.yaml").decode()
+    assert "2 \\cdot 10^4" in statement and "{{max_n" not in statement
+    assert "{{remainingsamples}}" in statement  # (no constant: left as it is)
+    assert "max_n:" in config  # problem.yaml itself is never substituted
+    if shutil.which("pdflatex"):
+        assert (tmp_path / "subtasks.pdf").read_bytes().startswith(b"%PDF")
+    plain = tmp_path / "plain" / "subtasks.zip"
+    assert main([str(SAMPLES / "subtasks"), "-o", str(plain), "-q", "--no-pdf"]) == 0
+    with zipfile.ZipFile(plain) as archive:
+        assert "{{max_n.tex}}" in archive.read("subtasks/statement/problem.en.md").decode()
+    assert sorted(p.name for p in plain.parent.iterdir()) == ["subtasks.zip"]
