@@ -61,3 +61,19 @@ def test_the_default_page_reads_right_with_no_network(tmp_path: Path) -> None:
     assert "1 ≤ \U0001d45b ≤ 2 · 10" in shown and "\\le" not in shown  # (n in math italic)
     raw = _offline_text(mathjax / "index.html", tmp_path)
     assert "\\le" in raw  # (what the MathJax page shows with no network: TeX)
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None or shutil.which("pdftotext") is None,
+                    reason="needs Debian's chromium and poppler-utils")  # fmt: skip
+def test_the_domjudge_zips_page_reads_right_with_no_network(tmp_path: Path) -> None:
+    import zipfile
+
+    from problemtools_py.cli import problem2zip
+
+    target = tmp_path / "subtasks.zip"
+    assert problem2zip.main([str(SAMPLES / "subtasks"), "--format", "domjudge", "--force",
+                             "-o", str(target), "-q"]) == 0  # fmt: skip
+    with zipfile.ZipFile(target) as archive:
+        (tmp_path / "problem.html").write_bytes(archive.read("subtasks/problem.html"))
+    shown = _offline_text(tmp_path / "problem.html", tmp_path)
+    assert "1 ≤ \U0001d45b ≤ 2 · 10" in shown and "\\le" not in shown and "{{" not in shown
