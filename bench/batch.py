@@ -1,0 +1,169 @@
+"""Grading a batch as a trainer does, start-up included: the real ``gradecode`` command on
+N honest completions (default 800 and 80; small Python programs on problems of 5 to 8
+tests, most right, some wrong, some crashing) against the baseline a team would write
+(a fresh ``python3`` per test, stop at the first failure, one thread per core), side by
+side, alternating. Both must give the same rewards. Beside them the floor: a fork from a
+warm interpreter that runs the test's code and exits, with no isolation at all, per test
+run, on all cores.
+
+Usage: python bench/batch.py [--sizes 800,80] [--rounds K] [--jobs J]"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from problemtools_py.cpus import usable_cores
+from problemtools_py.dataset.ids import problem_id
+from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file, tests_json
+from problemtools_py.dataset.writer import RowWriter
+from problemtools_py.judge.dataset_rule import first_difference
+
+BIN = Path(sys.executable).parent
+# statement, right program, wrong program, test maker
+PROBLEMS_SPEC = [
+    ("Print the sum of two numbers.", "a, b = map(int, input().split())\nprint(a + b)\n",
+     "a, b = map(int, input().split())\nprint(a - b)\n",
+     lambda i: (f"{i} {i + 3}\n", f"{2 * i + 3}\n")),
+    ("Print the input backwards.", "print(input()[::-1])\n", "print(input())\n",
+     lambda i: (f"ab{i}c\n", f"c{str(i)[::-1]}ba\n")),
+    ("Print the largest of the numbers.", "print(max(map(int, input().split())))\n",
+     "print(min(map(int, input().split())))\n", lambda i: (f"{i} {i + 7} 2\n", f"{i + 7}\n")),
+    ("Print the number of words.", "print(len(input().split()))\n", "print(len(input()))\n",
+     lambda i: ("x " * (i + 1) + "\n", f"{i + 1}\n")),
+]  # fmt: skip
+CRASH = "import sys\nsys.exit(input() and 3)\n"
+
+
+def make_dataset(root: Path) -> list[tuple[str, str, str, list[tuple[str, str]]]]:
+    made = []
+    for index, (statement, right, wrong, test) in enumerate(PROBLEMS_SPEC):
+        cases = [test(i) for i in range(5 + index)]  # 5 to 8 tests
+        made.append((problem_id(statement), right, wrong, cases))
+    with RowWriter(root / split_file("eval"), PROBLEMS) as writer:
+        for (pid, _, _, cases), (statement, *_) in sorted(zip(made, PROBLEMS_SPEC, strict=True)):
+            writer.add({"problem_id": pid, "statement": statement, "tests_json": tests_json(cases),
+                        "time_limit_s": 2.0, "origin_json": origin_json({})})  # fmt: skip
+    return made
+
+
+def completions(problems: list[tuple[str, str, str, list[tuple[str, str]]]],
+                count: int) -> list[tuple[str, str, list[tuple[str, str]]]]:  # fmt: skip
+    """(problem id, program, tests): 65 % right, 25 % wrong, 10 % crashing."""
+    pick = random.Random(count)
+    out = []
+    for _ in range(count):
+        pid, right, wrong, cases = pick.choice(problems)
+        roll = pick.random()
+        out.append((pid, right if roll < 0.65 else wrong if roll < 0.9 else CRASH, cases))
+    return out
+
+
+def gradecode(dataset: Path, items: list[tuple[str, str, list[tuple[str, str]]]],
+              work: Path, jobs: int) -> tuple[float, list[float | None], int]:  # fmt: skip
+    lines = work / "completions.jsonl"
+    lines.write_text("".join(json.dumps({"problem_id": p, "completion": f"```python\n{c}```"})
+                             + "\n" for p, c, _ in items))  # fmt: skip
+    start = time.perf_counter()
+    done = subprocess.run([str(BIN / "gradecode"), str(dataset), str(lines), "-j", str(jobs),
+                           "-q"], capture_output=True, text=True, check=True)  # fmt: skip
+    seconds = time.perf_counter() - start
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    return seconds, [r["reward"] for r in rows], sum(r["tests_run"] for r in rows)
+
+
+def fresh(code: str, cases: list[tuple[str, str]], work: Path) -> float:
+    program = Path(tempfile.mkstemp(dir=work, suffix=".py")[1])
+    program.write_text(code)
+    for stdin, expected in cases:
+        run = subprocess.run(["/usr/bin/python3", str(program)], input=stdin.encode(),
+                             capture_output=True, timeout=30, check=False)  # fmt: skip
+        if run.returncode != 0 or first_difference(run.stdout.decode(), expected) is not None:
+            return 0.0
+    return 1.0
+
+
+def baseline(items: list[tuple[str, str, list[tuple[str, str]]]], work: Path,
+             jobs: int) -> tuple[float, list[float]]:  # fmt: skip
+    start = time.perf_counter()
+    with ThreadPoolExecutor(jobs) as pool:
+        rewards = list(pool.map(lambda item: fresh(item[1], item[2], work), items))
+    return time.perf_counter() - start, rewards
+
+
+FLOOR = """
+import os, sys, time
+code = compile("print(input()[::-1])", "main.py", "exec")
+runs = int(sys.argv[1])
+start = time.perf_counter()
+for _ in range(runs):
+    stdin_r, stdin_w = os.pipe()
+    out_r, out_w = os.pipe()
+    os.write(stdin_w, b"abc\\n")
+    os.close(stdin_w)
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(stdin_r, 0)
+        os.dup2(out_w, 1)
+        exec(code, {"__name__": "__main__", "input": lambda: os.read(0, 99).decode().strip(),
+                    "print": lambda s: os.write(1, (s + "\\n").encode())})
+        os._exit(0)
+    os.close(stdin_r)
+    os.close(out_w)
+    while os.read(out_r, 65536):
+        pass
+    os.close(out_r)
+    os.waitpid(pid, 0)
+print((time.perf_counter() - start) / runs)
+"""
+
+
+def floor_per_test(runs: int = 400) -> float:
+    """Seconds per test of a bare fork from a warm, small interpreter (``python3 -S``,
+    as a zygote would be) that runs a trivial program's code on a pipe and exits: no
+    isolation at all."""
+    done = subprocess.run(["/usr/bin/python3", "-S", "-c", FLOOR, str(runs)],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    return float(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="800,80")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=usable_cores())
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="ptpy-batchbench-"))
+    problems = make_dataset(work / "ds")
+    floor = floor_per_test()
+    print(f"{args.jobs} cores, {args.rounds} alternating rounds (median, range); floor: a bare "
+          f"fork from a warm interpreter, {floor * 1000:.2f} ms per test on one core")  # fmt: skip
+    print(f"{'batch':>6} {'tests':>6} {'gradecode tests/s':>24} {'fresh python3 tests/s':>24}"
+          f" {'ratio':>6} {'floor tests/s':>14}")  # fmt: skip
+    for size in (int(s) for s in args.sizes.split(",")):
+        items = completions(problems, size)
+        ours, theirs = [], []
+        for _ in range(args.rounds):
+            seconds, rewards, tests = gradecode(work / "ds", items, work, args.jobs)
+            ours.append(tests / seconds)
+            base_seconds, base = baseline(items, work, args.jobs)
+            theirs.append(tests / base_seconds)
+            assert rewards == base, "gradecode and the baseline disagree"
+        mine, other = statistics.median(ours), statistics.median(theirs)
+        print(f"{size:>6} {tests:>6} {mine:9.0f} ({min(ours):5.0f}-{max(ours):5.0f})"
+              f"      {other:9.0f} ({min(theirs):5.0f}-{max(theirs):5.0f})"
+              f"    {mine / other:5.1f}x {args.jobs / floor:13.0f}")  # fmt: skip
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
