@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from problemtools_py.convert.zipfiles import Entry
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, Finding, error, warning
+from problemtools_py.model.constants import substitute_bytes
 from problemtools_py.model.problem import Problem
 
 if TYPE_CHECKING:
@@ -30,11 +31,8 @@ SUBSTITUTED = ("statement/", "input_validators/", "output_validator/", "include/
 def _substituted(problem: Problem, rel: str, data: bytes) -> bytes:
     """The file with its constants replaced, where the 2025-09 text says they are (and in
     LaTeX statements' ``\\constant``), for a judge that does not replace them itself."""
-    from problemtools_py.convert.downgrade import substituted
-
-    table = problem.constants
-    if table and (rel.startswith(SUBSTITUTED) or rel.endswith("/test_group.yaml")):
-        return substituted(data, table)
+    if rel.startswith(SUBSTITUTED) or rel.endswith("/test_group.yaml"):
+        return substitute_bytes(data, problem.constants, latex=True)
     return data
 
 

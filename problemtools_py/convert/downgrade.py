@@ -7,7 +7,6 @@ is there) is left out with a note; what would change judging is ``unmappable``."
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
@@ -17,7 +16,7 @@ from problemtools_py.convert.downgrade_submissions import downgrade_submissions
 from problemtools_py.convert.roundtrip import dump, load_map, new_map, put, rename
 from problemtools_py.convert.upgrade import Plan
 from problemtools_py.convert.upgrade_config import Note
-from problemtools_py.model.constants import substitute
+from problemtools_py.model.constants import substitute_bytes
 from problemtools_py.model.problem import Problem
 
 LEFT_OUT = ("input_visualizer/", "output_visualizer/", "solution/", "generators/",
@@ -25,7 +24,6 @@ LEFT_OUT = ("input_visualizer/", "output_visualizer/", "solution/", "generators/
             "data/valid_output/")  # fmt: skip
 TEXT_SUFFIXES = (".tex", ".md", ".py", ".c", ".cc", ".cpp", ".h", ".hpp", ".java", ".kt",
                  ".txt", ".ctd", ".viva", ".sh", ".rs", ".go", ".js")  # fmt: skip
-CONSTANT_TEX = re.compile(r"\\constant\{([a-zA-Z_][a-zA-Z0-9_]*(?:\.[a-zA-Z_][a-zA-Z0-9_]*)?)\}")
 
 
 class _Downgrader:
@@ -150,7 +148,7 @@ class _Downgrader:
                 continue
             if table and rel.endswith(TEXT_SUFFIXES):
                 data = (self.problem.root / rel).read_bytes()
-                changed = substituted(data, table)
+                changed = substitute_bytes(data, table, latex=True)
                 if changed != data:
                     self.plan.files[target] = changed
                     continue
@@ -178,16 +176,6 @@ def _legacy_name(rel: str) -> str:
     if top == "output_validator":
         return f"output_validators/output_validator/{rest}"
     return rel
-
-
-def substituted(data: bytes, table: dict[str, str]) -> bytes:
-    """``{{name}}`` and LaTeX ``\\constant{name}`` replaced in a UTF-8 text."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data
-    text = CONSTANT_TEX.sub(lambda m: table.get(m.group(1), m.group(0)), substitute(text, table))
-    return text.encode("utf-8")
 
 
 def _authors(value: Any) -> str:

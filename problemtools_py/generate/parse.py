@@ -28,10 +28,10 @@ from problemtools_py.generate.plan import (
     parse_command,
 )
 from problemtools_py.generate.yamltext import block_text
+from problemtools_py.model.constants import substitute
 from problemtools_py.yamlfile import KeyPath, YamlDoc
 
 CASE_NAME = re.compile(r"^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$")
-CONSTANT = re.compile(r"\{\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\}\}")
 
 
 @dataclass(frozen=True)
@@ -278,7 +278,7 @@ class _Parser:
         )
 
     def substitute(self, text: str, spec: dict[str, Any], value: int, at: KeyPath) -> str:
-        text = CONSTANT.sub(lambda m: self.constants.get(m[1], m[0]), text)
+        text = substitute(text, self.constants)
         if "{count}" in text:
             if "count" in spec:
                 return text.replace("{count}", str(value))

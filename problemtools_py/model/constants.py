@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 
 SEQUENCE = re.compile(r"\{\{([a-zA-Z_][a-zA-Z0-9_]*(?:\.[a-zA-Z_][a-zA-Z0-9_]*)?)\}\}")
+LATEX_COMMAND = re.compile(r"\\constant\s*\{([^{}]*)\}")  # a LaTeX statement's \constant{...}
 
 
 def _text(value: object) -> str:
@@ -36,11 +37,19 @@ def substitute(text: str, table: Mapping[str, str]) -> str:
     return SEQUENCE.sub(lambda m: table.get(m.group(1), m.group(0)), text)
 
 
-def substitute_bytes(data: bytes, table: Mapping[str, str]) -> bytes:
-    """The same on a program's file, when it is UTF-8 text that uses a constant."""
-    if not table or b"{{" not in data:
+def substitute_latex(text: str, table: Mapping[str, str]) -> str:
+    """``\\constant{name}`` and ``\\constant{name.variant}`` replaced; unknown names
+    are left as they are."""
+    return LATEX_COMMAND.sub(lambda m: table.get(m.group(1), m.group(0)), text)
+
+
+def substitute_bytes(data: bytes, table: Mapping[str, str], latex: bool = False) -> bytes:
+    """The same on a program's file, when it is UTF-8 text that uses a constant (and with
+    ``latex``, ``\\constant`` too, for a file that leaves the format's tools)."""
+    if not table or (b"{{" not in data and not (latex and b"\\constant" in data)):
         return data
     try:
-        return substitute(data.decode("utf-8"), table).encode("utf-8")
+        text = substitute(data.decode("utf-8"), table)
     except UnicodeDecodeError:
         return data
+    return (substitute_latex(text, table) if latex else text).encode("utf-8")

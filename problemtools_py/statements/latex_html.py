@@ -9,6 +9,7 @@ from html import escape
 from typing import Any
 
 from problemtools_py.findings import count, error, warning
+from problemtools_py.model.constants import substitute_latex
 from problemtools_py.model.statements import strip_comments
 from problemtools_py.statements import images
 from problemtools_py.statements import latex_nodes as nodes
@@ -164,9 +165,7 @@ class LatexHtml(HtmlWriter):
         self.findings.append(error("statement", message, self.rel, self._line_of(near)))
 
     def _math(self, node: Any) -> str:
-        source = nodes.CONSTANT.sub(
-            lambda m: self.source.constants.get(m.group(1), m.group(0)), node.source
-        ).strip()
+        source = substitute_latex(node.source, self.source.constants).strip()
         if node.nodeName == "math":
             inner = source[1:-1] if source.startswith("$") else source[2:-2]
             return f'<span class="math">\\({escape(inner)}\\)</span>'

@@ -113,7 +113,6 @@ CHARS = {
 }
 LIGATURES = [("---", "\u2014"), ("--", "\u2013"), ("``", "\u201c"), ("''", "\u201d")]
 BLOCK = re.compile(r"<(?:section|table|div|figure|ul|ol|dl|pre|h[1-6]|blockquote|p)\b")
-CONSTANT = re.compile(r"\\constant\s*\{([^{}]*)\}")
 
 
 def body(document: Any) -> list[Any]:

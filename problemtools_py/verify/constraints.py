@@ -15,6 +15,7 @@ from pathlib import Path
 from problemtools_py.findings import ConstraintRow, Finding, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
+from problemtools_py.model.constants import substitute, substitute_latex
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import SandboxError
@@ -183,8 +184,8 @@ def _statement_mismatches(ctx: Context, found: Coverage) -> list[Finding]:
         text = statement.text
         if text is None:
             continue
-        for key, value in ctx.problem.constants.items():
-            text = text.replace("{{" + key + "}}", value).replace(f"\\constant{{{key}}}", value)
+        table = ctx.problem.constants
+        text = substitute_latex(substitute(text, table), table)
         said = statement_bounds(text)
         for bound in found.bounds.values():
             numbers = said.get(bound.name)
