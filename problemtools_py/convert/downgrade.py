@@ -13,7 +13,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from problemtools_py.convert.downgrade_data import downgrade_data
 from problemtools_py.convert.downgrade_submissions import downgrade_submissions
-from problemtools_py.convert.roundtrip import dump, load_map, new_map, put, rename
+from problemtools_py.convert.roundtrip import dump, load_map, new_map, put, rename, words
 from problemtools_py.convert.upgrade import Plan
 from problemtools_py.convert.upgrade_config import Note
 from problemtools_py.model.constants import substitute_bytes
@@ -82,7 +82,7 @@ class _Downgrader:
     def _key(self, doc: CommentedMap, key: str) -> None:
         value = doc[key]
         if key == "type":
-            kept = [t for t in _words(value) if t in ("pass-fail", "scoring")]
+            kept = [t for t in words(value) if t in ("pass-fail", "scoring")]
             if kept and kept != ["pass-fail"]:
                 doc[key] = kept[0]
             else:
@@ -183,10 +183,6 @@ def _authors(value: Any) -> str:
     people = people if isinstance(people, list) else [people] if people else []
     names = [p.get("name", "") if isinstance(p, dict) else str(p) for p in people]
     return ", ".join(n for n in names if n)
-
-
-def _words(value: object) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, list) else str(value).split()
 
 
 def _unique(notes: list[Note]) -> list[Note]:

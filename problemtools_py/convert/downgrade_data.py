@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from problemtools_py.convert.roundtrip import dump, load_map, new_map
+from problemtools_py.convert.roundtrip import dump, load_map, new_map, words
 from problemtools_py.convert.upgrade_config import Note
 from problemtools_py.model.problem import Problem, TestGroup
 
@@ -25,10 +25,6 @@ class DowngradedData:
     removed: set[str] = field(default_factory=set)
     validator_flags: list[str] = field(default_factory=list)  # for problem.yaml
     notes: list[Note] = field(default_factory=list)
-
-
-def _words(value: object) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, list) else str(value or "").split()
 
 
 class _Data:
@@ -46,7 +42,7 @@ class _Data:
             return self.result
         groups = [g for g in data.walk() if g.name in ("sample", "secret") or
                   g.name.startswith("secret/")]  # fmt: skip
-        flags = {tuple(_words(self.problem.settings(g.name).get("output_validator_args")))
+        flags = {tuple(words(self.problem.settings(g.name).get("output_validator_args")))
                  for g in groups}  # fmt: skip
         common = len(flags) == 1
         if common:
@@ -68,7 +64,7 @@ class _Data:
             if key == "input_validator_args":
                 out["input_validator_flags"] = self._input_flags(value, group.rel)
             elif key == "output_validator_args" and not common:
-                out["output_validator_flags"] = " ".join(_words(value))
+                out["output_validator_flags"] = " ".join(words(value))
             elif key in UNSAID:
                 self.note("unmappable", f"{group.rel}/test_group.yaml", f"{key}: legacy has none")
         if self.scoring:
@@ -85,12 +81,12 @@ class _Data:
 
     def _input_flags(self, value: Any, where: str) -> Any:
         if not isinstance(value, dict):
-            return " ".join(_words(value))
+            return " ".join(words(value))
         if len(value) != 1:
             self.note("unmappable", where, "input_validator_args for several validators: "
                       "legacy names one")  # fmt: skip
         name, args = next(iter(value.items()))
-        return new_map({"name": str(name), "flags": " ".join(_words(args))})
+        return new_map({"name": str(name), "flags": " ".join(words(args))})
 
     def _scores(self, group: TestGroup, own: Any, out: Any) -> None:
         """Legacy's default grader scores like 2025-09 when every case runs (on_reject:

@@ -80,3 +80,11 @@ def flow_seq(items: list[Any]) -> CommentedSeq:
 
 def new_map(items: dict[str, Any] | None = None) -> CommentedMap:
     return CommentedMap(items or {})
+
+
+def words(value: object) -> list[str]:
+    """A YAML value read as a list of words: a list item by item, a scalar split on
+    whitespace, nothing for null (legacy flags are strings, 2025-09 args lists)."""
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return str(value).split() if value is not None else []

@@ -164,7 +164,6 @@ class _Planner:
             if target is None:
                 continue
             claim = claim_of(submission.expectation) if submission.expectation else (None, None)
-
             by_dir.setdefault(target.split("/", 2)[1], []).append((submission, claim))
         if self.problem.legacy:  # (the drafts' claims are in submissions.yaml already)
             for directory, members in by_dir.items():

@@ -12,7 +12,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
-from problemtools_py.convert.roundtrip import flow_seq, new_map, put, rename, seq
+from problemtools_py.convert.roundtrip import flow_seq, new_map, put, rename, seq, words
 
 TARGET = "2025-09"
 # problem.yaml keys both versions read the same way.
@@ -39,18 +39,12 @@ class ConfigResult:
     notes: list[Note] = field(default_factory=list)
 
 
-def _words(value: object) -> list[str]:
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    return str(value).split() if value is not None else []
-
-
 class _Mapper:
     def __init__(self, data: CommentedMap, legacy: bool) -> None:
         self.data = data
         self.legacy = legacy
         self.result = ConfigResult(data)
-        self.types: list[str] = [str(t) for t in _words(data.get("type"))] or []
+        self.types: list[str] = [str(t) for t in words(data.get("type"))] or []
 
     def note(self, kind: str, message: str) -> None:
         self.result.notes.append(Note(kind, "problem.yaml", message))
@@ -79,15 +73,15 @@ class _Mapper:
         for key in ("validation", "validator", "validator_flags"):
             if key not in data:
                 continue
-            words = _words(data[key])
-            if key == "validation" and words[:1] == ["custom"]:
-                self.types += [w for w in ("interactive",) if w in words[1:]]
-                if "score" in words[1:]:
+            said = words(data[key])
+            if key == "validation" and said[:1] == ["custom"]:
+                self.types += [w for w in ("interactive",) if w in said[1:]]
+                if "score" in said[1:]:
                     self.types.append("scoring")
-            elif key == "validator" and words[:1] == ["custom"]:
-                self.result.output_validator_args += words[1:]
+            elif key == "validator" and said[:1] == ["custom"]:
+                self.result.output_validator_args += said[1:]
             elif key != "validation":
-                self.result.output_validator_args += words
+                self.result.output_validator_args += said
             del data[key]
             self.note("changed", f"{key}: now type and output_validator_args in "
                       "data/test_group.yaml")  # fmt: skip
@@ -145,14 +139,14 @@ class _Mapper:
             else:
                 self.note("dropped", "grader: first_error is how 2025-09 judges anyway")
         elif key == "libraries":
-            if _words(data.pop(key)):
+            if words(data.pop(key)):
                 self.note("unmappable", "libraries: 2025-09 has no such key; say in the "
                           "statement which libraries a judge must offer")  # fmt: skip
         elif key == "keywords" and isinstance(data[key], str):
-            data[key] = flow_seq(_words(data[key]))
+            data[key] = flow_seq(words(data[key]))
             self.note("changed", "keywords: a list")
         elif key == "languages" and isinstance(data[key], str) and data[key] != "all":
-            data[key] = flow_seq(_words(data[key]))
+            data[key] = flow_seq(words(data[key]))
             self.note("changed", "languages: a list")
         elif key not in KEPT:
             self.note("unmappable", f"{key}: no such key in 2025-09")
@@ -161,7 +155,7 @@ class _Mapper:
         types = list(dict.fromkeys(t for t in self.types if t != "pass-fail" or
                                    "scoring" not in self.types))  # fmt: skip
         value: Any = types[0] if len(types) == 1 else flow_seq(types) if types else None
-        if _words(self.data.get("type")) == (types or ["pass-fail"]):
+        if words(self.data.get("type")) == (types or ["pass-fail"]):
             return  # as it was
         if value is None or value == "pass-fail":
             self.data.pop("type", None)

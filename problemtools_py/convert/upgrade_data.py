@@ -12,7 +12,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
-from problemtools_py.convert.roundtrip import dump, flow_seq, load_map, new_map, rename
+from problemtools_py.convert.roundtrip import dump, flow_seq, load_map, new_map, rename, words
 from problemtools_py.convert.upgrade_config import Note
 from problemtools_py.model.problem import Problem, TestGroup
 
@@ -37,12 +37,6 @@ class DataResult:
     copies: dict[str, str] = field(default_factory=dict)  # new rel -> the file it copies
     removed: set[str] = field(default_factory=set)
     notes: list[Note] = field(default_factory=list)
-
-
-def _words(value: object) -> list[str]:
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    return str(value).split() if value is not None else []
 
 
 class _Data:
@@ -75,19 +69,18 @@ class _Data:
     def _secret(self, secret: TestGroup) -> None:
         groups = [g for g in secret.groups if any(True for _ in _cases(g))]
         settings = self.problem.settings(secret.name)
-        differ = [g for g in groups if self._nested_differ(g, settings)]
-        if (self.scoring or differ) and groups:
-            if secret.cases:
-                self.note("unmappable", secret.rel, "cases beside groups: 2025-09 has a "
-                          "secret of test cases or of groups, not both")  # fmt: skip
-            self._write(secret, top=True)
-            for group in groups:
+        # (a scoring problem's directories, or ones with settings of their own, are groups)
+        grouped = bool(groups) and (
+            self.scoring or any(self._nested_differ(g, settings) for g in groups)
+        )
+        if grouped and secret.cases:
+            self.note("unmappable", secret.rel, "cases beside groups: 2025-09 has a "
+                      "secret of test cases or of groups, not both")  # fmt: skip
+        self._write(secret, top=True)
+        for group in groups:
+            if grouped:
                 self._write(group)
-                self._check_nested(group)
-        else:
-            self._write(secret, top=True)
-            for group in groups:
-                self._check_nested(group)
+            self._check_nested(group)
 
     def _nested_differ(self, group: TestGroup, settings: Mapping[str, Any]) -> bool:
         return any(self.problem.settings(g.name) != settings for g in group.walk())
@@ -112,24 +105,22 @@ class _Data:
             elif isinstance(value, list | dict):
                 rename(out, key, ARGS[key])
             else:
-                rename(out, key, ARGS[key], flow_seq(_words(value)))
+                rename(out, key, ARGS[key], flow_seq(words(value)))
         for key, value in settings.items():
             target = ARGS.get(key)
             if target is not None and target != "output_validator_args" and target not in out:
-                out[target] = value if isinstance(value, dict) else flow_seq(_words(value))
+                out[target] = value if isinstance(value, dict) else flow_seq(words(value))
             elif key in KEPT and key not in out:
                 out[key] = value
         validator_args = self.root_args + [
             w for k in ("output_validator_flags", "output_validator_args")
-            for w in _words(settings.get(k))
+            for w in words(settings.get(k))
         ]  # fmt: skip
-        if validator_args and _words(out.get("output_validator_args")) != validator_args:
+        if validator_args and words(out.get("output_validator_args")) != validator_args:
             out["output_validator_args"] = flow_seq(validator_args)
         if self.scoring and not sample:
-            self._scores(group, settings, out, top)
-        elif any(k in settings for k in SCORING) and not sample and not self.problem.legacy:
-            pass
-        elif any(k in settings for k in SCORING) and not sample:
+            self._scores(group, settings, out)
+        elif self.problem.legacy and not sample and any(k in settings for k in SCORING):
             self.note("dropped", group.rel, "scoring keys of a pass-fail problem")
         rel = f"{group.rel}/test_group.yaml"
         if out or not (top or sample):
@@ -143,10 +134,9 @@ class _Data:
                 return load_map(text, rel)
         return new_map()
 
-    def _scores(self, group: TestGroup, settings: Mapping[str, Any], out: Any,
-                top: bool) -> None:  # fmt: skip
+    def _scores(self, group: TestGroup, settings: Mapping[str, Any], out: Any) -> None:
         where = group.rel
-        flags = _words(settings.get("grader_flags"))
+        flags = words(settings.get("grader_flags"))
         if str(settings.get("grading", "default")) == "custom":
             self.note("unmappable", where, "grading: custom (a custom grader): 2025-09 "
                       "aggregates with score_aggregation sum or min only")  # fmt: skip
@@ -168,7 +158,7 @@ class _Data:
                    aggregation: str | None) -> int | None:  # fmt: skip
         if "max_score" in settings:
             return int(settings["max_score"])
-        bounds = _words(settings.get("range"))
+        bounds = words(settings.get("range"))
         if len(bounds) == 2:
             if float(bounds[0]) != 0:
                 self.note("unmappable", group.rel, f"range {bounds[0]} {bounds[1]}: a 2025-09 "
