@@ -73,6 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _one(path: Path, args: argparse.Namespace) -> tuple[ProblemReport, dict[str, Any]]:
     from problemtools_py.convert.upgrade import plan_upgrade
     from problemtools_py.model import load_problem
+    from problemtools_py.verify.verifier import derived_time_limit
 
     problem = load_problem(path)
     made: dict[str, Any] = {"problem": problem.short_name, "path": str(path),
@@ -82,7 +83,7 @@ def _one(path: Path, args: argparse.Namespace) -> tuple[ProblemReport, dict[str,
         report = ProblemReport(problem.short_name, str(path), problem.format.value)
         return report, {**made, "notes": [], "time_limit": None, "output": None}
     if problem.declared_time_limit is None and not args.no_time_limit:
-        limit = args.time_limit if args.time_limit is not None else _derived(path)
+        limit = args.time_limit if args.time_limit is not None else derived_time_limit(path)
     plan = plan_upgrade(problem, limit)
     made["notes"] = [{"kind": n.kind, "path": n.path, "message": n.message} for n in plan.notes]
     made["time_limit"] = limit
@@ -102,16 +103,6 @@ def _one(path: Path, args: argparse.Namespace) -> tuple[ProblemReport, dict[str,
         report.path = str(target)  # (what was checked)
     made["output"] = None if args.dry_run else str(target)
     return report, made
-
-
-def _derived(path: Path) -> float | None:
-    """The limit our verifyproblem derives from the accepted submissions' runs."""
-    from problemtools_py.verify.verifier import verify_all
-
-    report = verify_all([path], ("submissions",)).problems[0]
-    if report.time_limit is None or report.errors:
-        return None
-    return report.time_limit
 
 
 def _write(plan: Plan, path: Path, args: argparse.Namespace, made: dict[str, Any]) -> Path:

@@ -123,12 +123,11 @@ def _limit(problem: Problem, path: Path, always: bool) -> float | None:
     """The time limit to fix: where legacy's rule (whole seconds) would derive another,
     or ``always`` (DOMjudge takes no rule, only a limit), the one the package declares
     or its accepted submissions' runs give."""
-    from problemtools_py.verify.verifier import verify_all
+    from problemtools_py.verify.verifier import derived_time_limit
 
     declared = problem.declared_time_limit
     if declared is not None and declared.seconds is not None:
         return None  # (it stays: .timelimit, or limits.time_limit becomes one)
     if not always and (problem.legacy or problem.config.limits.time_resolution == 1):
         return None  # (the same rule: ceil(slowest * multiplier) whole seconds)
-    report = verify_all([path], ("submissions",)).problems[0]
-    return report.time_limit if not report.errors else None
+    return derived_time_limit(path)

@@ -75,11 +75,7 @@ def _in_order(
 def ray_grade(
     address: str, dataset: Path, settings: Settings, items: Sequence[tuple[str, str]], workers: int
 ) -> Iterator[GradeResult]:
-    with connected(address) as ray:
-        actor = ray.remote(num_cpus=1)(_Worker)
-        pool: list[Any] = [
-            actor.remote(str(dataset.resolve()), settings) for _ in range(max(1, workers))
-        ]
+    with ray_workers(address, dataset, settings, workers) as pool:
         by_problem: defaultdict[str, list[tuple[int, str, str]]] = defaultdict(list)
         for index, (pid, completion) in enumerate(items):
             by_problem[pid].append((index, pid, completion))
@@ -89,9 +85,9 @@ def ray_grade(
             for i in range(0, len(group), BATCH)
         ]
         try:
-            yield from _in_order(ray, pool, batches)
+            yield from _in_order(pool.ray, pool.actors, batches)
         finally:
-            ray.get([worker.close.remote() for worker in pool])
+            pool.close()
 
 
 class RayWorkers:

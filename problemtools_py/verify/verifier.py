@@ -145,3 +145,11 @@ def verify_all(
         if pool is not None:
             pool.close()
     return run
+
+
+def derived_time_limit(path: Path) -> float | None:
+    """The time limit verifyproblem derives for the package at ``path`` (its accepted
+    submissions run, the package's version's rule), or None when the runs found errors
+    (then no limit can be trusted)."""
+    report = verify_all([path], ("submissions",)).problems[0]
+    return report.time_limit if not report.errors else None
