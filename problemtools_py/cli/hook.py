@@ -12,10 +12,9 @@ from problemtools_py.checks import PARTS
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import describe
 from problemtools_py.findings import ExitCode
-from problemtools_py.verify.options import Options
+from problemtools_py.verify.options import STATIC_PARTS, Options
 
 PROG = "verifyproblem-hook"
-STATIC_PARTS = ("config", "statement", "data")
 
 
 def package_roots(files: Sequence[str], top: Path) -> list[Path]:

@@ -13,20 +13,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import describe, positive_float
-from problemtools_py.findings import ExitCode, ProblemReport, RunReport, error, warning
-
-if TYPE_CHECKING:
-    from problemtools_py.convert.upgrade import Plan
+from problemtools_py.findings import ExitCode, RunReport
 
 PROG = "upgradeproblem"
-STATIC_PARTS = ("config", "statement", "data")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,9 +48,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
+        from problemtools_py.convert.upgrading import upgrade_one
+
         run, done = RunReport(), []
         for path in args.problems:
-            report, made = _one(path, args)
+            report, made = upgrade_one(path, args)
             run.problems.append(report)
             done.append(made)
         if args.json:
@@ -68,69 +65,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run.exit_code
 
     return run_cli(PROG, build_parser(), argv, body)
-
-
-def _one(path: Path, args: argparse.Namespace) -> tuple[ProblemReport, dict[str, Any]]:
-    from problemtools_py.convert.upgrade import plan_upgrade
-    from problemtools_py.model import load_problem
-    from problemtools_py.verify.verifier import derived_time_limit
-
-    problem = load_problem(path)
-    made: dict[str, Any] = {"problem": problem.short_name, "path": str(path),
-                            "from": problem.format.value}  # fmt: skip
-    limit = None
-    if problem.released:
-        report = ProblemReport(problem.short_name, str(path), problem.format.value)
-        return report, {**made, "notes": [], "time_limit": None, "output": None}
-    if problem.declared_time_limit is None and not args.no_time_limit:
-        limit = args.time_limit if args.time_limit is not None else derived_time_limit(path)
-    plan = plan_upgrade(problem, limit)
-    made["notes"] = [{"kind": n.kind, "path": n.path, "message": n.message} for n in plan.notes]
-    made["time_limit"] = limit
-    report = ProblemReport(problem.short_name, str(path), problem.format.value)
-    if plan.already:
-        made["output"] = None
-        return report, made
-    said = warning if args.force else error  # (forced: what was left out, said)
-    report.findings += [said("upgrade", n.message, n.path) for n in plan.unmappable]
-    if plan.unmappable and not args.force:
-        made["output"] = None  # nothing written
-        return report, made
-    target = _write(plan, path, args, made)
-    checked = _verify(target)
-    report.findings += checked.findings
-    if not args.dry_run:
-        report.path = str(target)  # (what was checked)
-    made["output"] = None if args.dry_run else str(target)
-    return report, made
-
-
-def _write(plan: Plan, path: Path, args: argparse.Namespace, made: dict[str, Any]) -> Path:
-    from problemtools_py.convert.upgrade_write import diff, write_in_place, write_new
-
-    if args.dry_run:
-        made["diff"] = diff(plan)
-        scratch = Path(tempfile.mkdtemp(prefix="ptpy-upgrade-"))
-        write_new(plan, scratch / plan.problem.short_name)  # checked, then removed
-        return scratch / plan.problem.short_name
-    if args.in_place:
-        write_in_place(plan)
-        return path
-    target: Path = args.output / plan.problem.short_name
-    write_new(plan, target)
-    return target
-
-
-def _verify(target: Path) -> ProblemReport:
-    import shutil
-
-    from problemtools_py.verify.verifier import verify_problem
-
-    try:
-        return verify_problem(target, STATIC_PARTS)
-    finally:
-        if target.parent.name.startswith("ptpy-upgrade-"):
-            shutil.rmtree(target.parent, ignore_errors=True)
 
 
 def _print(run: RunReport, done: list[dict[str, Any]], args: argparse.Namespace) -> None:

@@ -11,8 +11,7 @@ from problemtools_py.convert.zipfiles import Entry
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import Finding, ProblemReport, RunReport, warning
 from problemtools_py.model.problem import Problem
-
-STATIC_PARTS = ("config", "statement", "data")
+from problemtools_py.verify.options import STATIC_PARTS
 
 
 def _target(out: Path, name: str, many: bool, samples: bool) -> Path:

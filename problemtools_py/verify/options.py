@@ -12,6 +12,7 @@ from problemtools_py.cpus import usable_cores
 
 Progress = Callable[[str, int], None]  # (what is running, how many steps finished)
 RUNNING_PARTS = ("validators", "graders", "submissions")  # the parts that run programs
+STATIC_PARTS = ("config", "statement", "data")  # the others: what a converter checks it wrote
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -160,3 +161,14 @@ def test_bapctools_judges_the_upgraded_sample_as_its_directories_say(
     assert len(rows) == len(ours.submissions), said[-2000:]
     for directory, submission, verdict in rows:
         assert verdict in WANTED[directory], (directory, submission, verdict)
+
+
+def test_an_output_directory_named_like_the_scratch_one_is_kept(tmp_path: Path) -> None:
+    """The dry run's scratch directory is removed, and only it (an -o directory whose
+    name looked like it was removed after the check, with the package just written)."""
+    out = tmp_path / "ptpy-upgrade-mine"
+    assert main([str(SAMPLES / "hello"), "-o", str(out), "-q", "--no-time-limit"]) == 0
+    assert (out / "hello" / "problem.yaml").is_file()
+    before = set(Path(tempfile.gettempdir()).glob("ptpy-upgrade-*"))
+    assert main([str(SAMPLES / "hello"), "--dry-run", "-q", "--no-time-limit"]) == 0
+    assert set(Path(tempfile.gettempdir()).glob("ptpy-upgrade-*")) == before
