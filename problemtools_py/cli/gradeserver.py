@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,10 +18,13 @@ from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 
 if TYPE_CHECKING:
+    from asyncio import AbstractEventLoop
+
     from problemtools_py.grading.backends import Workers
     from problemtools_py.grading.grader import Grader
 
 PROG = "gradeserver"
+STOP_CODES = {signal.SIGTERM: ExitCode.CLEAN, signal.SIGINT: ExitCode.INTERRUPTED}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,14 +58,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         languages = tuple(c.strip() for c in args.languages.split(",") if c.strip())
         settings = Settings(languages=languages)
-        with Grader(args.dataset, settings, args.jobs) as grader:
-            if args.ray is None:
-                return asyncio.run(_serve(grader, args, None))
-            from problemtools_py.grading.distributed import ray_workers
+        before = {signum: signal.getsignal(signum) for signum in STOP_CODES}
+        try:  # (the stop handlers outlive the event loop: see _on_stop)
+            with Grader(args.dataset, settings, args.jobs) as grader:
+                if args.ray is None:
+                    return asyncio.run(_serve(grader, args, None))
+                from problemtools_py.grading.distributed import ray_workers
 
-            workers = args.ray_workers or args.jobs
-            with ray_workers(args.ray, args.dataset, settings, workers) as on_ray:
-                return asyncio.run(_serve(grader, args, on_ray))
+                workers = args.ray_workers or args.jobs
+                with ray_workers(args.ray, args.dataset, settings, workers) as on_ray:
+                    return asyncio.run(_serve(grader, args, on_ray))
+        finally:  # (every sandbox closed by now)
+            print(f"{PROG}: stopped", file=sys.stderr, flush=True)
+            for signum, handler in before.items():
+                signal.signal(signum, handler)
 
     return run_cli(PROG, build_parser(), argv, body)
 
@@ -95,15 +105,26 @@ async def _serve(grader: Grader, args: argparse.Namespace, workers: Workers | No
             if not stopped.done():
                 stopped.set_result(code)
 
-        loop = asyncio.get_running_loop()
-        loop.add_signal_handler(signal.SIGTERM, stop, ExitCode.CLEAN)
-        loop.add_signal_handler(signal.SIGINT, stop, ExitCode.INTERRUPTED)
+        _on_stop(asyncio.get_running_loop(), stop)
         code = await stopped
         print(f"{PROG}: stopping: finishing {service.running} running, "
               f"{service.waiting} waiting", file=sys.stderr, flush=True)  # fmt: skip
         return code
     finally:
         await runner.cleanup()
+
+
+def _on_stop(loop: AbstractEventLoop, stop: Callable[[ExitCode], None]) -> None:
+    """SIGTERM and SIGINT stop the service. Plain signal handlers, not the loop's: those
+    are reset to the default when the loop closes, so a second signal while the sandboxes
+    close would kill the process and cut their cleanup short; these do nothing then."""
+
+    def handler(signum: int, frame: object) -> None:
+        with contextlib.suppress(RuntimeError):  # (the loop has ended: stopping already)
+            loop.call_soon_threadsafe(stop, STOP_CODES[signal.Signals(signum)])
+
+    for signum in STOP_CODES:
+        signal.signal(signum, handler)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -150,7 +151,17 @@ def test_a_stop_finishes_running_work(served: Server, signum: int, code: int) ->
     got = asyncio.run(run())
     assert (got["reward"], got["status"]) == (1.0, "ok")
     assert time.monotonic() - started >= 1.5
-    returncode, err = served.stop(signum)  # (already stopping; a second signal is harmless)
+    said: list[str] = []
+    assert served.process.stderr is not None
+    reader = threading.Thread(target=lambda: said.extend(served.process.stderr or ()))
+    reader.start()
+    deadline = time.monotonic() + 60
+    while not any("stopped" in line for line in said) and time.monotonic() < deadline:
+        served.process.send_signal(signum)  # more signals while it closes change nothing
+        time.sleep(0.01)
+    reader.join(60)
+    returncode = served.process.wait(60)
+    err = "".join(said)
     assert returncode == code
     assert "stopping: finishing 1 running" in err
     assert nobody() == []
