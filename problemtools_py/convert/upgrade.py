@@ -172,6 +172,8 @@ class _Planner:
 
     def _submission_target(self, submission: Submission) -> str | None:
         expectation = submission.expectation
+        if expectation is None and not self.problem.legacy:  # (no claim, as in 2025-09)
+            return self._keep(submission)
         if expectation is None or expectation.compile_error:
             why = "its tags do not parse" if expectation is None else "a compile error claim"
             self.note("unmappable", submission.rel, f"{why}: 2025-09 has no counterpart")
@@ -184,6 +186,11 @@ class _Planner:
             directory = directory_of(claim_of(expectation))
             target = f"submissions/{directory}/{PurePosixPath(submission.rel).name}"
             self.note("changed", submission.rel, f"now {target}")
+        return self._keep(submission, target)
+
+    def _keep(self, submission: Submission, target: str | None = None) -> str:
+        """The submission's files at ``target`` (by default where they are)."""
+        target = target or submission.rel
         for rel in submission.program.files if submission.program.is_dir else (submission.rel,):
             self._move(rel, target + rel[len(submission.rel) :])
         return target

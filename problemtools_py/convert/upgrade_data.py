@@ -175,6 +175,11 @@ class _Data:
         they stay the ``.in``/``.ans`` the older versions offered."""
         if ".interaction" not in files or not name.startswith("sample/"):
             return
+        if ".in" not in files:  # (legacy's extra transcripts)
+            self.result.removed.add(files[".interaction"])
+            why = "an interaction without .in: a 2025-09 sample is a test case (show it in "
+            self.note("unmappable", files[".interaction"], why + "the statement instead)")
+            return
         for ext, override in ((".in", ".in.download"), (".ans", ".ans.download")):
             if ext in files and override not in files and not (ext == ".ans" and ".out" in files):
                 self.result.copies[f"data/{name}{override}"] = files[ext]

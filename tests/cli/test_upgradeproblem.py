@@ -172,3 +172,33 @@ def test_an_output_directory_named_like_the_scratch_one_is_kept(tmp_path: Path) 
     before = set(Path(tempfile.gettempdir()).glob("ptpy-upgrade-*"))
     assert main([str(SAMPLES / "hello"), "--dry-run", "-q", "--no-time-limit"]) == 0
     assert set(Path(tempfile.gettempdir()).glob("ptpy-upgrade-*")) == before
+
+
+def test_a_transcript_without_a_case_is_unmappable(tmp_path: Path, capsys: Capture) -> None:
+    """Legacy allows a sample .interaction alone (an extra transcript); a 2025-09 sample is
+    a test case with an .in, so it is refused, and left out with --force."""
+    package = tmp_path / "guess"
+    shutil.copytree(SAMPLES / "guess", package)
+    (package / "data" / "sample" / "3.interaction").write_text("> 5\n< correct\n")
+    out = tmp_path / "out"
+    assert main([str(package), "-o", str(out), "--no-time-limit"]) == 1
+    said = "".join(capsys.readouterr())
+    assert "data/sample/3.interaction: error: an interaction without .in" in said
+    assert not out.exists()
+    assert main([str(package), "-o", str(out), "--no-time-limit", "--force"]) == 0
+    assert not (out / "guess" / "data" / "sample" / "3.interaction").exists()
+    assert (out / "guess" / "data" / "sample" / "1.interaction").is_file()
+
+
+def test_a_draft_submission_without_a_claim_stays_as_it_is(tmp_path: Path) -> None:
+    """In a 2023-07 package a directory of no claim (partially_accepted/) gives none, as in
+    2025-09: the submission is kept where it is, nothing to map."""
+    package = tmp_path / "different"
+    shutil.copytree(SAMPLES / "different", package)
+    extra = package / "submissions" / "partially_accepted" / "half.py"
+    extra.parent.mkdir()
+    extra.write_text("print(0)\n")
+    out = tmp_path / "out"
+    assert main([str(package), "-o", str(out), "-q", "--no-time-limit"]) == 0
+    kept = out / "different" / "submissions" / "partially_accepted" / "half.py"
+    assert kept.read_text() == "print(0)\n"
