@@ -15,8 +15,8 @@ from problemtools_py.convert.upgrade_config import Note
 from problemtools_py.model.problem import Problem, TestGroup
 
 OVERRIDES = (".in.statement", ".ans.statement", ".out", ".in.download", ".ans.download")
-UNSAID = ("args", "static_validation_score", "static_validator_args", "require_pass",
-          "input_visualizer_args", "output_visualizer_args")  # fmt: skip
+UNSAID = ("args", "static_validation_score", "static_validator_args", "require_pass")
+VISUALIZER_ARGS = ("input_visualizer_args", "output_visualizer_args")  # left out with them
 
 
 @dataclass
@@ -40,10 +40,14 @@ class _Data:
         data = self.problem.data
         if data is None:
             return self.result
-        groups = [g for g in data.walk() if g.name in ("sample", "secret") or
-                  g.name.startswith("secret/")]  # fmt: skip
+        kept = [g for g in data.walk() if g.name in ("sample", "secret") or
+                g.name.startswith("secret/")]  # fmt: skip
+        secret = data.child("secret")
+        groups = [g for g in kept if g.name in ("sample", "secret")] + list(
+            self.problem.subgroups(secret) if secret is not None else ()
+        )  # (the groups of the package's own version: the other directories only organise)
         flags = {tuple(words(self.problem.settings(g.name).get("output_validator_args")))
-                 for g in groups}  # fmt: skip
+                 for g in kept}  # fmt: skip
         common = len(flags) == 1
         if common:
             self.result.validator_flags = list(next(iter(flags)))
@@ -53,12 +57,12 @@ class _Data:
                     self.result.removed.add(f"{group.rel}/{name}")
             if group in groups or group.name == "":
                 self._write(group, common)
-            for case in group.cases if group in groups else ():
+            for case in group.cases if group in kept else ():
                 self._case(case.name, case.files)
         return self.result
 
     def _write(self, group: TestGroup, common: bool) -> None:
-        own = self._own(group)
+        own = group.own_settings
         out = new_map()
         for key, value in own.items():
             if key == "input_validator_args":
@@ -67,17 +71,12 @@ class _Data:
                 out["output_validator_flags"] = " ".join(words(value))
             elif key in UNSAID:
                 self.note("unmappable", f"{group.rel}/test_group.yaml", f"{key}: legacy has none")
+            elif key in VISUALIZER_ARGS:
+                self.note("dropped", f"{group.rel}/test_group.yaml", f"{key}: no visualizers")
         if self.scoring:
             self._scores(group, own, out)
         if out:
             self.result.written[f"{group.rel}/testdata.yaml"] = dump(out)
-
-    def _own(self, group: TestGroup) -> Any:
-        for name in ("test_group.yaml", "testdata.yaml"):
-            rel = f"{group.rel}/{name}"
-            if self.problem.file(rel) is not None:
-                return load_map((self.problem.root / rel).read_text(encoding="utf-8"), rel)
-        return new_map()
 
     def _input_flags(self, value: Any, where: str) -> Any:
         if not isinstance(value, dict):
@@ -94,7 +93,7 @@ class _Data:
         (min), and samples are worth nothing."""
         if group.name == "":
             child = group.child("secret")
-            secret = self._own(child) if child is not None else {}
+            secret = child.own_settings if child is not None else {}
             out.update({"on_reject": "continue", "grader_flags": "first_error sum",
                         "range": f"0 {secret.get('max_score', 100)}"})  # fmt: skip
             return
@@ -104,11 +103,11 @@ class _Data:
         aggregation = str(self.problem.settings(group.name).get("score_aggregation", "sum"))
         out["on_reject"] = "continue"
         out["grader_flags"] = f"first_error {aggregation}"
-        cases = sum(1 for g in group.walk() for _ in g.cases)
+        cases = len(self.problem.group_cases(group))
         top = own.get("max_score", 100 if group.name == "secret" else None)
         if top is not None:
             out["range"] = f"0 {top}"
-        if cases and top is not None and not (group.name == "secret" and group.groups):
+        if cases and top is not None and not self.problem.subgroups(group):
             share = float(top) / cases if aggregation == "sum" else float(top)
             out["accept_score"] = int(share) if share.is_integer() else share
 

@@ -152,3 +152,25 @@ def test_a_claim_no_directory_carries_becomes_a_tag_for_domjudge(tmp_path: Path,
     assert report.errors == 0, report.findings
     row = next(r for r in report.submissions if r.submission.endswith("crash.py"))
     assert row.verdict is not None and row.verdict.value == "RTE"
+
+
+def test_directories_that_are_no_2025_09_groups_score_the_same_as_legacy(tmp_path: Path) -> None:
+    """A 2025-09 secret whose directories have no test_group.yaml is one group (its cases
+    share its 100 points), and a draft's testdata.yaml there is not read: the legacy zip
+    must score so too (it read the testdata.yaml and gave each case 1 point)."""
+    import shutil
+
+    package = tmp_path / "subtasks"
+    shutil.copytree(SAMPLES / "subtasks", package)
+    for name in ("1-small", "2-large"):
+        (package / "data" / "secret" / name / "test_group.yaml").unlink()
+    (package / "data" / "secret" / "1-small" / "testdata.yaml").write_text("grader_flags: min\n")
+    (package / "submissions" / "submissions.yaml").unlink()
+    shutil.rmtree(package / "submissions" / "subtask1_only")
+    target = tmp_path / "legacy" / "subtasks.zip"
+    assert main([str(package), "--format", "legacy", "-o", str(target), "-q"]) == 0
+    before = verify_all([package], ("submissions",)).problems[0]
+    after = verify_all([target], ("submissions",)).problems[0]
+    assert {k: (v, round(s or 0, 6)) for k, (v, s) in verdicts(after).items()} == {
+        k: (v, round(s or 0, 6)) for k, (v, s) in verdicts(before).items()}  # fmt: skip
+    assert verdicts(before)["sum.py"][1] == pytest.approx(100)
