@@ -58,20 +58,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         languages = tuple(c.strip() for c in args.languages.split(",") if c.strip())
         settings = Settings(languages=languages)
-        before = {signum: signal.getsignal(signum) for signum in STOP_CODES}
-        try:  # (the stop handlers outlive the event loop: see _on_stop)
-            with Grader(args.dataset, settings, args.jobs) as grader:
-                if args.ray is None:
-                    return asyncio.run(_serve(grader, args, None))
+        with Grader(args.dataset, settings, args.jobs) as grader:
+            if args.ray is None:
+                code = asyncio.run(_serve(grader, args, None))
+            else:
                 from problemtools_py.grading.distributed import ray_workers
 
                 workers = args.ray_workers or args.jobs
                 with ray_workers(args.ray, args.dataset, settings, workers) as on_ray:
-                    return asyncio.run(_serve(grader, args, on_ray))
-        finally:  # (every sandbox closed by now)
-            print(f"{PROG}: stopped", file=sys.stderr, flush=True)
-            for signum, handler in before.items():
-                signal.signal(signum, handler)
+                    code = asyncio.run(_serve(grader, args, on_ray))
+            for signum in STOP_CODES:  # stopping: more signals are ignored, to the end
+                signal.signal(signum, signal.SIG_IGN)  # (SIG_IGN survives Python's exit)
+        print(f"{PROG}: stopped", file=sys.stderr, flush=True)  # (every sandbox closed)
+        return code
 
     return run_cli(PROG, build_parser(), argv, body)
 
@@ -117,7 +116,8 @@ async def _serve(grader: Grader, args: argparse.Namespace, workers: Workers | No
 def _on_stop(loop: AbstractEventLoop, stop: Callable[[ExitCode], None]) -> None:
     """SIGTERM and SIGINT stop the service. Plain signal handlers, not the loop's: those
     are reset to the default when the loop closes, so a second signal while the sandboxes
-    close would kill the process and cut their cleanup short; these do nothing then."""
+    close would kill the process and cut their cleanup short; these do nothing then (and
+    are replaced by SIG_IGN as soon as the loop has ended)."""
 
     def handler(signum: int, frame: object) -> None:
         with contextlib.suppress(RuntimeError):  # (the loop has ended: stopping already)
