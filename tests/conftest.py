@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -67,6 +68,21 @@ def _pypi_tool(package: str, command: str) -> Path:
         if pip.returncode != 0:
             pytest.skip(f"cannot install {package} from PyPI: {pip.stderr[-500:]}")
     return found
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def plain(text: str) -> str:
+    """A peer tool's output without terminal colour codes."""
+    return ANSI.sub("", text)
+
+
+def peer_env(**extra: str) -> dict[str, str]:
+    """The environment to run a peer tool in: BAPCtools keeps its colour codes when `CI`
+    is set (as it is on CI machines), so those variables are left out."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITLAB_CI")}
+    return {**env, "NO_COLOR": "1", **extra}
 
 
 @pytest.fixture(scope="session")

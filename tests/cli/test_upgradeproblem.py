@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import peer_env, plain
 
 from problemtools_py.cli.upgradeproblem import main
 from problemtools_py.findings import ProblemReport
@@ -152,9 +153,9 @@ def test_bapctools_judges_the_upgraded_sample_as_its_directories_say(
     import subprocess
 
     assert main([str(SAMPLES / name), "-o", str(tmp_path), "-q", "--no-time-limit"]) == 0
-    done = subprocess.run([str(bt), "run", "--no-bar"], cwd=tmp_path / name,
+    done = subprocess.run([str(bt), "run", "--no-bar"], cwd=tmp_path / name, env=peer_env(),
                           capture_output=True, text=True, timeout=600, check=False)  # fmt: skip
-    said = done.stdout + done.stderr
+    said = plain(done.stdout + done.stderr)
     assert "using timelimit: 1.0s" in said, said[-2000:]
     rows = re.findall(r"^(\w+)/(\S+):\s+(AC|WA|TLE|RTE)\b", said, re.M)
     ours = verify_all([tmp_path / name], ("submissions",)).problems[0]

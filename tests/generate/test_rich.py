@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import richgen
+from conftest import peer_env
 
 from problemtools_py.findings import ProblemReport
 from problemtools_py.generate.runner import GenerateOptions, generate_problem
@@ -78,7 +79,7 @@ def test_bapctools_writes_the_same_bytes(tmp_path: Path, pool: SandboxPool, bt: 
         else:
             shutil.copytree(SAMPLES / package, root, ignore=shutil.ignore_patterns("data"))
     assert _generate(ours, pool).findings == []
-    env = {**os.environ, "PATH": f"{bt.parent}:{os.environ['PATH']}"}
+    env = peer_env(PATH=f"{bt.parent}:{os.environ['PATH']}")
     run = subprocess.run([str(bt), "generate", "--no-bar"], cwd=theirs, env=env,
                          capture_output=True, text=True, timeout=600, check=False)
     # (bt's exit code also counts what it thinks of the rest of the package)
