@@ -30,11 +30,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from problemtools_py.sandbox.lean import lean_call
+from problemtools_py.sandbox import native
+from problemtools_py.sandbox.lean import LeanLine, lean_call
 from problemtools_py.sandbox.protocol import (
     CLOSE,
     ENV,
     KILL,
+    LEAN_LOOP,
     Bind,
     LeanRequest,
     Request,
@@ -104,6 +106,9 @@ class Sandbox:
             env["PROBLEMTOOLS_PY_CPUS"] = ",".join(map(str, os.sched_getaffinity(os.getpid())))
         if not isolate:
             env["PROBLEMTOOLS_PY_NO_ISOLATION"] = "1"
+        loop = native.library()  # (built here: the server sees no cache directory)
+        if loop is not None:
+            env[LEAN_LOOP] = loop
         self.proc = subprocess.Popen(
             args, pass_fds=[child.fileno()], stdin=subprocess.DEVNULL, env=env, close_fds=True
         )
@@ -111,7 +116,7 @@ class Sandbox:
         self.sock = parent
         self._send_lock = threading.Lock()
         self._python_matches: bool | None = None
-        self.lean: socket.socket | None = None  # the open session's direct line (see session)
+        self.lean: LeanLine | None = None  # the open session's direct line (see session)
         message, _ = recv_message(parent)
         if message is None:
             self.close()
@@ -248,7 +253,7 @@ class Sandbox:
         sent: list[int] = []
         request = self._request(["true"], limits, binds, cwd, inprocess)
         self._call(open_message(request, lean), [], [], sent)
-        self.lean = socket.socket(fileno=sent[0]) if sent else None
+        self.lean = LeanLine(socket.socket(fileno=sent[0])) if sent else None
         try:
             yield self
         finally:

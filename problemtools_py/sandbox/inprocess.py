@@ -39,6 +39,20 @@ def preload() -> None:
         __import__(name)
 
 
+def reseed() -> None:
+    """What the random module's at-fork hook does in a new process (a fork made in C runs
+    no hooks: see leanloop.c): a fresh seed from the system, as a new python3 has. Through
+    the C method: a third of the page faults of ``random.seed()``."""
+    module = sys.modules.get("random")
+    if module is None:
+        return
+    import _random
+
+    inst = module._inst
+    _random.Random.seed(inst)
+    inst.gauss_next = None
+
+
 def stdlib_dirs() -> list[str]:
     """Directories of this interpreter's standard library (bound into the sandbox): the
     base installation's, never a virtual environment's (that holds site-packages)."""
@@ -141,19 +155,30 @@ def prepare(path: str, args: list[str], code: types.CodeType | None = None) -> M
     return Main(code, [path, *args], [os.path.dirname(path), *stdlib_path()], module)
 
 
+def install(main: Main, streams: Streams | None) -> None:
+    """Make ``main`` this interpreter's ``__main__`` (argv, path, module, and ``streams``
+    when given as sys.stdin, stdout and stderr): a lean init does it once per program, so
+    its runs find it done."""
+    if streams is not None:
+        sys.stdin, sys.stdout, sys.stderr = streams
+    sys.argv, sys.path = main.argv, main.path
+    sys.modules["__main__"] = main.module
+
+
 def run_main(
     path: str,
     args: list[str],
     prepared: Main | None = None,
     streams: Streams | None = None,
+    installed: bool = False,
 ) -> int:
     """Run ``path`` as ``__main__``, as ``python3 -S path args`` would; return its exit
     status. ``prepared``: made by the parent (see :class:`Main`); ``streams``: made by the
-    parent on descriptors of the kinds 0, 1 and 2 are now."""
-    sys.stdin, sys.stdout, sys.stderr = streams or open_streams()
+    parent on descriptors of the kinds 0, 1 and 2 are now; ``installed``: the parent
+    installed both already (see :func:`install`)."""
     main = prepared or prepare(path, args)
-    sys.argv, sys.path = main.argv, main.path
-    sys.modules["__main__"] = main.module
+    if not (installed and prepared is not None):
+        install(main, streams or open_streams())
     code = main.code
     status = 0
     try:

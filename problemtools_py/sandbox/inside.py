@@ -89,22 +89,35 @@ def program(
     for fd in setup.join:  # join the cgroup last: only the program itself is measured
         os.write(fd, b"0")
         os.close(fd)
-    argv, env = list(run["argv"]), dict(run["env"])
+    start(run, fds.exec_error, setup, prepared)
+
+
+def start(
+    run: dict[str, Any],
+    exec_error: int,
+    setup: Setup,
+    prepared: inprocess.Main | None = None,
+    installed: bool = False,
+) -> None:
+    """The program's own process once it is set up (here, or by the C loop of a lean
+    init, see leanloop.c): exec, or the Python main file in process (``installed``: the
+    init made ``prepared`` this interpreter's ``__main__``, see inprocess.install)."""
+    argv, env = run["argv"], run["env"]
     if run.get("inprocess"):
-        os.close(fds.exec_error)  # what exec would have done: setup is over
+        os.close(exec_error)  # what exec would have done: setup is over
         if env != LEAN_ENVIRON:  # (os.environ's methods are Python: dozens of page faults)
             os.environ.clear()
             os.environ.update(env)
         main = str(run["inprocess"])
-        args = inprocess.script_args(argv, main)
-        os._exit(inprocess.run_main(main, args, prepared, setup.streams))
+        args = inprocess.script_args(list(argv), main)
+        os._exit(inprocess.run_main(main, args, prepared, setup.streams, installed))
     # A new program starts with default signal actions, as subprocess's restore_signals
     # gives it: ignored ones survive exec, and Python ignores SIGPIPE and SIGXFSZ, the
     # sandbox server SIGINT (a C program writing to a closed pipe, or past the file-size
     # limit, must die of it as it would anywhere else).
     for number in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT):
         signal.signal(number, signal.SIG_DFL)
-    os.execvpe(argv[0], argv, env)
+    os.execvpe(argv[0], list(argv), dict(env))
 
 
 def close_all_but(keep: set[int]) -> None:

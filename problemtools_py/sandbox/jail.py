@@ -38,6 +38,7 @@ class JailSpec:
     join_paths: tuple[str, ...]  # cgroup.procs files the program joins
     address_space: int | None  # RLIMIT_AS when there is no memory cgroup
     stat_files: tuple[tuple[str, str, str | None], ...] = ()  # lean path: (name, path, key)
+    native: str | None = None  # lean path: the C run loop's library, as the jail sees it
 
 
 class Jail:
@@ -140,7 +141,7 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
     inside.install_filter()  # on the init, so on every program (kept across exec)
     if lean_fd is not None:
-        zygote.exec_lean_init(control_fd, lean_fd, setup, counters, ENV)
+        zygote.exec_lean_init(control_fd, lean_fd, setup, counters, ENV, spec.native)
     signal.signal(signal.SIGUSR1, inside.kill_all)  # the server's kill (Jail.kill)
     control = socket.socket(fileno=control_fd)
     while True:

@@ -1,33 +1,54 @@
 """The client's side of a lean run: what :meth:`Sandbox.run_lean` sends the jail's init
-directly, and how it reads the program's stdout (up to the limit) and stderr."""
+directly (in the binary form of :data:`protocol.LEAN_REQUEST`), and how it reads the
+program's stdout (up to the limit), stderr and the reply."""
 
 from __future__ import annotations
 
 import os
 import socket
 
-from problemtools_py.sandbox.protocol import LeanRequest, Reply, recv_message, send_message, to_wire
-from problemtools_py.sandbox.results import Limits, SandboxError, accounting
+from problemtools_py.sandbox.protocol import (
+    LEAN_REPLY,
+    LeanRequest,
+    Reply,
+    lean_spec,
+    pack_lean_request,
+    unpack_lean_reply,
+)
+from problemtools_py.sandbox.results import Limits, SandboxError
+
+
+class LeanLine:
+    """The direct line to a lean session's init, and the spec (argv, env, main file) the
+    init holds from the last request that carried one."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.spec: bytes | None = None
+
+    def close(self) -> None:
+        self.sock.close()
 
 
 def lean_call(
-    sock: socket.socket, request: LeanRequest, stdin: int, limits: Limits
+    line: LeanLine, request: LeanRequest, stdin: int, limits: Limits
 ) -> tuple[Reply, bytes, str]:
     """Send a lean run, read its stdout (up to the limit) and stderr's tail; the reply
     counts the output and says when it went over."""
     out_r, out_w = os.pipe()
     err = os.memfd_create("stderr")
+    spec = lean_spec(request)
+    known, line.spec = line.spec == spec, None  # (unknown until the init has read it)
     try:
-        send_message(sock, to_wire(request), [stdin, out_w, err])
+        socket.send_fds(line.sock, [pack_lean_request(request, b"" if known else spec)],
+                        [stdin, out_w, err])  # fmt: skip
+        line.spec = spec
         os.close(out_w)
         out_w = -1
         stdout, over = _read_limited(out_r, limits.output_bytes)
         os.close(out_r)
         out_r = -1
-        message, _ = recv_message(sock)
-        if message is None:
-            raise SandboxError("the sandbox's jail stopped")
-        reply = accounting(message)
+        reply = _reply(line.sock)
         size = os.fstat(err).st_size
         tail = os.pread(err, limits.stderr_bytes, max(0, size - limits.stderr_bytes))
     except OSError as exc:
@@ -40,6 +61,25 @@ def lean_call(
         output_bytes=len(stdout) + over, killed_for="output" if over else reply.killed_for
     )
     return reply, stdout, tail.decode("utf-8", errors="replace")
+
+
+def _recv_exact(sock: socket.socket, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            raise SandboxError("the sandbox's jail stopped")
+        data += chunk
+    return data
+
+
+def _reply(sock: socket.socket) -> Reply:
+    head = _recv_exact(sock, LEAN_REPLY.size)
+    size = LEAN_REPLY.unpack(head)[-1]
+    found = unpack_lean_reply(head, _recv_exact(sock, size) if size else b"")
+    if isinstance(found, str):
+        raise SandboxError(found)
+    return found
 
 
 def _read_limited(fd: int, limit: int) -> tuple[bytes, int]:

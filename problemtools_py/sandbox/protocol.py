@@ -12,7 +12,9 @@ each fork to copy.
   (:func:`open_message`), closes it (:data:`CLOSE`), or ends the run under way
   (:data:`KILL`).
 - A lean session's init takes a :class:`LeanRequest` (stdin, stdout, stderr alongside)
-  straight from the grader.
+  straight from the grader, in a fixed binary form (:data:`LEAN_REQUEST`, the argv, env
+  and main file as JSON only when they changed) and answers in one (:data:`LEAN_REPLY`):
+  its loop may be C (see ``leanloop.c``), which reads them without the interpreter.
 - Every run is answered with a :class:`Reply`, or with an error (:func:`error_message`)
   when the sandbox itself failed."""
 
@@ -29,6 +31,7 @@ SANDBOX_UID = 65534  # nobody: every program runs as this user
 SANDBOX_GID = 65534  # nogroup
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
 KILL = {"kill": True}
+LEAN_LOOP = "PROBLEMTOOLS_PY_LEAN_LOOP"  # the C run loop's library (or "python": none)
 CLOSE = {"close": True}
 
 
@@ -92,6 +95,59 @@ class Reply(NamedTuple):
     stderr: str = ""
     isolation: str = ""
     queued_seconds: float | None = None  # stopped by the wall clock: time spent waiting for a CPU
+
+
+# cpu and wall seconds, core (-1: any), flags (unused, 0), length of the JSON spec after it
+LEAN_REQUEST = struct.Struct("=ddiiI")
+# kind (0 a run, 1 an error), killed (0, 1 cpu, 2 wall), oom, queued given; exit code,
+# signal (0: none); cpu, wall, ended, queued seconds; peak memory; length of the message
+LEAN_REPLY = struct.Struct("=BBBBiiddddqI")
+KILLED = {0: None, 1: "cpu", 2: "wall"}
+
+
+def lean_spec(request: LeanRequest) -> bytes:
+    """The part of a lean request sent only when it changed."""
+    spec = {"argv": list(request.argv), "env": request.env, "inprocess": request.inprocess}
+    return json.dumps(spec).encode()
+
+
+def pack_lean_request(request: LeanRequest, spec: bytes) -> bytes:
+    core = -1 if request.core is None else request.core
+    head = LEAN_REQUEST.pack(request.cpu_seconds, request.wall_seconds, core, 0, len(spec))
+    return head + spec
+
+
+def pack_lean_reply(reply: Reply) -> bytes:
+    killed = {v: k for k, v in KILLED.items()}.get(reply.killed_for, 0)
+    queued = reply.queued_seconds
+    return LEAN_REPLY.pack(0, killed, reply.oom, queued is not None, reply.exit_code or 0,
+                           reply.signal or 0, reply.cpu_seconds, reply.wall_seconds, reply.ended,
+                           queued or 0.0, reply.peak_memory_bytes, 0)  # fmt: skip
+
+
+def pack_lean_error(message: str) -> bytes:
+    data = message.encode(errors="replace")[:4000]
+    return LEAN_REPLY.pack(1, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0, len(data)) + data
+
+
+def unpack_lean_reply(head: bytes, message: bytes) -> Reply | str:
+    """A lean init's answer: the run's accounting, or the sandbox's error message."""
+    kind, killed, oom, has_queued, code, sig, cpu, wall, ended, queued, peak, _ = (
+        LEAN_REPLY.unpack(head)
+    )
+    if kind != 0:
+        return message.decode(errors="replace")
+    return Reply(
+        exit_code=None if sig else code,
+        signal=sig or None,
+        cpu_seconds=cpu,
+        wall_seconds=wall,
+        ended=ended,
+        peak_memory_bytes=peak,
+        oom=bool(oom),
+        killed_for=KILLED.get(killed),
+        queued_seconds=queued if has_queued else None,
+    )
 
 
 def to_wire(record: Hello | Request | LeanRequest | Reply) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from problemtools_py.sandbox.cgroups import Cgroups, RunGroup
 from problemtools_py.sandbox.jail import Jail, JailSpec
 from problemtools_py.sandbox.process import Run, RunPlace
 from problemtools_py.sandbox.protocol import (
+    LEAN_LOOP,
     Bind,
     Hello,
     Request,
@@ -136,9 +137,13 @@ class Server:
         group = self.mode.cgroups.create(req.memory_bytes, req.tasks) if self.mode.cgroups else None
         lean = lean and group is not None
         binds = tuple(req.binds)
+        loop = os.environ.get(LEAN_LOOP) if lean else None  # (the client built it, see native)
+        loop = loop if loop and os.path.isabs(loop) and os.path.isfile(loop) else None
         if lean:  # its init imports the judge's zygote module from there
             here = os.path.dirname(os.path.abspath(zygote.__file__))
             binds += (Bind(here, zygote.MOUNT + "/problemtools_py/sandbox"),)
+        if loop is not None:  # and its C run loop
+            binds += (Bind(os.path.dirname(loop), zygote.MOUNT + "/native"),)
         spec = JailSpec(
             self.root_dir,
             req.cwd,
@@ -147,6 +152,7 @@ class Server:
             tuple(group.join_paths()) if group else (),
             None if group else req.memory_bytes,
             tuple((n, p, k) for n, (p, k) in group.counter_files.items()) if group and lean else (),
+            zygote.MOUNT + "/native/" + os.path.basename(loop) if loop is not None else None,
         )
         ours, theirs = socket.socketpair() if lean else (None, None)
         try:

@@ -34,16 +34,15 @@ from problemtools_py.sandbox.inside import (
     reap_all,
     remember_scratch,
     renew_scratch,
+    start,
     write_quietly,
 )
 from problemtools_py.sandbox.protocol import (
+    LEAN_REQUEST,
     Reply,
-    error_message,
-    lean_request_from_wire,
-    program_spec,
+    pack_lean_error,
+    pack_lean_reply,
     recv_message,
-    send_message,
-    to_wire,
 )
 
 POLL_SECONDS = 0.02  # how often the CPU time of the whole tree is checked while it runs
@@ -61,8 +60,10 @@ def exec_lean_init(
     setup: Setup,
     counters: dict[str, tuple[int, str | None]],
     env: dict[str, str],
+    native: str | None = None,
 ) -> None:
-    """Become the lean session's init: a fresh interpreter that runs :func:`main`."""
+    """Become the lean session's init: a fresh interpreter that runs :func:`main`, its run
+    loop in C when ``native`` (the loop's library, as the jail sees it) is given."""
     config = {
         "control": control,
         "grader": grader,
@@ -73,6 +74,7 @@ def exec_lean_init(
         "stats": counters,
         "stdlib_path": inprocess.stdlib_path(),
         "scratch": list(setup.scratch),
+        "native": native,
     }
     for fd in (control, grader, *setup.join, *(fd for fd, _ in counters.values())):
         os.set_inheritable(fd, True)
@@ -102,19 +104,79 @@ def main(config_text: str) -> None:
     remember_scratch(setup.scratch)
     stats = Stats({name: (fd, key) for name, (fd, key) in config["stats"].items()})
     control = socket.socket(fileno=config["control"])
-    grader: socket.socket | None = socket.socket(fileno=config["grader"])
+    grader = socket.socket(fileno=config["grader"])
+    current = Current(setup)
+    if config.get("native"):
+        from problemtools_py.sandbox import leannative
+
+        leannative.serve(config["native"], control, grader, setup, stats, current)
+    serve_python(control, grader, setup, stats, current)
+
+
+def serve_python(
+    control: socket.socket,
+    grader_sock: socket.socket,
+    setup: Setup,
+    stats: Stats,
+    current: Current,
+) -> None:
+    """The run loop in Python (no C compiler where the judge was installed)."""
+    grader: socket.socket | None = grader_sock
     while True:
         waiting = [control] if grader is None else [control, grader]
         ready = select.select(waiting, [], [])[0]
         if control in ready:
-            msg, fds = recv_message(control)
-            for fd in fds:  # a lean session's runs come from the grader only
-                os.close(fd)
-            if msg is None:
-                os._exit(0)
-        if grader is not None and grader in ready and not serve(grader, setup, stats):
+            on_control(control)
+        if grader is not None and grader in ready and not serve(grader, setup, stats, current):
             grader.close()
             grader = None
+
+
+def on_control(control: socket.socket) -> None:
+    """A message from the server: the end when it closed the socket (a lean session's runs
+    come from the grader only)."""
+    msg, fds = recv_message(control)
+    for fd in fds:
+        os.close(fd)
+    if msg is None:
+        os._exit(0)
+
+
+class Current:
+    """The argv, environment and main file of the runs (sent when they change), and the
+    main file made ready for them."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.argv: list[str] = []
+        self.env: dict[str, str] = {}
+        self.inprocess: str | None = None
+        self.main: inprocess.Main | None = None
+
+    def update(self, spec: bytes) -> None:
+        found = json.loads(spec)
+        self.argv = [str(a) for a in found["argv"]]
+        self.env = {str(k): str(v) for k, v in found["env"].items()}
+        self.inprocess = str(found["inprocess"]) if found.get("inprocess") else None
+        self.main = None
+
+    def prepare(self) -> None:
+        """Compile the main file when it changed, and make it the interpreter's own."""
+        self.main = prepared(self.inprocess, self.argv) if self.inprocess else None
+        if self.main is not None:
+            inprocess.install(self.main, self.setup.streams)
+
+    def run(self, cpu: float) -> dict[str, object]:
+        return {"argv": self.argv, "env": self.env, "cpu": cpu, "inprocess": self.inprocess}
+
+    def start(self, exec_error: int) -> None:
+        """In a program's process set up by the C loop: the program (never returns)."""
+        try:
+            inprocess.reseed()
+            start(self.run(0.0), exec_error, self.setup, self.main, installed=True)
+        except BaseException as exc:
+            write_quietly(exec_error, f"sandbox setup failed: {exc}")
+        os._exit(127)
 
 
 def lean_streams() -> inprocess.Streams:
@@ -137,19 +199,37 @@ def lean_streams() -> inprocess.Streams:
             os.close(fd)
 
 
-def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
+def _recv_exact(sock: socket.socket, size: int) -> bytes | None:
+    data = b""
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def serve(sock: socket.socket, setup: Setup, stats: Stats, current: Current) -> bool:
     """Handle one request from the grader; False once it has gone away."""
-    msg, fds = recv_message(sock)
-    if msg is None or len(fds) != 3:
+    first, fds, _, _ = socket.recv_fds(sock, 1, 8)
+    head = first + (_recv_exact(sock, LEAN_REQUEST.size - 1) or b"") if first else b""
+    cpu, wall, core, _, spec_size = (
+        LEAN_REQUEST.unpack(head) if len(head) == LEAN_REQUEST.size else (0, 0, 0, 0, 0)
+    )
+    spec = _recv_exact(sock, spec_size) if spec_size else b""
+    if len(head) != LEAN_REQUEST.size or spec is None:
         for fd in fds:
             os.close(fd)
-        if msg is not None:
-            send_message(sock, error_message("a lean run takes stdin, stdout and stderr"))
-        return msg is not None
-    req = lean_request_from_wire(msg)
-    main = prepared(req.inprocess, list(req.argv)) if req.inprocess else None
-    _pin(req.core)
-    run = program_spec(req)
+        return False
+    if spec:
+        current.update(spec)
+    if len(fds) != 3:
+        for fd in fds:
+            os.close(fd)
+        sock.sendall(pack_lean_error("a lean run takes stdin, stdout and stderr"))
+        return True
+    current.prepare()
+    _pin(core if core >= 0 else None)
     exec_r, exec_w = os.pipe2(os.O_CLOEXEC)
     cpu_before, oom_before = stats.counts
     stats.reset_peak()
@@ -157,21 +237,21 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
     pid = os.fork()
     if pid == 0:
         try:
-            program(run, RunFds(fds[0], fds[1], fds[2], exec_w, -1), setup, True, main)
+            run = RunFds(fds[0], fds[1], fds[2], exec_w, -1)
+            program(current.run(cpu), run, setup, True, current.main)
         except BaseException as exc:
             write_quietly(exec_w, f"sandbox setup failed: {exc}")
         os._exit(127)
     for fd in (*fds, exec_w):
         os.close(fd)
-    limits = (req.cpu_seconds, req.wall_seconds)
-    status, ended, killed, queued = wait_run(pid, start, limits, stats, cpu_before)
+    status, ended, killed, queued = wait_run(pid, start, (cpu, wall), stats, cpu_before)
     if stats.remaining() and kill_all():
         reap_all()
     stats.counts = (stats.cpu(), stats.oom())
     setup_error = os.read(exec_r, 4000)
     os.close(exec_r)
     if setup_error:
-        send_message(sock, error_message(setup_error.decode(errors="replace")))
+        sock.sendall(pack_lean_error(setup_error.decode(errors="replace")))
         renew_scratch(list(setup.scratch), setup.file_bytes)
         return True
     code_or_signal = os.waitstatus_to_exitcode(status)
@@ -186,7 +266,7 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats) -> bool:
         killed_for=killed,
         queued_seconds=queued,
     )
-    send_message(sock, to_wire(reply))
+    sock.sendall(pack_lean_reply(reply))
     renew_scratch(list(setup.scratch), setup.file_bytes)  # while the grader reads the reply
     return True
 

@@ -1,0 +1,148 @@
+"""A lean init's run loop in C (``leanloop.c``, built by :mod:`native`): the structures it
+shares with Python, and the loop that hands it each run and takes back what only Python
+can do (a new argv or main file, a message from the server, the program itself in its
+own process). Imported by the init, inside the jail: standard library only."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import socket
+from typing import TYPE_CHECKING
+
+from problemtools_py.sandbox.inside import SHARED_SCRATCH, Setup, Stats
+from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID
+
+if TYPE_CHECKING:
+    from problemtools_py.sandbox.zygote import Current
+
+CHILD, NEED_SPEC, NEED_PREPARE, CONTROL, GRADER_GONE, FAILED = 0, 1, 2, 3, 4, -1
+MAX_JOIN = MAX_SCRATCH = 4
+
+
+class Config(ctypes.Structure):
+    """struct lean_config"""
+
+    _fields_ = [
+        ("grader", ctypes.c_int),
+        ("control", ctypes.c_int),
+        ("cpu_fd", ctypes.c_int),
+        ("cpu_usec", ctypes.c_int),
+        ("peak_fd", ctypes.c_int),
+        ("oom_fd", ctypes.c_int),
+        ("tasks_fd", ctypes.c_int),
+        ("njoin", ctypes.c_int),
+        ("join", ctypes.c_int * MAX_JOIN),
+        ("nscratch", ctypes.c_int),
+        ("shared", ctypes.c_int * MAX_SCRATCH),
+        ("scratch", ctypes.c_char_p * MAX_SCRATCH),
+        ("cwd", ctypes.c_char_p),
+        ("file_bytes", ctypes.c_longlong),
+        ("address_space", ctypes.c_longlong),
+        ("uid", ctypes.c_uint),
+        ("gid", ctypes.c_uint),
+    ]
+
+
+class State(ctypes.Structure):
+    """struct lean_state"""
+
+    _fields_ = [
+        ("pending", ctypes.c_int),
+        ("fds", ctypes.c_int * 3),
+        ("exec_error", ctypes.c_int),
+        ("inprocess", ctypes.c_int),
+        ("cpu", ctypes.c_double),
+        ("wall", ctypes.c_double),
+        ("core", ctypes.c_int),
+        ("spec_len", ctypes.c_uint),
+        ("spec", ctypes.c_char * 65536),
+        ("main_path", ctypes.c_char * 4096),
+        ("main_known", ctypes.c_int),
+        ("pinned", ctypes.c_int),
+        ("all", ctypes.c_ulong * 16),  # cpu_set_t
+        ("cpu_count", ctypes.c_longlong),
+        ("oom_count", ctypes.c_longlong),
+        ("snap", (ctypes.c_longlong * 9) * MAX_SCRATCH),
+        ("error", ctypes.c_char * 512),
+    ]
+
+
+def config(
+    control: socket.socket, grader: socket.socket, setup: Setup, stats: Stats
+) -> Config | None:
+    """The C loop's configuration; None when this session is one it was not written for
+    (then the Python loop serves)."""
+    fds = stats.fds
+    cpu = fds.get("cpu_usec") or fds.get("cpu_nsec")
+    known_keys = cpu is not None and cpu[1] in (None, "usage_usec")
+    if not known_keys or fds.get("oom", (0, "oom_kill"))[1] != "oom_kill":
+        return None
+    if len(setup.join) > MAX_JOIN or len(setup.scratch) > MAX_SCRATCH:
+        return None
+    assert cpu is not None
+    made = Config(
+        grader=grader.fileno(),
+        control=control.fileno(),
+        cpu_fd=cpu[0],
+        cpu_usec=int("cpu_usec" in fds),
+        peak_fd=fds.get("peak", (-1, None))[0],
+        oom_fd=fds.get("oom", (-1, None))[0],
+        tasks_fd=fds.get("tasks", (-1, None))[0],
+        njoin=len(setup.join),
+        nscratch=len(setup.scratch),
+        cwd=setup.cwd.encode(),
+        file_bytes=setup.file_bytes,
+        address_space=-1 if setup.address_space is None else setup.address_space,
+        uid=SANDBOX_UID,
+        gid=SANDBOX_GID,
+    )
+    for index, fd in enumerate(setup.join):
+        made.join[index] = fd
+    for index, directory in enumerate(setup.scratch):
+        made.scratch[index] = directory.encode()
+        made.shared[index] = int(directory in SHARED_SCRATCH)
+    return made
+
+
+def serve(
+    library: str, control: socket.socket, grader: socket.socket, setup: Setup, stats: Stats,
+    current: Current,
+) -> None:  # fmt: skip
+    """Serve runs with the C loop until the server closes the control socket (then the init
+    exits); returns at once, serving nothing, when the loop cannot be had here."""
+    from problemtools_py.sandbox import zygote
+
+    try:
+        lib = ctypes.PyDLL(library)
+    except OSError:
+        return
+    made = config(control, grader, setup, stats)
+    if made is None:
+        return
+    state = State()
+    lib.ptpy_lean_start(ctypes.byref(made), ctypes.byref(state))
+    prepared = 0
+    while True:
+        code = lib.ptpy_lean_serve(ctypes.byref(made), ctypes.byref(state), prepared)
+        prepared = 0
+        if code == CHILD:
+            current.start(state.exec_error)
+        elif code == NEED_SPEC:
+            current.update(state.spec[: state.spec_len])
+            state.inprocess = int(current.inprocess is not None)
+            state.main_path = (current.inprocess or "").encode()
+            state.main_known = 0
+            if current.inprocess is None:
+                prepared = 1
+        elif code == NEED_PREPARE:
+            current.prepare()
+            prepared = 1
+        elif code == CONTROL:
+            zygote.on_control(control)
+        elif code == GRADER_GONE:
+            made.grader = -1  # (the server's control socket still ends the init)
+            grader.close()
+        else:
+            os.write(2, b"lean init: " + state.error.rstrip(b"\0") + b"\n")
+            os._exit(1)

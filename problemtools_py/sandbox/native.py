@@ -1,0 +1,63 @@
+"""The C run loop of lean inits (``leanloop.c``), compiled on first use into the cache
+(``native/leanloop-<digest>.so``, named by the source and the compiler) and reused; None
+where it cannot be had (no C compiler, a failed build, or ``PROBLEMTOOLS_PY_LEAN_LOOP=python``
+in the environment), and the inits' loop in Python serves, with the same results."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+from problemtools_py.sandbox.protocol import LEAN_LOOP as SWITCH
+
+SOURCE = Path(__file__).with_name("leanloop.c")
+_lock = threading.Lock()
+_built: list[str | None] = []
+
+
+def library() -> str | None:
+    """The loop's shared library (built now if need be), or None."""
+    if os.environ.get(SWITCH, "").lower() == "python":
+        return None
+    with _lock:
+        if not _built:
+            _built.append(_build())
+        return _built[0]
+
+
+def _cache() -> Path:
+    """problemtools_py's cache directory (as cachedir.cache_root: the sandbox package
+    imports nothing of the judge's outside it)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "problemtools_py"
+
+
+def _build() -> str | None:
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None or not SOURCE.is_file():
+        return None
+    source = SOURCE.read_bytes()
+    key = hashlib.sha256(source + compiler.encode() + platform.machine().encode())
+    target = _cache() / "native" / f"leanloop-{key.hexdigest()[:16]}.so"
+    if target.is_file():
+        return str(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, scratch = tempfile.mkstemp(dir=target.parent, prefix=".leanloop-", suffix=".so")
+        os.close(fd)
+        done = subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", scratch, str(SOURCE)],
+                              capture_output=True, timeout=120, check=False)  # fmt: skip
+        if done.returncode != 0:
+            os.unlink(scratch)
+            return None
+        os.chmod(scratch, 0o644)
+        os.replace(scratch, target)  # (two builders: the same bytes, either wins)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return str(target)

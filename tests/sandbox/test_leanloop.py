@@ -1,0 +1,140 @@
+"""A lean session's run loop, in C (leanloop.c) and in Python (its fallback), gives the
+same results on the same runs: outcomes, limits, leftovers, scratch space, a main file
+replaced between runs, argv changes and setup failures."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from problemtools_py.sandbox import native
+from problemtools_py.sandbox.client import Sandbox
+from problemtools_py.sandbox.protocol import LEAN_LOOP, Bind
+from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="a lean session needs root")
+LIMITS = Limits(cpu_seconds=1.0, memory_bytes=256 << 20, output_bytes=1 << 16)
+
+
+def test_the_loop_is_built_once_and_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    built = native.library()
+    assert built is not None and Path(built).is_file()  # (this machine has a C compiler)
+    assert native.library() == built
+    symbols = subprocess.run(["nm", "-D", built], capture_output=True, text=True, check=True)
+    assert "ptpy_lean_serve" in symbols.stdout
+    monkeypatch.setenv(LEAN_LOOP, "python")
+    assert native.library() is None
+
+
+@pytest.fixture(params=["c", "python"], scope="module")
+def lean(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+         ) -> Iterator[tuple[Sandbox, Path]]:  # fmt: skip
+    """A lean session with each loop, on a program directory bound at /prog."""
+    work = tmp_path_factory.mktemp(f"lean-{request.param}")
+    work.chmod(0o755)
+    saved = os.environ.get(LEAN_LOOP)
+    if request.param == "python":
+        os.environ[LEAN_LOOP] = "python"
+    try:
+        box = Sandbox()
+    finally:
+        if saved is None:
+            os.environ.pop(LEAN_LOOP, None)
+        else:
+            os.environ[LEAN_LOOP] = saved
+    with box, box.session(limits=LIMITS, binds=[Bind(str(work), "/prog")], inprocess=True,
+                          lean=True):  # fmt: skip
+        if not box.lean_open:
+            pytest.skip("no lean session here (no memory cgroup, or another Python inside)")
+        yield box, work
+
+
+def run(box: Sandbox, code: str | None, work: Path, data: bytes = b"", *args: str,
+        argv: list[str] | None = None) -> RunResult:  # fmt: skip
+    if code is not None:
+        (work / "main.py").write_text(code)
+        (work / "main.py").chmod(0o644)
+    fd = os.memfd_create("stdin")
+    try:
+        os.write(fd, data)
+        os.lseek(fd, 0, os.SEEK_SET)
+        if argv is not None:
+            return box.run_lean(argv, limits=LIMITS, stdin=fd)
+        argv = ["python3", "-S", "/prog/main.py", *args]
+        return box.run_lean(argv, limits=LIMITS, stdin=fd, inprocess=argv[2])
+    finally:
+        os.close(fd)
+
+
+CASES = [
+    ("echo", "print(input()[::-1])", Outcome.OK, b"cba\n"),
+    ("exit-code", "import sys\nprint('x')\nsys.exit(4)", Outcome.RTE, b"x\n"),
+    ("signal", "import os\nos.kill(os.getpid(), 9)", Outcome.RTE, b""),
+    ("cpu-limit", "while True:\n    pass", Outcome.TLE, b""),
+    ("wall-limit", "import time\ntime.sleep(30)", Outcome.TLE, b""),
+    ("output-limit", "import sys\nwhile True:\n    sys.stdout.write('9' * 4096)", Outcome.OLE,
+     None),
+    ("memory", "x = bytearray(1 << 30)\nprint(len(x))", Outcome.MLE, b""),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "code", "outcome", "stdout"), CASES, ids=[c[0] for c in CASES])
+def test_outcomes(lean: tuple[Sandbox, Path], name: str, code: str, outcome: Outcome,
+                  stdout: bytes | None) -> None:  # fmt: skip
+    box, work = lean
+    result = run(box, code, work, b"abc\n")
+    assert result.outcome is outcome, result
+    if stdout is not None:
+        assert result.stdout == stdout
+    if name == "signal":
+        assert result.signal == 9 and result.exit_code is None
+    if name == "cpu-limit":
+        assert 1.0 <= result.cpu_seconds < 2.0 and not result.wall_killed
+    if name == "wall-limit":
+        assert result.wall_killed and result.queued_seconds is not None
+    if name == "memory":  # (the cgroup killed it: counted by the init after the run)
+        assert result.signal == 9 and result.peak_memory_bytes > 200 << 20
+    assert run(box, "print('next')", work).stdout == b"next\n"  # the session goes on
+
+
+def test_a_main_file_rewritten_in_place_runs_anew(lean: tuple[Sandbox, Path]) -> None:
+    """Same size, same inode, within one clock tick: compared by content, not by time."""
+    box, work = lean
+    for text in ("print('a')", "print('b')", "print('c')", "print('c')", "print('a')"):
+        assert run(box, text, work).stdout == f"{text[7]}\n".encode()
+
+
+def test_argv_and_exec_changes_reach_the_init(lean: tuple[Sandbox, Path]) -> None:
+    box, work = lean
+    code = "import sys\nprint(sys.argv[1:])"
+    assert run(box, code, work, b"", "x").stdout == b"['x']\n"
+    assert run(box, None, work, b"", "y", "z").stdout == b"['y', 'z']\n"
+    executed = run(box, None, work, argv=["python3", "-S", "/prog/main.py", "w"])
+    assert executed.stdout == b"['w']\n"
+    with pytest.raises(SandboxError, match="sandbox setup failed"):
+        run(box, None, work, argv=["/no/such/program"])
+    assert run(box, None, work, b"", "v").stdout == b"['v']\n"
+
+
+def test_scratch_space_and_processes_do_not_outlive_a_run(lean: tuple[Sandbox, Path]) -> None:
+    box, work = lean
+    leave = ("import os, subprocess\nopen('/tmp/left', 'w').write('x')\n"
+             "subprocess.Popen(['sleep', '60'], start_new_session=True)\nprint(os.getpid())")  # fmt: skip
+    assert run(box, leave, work).ok
+    found = run(box, "import os\nprint(os.path.exists('/tmp/left'), len(os.listdir('/proc')))",
+                work)  # fmt: skip
+    assert found.stdout.split()[0] == b"False"
+    ps = subprocess.run(["pgrep", "-u", "nobody", "-f", "sleep 60"], capture_output=True,
+                        check=False)  # fmt: skip
+    assert ps.stdout == b""
+
+
+def test_each_run_is_seeded_afresh(lean: tuple[Sandbox, Path]) -> None:
+    box, work = lean
+    code = "import random\nprint(random.random(), random.gauss(0, 1))"
+    outputs = {run(box, code, work).stdout for _ in range(3)}
+    assert len(outputs) == 3
