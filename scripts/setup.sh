@@ -50,6 +50,9 @@ fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 if [ "$dev" -eq 1 ]; then
   .venv/bin/python -m pip install -q -e ".[dev]"
+  # An editable install is not byte-compiled (pip compiles a regular one): without this,
+  # where PYTHONDONTWRITEBYTECODE is set every command compiles its modules anew (40 ms).
+  .venv/bin/python -m compileall -q -j 0 problemtools_py >/dev/null
 else
   .venv/bin/python -m pip install -q .
 fi

@@ -18,10 +18,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, describe, positive_int
+from problemtools_py.dataset.arrow import without_numpy
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 
 if TYPE_CHECKING:  # (the grader is imported when there is something to grade)
+    from rich.progress import Progress
+
+    from problemtools_py.cli.reporters import QuietBar
     from problemtools_py.grading.results import GradeResult
 
 PROG = "gradecode"
@@ -132,14 +136,23 @@ def _write(out: TextIO, item: dict[str, Any], result: GradeResult) -> None:
     out.write(json.dumps({**item, **result.as_dict()}, ensure_ascii=False) + "\n")
 
 
+def _progress(quiet: bool) -> Progress | QuietBar:
+    from rich.progress import TextColumn
+
+    from problemtools_py.cli.reporters import count_bar
+
+    return count_bar("grading", quiet, TextColumn("{task.fields[rate]}"))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
+    own_process = argv is None
+
     def body(args: argparse.Namespace) -> ExitCode:
         items = list(read_lines(args.completions))  # validates every line before grading
-        from rich.progress import TextColumn
-
-        from problemtools_py.cli.reporters import count_bar
+        if own_process and not args.ray:  # (not a caller's: see dataset.arrow)
+            without_numpy()
         from problemtools_py.grading.distributed import ray_grade
         from problemtools_py.grading.grader import Grader
         from problemtools_py.grading.results import Settings
@@ -163,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             with (
                 Grader(args.dataset, settings, args.jobs) as grader,
-                count_bar("grading", args.quiet, TextColumn("{task.fields[rate]}")) as bar,
+                _progress(args.quiet) as bar,  # (rich imported while the sandboxes start)
             ):
                 _check_ids(args.completions, items, grader.problems.ids())
                 task = bar.add_task("grade", total=len(items), rate="")

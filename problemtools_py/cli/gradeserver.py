@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, describe, positive_float, positive_int
+from problemtools_py.dataset.arrow import without_numpy
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 
@@ -50,7 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    own_process = argv is None
+
     def body(args: argparse.Namespace) -> ExitCode:
+        if own_process and args.ray is None:  # (not a caller's: see dataset.arrow)
+            without_numpy()
         import asyncio
 
         from problemtools_py.grading.grader import Grader

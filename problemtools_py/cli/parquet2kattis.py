@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, describe
+from problemtools_py.dataset.arrow import import_without_numpy
 from problemtools_py.dataset.splits import SPLITS
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, count
@@ -65,7 +66,11 @@ def _selected(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
+    own_process = argv is None
+
     def body(args: argparse.Namespace) -> ExitCode:
+        if own_process:  # (not a caller's: see import_without_numpy)
+            import_without_numpy()
         from problemtools_py.cli.reporters import count_bar
         from problemtools_py.dataset.export import package
         from problemtools_py.dataset.reader import Dataset

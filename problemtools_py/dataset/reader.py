@@ -12,8 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
+from problemtools_py.dataset.arrow import pq  # (as the process wants it: see arrow)
 from problemtools_py.dataset.ids import share
 from problemtools_py.dataset.schema import (
     REFERENCES_FILE,

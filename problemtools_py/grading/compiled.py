@@ -8,12 +8,15 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from problemtools_py.grading.results import GradeResult
-from problemtools_py.judge.compile import Builder, Executable
-from problemtools_py.judge.languages import Language, Languages
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
+
+if TYPE_CHECKING:  # (the judge's build machinery: imported when a completion needs it)
+    from problemtools_py.judge.compile import Executable
+    from problemtools_py.judge.languages import Language
 
 COMPILE_LIMITS = Limits(cpu_seconds=60.0, memory_bytes=2 << 30, output_bytes=1 << 20,
                         processes=256)  # fmt: skip
@@ -34,6 +37,9 @@ class Compiler:
     """Builds in sandboxes of its own: the grader's keep a session open for the tests."""
 
     def __init__(self, jobs: int) -> None:
+        from problemtools_py.judge.compile import Builder
+        from problemtools_py.judge.languages import Languages
+
         self.pool = SandboxPool(max(1, jobs))
         self.builder = Builder(self.pool, COMPILE_LIMITS)
         self.languages = Languages.load()

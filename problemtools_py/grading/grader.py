@@ -22,22 +22,25 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from problemtools_py.cpus import usable_cores
-from problemtools_py.dataset.reader import Dataset
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.compiled import Compiler, place, remove
 from problemtools_py.grading.extract import extract_program
 from problemtools_py.grading.problems import NoProblems, ProblemSource, open_source
 from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings
 from problemtools_py.grading.testrun import Cancelled, TestRun
-from problemtools_py.judge.compile import Executable
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, RunResult
 from problemtools_py.verdicts import Verdict
 from problemtools_py.window import ordered_window
+
+if TYPE_CHECKING:
+    from problemtools_py.dataset.reader import Dataset
+    from problemtools_py.judge.compile import Executable
 
 
 class Grader:
@@ -53,18 +56,40 @@ class Grader:
         self.settings = settings or Settings()
         self.jobs = jobs or usable_cores()
         self.pool = SandboxPool(self.jobs + 1)
-        self.problems: ProblemSource = (
-            open_source(source, self.pool) if source is not None else NoProblems()
-        )
-        self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
         self._lock = threading.Lock()
-        self._fetch_lock = threading.Lock()
         self._sessions: dict[Sandbox, tuple[Path, AbstractContextManager[Sandbox]]] = {}
+        self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
+        self._fetch_lock = threading.Lock()
         self._cores = self._pinning()
         self._worker = threading.local()  # .core: the core of a grade_many worker thread
         self._built: Compiler | None = None  # other languages' compiler, made when needed
+        # Each worker's sandbox and jail start now, while the source is opened (pyarrow's
+        # import and the dataset's metadata: 0.2 s that a batch of 80 used to wait twice)
+        self._warming = [threading.Thread(target=self._warm, daemon=True) for _ in range(self.jobs)]
+        for thread in self._warming:
+            thread.start()
+        try:
+            self.problems: ProblemSource = (
+                open_source(source, self.pool) if source is not None else NoProblems()
+            )
+        except BaseException:
+            self.close()
+            raise
+
+    def _warm(self) -> None:
+        """A sandbox with its session open, ready in the pool (a failure here is met again,
+        and reported, by the first completion)."""
+        with contextlib.suppress(Exception), self.pool.sandbox() as box:
+            self._session(box)
+
+    def _warmed(self) -> None:
+        """Wait for the warm-up: a worker that took a sandbox before it ended would start
+        one more."""
+        for thread in self._warming:
+            thread.join()
 
     def close(self) -> None:
+        self._warmed()
         for box in list(self._sessions):
             self._forget(box)
         if self._built is not None:
@@ -166,6 +191,7 @@ class Grader:
                 return built
             exe = built
         run: TestRun | None = None
+        self._warmed()
         try:
             with self.pool.sandbox() as box:
                 work = self._session(box)
@@ -205,6 +231,7 @@ class Grader:
             if isinstance(built, GradeResult):
                 return built
             exe = built
+        self._warmed()
         with self.pool.sandbox() as box:
             work = self._session(box)
             placed = self._place(work, code, exe)

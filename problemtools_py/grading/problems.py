@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from problemtools_py.dataset.build import BuildOptions, convert, statement_text
-from problemtools_py.dataset.ids import problem_id
-from problemtools_py.dataset.reader import Dataset
-from problemtools_py.dataset.schema import parse_tests
 from problemtools_py.errors import FatalError
-from problemtools_py.model import load_problem
-from problemtools_py.model.loader import find_sidecar
 from problemtools_py.sandbox.pool import SandboxPool
+
+if TYPE_CHECKING:  # (imported where used: pyarrow and the model take 0.2 s to import,
+    # which a grader spends starting its sandboxes, see Grader)
+    from problemtools_py.dataset.reader import Dataset
 
 Tests = tuple[tuple[str, str], ...]
 
@@ -86,6 +84,9 @@ class PackagesSource:
         return set(self.paths)
 
     def fetch(self, pid: str) -> tuple[Tests, float] | None:
+        from problemtools_py.dataset.build import BuildOptions, convert
+        from problemtools_py.dataset.schema import parse_tests
+
         path = self.paths.get(pid)
         if path is None:
             return None
@@ -103,6 +104,11 @@ class PackagesSource:
 
 
 def _id_of(path: Path) -> str:
+    from problemtools_py.dataset.build import statement_text
+    from problemtools_py.dataset.ids import problem_id
+    from problemtools_py.model import load_problem
+    from problemtools_py.model.loader import find_sidecar
+
     sidecar = find_sidecar(path)
     if sidecar is not None:
         return str(json.loads(sidecar.read_text(encoding="utf-8"))["problem_id"])
@@ -115,6 +121,8 @@ def _id_of(path: Path) -> str:
 def open_source(source: Path | str | Dataset, pool: SandboxPool) -> ProblemSource:
     """The problems of a dataset, or of the packages in a directory (whose references
     run in ``pool``)."""
+    from problemtools_py.dataset.reader import Dataset
+
     if isinstance(source, Dataset):
         return DatasetSource(source)
     root = Path(source)

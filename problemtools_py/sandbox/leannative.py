@@ -8,13 +8,23 @@ from __future__ import annotations
 import ctypes
 import os
 import socket
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 from problemtools_py.sandbox.inside import SHARED_SCRATCH, Setup, Stats
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID
 
-if TYPE_CHECKING:
-    from problemtools_py.sandbox.zygote import Current
+
+class Program(Protocol):
+    """The runs' argv, environment and main file, as the init holds them (zygote.Current)."""
+
+    inprocess: str | None
+
+    def update(self, spec: bytes) -> None: ...
+
+    def prepare(self) -> None: ...
+
+    def start(self, exec_error: int) -> None: ...
 
 CHILD, NEED_SPEC, NEED_PREPARE, CONTROL, GRADER_GONE, FAILED = 0, 1, 2, 3, 4, -1
 MAX_JOIN = MAX_SCRATCH = 4
@@ -107,12 +117,11 @@ def config(
 
 def serve(
     library: str, control: socket.socket, grader: socket.socket, setup: Setup, stats: Stats,
-    current: Current,
+    current: Program, on_control: Callable[[socket.socket], None],
 ) -> None:  # fmt: skip
     """Serve runs with the C loop until the server closes the control socket (then the init
-    exits); returns at once, serving nothing, when the loop cannot be had here."""
-    from problemtools_py.sandbox import zygote
-
+    exits, in ``on_control``); returns at once, serving nothing, when the loop cannot be
+    had here."""
     try:
         lib = ctypes.PyDLL(library)
     except OSError:
@@ -139,7 +148,7 @@ def serve(
             current.prepare()
             prepared = 1
         elif code == CONTROL:
-            zygote.on_control(control)
+            on_control(control)
         elif code == GRADER_GONE:
             made.grader = -1  # (the server's control socket still ends the init)
             grader.close()

@@ -109,7 +109,7 @@ def main(config_text: str) -> None:
     if config.get("native"):
         from problemtools_py.sandbox import leannative
 
-        leannative.serve(config["native"], control, grader, setup, stats, current)
+        leannative.serve(config["native"], control, grader, setup, stats, current, on_control)
     serve_python(control, grader, setup, stats, current)
 
 
