@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # (the grader is imported when there is something to grade)
 
     from problemtools_py.cli.reporters import QuietBar
     from problemtools_py.grading.results import GradeResult
+    from problemtools_py.sandbox.pool import SandboxPool
 
 PROG = "gradecode"
 
@@ -136,12 +137,19 @@ def _write(out: TextIO, item: dict[str, Any], result: GradeResult) -> None:
     out.write(json.dumps({**item, **result.as_dict()}, ensure_ascii=False) + "\n")
 
 
-def _progress(quiet: bool) -> Progress | QuietBar:
-    from rich.progress import TextColumn
+def _prestarted(jobs: int) -> SandboxPool:
+    """The grader's sandboxes, starting (one per worker) while its modules import."""
+    from problemtools_py.sandbox.pool import SandboxPool
 
+    pool = SandboxPool(jobs + 1)
+    pool.prestart(jobs)
+    return pool
+
+
+def _progress(quiet: bool) -> Progress | QuietBar:
     from problemtools_py.cli.reporters import count_bar
 
-    return count_bar("grading", quiet, TextColumn("{task.fields[rate]}"))
+    return count_bar("grading", quiet, "{task.fields[rate]}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -153,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         items = list(read_lines(args.completions))  # validates every line before grading
         if own_process and not args.ray:  # (not a caller's: see dataset.arrow)
             without_numpy()
+        pool = _prestarted(args.jobs) if not args.ray else None
         from problemtools_py.grading.distributed import ray_grade
         from problemtools_py.grading.grader import Grader
         from problemtools_py.grading.results import Settings
@@ -175,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         start = time.perf_counter()
         try:
             with (
-                Grader(args.dataset, settings, args.jobs) as grader,
+                Grader(args.dataset, settings, args.jobs, pool) as grader,
                 _progress(args.quiet) as bar,  # (rich imported while the sandboxes start)
             ):
                 _check_ids(args.completions, items, grader.problems.ids())

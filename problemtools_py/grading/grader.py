@@ -51,11 +51,14 @@ class Grader:
         source: Path | str | Dataset | None,
         settings: Settings | None = None,
         jobs: int | None = None,
+        pool: SandboxPool | None = None,
     ) -> None:
-        """``source`` None: no problems of its own, only :meth:`grade_tests`."""
+        """``source`` None: no problems of its own, only :meth:`grade_tests`. ``pool``:
+        sandboxes the caller started ahead (see SandboxPool.prestart); the grader closes
+        it with its own."""
         self.settings = settings or Settings()
         self.jobs = jobs or usable_cores()
-        self.pool = SandboxPool(self.jobs + 1)
+        self.pool = pool if pool is not None else SandboxPool(self.jobs + 1)
         self._lock = threading.Lock()
         self._sessions: dict[Sandbox, tuple[Path, AbstractContextManager[Sandbox]]] = {}
         self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
@@ -90,8 +93,11 @@ class Grader:
 
     def close(self) -> None:
         self._warmed()
-        for box in list(self._sessions):
-            self._forget(box)
+        closing = [threading.Thread(target=self._forget, args=(box,)) for box in self._sessions]
+        for thread in closing:  # (each jail's end waits on its server: all at once)
+            thread.start()
+        for thread in closing:
+            thread.join()
         if self._built is not None:
             self._built.close()
         self.pool.close()

@@ -125,6 +125,8 @@ class Sandbox:
         self.isolation = hello.isolation
         self.python = hello.python
         self.stdlib = hello.stdlib
+        if hello.jail_python is not None:  # (the server's own probe ran python3 in a jail)
+            self._python_matches = hello.jail_python == self.python[:2]
         if self.isolation != "full":
             _warn_once(f"sandbox isolation is {self.isolation}")
 

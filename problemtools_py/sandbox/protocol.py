@@ -48,6 +48,7 @@ class Hello(NamedTuple):
     python: tuple[int, int]  # the server's Python version
     stdlib: tuple[str, ...]  # its standard library's directories (bound for in-process runs)
     pid: int
+    jail_python: tuple[int, int] | None = None  # python3's version in a jail (None: unknown)
 
 
 class Request(NamedTuple):
@@ -174,6 +175,7 @@ def hello_from_wire(msg: dict[str, Any]) -> Hello:
         (int(msg["python"][0]), int(msg["python"][1])),
         tuple(str(d) for d in msg["stdlib"]),
         int(msg["pid"]),
+        (int(jail[0]), int(jail[1])) if (jail := msg.get("jail_python")) else None,
     )
 
 

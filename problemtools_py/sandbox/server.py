@@ -57,6 +57,7 @@ class Server:
         self.session_req: Request | None = None
         self.session_lean = False  # the open session takes runs from the grader only
         self.mode = Mode()
+        self.jail_python: tuple[int, int] | None = None
         self.mode = self._probe()
 
     def _probe(self) -> Mode:
@@ -78,17 +79,26 @@ class Server:
         if mode.cgroups is None:
             mode.missing.append(f"cgroups ({why}; memory limited by address space)")
         mode.namespaces = True
-        null_in, null_out = os.open(os.devnull, os.O_RDONLY), os.open(os.devnull, os.O_WRONLY)
-        probe = Request(("true",), 5, 10, 256 << 20, 1 << 20, tasks=16, file_bytes=1 << 20)
-        reply = self.run(probe, null_in, null_out)
+        # One run in a jail tells whether jails work, and which python3 runs there (whether
+        # Python programs may run in this server's interpreter: see Sandbox.python_matches)
+        null_in = os.open(os.devnull, os.O_RDONLY)
+        out_r, out_w = os.pipe()
+        probe = Request(("python3", "-S", "-c", "import sys; print(*sys.version_info[:2])"), 5,
+                        10, 256 << 20, 1 << 20, tasks=16, file_bytes=1 << 20)  # fmt: skip
+        reply = self.run(probe, null_in, out_w)
+        said = os.read(out_r, 64).split()
+        os.close(out_r)
         if "error" in reply:
             mode.namespaces = False
             mode.missing.append(f"namespaces ({reply['error']})")
+        elif reply.get("exit_code") == 0 and len(said) == 2 and all(w.isdigit() for w in said):
+            self.jail_python = (int(said[0]), int(said[1]))
         return mode
 
     def serve(self) -> None:
         python = (sys.version_info[0], sys.version_info[1])
-        hello = Hello(self.mode.label, python, tuple(inprocess.stdlib_dirs()), os.getpid())
+        hello = Hello(self.mode.label, python, tuple(inprocess.stdlib_dirs()), os.getpid(),
+                      self.jail_python)  # fmt: skip
         send_message(self.sock, to_wire(hello))
         while True:
             msg, fds = recv_message(self.sock)
@@ -235,7 +245,9 @@ def main() -> None:
     server = Server(sock)
     try:
         server.serve()
-    finally:
+    finally:  # (a judge that went away with a session open leaves no jail or cgroup)
+        with contextlib.suppress(Exception):
+            server.close_session()
         shutil.rmtree(server.root_dir, ignore_errors=True)
         shutil.rmtree(server.host_cwd_base, ignore_errors=True)
 
