@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shutil
 import socket
 import stat
@@ -84,6 +85,19 @@ def server_python() -> str:
                 pass
         _server_python = chosen
     return _server_python
+
+
+def _exited(pid: int, timeout: float) -> bool:
+    """Wait up to ``timeout`` seconds for the process to end, woken the moment it does
+    (Popen.wait with a timeout polls, sleeping up to 50 ms past the end)."""
+    try:
+        fd = os.pidfd_open(pid)
+    except OSError:  # (already reaped, or no pidfd here)
+        return True
+    try:
+        return bool(select.select([fd], [], [], timeout)[0])
+    finally:
+        os.close(fd)
 
 
 def _default_warn(message: str) -> None:
@@ -322,11 +336,9 @@ class Sandbox:
         try:
             self.sock.close()
         finally:
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
+            if not _exited(self.proc.pid, 5.0):
                 self.proc.kill()
-                self.proc.wait()
+            self.proc.wait()
 
     def __enter__(self) -> Sandbox:
         return self

@@ -179,6 +179,11 @@ def run_main(
     main = prepared or prepare(path, args)
     if not (installed and prepared is not None):
         install(main, streams or open_streams())
+    return run_installed(main, path)
+
+
+def run_installed(main: Main, path: str) -> int:
+    """Run the installed ``__main__`` (see :func:`install`); its exit status."""
     code = main.code
     status = 0
     try:

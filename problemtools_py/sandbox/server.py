@@ -141,6 +141,11 @@ class Server:
         """A jail for many runs with the same files and memory (one program, many tests).
         With ``lean`` (and a memory cgroup to account with), the descriptor of a socket on
         which the jail's init takes runs directly (see :mod:`lean`)."""
+        if not lean and self._binds_stdlib(req):
+            # A jail that may fork in-process Python from its init (forked from here): the
+            # modules programs use most, imported once, before it forks (a lean init
+            # imports them itself, and a server that only opens lean sessions never does)
+            inprocess.preload()
         if not self.mode.namespaces:
             self.session_req = req
             return None
@@ -183,6 +188,11 @@ class Server:
             raise OSError("the sandbox could not start its namespaces")
         return ours.detach() if ours is not None else None
 
+    @staticmethod
+    def _binds_stdlib(req: Request) -> bool:
+        stdlib = set(inprocess.stdlib_dirs())
+        return any(bind.target in stdlib for bind in req.binds)
+
     def close_session(self) -> None:
         if self.session is not None:
             jail, group = self.session
@@ -203,6 +213,8 @@ class Server:
             for fd in (stdin_fd, stdout_fd, *watch):
                 os.close(fd)
             return error_message("this session takes its runs on its direct line (lean)")
+        if req.inprocess is not None:  # (forked from here, or from a jail's init forked now)
+            inprocess.preload()
         place = RunPlace(self.sock, self.mode.label, self.host_cwd_base)
         if self.session_req is not None:
             base = self.session_req
@@ -240,7 +252,6 @@ def main() -> None:
     if cpus:  # where the judge process may run (its starting thread may have been pinned)
         with contextlib.suppress(OSError, ValueError):
             os.sched_setaffinity(0, {int(cpu) for cpu in cpus.split(",")})
-    inprocess.preload()
     inprocess.stdlib_path()
     server = Server(sock)
     try:

@@ -152,6 +152,7 @@ class Current:
         self.env: dict[str, str] = {}
         self.inprocess: str | None = None
         self.main: inprocess.Main | None = None
+        self.ready = False  # main installed, the environment the init's own: the short way
 
     def update(self, spec: bytes) -> None:
         found = json.loads(spec)
@@ -159,20 +160,27 @@ class Current:
         self.env = {str(k): str(v) for k, v in found["env"].items()}
         self.inprocess = str(found["inprocess"]) if found.get("inprocess") else None
         self.main = None
+        self.ready = False
 
     def prepare(self) -> None:
         """Compile the main file when it changed, and make it the interpreter's own."""
         self.main = prepared(self.inprocess, self.argv) if self.inprocess else None
         if self.main is not None:
             inprocess.install(self.main, self.setup.streams)
+        self.ready = self.main is not None and self.env == LEAN_ENVIRON
 
     def run(self, cpu: float) -> dict[str, object]:
         return {"argv": self.argv, "env": self.env, "cpu": cpu, "inprocess": self.inprocess}
 
     def start(self, exec_error: int) -> None:
-        """In a program's process set up by the C loop: the program (never returns)."""
+        """In a program's process set up by the C loop: the program (never returns). Each
+        step here is a page or two to copy: what can be decided once is decided in
+        prepare."""
         try:
             inprocess.reseed()
+            if self.ready and self.main is not None and self.inprocess is not None:
+                os.close(exec_error)  # what exec would have done: setup is over
+                os._exit(inprocess.run_installed(self.main, self.inprocess))
             start(self.run(0.0), exec_error, self.setup, self.main, installed=True)
         except BaseException as exc:
             write_quietly(exec_error, f"sandbox setup failed: {exc}")
