@@ -1,6 +1,13 @@
 """verifyproblem against Kattis problemtools' verifyproblem, side by side, on every package
 in sample_problems/: wall time of each (ours with a cold and a warm cache), the ratio, and
-every submission whose verdict the two tools disagree on.
+every submission whose verdict the two tools disagree on. Beside them the floors of our
+cold run: the longest run the verification must burn (a submission's cases one after the
+other, an expected TLE to its limit) plus 0.2 s, and the CPU time our run used spread over
+the cores (what no scheduling can beat without doing less).
+
+A 2025-09 (or 2023-07) package, which problemtools cannot read, is given to it as our
+``problem2zip --format legacy`` makes it (the same data and submissions; refused ones are
+left out of the totals).
 
 Both judge the same work: the parts config, validators, graders, data and submissions
 (statement rendering is left out of both: bench/statements.py compares it, and
@@ -22,12 +29,15 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
+from typing import NamedTuple
 
 from problemtools_py.cpus import usable_cores
 
@@ -44,6 +54,7 @@ THEIR_LINE = re.compile(
     r"^\s+(\S+) \(.*?\) (?:OK|FAIL|[A-Z ]+): ?(AC|WA|TLE|RTE|MLE|OLE|CE|JE|PAC)\b"
 )
 OUR_VERIFY = [sys.executable, "-m", "problemtools_py"]
+BIN = Path(sys.executable).parent
 
 
 SEED_KEYS = {"validator": "validator_flags", "source-url": "source_url"}
@@ -117,16 +128,51 @@ def their_verdicts(output: str) -> dict[str, str]:
     return found
 
 
-def our_run(problem: Path, jobs: int, cache: Path) -> tuple[float, dict[str, str], int]:
+class Ours(NamedTuple):
+    seconds: float
+    verdicts: dict[str, str]
+    errors: int
+    burn: float  # the longest chain of runs: one submission's cases, in order
+    cpu: float  # user + system seconds of the whole run (every process)
+
+
+def our_run(problem: Path, jobs: int, cache: Path) -> Ours:
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     cmd = [*OUR_VERIFY, "--json", "-j", str(jobs), "-p", ",".join(PARTS), str(problem)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     seconds, out = timed(cmd, problem.parent, env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     report = json.loads(out[: out.rindex("}") + 1])["problems"][0]
     verdicts = {
         row["submission"].removeprefix("submissions/"): row["verdict"]
         for row in report["submissions"]
     }
-    return seconds, verdicts, report["errors"]
+    burn = max((sum(case["cpu"] for case in row.get("cases", {}).values())
+                for row in report["submissions"]), default=0.0)  # fmt: skip
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Ours(seconds, verdicts, report["errors"], burn, cpu)
+
+
+def legacy_copy(problem: Path, into: Path) -> Path | None:
+    """problemtools' copy of a 2025-09 package: our legacy downgrade, unpacked (None when
+    the downgrade refuses it)."""
+    zipped = into / f"{problem.name}.zip"
+    done = subprocess.run([str(BIN / "problem2zip"), str(problem), "-o", str(zipped),
+                           "--format", "legacy", "--no-pdf", "-q"], capture_output=True,
+                          check=False)  # fmt: skip
+    if done.returncode != 0:
+        return None
+    with zipfile.ZipFile(zipped) as archive:
+        archive.extractall(into / "legacy")
+    zipped.unlink()
+    (into / "legacy" / "languages.yaml").write_text(LANGUAGES_YAML)  # (as for the others)
+    found = into / "legacy" / problem.name
+    return found if (found / "problem.yaml").is_file() else None
+
+
+def modern(problem: Path) -> bool:
+    text = (problem / "problem.yaml").read_text()
+    return re.search(r"^problem_format_version:\s*['\"]?20(23|25)", text, re.M) is not None
 
 
 def main() -> None:
@@ -151,34 +197,38 @@ def main() -> None:
     names = args.problems or sorted(
         p.name for p in work.iterdir() if (p / "problem.yaml").is_file()
     )
-    print(
-        f"{'problem':10} {'problemtools':>13} {'ours cold':>10} {'ours warm':>10} {'speed-up':>9}"
-        f"  {'errors (theirs/ours)':>20}"
-    )
+    print(f"{'problem':10} {'problemtools':>12} {'ours cold':>9} {'warm':>6} {'speed-up':>8}"
+          f" {'burn floor':>10} {'x floor':>7} {'cpu/cores':>9}  errors (theirs/ours)")  # fmt: skip
     total_theirs = total_ours = 0.0
     disagreements = []
     for name in names:
-        their_time, their_out = timed([str(theirs), name, "-p", *PARTS], theirs_work)
+        theirs_dir: Path | None = theirs_work / name
+        if modern(work / name):
+            theirs_dir = legacy_copy(work / name, base / f"legacy-{name}")
+        if theirs_dir is not None:
+            their_time, their_out = timed([str(theirs), str(theirs_dir), "-p", *PARTS], base)
         cache = base / f"cache-{name}"
-        cold, verdicts, our_errors = our_run(work / name, args.jobs, cache)
-        warm, _, _ = our_run(work / name, args.jobs, cache)
+        ours = our_run(work / name, args.jobs, cache)
+        warm = our_run(work / name, args.jobs, cache).seconds
+        floor = ours.burn + 0.2
+        shown = f"{ours.seconds:8.2f}s {warm:5.2f}s"
+        shown += f" {'':>8}" if theirs_dir is None else f" {their_time / ours.seconds:7.1f}x"
+        shown += f" {floor:9.2f}s {ours.seconds / floor:6.2f}x {ours.cpu / args.jobs:8.2f}s"
+        if theirs_dir is None:
+            print(f"{name:10} {'(refused)':>12} {shown}  - / {ours.errors}")
+            continue
         total_theirs += their_time
-        total_ours += cold
+        total_ours += ours.seconds
         errors = re.search(r"tested: (\d+) errors?", their_out)
         theirs_errors = errors.group(1) if errors else "?"
-        print(
-            f"{name:10} {their_time:12.2f}s {cold:9.2f}s {warm:9.2f}s {their_time / cold:8.1f}x"
-            f"  {theirs_errors:>9} / {our_errors}"
-        )
-        ours_by_file = {k.rsplit("/", 1)[-1]: v for k, v in verdicts.items()}
+        print(f"{name:10} {their_time:11.2f}s {shown}  {theirs_errors} / {ours.errors}")
+        ours_by_file = {k.rsplit("/", 1)[-1]: v for k, v in ours.verdicts.items()}
         for sub, verdict in their_verdicts(their_out).items():
-            ours = verdicts.get(sub, ours_by_file.get(sub.rsplit("/", 1)[-1]))
-            if ours is not None and ours != verdict and not (verdict == "PAC" and ours == "AC"):
-                disagreements.append(f"{name}/{sub}: problemtools {verdict}, ours {ours}")
-    print(
-        f"{'total':10} {total_theirs:12.2f}s {total_ours:9.2f}s {'':>10} "
-        f"{total_theirs / total_ours:8.1f}x"
-    )
+            mine = ours.verdicts.get(sub, ours_by_file.get(sub.rsplit("/", 1)[-1]))
+            if mine is not None and mine != verdict and not (verdict == "PAC" and mine == "AC"):
+                disagreements.append(f"{name}/{sub}: problemtools {verdict}, ours {mine}")
+    print(f"{'total':10} {total_theirs:11.2f}s {total_ours:8.2f}s {'':>6} "
+          f"{total_theirs / max(total_ours, 1e-9):7.1f}x")  # fmt: skip
     print("verdicts that differ:", *(disagreements or ["none"]), sep="\n  ")
     if translated:
         print(

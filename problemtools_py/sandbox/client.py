@@ -37,7 +37,6 @@ from problemtools_py.sandbox.protocol import (
     CLOSE,
     ENV,
     KILL,
-    LEAN_LOOP,
     Bind,
     LeanRequest,
     Request,
@@ -120,9 +119,6 @@ class Sandbox:
             env["PROBLEMTOOLS_PY_CPUS"] = ",".join(map(str, os.sched_getaffinity(os.getpid())))
         if not isolate:
             env["PROBLEMTOOLS_PY_NO_ISOLATION"] = "1"
-        loop = native.library()  # (built here: the server sees no cache directory)
-        if loop is not None:
-            env[LEAN_LOOP] = loop
         self.proc = subprocess.Popen(
             args, pass_fds=[child.fileno()], stdin=subprocess.DEVNULL, env=env, close_fds=True
         )
@@ -131,6 +127,7 @@ class Sandbox:
         self._send_lock = threading.Lock()
         self._python_matches: bool | None = None
         self.lean: LeanLine | None = None  # the open session's direct line (see session)
+        self.lean_loop = ""
         message, _ = recv_message(parent)
         if message is None:
             self.close()
@@ -268,7 +265,9 @@ class Sandbox:
         runs in-process Python (it binds the server's standard library)."""
         sent: list[int] = []
         request = self._request(["true"], limits, binds, cwd, inprocess)
-        self._call(open_message(request, lean), [], [], sent)
+        loop = native.library() if lean else None  # (built on first use, here: see native)
+        opened = self._call(open_message(request, lean, loop), [], [], sent)
+        self.lean_loop = str(opened.get("loop") or "")  # "c" or "python" (see leanloop.c)
         self.lean = LeanLine(socket.socket(fileno=sent[0])) if sent else None
         try:
             yield self

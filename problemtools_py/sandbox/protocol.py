@@ -31,7 +31,7 @@ SANDBOX_UID = 65534  # nobody: every program runs as this user
 SANDBOX_GID = 65534  # nogroup
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
 KILL = {"kill": True}
-LEAN_LOOP = "PROBLEMTOOLS_PY_LEAN_LOOP"  # the C run loop's library (or "python": none)
+LEAN_LOOP = "PROBLEMTOOLS_PY_LEAN_LOOP"  # "python": lean inits run their loop in Python
 CLOSE = {"close": True}
 
 
@@ -201,8 +201,9 @@ def error_message(text: str) -> dict[str, Any]:
     return {"error": text}
 
 
-def open_message(request: Request, lean: bool) -> dict[str, Any]:
-    return {"open": to_wire(request), "lean": lean}
+def open_message(request: Request, lean: bool, loop: str | None = None) -> dict[str, Any]:
+    """Open a session; ``loop``: the C run loop's library for a lean init (see native)."""
+    return {"open": to_wire(request), "lean": lean, "loop": loop}
 
 
 def send_message(

@@ -23,7 +23,6 @@ from problemtools_py.sandbox.cgroups import Cgroups, RunGroup
 from problemtools_py.sandbox.jail import Jail, JailSpec
 from problemtools_py.sandbox.process import Run, RunPlace
 from problemtools_py.sandbox.protocol import (
-    LEAN_LOOP,
     Bind,
     Hello,
     Request,
@@ -56,6 +55,7 @@ class Server:
         self.session: tuple[Jail, RunGroup | None] | None = None
         self.session_req: Request | None = None
         self.session_lean = False  # the open session takes runs from the grader only
+        self.session_loop = ""  # a lean session's run loop: "c" or "python"
         self.mode = Mode()
         self.jail_python: tuple[int, int] | None = None
         self.mode = self._probe()
@@ -122,8 +122,11 @@ class Server:
         """The reply to a request, and descriptors to send with it (closed here after)."""
         if "open" in msg:
             self.close_session()
-            lean = self.open_session(request_from_wire(msg["open"]), bool(msg.get("lean")))
-            return {"ok": True, "lean": lean is not None}, [] if lean is None else [lean]
+            loop = msg.get("loop")
+            lean = self.open_session(request_from_wire(msg["open"]), bool(msg.get("lean")),
+                                     loop if isinstance(loop, str) else None)  # fmt: skip
+            reply = {"ok": True, "lean": lean is not None, "loop": self.session_loop}
+            return reply, [] if lean is None else [lean]
         if "close" in msg:
             self.close_session()
             return {"ok": True}, []
@@ -137,7 +140,9 @@ class Server:
         watch = (fds[2], fds[3]) if len(fds) == 4 else ()
         return self.run(req, stdin_fd, stdout_fd, watch), []
 
-    def open_session(self, req: Request, lean: bool = False) -> int | None:
+    def open_session(
+        self, req: Request, lean: bool = False, loop: str | None = None
+    ) -> int | None:
         """A jail for many runs with the same files and memory (one program, many tests).
         With ``lean`` (and a memory cgroup to account with), the descriptor of a socket on
         which the jail's init takes runs directly (see :mod:`lean`)."""
@@ -152,11 +157,12 @@ class Server:
         group = self.mode.cgroups.create(req.memory_bytes, req.tasks) if self.mode.cgroups else None
         lean = lean and group is not None
         binds = tuple(req.binds)
-        loop = os.environ.get(LEAN_LOOP) if lean else None  # (the client built it, see native)
-        loop = loop if loop and os.path.isabs(loop) and os.path.isfile(loop) else None
+        # the C run loop, built by the client (see native): bound into the jail read-only
+        loop = loop if lean and loop and os.path.isabs(loop) and os.path.isfile(loop) else None
         if lean:  # its init imports the judge's zygote module from there
             here = os.path.dirname(os.path.abspath(zygote.__file__))
             binds += (Bind(here, zygote.MOUNT + "/problemtools_py/sandbox"),)
+        self.session_loop = ("c" if loop is not None else "python") if lean else ""
         if loop is not None:  # and its C run loop
             binds += (Bind(os.path.dirname(loop), zygote.MOUNT + "/native"),)
         spec = JailSpec(

@@ -39,18 +39,22 @@ def lean(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     saved = os.environ.get(LEAN_LOOP)
     if request.param == "python":
         os.environ[LEAN_LOOP] = "python"
-    try:
-        box = Sandbox()
+    try:  # (the loop is chosen when the session opens)
+        with Sandbox() as box, box.session(limits=LIMITS, binds=[Bind(str(work), "/prog")],
+                                           inprocess=True, lean=True):  # fmt: skip
+            if saved is None:
+                os.environ.pop(LEAN_LOOP, None)
+            else:
+                os.environ[LEAN_LOOP] = saved
+            if not box.lean_open:
+                pytest.skip("no lean session here (no memory cgroup, or another Python inside)")
+            assert box.lean_loop == request.param
+            yield box, work
     finally:
         if saved is None:
             os.environ.pop(LEAN_LOOP, None)
         else:
             os.environ[LEAN_LOOP] = saved
-    with box, box.session(limits=LIMITS, binds=[Bind(str(work), "/prog")], inprocess=True,
-                          lean=True):  # fmt: skip
-        if not box.lean_open:
-            pytest.skip("no lean session here (no memory cgroup, or another Python inside)")
-        yield box, work
 
 
 def run(box: Sandbox, code: str | None, work: Path, data: bytes = b"", *args: str,
