@@ -93,6 +93,21 @@ class SplitFile:
         rows: list[dict[str, Any]] = self.file.read_row_group(index, columns=columns).to_pylist()
         return rows
 
+    def find(self, pid: str) -> tuple[int, int] | None:
+        """(row group, offset in it) of the problem: its group's id column alone is read
+        first, so a split that does not hold it decompresses no tests."""
+        group = self.group_of(pid)
+        if group is None:
+            return None
+        ids = self.file.read_row_group(group, columns=["problem_id"]).column(0).to_pylist()
+        return (group, ids.index(pid)) if pid in ids else None
+
+    def row(self, group: int, offset: int) -> dict[str, Any]:
+        """One row, turned into Python values alone (its group is read whole: a Parquet
+        row group is the unit of decompression)."""
+        rows: list[dict[str, Any]] = self.file.read_row_group(group).slice(offset, 1).to_pylist()
+        return rows[0]
+
     def first_row(self, index: int) -> int:
         meta = self.file.metadata
         return sum(meta.row_group(i).num_rows for i in range(index))
@@ -133,14 +148,11 @@ class Dataset:
     def problem(self, split: str, pid: str) -> DatasetProblem | None:
         """One problem, reading only the row group that holds it."""
         part = self._split(split)
-        group = part.group_of(pid)
-        if group is None:
+        found = part.find(pid)
+        if found is None:
             return None
-        base = part.first_row(group)
-        for offset, row in enumerate(part.read_group(group)):
-            if row["problem_id"] == pid:
-                return _problem(row, split, part.path, base + offset)
-        return None
+        group, offset = found
+        return _problem(part.row(group, offset), split, part.path, part.first_row(group) + offset)
 
     def iter_problems(self, split: str) -> Iterator[DatasetProblem]:
         """Whole problems in file order, one row group in memory at a time."""
@@ -153,13 +165,8 @@ class Dataset:
     def reference(self, pid: str) -> str | None:
         """The problem's Python 3 reference ("" when it ships on upstream tests only)."""
         part = self._split("references")
-        group = part.group_of(pid)
-        if group is None:
-            return None
-        for row in part.read_group(group):
-            if row["problem_id"] == pid:
-                return str(row["code"])
-        return None
+        found = part.find(pid)
+        return None if found is None else str(part.row(*found)["code"])
 
     def share_counts(self, split: str) -> Counter[str]:
         return Counter(info.share for info in self.statements(split))

@@ -59,22 +59,30 @@ def test_layout_follows_the_card(dataset: tuple[Dataset, dict[str, str]]) -> Non
 
 def test_one_problem_reads_one_row_group(dataset: tuple[Dataset, dict[str, str]],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The group that may hold it: its id column first, then (only when the id is there)
+    the whole group."""
     data, _ = dataset
-    reads: list[int] = []
+    reads: list[tuple[int, object]] = []
     real = pq.ParquetFile.read_row_group
 
     def counting(self: pq.ParquetFile, i: int, *args: object, **kwargs: object) -> pa.Table:
-        reads.append(i)
+        reads.append((i, kwargs.get("columns")))
         return real(self, i, *args, **kwargs)
 
     monkeypatch.setattr(pq.ParquetFile, "read_row_group", counting)
     for statement, code, tests in (YES_NO, FLOAT, UNICODE, BIG):
         reads.clear()
         found = data.problem("train", problem_id(statement))
-        assert found is not None and len(reads) == 1
+        assert found is not None and len(reads) == 2
+        assert reads[0][1] == ["problem_id"] and reads[1] == (reads[0][0], None)
         assert found.statement == statement and list(found.tests) == tests
         assert data.reference(found.problem_id) == code
     assert data.problem("train", "0" * 16) is None  # before every id
+    reads.clear()
+    pid = problem_id(BIG[0])
+    near = pid[:-1] + ("1" if pid[-1] == "0" else "0")  # no such problem, in pid's group
+    assert data.problem("train", near) is None
+    assert reads and all(columns == ["problem_id"] for _, columns in reads)
 
 
 def test_statements_never_read_tests(dataset: tuple[Dataset, dict[str, str]],
