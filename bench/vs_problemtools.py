@@ -158,7 +158,7 @@ def legacy_copy(problem: Path, into: Path) -> Path | None:
     the downgrade refuses it)."""
     zipped = into / f"{problem.name}.zip"
     done = subprocess.run([str(BIN / "problem2zip"), str(problem), "-o", str(zipped),
-                           "--format", "legacy", "--no-pdf", "-q"], capture_output=True,
+                           "--format", "legacy", "--no-pdf", "--force", "-q"], capture_output=True,
                           check=False)  # fmt: skip
     if done.returncode != 0:
         return None

@@ -30,6 +30,8 @@ class Context:
     _builds: dict[str, Future[Build]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _prefetch: ThreadPoolExecutor | None = None
+    # expected-TLE submissions run ahead (see submissions.burn_ahead), by submission path
+    burning: dict[str, Future[None]] = field(default_factory=dict)
 
     @classmethod
     def create(
@@ -91,14 +93,20 @@ class Context:
                 future.set_exception(exc)
         return future.result()
 
+    def background(self) -> ThreadPoolExecutor:
+        """The threads that build and run ahead of the parts that need the results."""
+        with self._lock:
+            if self._prefetch is None:
+                self._prefetch = ThreadPoolExecutor(max(1, self.options.jobs))
+            return self._prefetch
+
     def prefetch_submissions(self) -> None:
         """Start building every selected submission in the background, so compilation
         overlaps with the checks that run before the submissions are judged."""
-        if self._prefetch is None:
-            self._prefetch = ThreadPoolExecutor(max(1, self.options.jobs))
-            for sub in self.problem.submissions:
-                if self.selected(sub) and self.runnable(sub):
-                    self._prefetch.submit(self.submission, sub)
+        pool = self.background()
+        for sub in self.problem.submissions:
+            if self.selected(sub) and self.runnable(sub):
+                pool.submit(self.submission, sub)
 
     def close(self) -> None:
         if self._prefetch is not None:

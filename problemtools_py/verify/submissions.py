@@ -7,6 +7,7 @@ is "sensitive to the time limit". Pass-fail submissions stop at their first fail
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -272,8 +273,16 @@ def _time_and_judge(
     ]
     jobs += [(s, cap, guess.seconds if is_fixed else None) for s in timers]
     jobs += [(s, guess.hard, guess.seconds) for s in others if s not in slow]
+
+    def run(job: tuple[Submission, float, float | None]) -> list[CaseOutcome]:
+        ahead = ctx.burning.get(job[0].rel)
+        if ahead is not None:  # its runs are (being) made under these limits: cached
+            with contextlib.suppress(Exception):
+                ahead.result()
+        return judge.run(ready[job[0].rel], job[1], job[2], job[0].rel)
+
     with ThreadPoolExecutor(ctx.options.jobs) as pool:
-        runs = list(pool.map(lambda j: judge.run(ready[j[0].rel], j[1], j[2], j[0].rel), jobs))
+        runs = list(pool.map(run, jobs))
     outcomes = {sub.rel: found for (sub, _, _), found in zip(jobs, runs, strict=True)}
     slowest = max(
         (c.cpu for s in timers for c in outcomes[s.rel] if c.at_margin is Verdict.AC), default=None
@@ -290,6 +299,35 @@ def _time_and_judge(
     for sub in others:
         results[sub.rel].cases = outcomes[sub.rel]
     return limit
+
+
+def burn_ahead(ctx: Context) -> None:
+    """Start the submissions that must run to their time limit (an expected TLE) now, ahead
+    of the checks before the submissions part, under the limit the part will give them
+    first (see _time_and_judge): their runs are the longest chain of the verification,
+    and the rest of the work fills the other cores beside them. The outcomes go into the
+    verdict cache, where the part finds them (and waits for those still running)."""
+    slow = [s for s in ctx.problem.submissions
+            if ctx.selected(s) and ctx.runnable(s) and _slowness(s) == 0]  # fmt: skip
+    if not slow or not _cases(ctx):
+        return
+    fixed = fixed_limit(ctx.problem, ctx.options.fixed_time_limit)
+    guess = fixed or time_limit(ctx.problem, None, 0.0)
+    pool = ctx.background()
+    for sub in slow:
+        ctx.burning[sub.rel] = pool.submit(_burn, ctx, sub, guess)
+
+
+def _burn(ctx: Context, sub: Submission, guess: TimeLimit) -> None:
+    build = ctx.submission(sub)
+    if build.executable is None:
+        return
+    judge = SubmissionJudge(ctx)
+    try:
+        if not judge.checker.error and not judge.visualizer.active:
+            judge.run(build.executable, guess.hard, guess.seconds, sub.rel)
+    finally:
+        shutil.rmtree(judge.work, ignore_errors=True)
 
 
 def _slowness(sub: Submission) -> int:
