@@ -38,8 +38,12 @@ def _cache() -> Path:
     return Path(base) / "problemtools_py"
 
 
+def _compiler() -> str | None:
+    return shutil.which("cc") or shutil.which("gcc")
+
+
 def _build() -> str | None:
-    compiler = shutil.which("cc") or shutil.which("gcc")
+    compiler = _compiler()
     if compiler is None or not SOURCE.is_file():
         return None
     source = SOURCE.read_bytes()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -142,3 +144,68 @@ def test_each_run_is_seeded_afresh(lean: tuple[Sandbox, Path]) -> None:
     code = "import random\nprint(random.random(), random.gauss(0, 1))"
     outputs = {run(box, code, work).stdout for _ in range(3)}
     assert len(outputs) == 3
+
+
+def test_without_a_compiler_the_python_loop_serves(monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:  # fmt: skip
+    """No C compiler (or a build that fails): no library, and a lean session still runs,
+    on the Python loop."""
+    monkeypatch.setattr(native, "_built", [])
+    monkeypatch.setattr(native, "_compiler", lambda: None)
+    assert native.library() is None
+    monkeypatch.setattr(native, "_built", [])
+    monkeypatch.setattr(native, "_compiler", lambda: "/bin/false")  # a build that fails
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert native.library() is None
+    work = tmp_path / "prog"
+    work.mkdir()
+    work.chmod(0o755)
+    with Sandbox() as box, box.session(limits=LIMITS, binds=[Bind(str(work), "/prog")],
+                                       inprocess=True, lean=True):  # fmt: skip
+        if not box.lean_open:
+            pytest.skip("no lean session here")
+        assert box.lean_loop == "python"
+        assert run(box, "print(input() * 2)", work, b"ab\n").stdout == b"abab\n"
+    monkeypatch.setattr(native, "_built", [])
+
+
+JUDGE = """
+import os, sys, time
+from pathlib import Path
+from problemtools_py.sandbox.client import Sandbox
+from problemtools_py.sandbox.protocol import Bind
+from problemtools_py.sandbox.results import Limits
+work = Path(sys.argv[1])
+box = Sandbox()
+limits = Limits(cpu_seconds=1.0, memory_bytes=256 << 20)
+with box.session(limits=limits, binds=[Bind(str(work), "/prog")], inprocess=True, lean=True):
+    fd = os.memfd_create("stdin")
+    run = box.run_lean(["python3", "-S", "/prog/main.py"], limits=limits, stdin=fd,
+                       inprocess="/prog/main.py")
+    print(box.proc.pid, box.lean_open, run.stdout.decode().strip(), flush=True)
+    time.sleep(600)
+"""
+
+
+def test_a_session_its_judge_abandoned_leaves_no_jail_or_cgroup(tmp_path: Path) -> None:
+    """The judge dies (SIGKILL) with a lean session open: its server ends the session."""
+    tmp_path.chmod(0o755)
+    (tmp_path / "main.py").write_text("print(7)\n")
+    (tmp_path / "main.py").chmod(0o644)
+    judge = subprocess.Popen([sys.executable, "-c", JUDGE, str(tmp_path)],
+                             stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert judge.stdout is not None
+    server, lean_open, printed = judge.stdout.readline().split()
+    if lean_open != "True":
+        judge.kill()
+        judge.wait()
+        pytest.skip("no lean session here")
+    assert printed == "7"
+    judge.kill()
+    judge.wait()
+    judge.stdout.close()
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{server}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{server}").exists()
+    assert list(Path("/sys/fs/cgroup").glob(f"**/ptpy-{server}-*")) == []
