@@ -21,6 +21,7 @@ def test_an_expected_tle_runs_once_ahead_of_the_part(
     copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = copy_sample("hello")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(root.parent / "cache"))  # (nothing judged yet)
     ahead = threading.local()
     runs: list[bool] = []  # each judged case: whether it ran ahead (in burn_ahead's task)
     real_judge, real_burn = CaseJudge.judge, submissions._burn
