@@ -68,3 +68,31 @@ def test_installed_statement_renderers(installed: Path, tmp_path: Path) -> None:
                str(SAMPLES / "twopass"), "-o", "set.pdf"], tmp_path)
     assert pdf.returncode == 0, pdf.stdout + pdf.stderr
     assert (tmp_path / "set.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_the_installed_grader_runs_its_loop_in_c(installed: Path, tmp_path: Path) -> None:
+    """leanloop.c ships in the wheel: an installed package builds it and its lean sessions
+    run on it."""
+    if os.geteuid() != 0:
+        pytest.skip("a lean session needs root")
+    code = (
+        "import os, tempfile\n"
+        "from problemtools_py.sandbox import native\n"
+        "from problemtools_py.sandbox.client import Sandbox\n"
+        "from problemtools_py.sandbox.protocol import Bind\n"
+        "from problemtools_py.sandbox.results import Limits\n"
+        "print(native.SOURCE.is_file())\n"
+        "work = tempfile.mkdtemp(); os.chmod(work, 0o755)\n"
+        "with Sandbox() as box, box.session(limits=Limits(1.0, 256 << 20),\n"
+        "        binds=[Bind(work, '/prog')], inprocess=True, lean=True):\n"
+        "    print(box.lean_open, box.lean_loop)\n"
+    )
+    env_cache = tmp_path / "cache"
+    proc = subprocess.run([str(installed / "bin" / "python"), "-c", code], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300, check=False,
+                          env={"PATH": os.environ["PATH"], "XDG_CACHE_HOME": str(env_cache)})
+    assert proc.returncode == 0, proc.stderr
+    shipped, opened = proc.stdout.splitlines()
+    assert shipped == "True"
+    if opened.startswith("True"):  # (no memory cgroup: no lean session to ask)
+        assert opened == "True c"
