@@ -7,7 +7,6 @@ import contextlib
 import functools
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from problemtools_py.sandbox.inside import counter
@@ -67,12 +66,12 @@ def _read_int(path: Path, key: str | None = None) -> int:
     return counter(text, key)
 
 
-@dataclass
 class RunGroup:
     """The cgroup directories of one run (one per v1 controller, or one v2 directory)."""
 
-    dirs: dict[str, Path]  # controller ("" for v2) -> directory
-    v2: bool
+    def __init__(self, dirs: dict[str, Path], v2: bool) -> None:
+        self.dirs = dirs  # controller ("" for v2) -> directory
+        self.v2 = v2
 
     def join_paths(self) -> list[str]:
         """cgroup.procs files a forked child writes "0" into to join the run's groups."""

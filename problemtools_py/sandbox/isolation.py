@@ -6,7 +6,7 @@ is in :mod:`inside`.)"""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
 from problemtools_py.sandbox.syscalls import (
@@ -26,8 +26,7 @@ SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 DEVICES = ("null", "zero", "full", "random", "urandom")
 
 
-@dataclass(frozen=True)
-class RootSpec:
+class RootSpec(NamedTuple):
     """The file system a sandboxed program sees."""
 
     root: str  # an empty host directory the private root is mounted on

@@ -21,16 +21,14 @@ import signal
 import socket
 import tempfile
 import time
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from problemtools_py.sandbox import inside, isolation, syscalls, zygote
 from problemtools_py.sandbox.inside import RunFds
 from problemtools_py.sandbox.protocol import ENV, Bind, recv_message, send_message
 
 
-@dataclass(frozen=True)
-class JailSpec:
+class JailSpec(NamedTuple):
     root_dir: str
     cwd: str
     binds: tuple[Bind, ...]
