@@ -22,6 +22,7 @@ from problemtools_py.sandbox.cgroups import Cgroups, RunGroup
 from problemtools_py.sandbox.jail import Jail, JailSpec
 from problemtools_py.sandbox.process import Run, RunPlace
 from problemtools_py.sandbox.protocol import (
+    ENV,
     Bind,
     Hello,
     Request,
@@ -80,17 +81,24 @@ class Server:
             mode.missing.append(f"cgroups ({why}; memory limited by address space)")
         mode.namespaces = True
         # One run in a jail tells whether jails work, and which python3 runs there (whether
-        # Python programs may run in this server's interpreter: see Sandbox.python_matches)
+        # Python programs may run in this server's interpreter: see Sandbox.python_matches).
+        # When this server is the python3 a jail's PATH finds (the same file: the jail binds
+        # those directories), `true` does for the first, and the answer is this version.
+        found = shutil.which("python3", path=ENV["PATH"])
+        mine = found is not None and os.path.realpath(found) == os.path.realpath(sys.executable)
+        version = ("python3", "-S", "-c", "import sys; print(*sys.version_info[:2])")
+        argv = ("true",) if mine else version
         null_in = os.open(os.devnull, os.O_RDONLY)
         out_r, out_w = os.pipe()
-        probe = Request(("python3", "-S", "-c", "import sys; print(*sys.version_info[:2])"), 5,
-                        10, 256 << 20, 1 << 20, tasks=16, file_bytes=1 << 20)  # fmt: skip
+        probe = Request(argv, 5, 10, 256 << 20, 1 << 20, tasks=16, file_bytes=1 << 20)
         reply = self.run(probe, null_in, out_w)
         said = os.read(out_r, 64).split()
         os.close(out_r)
         if "error" in reply:
             mode.namespaces = False
             mode.missing.append(f"namespaces ({reply['error']})")
+        elif mine:
+            self.jail_python = (sys.version_info[0], sys.version_info[1])
         elif reply.get("exit_code") == 0 and len(said) == 2 and all(w.isdigit() for w in said):
             self.jail_python = (int(said[0]), int(said[1]))
         return mode
