@@ -18,6 +18,7 @@ through the server."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import select
 import shutil
@@ -25,6 +26,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -58,32 +60,55 @@ _BOOT = (
     "import sys; sys.path.insert(0, sys.argv[1]); del sys.argv[1]; "
     "from problemtools_py.sandbox.server import main; main()"
 )
-_server_python: str | None = None
+_server_python: list[str] = []
+_server_python_lock = threading.Lock()
 
 
 def server_python() -> str:
     """The interpreter for sandbox servers: ``python3`` as the sandbox finds it (so that
     in-process Python programs run on exactly the interpreter they would be started with,
-    optimised builds included) when it is 3.11 or newer, else this one."""
-    global _server_python
-    if _server_python is None:
-        candidate = shutil.which("python3", path=ENV["PATH"])
-        chosen = sys.executable
-        if candidate is not None:
-            try:
-                probe = subprocess.run(
-                    [candidate, "-I", "-c", "import sys; print(sys.version_info >= (3, 11))"],
-                    capture_output=True,
-                    text=True,
-                    timeout=30,
-                    check=False,
-                )
-                if probe.stdout.strip() == "True":
-                    chosen = candidate
-            except (OSError, subprocess.TimeoutExpired):
-                pass
-        _server_python = chosen
-    return _server_python
+    optimised builds included) when it is 3.11 or newer, else this one. Asked once per
+    process, and its answer kept in the cache by the file's identity (the probe is a
+    Python start-up, on the path of every first sandbox)."""
+    with _server_python_lock:
+        if not _server_python:
+            candidate = shutil.which("python3", path=ENV["PATH"])
+            recent = candidate is not None and _is_recent(candidate)
+            _server_python.append(candidate if recent and candidate else sys.executable)
+        return _server_python[0]
+
+
+def _is_recent(python: str) -> bool:
+    """Whether ``python`` is 3.11 or newer (remembered per file: path, inode, size, time)."""
+    try:
+        st = os.stat(python)
+    except OSError:
+        return False
+    real = os.path.realpath(python)
+    if real == os.path.realpath(sys.executable):
+        return sys.version_info >= (3, 11)
+    key = hashlib.sha256(f"{real} {st.st_ino} {st.st_size} {st.st_mtime_ns}".encode())
+    memo = native.cache_dir() / "sandbox" / f"python3-{key.hexdigest()[:16]}"
+    with contextlib.suppress(OSError):
+        return memo.read_text() == "1"
+    try:
+        probe = subprocess.run(
+            [python, "-I", "-c", "import sys; print(sys.version_info >= (3, 11))"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    recent = probe.stdout.strip() == "True"
+    with contextlib.suppress(OSError):  # (written whole: another process may be reading)
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        fd, scratch = tempfile.mkstemp(dir=memo.parent)
+        with os.fdopen(fd, "w") as handle:
+            handle.write("1" if recent else "0")
+        os.replace(scratch, memo)
+    return recent
 
 
 def _exited(pid: int, timeout: float) -> bool:

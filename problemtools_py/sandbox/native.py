@@ -31,7 +31,7 @@ def library() -> str | None:
         return _built[0]
 
 
-def _cache() -> Path:
+def cache_dir() -> Path:
     """problemtools_py's cache directory (as cachedir.cache_root: the sandbox package
     imports nothing of the judge's outside it)."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
@@ -48,7 +48,7 @@ def _build() -> str | None:
         return None
     source = SOURCE.read_bytes()
     key = hashlib.sha256(source + compiler.encode() + platform.machine().encode())
-    target = _cache() / "native" / f"leanloop-{key.hexdigest()[:16]}.so"
+    target = cache_dir() / "native" / f"leanloop-{key.hexdigest()[:16]}.so"
     if target.is_file():
         return str(target)
     try:
