@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings
 from problemtools_py.judge.dataset_rule import first_difference
-from problemtools_py.judge.judging import verdict_of_run
+from problemtools_py.judge.outcome import verdict_of_run
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.results import Limits, RunResult, SandboxError
 from problemtools_py.verdicts import Verdict

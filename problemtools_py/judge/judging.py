@@ -11,6 +11,7 @@ from pathlib import Path
 
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
+from problemtools_py.judge.outcome import OUTCOME_VERDICT
 from problemtools_py.judge.validators import (
     WRONG_ANSWER,
     CustomValidator,
@@ -24,19 +25,6 @@ from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxE
 from problemtools_py.verdicts import Verdict
 
 OutputValidator = DefaultValidator | DatasetValidator | CustomValidator
-OUTCOME_VERDICT = {
-    Outcome.TLE: Verdict.TLE,
-    Outcome.MLE: Verdict.MLE,
-    Outcome.OLE: Verdict.OLE,
-    Outcome.RTE: Verdict.RTE,
-}
-
-
-def verdict_of_run(outcome: Outcome) -> Verdict | None:
-    """The verdict a run earns by how it ended; None when it ended well (then its output
-    decides)."""
-    return OUTCOME_VERDICT.get(outcome)
-
 
 # Seconds a submission may linger once its validator rejected it (the verdict stands
 # whatever it does then). After an accepting validator it runs on under its own limits:
