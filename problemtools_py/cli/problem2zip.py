@@ -75,6 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for report in run.problems:
             reporter.problem(report)
         for made in written if not args.quiet else ():
+            for what in made.get("left_out", ()):
+                print(f"  left out: {what}", file=sys.stderr)
             if made["zip"] is not None:
                 pdf = f" and {made['pdf']}" if made.get("pdf") else ""
                 print(f"wrote {made['zip']} ({made['entries']} files){pdf}", file=sys.stderr)

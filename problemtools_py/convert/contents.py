@@ -88,23 +88,20 @@ def legacy_entries(
     force: bool,
     time_limit: float | None = None,
     domjudge: bool = False,
-) -> tuple[list[Entry], list[Finding]]:
-    """The package downgraded to legacy (see :mod:`.downgrade`), and what was said about
-    it: what legacy cannot say is an error (and no entries) unless ``force`` (a warning,
-    and it is left out); what it leaves out harmlessly is an info line on stderr. For
-    ``domjudge``: claims as ``@EXPECTED_RESULTS@`` tags, and the statement prebuilt."""
-    import sys
-
+) -> tuple[list[Entry], list[Finding], list[str]]:
+    """The package downgraded to legacy (see :mod:`.downgrade`), what was said about it,
+    and what it leaves out harmlessly (``path: why``, for the command to show): what
+    legacy cannot say is an error (and no entries) unless ``force`` (a warning, and it is
+    left out). For ``domjudge``: claims as ``@EXPECTED_RESULTS@`` tags, and the statement
+    prebuilt."""
     from problemtools_py.convert.downgrade import plan_downgrade
 
     plan = plan_downgrade(problem, time_limit, tag_claims=domjudge)
     said = warning if force else error
     notes = [said("downgrade", n.message, n.path) for n in plan.unmappable]
-    for note in plan.notes:
-        if note.kind == "dropped":
-            print(f"  left out: {note.path}: {note.message}", file=sys.stderr)
+    left_out = [f"{n.path}: {n.message}" for n in plan.notes if n.kind == "dropped"]
     if plan.unmappable and not force:
-        return [], notes
+        return [], notes, left_out
     if plan.already:  # (legacy already: as it stands, with the limit it should fix)
         entries = package_entries(problem, name)
         if time_limit is not None:
@@ -117,7 +114,7 @@ def legacy_entries(
         built, said_more = prebuilt_statements(problem)
         entries += [Entry(f"{name}/{rel}", data) for rel, data in built.items()]
         notes += said_more
-    return entries, notes
+    return entries, notes, left_out
 
 
 def _planned(plan: Plan, name: str) -> list[Entry]:

@@ -22,18 +22,18 @@ def _target(out: Path, name: str, many: bool, samples: bool) -> Path:
 
 def _entries(
     problem: Problem, path: Path, base: str, args: argparse.Namespace
-) -> tuple[list[Entry], list[Finding]]:
-    """The zip entries of one problem under ``base/`` (samples: at the top), and what
-    was said about it."""
+) -> tuple[list[Entry], list[Finding], list[str]]:
+    """The zip entries of one problem under ``base/`` (samples: at the top), what was
+    said about it, and what a legacy zip leaves out harmlessly."""
     from problemtools_py.convert.contents import legacy_entries, package_entries, sample_entries
 
     if args.samples:
-        return sample_entries(problem), []
+        return sample_entries(problem), [], []
     if args.format in ("legacy", "domjudge"):
         domjudge = args.format == "domjudge"
         limit = _limit(problem, path, always=domjudge)
         return legacy_entries(problem, base, args.force, limit, domjudge)
-    return package_entries(problem, base, constants=args.format == "kattis"), []
+    return package_entries(problem, base, constants=args.format == "kattis"), [], []
 
 
 def each_zip(args: argparse.Namespace) -> tuple[RunReport, list[dict[str, Any]]]:
@@ -49,7 +49,8 @@ def each_zip(args: argparse.Namespace) -> tuple[RunReport, list[dict[str, Any]]]
         problem = load_problem(path)
         target = _target(args.output, problem.short_name, many, args.samples)
         # (the zip's base name is the problem's short name: its one directory)
-        entries, notes = _entries(problem, path, target.name.removesuffix(".zip"), args)
+        entries, notes, left_out = _entries(problem, path, target.name.removesuffix(".zip"),
+                                            args)  # fmt: skip
         count = write_zip(target, entries) if entries else 0
         report = (
             verify_problem(target, STATIC_PARTS)
@@ -59,7 +60,8 @@ def each_zip(args: argparse.Namespace) -> tuple[RunReport, list[dict[str, Any]]]
         report.findings[:0] = notes
         run.problems.append(report)
         zipped = str(target) if entries else None
-        made = {"problem": problem.short_name, "zip": zipped, "entries": count, "pdf": None}
+        made = {"problem": problem.short_name, "zip": zipped, "entries": count, "pdf": None,
+                "left_out": left_out}  # fmt: skip
         if entries and args.format in ("2025-09", "kattis") and not args.samples and args.pdf:
             made["pdf"] = _pdf_beside(problem, target, report)
         written.append(made)
@@ -90,9 +92,10 @@ def problemset_zip(args: argparse.Namespace) -> tuple[RunReport, list[dict[str, 
     if args.samples or args.output.suffix != ".zip":
         raise FatalError("--problemset writes one zip of packages: -o names a .zip")
     problems = [load_problem(path) for path in args.problems]
-    run, entries = RunReport(), []
+    run, entries, left_out = RunReport(), [], []
     for problem, path in zip(problems, args.problems, strict=True):
-        found, notes = _entries(problem, path, problem.short_name, args)
+        found, notes, dropped = _entries(problem, path, problem.short_name, args)
+        left_out += [f"{problem.short_name}/{what}" for what in dropped]
         run.problems.append(ProblemReport(problem.short_name, str(path), findings=list(notes)))
         entries += found if found else []
     if any(report.errors for report in run.problems):
@@ -101,7 +104,8 @@ def problemset_zip(args: argparse.Namespace) -> tuple[RunReport, list[dict[str, 
     entries += [Entry(name, data) for name, data in extra.items()]
     count = write_zip(args.output, entries)
     _check_set(args.output, run)
-    return run, [{"problem": "problemset", "zip": str(args.output), "entries": count}]
+    made = {"problem": "problemset", "zip": str(args.output), "entries": count}
+    return run, [{**made, "left_out": left_out}]
 
 
 def _check_set(target: Path, run: RunReport) -> None:

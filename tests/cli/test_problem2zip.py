@@ -70,7 +70,8 @@ def test_json_and_usage(tmp_path: Path, capsys: Capture) -> None:
     report = json.loads(capsys.readouterr().out)
     pdf = str(tmp_path / "z/hilo.pdf") if shutil.which("pdflatex") else None
     assert report["written"] == [{"problem": "hilo", "zip": str(tmp_path / "z/hilo.zip"),
-                                  "entries": report["written"][0]["entries"], "pdf": pdf}]
+                                  "entries": report["written"][0]["entries"], "pdf": pdf,
+                                  "left_out": []}]
     assert main([str(SAMPLES / "hilo"), str(SAMPLES / "subtasks"), "-o",
                  str(tmp_path / "x.zip")]) == 2
 

@@ -174,3 +174,23 @@ def test_directories_that_are_no_2025_09_groups_score_the_same_as_legacy(tmp_pat
     assert {k: (v, round(s or 0, 6)) for k, (v, s) in verdicts(after).items()} == {
         k: (v, round(s or 0, 6)) for k, (v, s) in verdicts(before).items()}  # fmt: skip
     assert verdicts(before)["sum.py"][1] == pytest.approx(100)
+
+
+def test_what_a_legacy_zip_leaves_out_is_reported_by_the_command(tmp_path: Path,
+                                                                 capsys: Capture) -> None:  # fmt: skip
+    """Harmless omissions are the command's to show (stderr, and --json's "left_out"),
+    never printed by the converter itself."""
+    import json
+
+    target = tmp_path / "gensum.zip"
+    args = [str(SAMPLES / "gensum"), "-o", str(target), "--format", "legacy", "--no-pdf"]
+    assert main(args) == 0
+    said = capsys.readouterr().err
+    assert "  left out: generators: legacy has no place for it" in said
+    assert main([*args, "--json"]) == 0
+    out, err = capsys.readouterr()
+    (made,) = json.loads(out)["written"]
+    assert "generators: legacy has no place for it" in made["left_out"]
+    assert "left out" not in err
+    assert main([*args, "-q"]) == 0
+    assert "left out" not in capsys.readouterr().err
