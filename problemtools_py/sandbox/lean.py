@@ -13,6 +13,7 @@ from problemtools_py.sandbox.protocol import (
     Reply,
     lean_spec,
     pack_lean_request,
+    recv_exact,
     unpack_lean_reply,
 )
 from problemtools_py.sandbox.results import Limits, SandboxError
@@ -64,12 +65,9 @@ def lean_call(
 
 
 def _recv_exact(sock: socket.socket, size: int) -> bytes:
-    data = b""
-    while len(data) < size:
-        chunk = sock.recv(size - len(data))
-        if not chunk:
-            raise SandboxError("the sandbox's jail stopped")
-        data += chunk
+    data = recv_exact(sock, size)
+    if data is None:
+        raise SandboxError("the sandbox's jail stopped")
     return data
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import socket
 import struct
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 _HEADER = struct.Struct("!I")
@@ -104,6 +105,7 @@ LEAN_REQUEST = struct.Struct("=ddiiI")
 # signal (0: none); cpu, wall, ended, queued seconds; peak memory; length of the message
 LEAN_REPLY = struct.Struct("=BBBBiiddddqI")
 KILLED = {0: None, 1: "cpu", 2: "wall"}
+KILLED_CODE = {why: code for code, why in KILLED.items()}
 
 
 def lean_spec(request: LeanRequest) -> bytes:
@@ -119,7 +121,7 @@ def pack_lean_request(request: LeanRequest, spec: bytes) -> bytes:
 
 
 def pack_lean_reply(reply: Reply) -> bytes:
-    killed = {v: k for k, v in KILLED.items()}.get(reply.killed_for, 0)
+    killed = KILLED_CODE.get(reply.killed_for, 0)
     queued = reply.queued_seconds
     return LEAN_REPLY.pack(0, killed, reply.oom, queued is not None, reply.exit_code or 0,
                            reply.signal or 0, reply.cpu_seconds, reply.wall_seconds, reply.ended,
@@ -163,12 +165,6 @@ def request_from_wire(msg: dict[str, Any]) -> Request:
     return Request(**fields)
 
 
-def lean_request_from_wire(msg: dict[str, Any]) -> LeanRequest:
-    fields = dict(msg)
-    fields["argv"] = tuple(str(a) for a in fields["argv"])
-    return LeanRequest(**fields)
-
-
 def hello_from_wire(msg: dict[str, Any]) -> Hello:
     return Hello(
         str(msg["isolation"]),
@@ -186,15 +182,16 @@ def reply_from_wire(msg: dict[str, Any]) -> Reply | str:
     return Reply(**msg)
 
 
-def program_spec(request: Request | LeanRequest) -> dict[str, Any]:
+def run_spec(
+    argv: Sequence[str], env: dict[str, str], cpu: float, inprocess: str | None
+) -> dict[str, Any]:
     """What the program's own process needs of a run (see inside.program): the same for a
     jail's init, which gets it as JSON, and a lean init, which forks with it."""
-    return {
-        "argv": list(request.argv),
-        "env": request.env,
-        "cpu": request.cpu_seconds,
-        "inprocess": request.inprocess,
-    }
+    return {"argv": list(argv), "env": env, "cpu": cpu, "inprocess": inprocess}
+
+
+def program_spec(request: Request) -> dict[str, Any]:
+    return run_spec(request.argv, request.env, request.cpu_seconds, request.inprocess)
 
 
 def error_message(text: str) -> dict[str, Any]:
@@ -220,18 +217,23 @@ def send_message(
 def recv_message(sock: socket.socket) -> tuple[dict[str, Any] | None, list[int]]:
     """One message and the descriptors sent with it; (None, []) at end of stream."""
     head, fds, _, _ = socket.recv_fds(sock, _HEADER.size, MAX_FDS)
-    if not head:
+    rest = recv_exact(sock, _HEADER.size - len(head)) if head else None
+    if rest is None:
         return None, fds
-    while len(head) < _HEADER.size:
-        more = sock.recv(_HEADER.size - len(head))
-        if not more:
-            return None, fds
-        head += more
-    (size,) = _HEADER.unpack(head)
-    body = b""
-    while len(body) < size:
-        chunk = sock.recv(min(size - len(body), 1 << 20))
-        if not chunk:
-            return None, fds
-        body += chunk
+    (size,) = _HEADER.unpack(head + rest)
+    body = recv_exact(sock, size)
+    if body is None:
+        return None, fds
     return json.loads(body), fds
+
+
+def recv_exact(sock: socket.socket, size: int) -> bytes | None:
+    """Exactly ``size`` bytes from a stream socket; None when it ends first."""
+    chunks, got = [], 0
+    while got < size:
+        chunk = sock.recv(min(size - got, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)

@@ -22,6 +22,7 @@ import signal
 import socket
 import sys
 import time
+from typing import Any
 
 from problemtools_py.sandbox import inprocess
 from problemtools_py.sandbox.inside import (
@@ -42,7 +43,9 @@ from problemtools_py.sandbox.protocol import (
     Reply,
     pack_lean_error,
     pack_lean_reply,
+    recv_exact,
     recv_message,
+    run_spec,
 )
 
 POLL_SECONDS = 0.02  # how often the CPU time of the whole tree is checked while it runs
@@ -169,8 +172,8 @@ class Current:
             inprocess.install(self.main, self.setup.streams)
         self.ready = self.main is not None and self.env == LEAN_ENVIRON
 
-    def run(self, cpu: float) -> dict[str, object]:
-        return {"argv": self.argv, "env": self.env, "cpu": cpu, "inprocess": self.inprocess}
+    def run(self, cpu: float) -> dict[str, Any]:
+        return run_spec(self.argv, self.env, cpu, self.inprocess)
 
     def start(self, exec_error: int) -> None:
         """In a program's process set up by the C loop: the program (never returns). Each
@@ -207,24 +210,14 @@ def lean_streams() -> inprocess.Streams:
             os.close(fd)
 
 
-def _recv_exact(sock: socket.socket, size: int) -> bytes | None:
-    data = b""
-    while len(data) < size:
-        chunk = sock.recv(size - len(data))
-        if not chunk:
-            return None
-        data += chunk
-    return data
-
-
 def serve(sock: socket.socket, setup: Setup, stats: Stats, current: Current) -> bool:
     """Handle one request from the grader; False once it has gone away."""
     first, fds, _, _ = socket.recv_fds(sock, 1, 8)
-    head = first + (_recv_exact(sock, LEAN_REQUEST.size - 1) or b"") if first else b""
+    head = first + (recv_exact(sock, LEAN_REQUEST.size - 1) or b"") if first else b""
     cpu, wall, core, _, spec_size = (
         LEAN_REQUEST.unpack(head) if len(head) == LEAN_REQUEST.size else (0, 0, 0, 0, 0)
     )
-    spec = _recv_exact(sock, spec_size) if spec_size else b""
+    spec = recv_exact(sock, spec_size) if spec_size else b""
     if len(head) != LEAN_REQUEST.size or spec is None:
         for fd in fds:
             os.close(fd)
