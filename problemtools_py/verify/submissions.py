@@ -264,7 +264,7 @@ def _time_and_judge(
     others = [s for s in subs if s not in timers and s.rel in ready]
     fixed = fixed_limit(ctx.problem, ctx.options.fixed_time_limit)
     is_fixed = fixed is not None
-    guess = fixed or time_limit(ctx.problem, None, 0.0)
+    guess = _first_limit(ctx)
     cap = fixed.hard if fixed is not None else ctx.options.timing_cap
     # Expected TLEs first: they run to the limit, and must not be the last to start.
     slow = [s for s in others if _slowness(s) == 0]
@@ -311,11 +311,18 @@ def burn_ahead(ctx: Context) -> None:
             if ctx.selected(s) and ctx.runnable(s) and _slowness(s) == 0]  # fmt: skip
     if not slow or not _cases(ctx):
         return
-    fixed = fixed_limit(ctx.problem, ctx.options.fixed_time_limit)
-    guess = fixed or time_limit(ctx.problem, None, 0.0)
+    guess = _first_limit(ctx)
     pool = ctx.background()
     for sub in slow:
         ctx.burning[sub.rel] = pool.submit(_burn, ctx, sub, guess)
+
+
+def _first_limit(ctx: Context) -> TimeLimit:
+    """The limit the submissions part runs the others under until the accepted ones are
+    timed: the fixed one, else the smallest the rules allow. burn_ahead runs under it too,
+    so that the part finds those runs in the verdict cache."""
+    fixed = fixed_limit(ctx.problem, ctx.options.fixed_time_limit)
+    return fixed or time_limit(ctx.problem, None, 0.0)
 
 
 def _burn(ctx: Context, sub: Submission, guess: TimeLimit) -> None:
