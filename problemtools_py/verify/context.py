@@ -30,7 +30,7 @@ class Context:
     _builds: dict[str, Future[Build]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _prefetch: ThreadPoolExecutor | None = None
-    # expected-TLE submissions run ahead (see submissions.burn_ahead), by submission path
+    # expected-TLE submissions run ahead (see ahead.burn_ahead), by submission path
     burning: dict[str, Future[None]] = field(default_factory=dict)
 
     @classmethod

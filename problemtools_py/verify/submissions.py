@@ -28,7 +28,13 @@ from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
 from problemtools_py.verify.scoring import CaseGrade, Scorer
 from problemtools_py.verify.static import StaticJudge
-from problemtools_py.verify.timelimit import LimitKind, TimeLimit, fixed_limit, time_limit
+from problemtools_py.verify.timelimit import (
+    LimitKind,
+    TimeLimit,
+    first_limit,
+    fixed_limit,
+    time_limit,
+)
 from problemtools_py.verify.visualize import OutputVisualizer
 
 
@@ -39,7 +45,7 @@ class Judged:
     findings: list[Finding]
 
 
-def _cases(ctx: Context) -> list[TestCase]:
+def cases_of(ctx: Context) -> list[TestCase]:
     if ctx.problem.data is None:
         return []
     return [
@@ -54,7 +60,7 @@ def _cases(ctx: Context) -> list[TestCase]:
 class SubmissionJudge:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.cases = _cases(ctx)
+        self.cases = cases_of(ctx)
         self.checker = AnswerChecker(ctx)
         self.work = Path(tempfile.mkdtemp(prefix="ptpy-verify-"))
         self.cache = VerdictCache()
@@ -264,10 +270,10 @@ def _time_and_judge(
     others = [s for s in subs if s not in timers and s.rel in ready]
     fixed = fixed_limit(ctx.problem, ctx.options.fixed_time_limit)
     is_fixed = fixed is not None
-    guess = _first_limit(ctx)
+    guess = first_limit(ctx.problem, ctx.options.fixed_time_limit)
     cap = fixed.hard if fixed is not None else ctx.options.timing_cap
     # Expected TLEs first: they run to the limit, and must not be the last to start.
-    slow = [s for s in others if _slowness(s) == 0]
+    slow = [s for s in others if slowness(s) == 0]
     jobs: list[tuple[Submission, float, float | None]] = [
         (s, guess.hard, guess.seconds) for s in slow
     ]
@@ -301,43 +307,7 @@ def _time_and_judge(
     return limit
 
 
-def burn_ahead(ctx: Context) -> None:
-    """Start the submissions that must run to their time limit (an expected TLE) now, ahead
-    of the checks before the submissions part, under the limit the part will give them
-    first (see _time_and_judge): their runs are the longest chain of the verification,
-    and the rest of the work fills the other cores beside them. The outcomes go into the
-    verdict cache, where the part finds them (and waits for those still running)."""
-    slow = [s for s in ctx.problem.submissions
-            if ctx.selected(s) and ctx.runnable(s) and _slowness(s) == 0]  # fmt: skip
-    if not slow or not _cases(ctx):
-        return
-    guess = _first_limit(ctx)
-    pool = ctx.background()
-    for sub in slow:
-        ctx.burning[sub.rel] = pool.submit(_burn, ctx, sub, guess)
-
-
-def _first_limit(ctx: Context) -> TimeLimit:
-    """The limit the submissions part runs the others under until the accepted ones are
-    timed: the fixed one, else the smallest the rules allow. burn_ahead runs under it too,
-    so that the part finds those runs in the verdict cache."""
-    fixed = fixed_limit(ctx.problem, ctx.options.fixed_time_limit)
-    return fixed or time_limit(ctx.problem, None, 0.0)
-
-
-def _burn(ctx: Context, sub: Submission, guess: TimeLimit) -> None:
-    build = ctx.submission(sub)
-    if build.executable is None:
-        return
-    judge = SubmissionJudge(ctx)
-    try:
-        if not judge.checker.error and not judge.visualizer.active:
-            judge.run(build.executable, guess.hard, guess.seconds, sub.rel)
-    finally:
-        shutil.rmtree(judge.work, ignore_errors=True)
-
-
-def _slowness(sub: Submission) -> int:
+def slowness(sub: Submission) -> int:
     exp = sub.expectation
     return 0 if exp is not None and exp.required is not None and Verdict.TLE in exp.required else 1
 

@@ -55,7 +55,7 @@ def verify_problem(
 
         ctx = Context.create(problem, options or Options(), pool, progress)
     if ctx is not None and "submissions" in parts:
-        from problemtools_py.verify.submissions import burn_ahead
+        from problemtools_py.verify.ahead import burn_ahead
 
         burn_ahead(ctx)  # the runs to the time limit first: the longest chain
         ctx.prefetch_submissions()
