@@ -1,42 +1,49 @@
-"""Runs made ahead of the part that needs them: the submissions that must run to their
-time limit (an expected TLE) are the longest chain of a verification, so they start as it
-does, beside the statement, validators and data checks. Their outcomes go into the
-verdict cache, where the submissions part finds them (waiting, through
-``Context.burning``, for those still running)."""
+"""Runs made ahead of the part that needs them. The submissions part waits for the parts
+before it (validators, data), yet its runs need only the builds: so every submission's
+first round (see submissions.first_round) starts as the verification does, in the
+background threads, expected TLEs first (their runs are the longest chain), then the
+builds of everything else, then the other submissions. The outcomes go into the verdict
+cache, where the submissions part finds them (waiting, through ``Context.ahead``, for
+those still running)."""
 
 from __future__ import annotations
 
 import shutil
 
 from problemtools_py.model.problem import Submission
+from problemtools_py.verify.casejudge import SubmissionJudge, cases_of
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.submissions import SubmissionJudge, cases_of, slowness
-from problemtools_py.verify.timelimit import TimeLimit, first_limit
+from problemtools_py.verify.submissions import first_round, slowness
 
 
-def burn_ahead(ctx: Context) -> None:
-    """Start the submissions that must run to their time limit (an expected TLE) now, ahead
-    of the checks before the submissions part, under the limit the part will give them
-    first (see _time_and_judge): their runs are the longest chain of the verification,
-    and the rest of the work fills the other cores beside them. The outcomes go into the
-    verdict cache, where the part finds them (and waits for those still running)."""
-    slow = [s for s in ctx.problem.submissions
-            if ctx.selected(s) and ctx.runnable(s) and slowness(s) == 0]  # fmt: skip
-    if not slow or not cases_of(ctx):
+def judge_ahead(ctx: Context) -> None:
+    """Start judging every selected submission now, in the order and under the limits the
+    submissions part will use first; the builds of the others start between the expected
+    TLEs and the rest, so compilation overlaps with the checks before that part."""
+    subs = [s for s in ctx.problem.submissions if ctx.selected(s) and ctx.runnable(s)]
+    if not cases_of(ctx):
+        ctx.prefetch_submissions()
         return
-    guess = first_limit(ctx.problem, ctx.options.fixed_time_limit)
     pool = ctx.background()
-    for sub in slow:
-        ctx.burning[sub.rel] = pool.submit(_burn, ctx, sub, guess)
+    jobs = first_round(ctx, subs)
+    slow = [job for job in jobs if slowness(job[0]) == 0]
+    for sub, cpu_limit, time_limit in slow:
+        ctx.ahead[sub.rel] = pool.submit(_judge, ctx, sub, cpu_limit, time_limit)
+    ctx.prefetch_submissions()
+    for sub, cpu_limit, time_limit in jobs:
+        if sub.rel not in ctx.ahead:
+            ctx.ahead[sub.rel] = pool.submit(_judge, ctx, sub, cpu_limit, time_limit)
 
 
-def _burn(ctx: Context, sub: Submission, guess: TimeLimit) -> None:
+def _judge(ctx: Context, sub: Submission, cpu_limit: float, time_limit: float | None) -> None:
+    if ctx.closing.is_set():
+        return
     build = ctx.submission(sub)
     if build.executable is None:
         return
     judge = SubmissionJudge(ctx)
     try:
         if not judge.checker.error and not judge.visualizer.active:
-            judge.run(build.executable, guess.hard, guess.seconds, sub.rel)
+            judge.run(build.executable, cpu_limit, time_limit, sub.rel)
     finally:
         shutil.rmtree(judge.work, ignore_errors=True)

@@ -5,8 +5,6 @@ first argument and the output validator's arguments after it, and must be accept
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 from problemtools_py.findings import Finding, error
 from problemtools_py.judge.compile import Executable
 from problemtools_py.model.problem import Program, TestCase
@@ -57,8 +55,7 @@ def check_answer_files(ctx: Context) -> list[Finding]:
         verdict = run_validator(ctx, exe, args, answer, cache, input_file=given)
         return True if verdict.valid else verdict.message
 
-    with ThreadPoolExecutor(ctx.options.jobs) as pool:
-        verdicts = list(pool.map(run, tasks))
+    verdicts = ctx.map(run, tasks)
     for (program, _exe, case), verdict in zip(tasks, verdicts, strict=True):
         if verdict is not True:
             findings.append(

@@ -157,8 +157,9 @@ def check_answers(ctx: Context) -> list[Finding]:
         return []  # their .ans files are not outputs
     findings: list[Finding] = []
     cases = [c for c in _cases(ctx) if not c.name.startswith(("invalid_", "valid_"))]
-    for case, ext in _shown_outputs(ctx, cases):
-        result = checker.check(case, ctx.problem.root / case.files[ext])
+    shown = list(_shown_outputs(ctx, cases))
+    results = ctx.map(lambda s: checker.check(s[0], ctx.problem.root / s[0].files[s[1]]), shown)
+    for (case, ext), result in zip(shown, results, strict=True):
         if result.verdict is Verdict.AC:
             continue
         why = result.error or result.judgemessage.strip() or result.verdict.value
@@ -181,39 +182,50 @@ def check_answers(ctx: Context) -> list[Finding]:
 
 def _probes(ctx: Context, checker: AnswerChecker, case: TestCase, where: str) -> Iterator[Finding]:
     answer = (ctx.problem.root / case.files[".ans"]).read_bytes()
+    probes = PROBES + JUNK
     with tempfile.TemporaryDirectory(prefix="ptpy-probe-") as tmp:
-        for index, (what, data) in enumerate(PROBES + JUNK):
+        paths = []
+        for index, (_what, data) in enumerate(probes):
             path = Path(tmp) / f"probe{index}"
             path.write_bytes(data)
             path.chmod(0o644)
-            result = checker.check(case, path)
-            if result.verdict is Verdict.JE:
-                yield error(
-                    "output-validator",
-                    f"the output validator fails on {what} as output "
-                    f"for {case.name}: {result.error[:300]}",
-                    where,
-                )
-            elif (
-                (what, data) in JUNK
-                and data.split() != answer.split()
-                and result.verdict is Verdict.AC
-                and checker.custom is not None
-            ):
-                yield warning(
-                    "output-validator",
-                    f"the output validator accepts {what} as output for {case.name}",
-                    where,
-                )
+            paths.append(path)
+        results = ctx.map(lambda path: checker.check(case, path), paths)
+    for (what, data), result in zip(probes, results, strict=True):
+        if result.verdict is Verdict.JE:
+            yield error(
+                "output-validator",
+                f"the output validator fails on {what} as output "
+                f"for {case.name}: {result.error[:300]}",
+                where,
+            )
+        elif (
+            (what, data) in JUNK
+            and data.split() != answer.split()
+            and result.verdict is Verdict.AC
+            and checker.custom is not None
+        ):
+            yield warning(
+                "output-validator",
+                f"the output validator accepts {what} as output for {case.name}",
+                where,
+            )
 
 
 def _validation_dirs(ctx: Context, checker: AnswerChecker) -> Iterator[Finding]:
     root = ctx.problem.root
-    for case in _cases(ctx):
+    cases = [c for c in _cases(ctx) if c.name.split("/")[0] in ("invalid_output", "valid_output")]
+    files = [(c, ".ans") for c in cases] + [(c, ".out") for c in cases if ".out" in c.files]
+    verdicts = dict(
+        zip(
+            [(c.name, ext) for c, ext in files],
+            ctx.map(lambda f: checker.check(f[0], root / f[0].files[f[1]]).verdict, files),
+            strict=True,
+        )
+    )
+    for case in cases:
         top = case.name.split("/")[0]
-        if top not in ("invalid_output", "valid_output"):
-            continue
-        if checker.check(case, root / case.files[".ans"]).verdict is not Verdict.AC:
+        if verdicts[case.name, ".ans"] is not Verdict.AC:
             yield error(
                 "answer",
                 f"the .ans of this {top} case must pass the output validator",
@@ -223,7 +235,7 @@ def _validation_dirs(ctx: Context, checker: AnswerChecker) -> Iterator[Finding]:
         if out is None:
             yield error("data", f"a {top} case needs an .out file", case.files[".in"])
             continue
-        verdict = checker.check(case, root / out).verdict
+        verdict = verdicts[case.name, ".out"]
         if top == "invalid_output" and verdict is Verdict.AC:
             yield error("output-validator", "the output validator accepts this invalid output", out)
         elif top == "valid_output" and verdict is not Verdict.AC:

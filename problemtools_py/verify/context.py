@@ -4,9 +4,11 @@ builder, and every program of the package built once."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from problemtools_py.judge.compile import Build, Builder, Executable, read_program, scripts_language
 from problemtools_py.judge.languages import Language, Languages
@@ -17,6 +19,8 @@ from problemtools_py.sandbox.results import Limits
 from problemtools_py.verify.options import Options, Progress
 
 MIB = 1 << 20
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass
@@ -30,8 +34,9 @@ class Context:
     _builds: dict[str, Future[Build]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _prefetch: ThreadPoolExecutor | None = None
-    # expected-TLE submissions run ahead (see ahead.burn_ahead), by submission path
-    burning: dict[str, Future[None]] = field(default_factory=dict)
+    # submissions judged ahead (see ahead.judge_ahead), by submission path
+    ahead: dict[str, Future[None]] = field(default_factory=dict)
+    closing: threading.Event = field(default_factory=threading.Event)  # work ahead stops
 
     @classmethod
     def create(
@@ -93,6 +98,15 @@ class Context:
                 future.set_exception(exc)
         return future.result()
 
+    def map(self, func: Callable[[T], R], items: Iterable[T]) -> list[R]:
+        """``func`` on every item, ``jobs`` at a time, the results in the items' order
+        (runs in the sandbox are independent; one thread would leave the other cores idle)."""
+        todo = list(items)
+        if len(todo) <= 1 or self.options.jobs <= 1:
+            return [func(item) for item in todo]
+        with ThreadPoolExecutor(min(self.options.jobs, len(todo))) as pool:
+            return list(pool.map(func, todo))
+
     def background(self) -> ThreadPoolExecutor:
         """The threads that build and run ahead of the parts that need the results."""
         with self._lock:
@@ -109,6 +123,7 @@ class Context:
                 pool.submit(self.submission, sub)
 
     def close(self) -> None:
+        self.closing.set()
         if self._prefetch is not None:
             self._prefetch.shutdown(wait=True, cancel_futures=True)
 

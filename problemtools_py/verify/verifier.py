@@ -55,10 +55,9 @@ def verify_problem(
 
         ctx = Context.create(problem, options or Options(), pool, progress)
     if ctx is not None and "submissions" in parts:
-        from problemtools_py.verify.ahead import burn_ahead
+        from problemtools_py.verify.ahead import judge_ahead
 
-        burn_ahead(ctx)  # the runs to the time limit first: the longest chain
-        ctx.prefetch_submissions()
+        judge_ahead(ctx)  # the runs to the time limit first: the longest chain
     try:
         return _run_parts(problem, report, parts, bail, on_part, ctx, start)
     finally:

@@ -1,5 +1,6 @@
-"""verify/ahead.burn_ahead: an expected TLE runs as the verification starts, once,
-and the submissions part takes its outcomes from the verdict cache (waiting for it)."""
+"""verify/ahead.judge_ahead: every submission's first round runs as the verification
+starts (an expected TLE first), once, and the submissions part takes the outcomes from
+the verdict cache (waiting for runs still under way)."""
 
 from __future__ import annotations
 
@@ -11,42 +12,54 @@ from pathlib import Path
 import pytest
 
 from problemtools_py.judge.judging import CaseJudge
+from problemtools_py.model import load_problem
+from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify import ahead
-from problemtools_py.verify.context import Options
+from problemtools_py.verify.context import Context, Options
 from problemtools_py.verify.verifier import verify_all
 
 
-def test_an_expected_tle_runs_once_ahead_of_the_part(
-    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    root = copy_sample("hello")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(root.parent / "cache"))  # (nothing judged yet)
+def _count_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each judged case from now on: "ahead" when it ran in judge_ahead's task, else
+    "part"; the first submission judged ahead is recorded as "first:<name>"."""
     flag = threading.local()
-    runs: list[bool] = []  # each judged case: whether it ran ahead (in burn_ahead's task)
-    real_judge, real_burn = CaseJudge.judge, ahead._burn
+    runs: list[str] = []
+    real_judge, real_ahead = CaseJudge.judge, ahead._judge
 
     def judge(self: CaseJudge, *args: object, **kwargs: object) -> object:
-        runs.append(getattr(flag, "on", False))
+        runs.append("ahead" if getattr(flag, "on", False) else "part")
         return real_judge(self, *args, **kwargs)  # type: ignore[arg-type]
 
-    def burn(*args: object) -> None:
+    def judged_ahead(ctx: Context, sub: object, *args: object) -> None:
+        if not any(r.startswith("first:") for r in runs):
+            runs.append(f"first:{getattr(sub, 'rel', '')}")
         flag.on = True
         try:
-            real_burn(*args)  # type: ignore[arg-type]
+            real_ahead(ctx, sub, *args)  # type: ignore[arg-type]
         finally:
             flag.on = False
 
     monkeypatch.setattr(CaseJudge, "judge", judge)
-    monkeypatch.setattr(ahead, "_burn", burn)
-    options = Options(submissions=re.compile(r"(spin\.c|accepted/hello\.c)$"))
+    monkeypatch.setattr(ahead, "_judge", judged_ahead)
+    return runs
+
+
+def test_submissions_run_once_ahead_of_the_part_an_expected_tle_first(
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = copy_sample("hello")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(root.parent / "cache"))  # (nothing judged yet)
+    runs = _count_runs(monkeypatch)
+    options = Options(submissions=re.compile(r"(spin\.c|accepted/hello\.c)$"), jobs=1)
     (report,) = verify_all([root], ("data", "submissions"), options=options).problems
     rows = {row.submission: row for row in report.submissions}
     assert rows["submissions/time_limit_exceeded/spin.c"].verdict is Verdict.TLE
     assert rows["submissions/accepted/hello.c"].verdict is Verdict.AC
     cases = len(rows["submissions/accepted/hello.c"].cases)
-    # spin.c once, ahead (its first case, to the limit); hello.c's cases in the part
-    assert runs.count(True) == 1 and runs.count(False) == cases, runs
+    # spin.c first (its first case, to the limit), then hello.c's cases: all ahead, once
+    assert runs[0] == "first:submissions/time_limit_exceeded/spin.c", runs
+    assert runs.count("ahead") == 1 + cases and "part" not in runs, runs
 
 
 def test_nothing_runs_ahead_without_the_submissions_part(
@@ -54,6 +67,20 @@ def test_nothing_runs_ahead_without_the_submissions_part(
 ) -> None:
     root = copy_sample("hello")
     called: list[object] = []
-    monkeypatch.setattr(ahead, "_burn", lambda *args: called.append(args))
+    monkeypatch.setattr(ahead, "_judge", lambda *args: called.append(args))
     verify_all([root], ("data",), options=Options())
     assert called == []
+
+
+def test_nothing_more_runs_ahead_once_the_verification_closes(
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = copy_sample("hello")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(root.parent / "cache"))
+    runs = _count_runs(monkeypatch)
+    with SandboxPool(1) as pool:
+        ctx = Context.create(load_problem(root), Options(jobs=1), pool)
+        ctx.close()  # (as after a part that found errors, with --bail)
+        sub = next(s for s in ctx.problem.submissions if s.rel.endswith("accepted/hello.c"))
+        ahead._judge(ctx, sub, 1.0, 1.0)
+    assert "ahead" not in runs and "part" not in runs, runs
