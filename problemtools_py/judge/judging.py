@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import shutil
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
+from problemtools_py.judge.held import HeldJail, HeldValidator
 from problemtools_py.judge.outcome import OUTCOME_VERDICT
 from problemtools_py.judge.validators import (
     WRONG_ANSWER,
@@ -20,6 +22,7 @@ from problemtools_py.judge.validators import (
     Validation,
     fresh_feedback_dir,
 )
+from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
 from problemtools_py.verdicts import Verdict
@@ -59,6 +62,9 @@ class CaseJudge:
     limits: Limits  # the submission's limits
     interactive: bool = False
     passes: int = 1  # more than 1: multi-pass
+    # the submission's jail, and the custom validator's, kept for its cases (see held.py)
+    held: HeldJail | None = None
+    held_validator: HeldValidator | None = None
 
     def judge(self, exe: Executable, input_path: Path, answer: Path, work: Path) -> CaseResult:
         """Judge ``exe`` on one case, using ``work`` (a fresh directory) for its files."""
@@ -140,22 +146,41 @@ class CaseJudge:
             assert isinstance(self.checker, CustomValidator)
             return self._interactive(exe, stdin, input_path, answer, feedback)
         output = work / "team.out"
-        memory = self.limits.memory_bytes + (exe.extra_memory_mb << 20)
-        limits = replace(self.limits, memory_bytes=memory)
-        with self.pool.sandbox() as box:
+        with self._box() as box:
             run = run_program(
                 box,
                 exe,
-                limits=limits,
+                limits=run_limits(self.limits, exe),
                 memory_mb=self.limits.memory_bytes >> 20,
                 stdin=stdin,
                 stdout=output,
             )
-            if not run.ok:
-                return run, None
-            if isinstance(self.checker, CustomValidator):
-                return run, self.checker.validate_with(box, input_path, answer, output, feedback)
+        if not run.ok:
+            return run, None
+        if isinstance(self.checker, CustomValidator):
+            return run, self._custom(self.checker, input_path, answer, output, feedback)
         return run, self.checker.validate(output, answer, feedback)
+
+    def _custom(
+        self, checker: CustomValidator, input_path: Path, answer: Path, output: Path, feedback: Path
+    ) -> Validation:
+        """A custom validator's run: in its held jail when the files are in its view."""
+        held = self.held_validator
+        inside = held.inside(input_path, answer, feedback) if held is not None else None
+        if held is not None and inside is not None:
+            box = held.jail.box()
+            return checker.validate_with(box, input_path, answer, output, feedback, inside)
+        with self.pool.sandbox() as box:
+            return checker.validate_with(box, input_path, answer, output, feedback)
+
+    @contextmanager
+    def _box(self) -> Iterator[Sandbox]:
+        """Where the submission runs: its held jail, else a jail of its own."""
+        if self.held is not None:
+            yield self.held.box()
+        else:
+            with self.pool.sandbox() as box:
+                yield box
 
     def _interactive(
         self, exe: Executable, stdin: Path, input_path: Path, answer: Path, feedback: Path
@@ -234,6 +259,12 @@ class CaseJudge:
         if isinstance(val, SandboxError):
             raise val
         return sub, val
+
+
+def run_limits(limits: Limits, exe: Executable) -> Limits:
+    """A submission's limits as its runs get them: the memory limit plus what its language
+    needs beside the program (the JVM's)."""
+    return replace(limits, memory_bytes=limits.memory_bytes + (exe.extra_memory_mb << 20))
 
 
 def interactive_verdict(

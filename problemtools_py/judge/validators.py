@@ -130,16 +130,25 @@ class CustomValidator:
         ]
 
     def validate_with(
-        self, box: Sandbox, input_path: Path, answer: Path, team_output: Path, feedback_dir: Path
+        self,
+        box: Sandbox,
+        input_path: Path,
+        answer: Path,
+        team_output: Path,
+        feedback_dir: Path,
+        inside: Sequence[str] | None = None,
     ) -> Validation:
+        """One run on ``team_output``. ``inside``: the input, answer and feedback directory
+        as ``box`` (a jail kept for the validator, see judge/held.py) already sees them;
+        else they are bound for this run."""
+        if inside is not None:
+            argv, binds = [inside[0], inside[1], f"{inside[2]}/", *self.args], []
+        else:
+            argv = self.arguments()
+            binds = self.judge_binds(input_path, answer, feedback_dir)
         try:
             run = run_program(
-                box,
-                self.executable,
-                self.arguments(),
-                limits=self.limits,
-                stdin=team_output,
-                binds=self.judge_binds(input_path, answer, feedback_dir),
+                box, self.executable, argv, limits=self.limits, stdin=team_output, binds=binds
             )
         except SandboxError as exc:
             return Validation(Verdict.JE, error=f"{self.kind} could not run: {exc}")

@@ -7,13 +7,13 @@ import random
 import re
 import tempfile
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
+from problemtools_py.judge.held import HeldJail, HeldJails
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Outcome, SandboxError
@@ -72,9 +72,11 @@ def run_validator(
     data: Path,
     cache: VerdictCache,
     input_file: Path | None = None,
+    held: HeldJail | None = None,
 ) -> Verdict:
     """``exe`` on ``data`` (its stdin): accepted when it exits 42. ``input_file``, when
-    given, is the test case's input, bound at ``/judge/input`` (answer validators')."""
+    given, is the test case's input, bound at ``/judge/input`` (answer validators'); else
+    the run may be made in ``held``, the validator's jail kept for its runs."""
     seen = file_digest(input_file) if input_file is not None else ""
     key = digest("input-v3", str(exe.directory.name), *args, file_digest(data), seen)
     cached = cache.get(key)
@@ -82,9 +84,12 @@ def run_validator(
         return Verdict(bool(cached["valid"]), str(cached["message"]))
     limits = ctx.validation_limits
     try:
-        with ctx.pool.sandbox() as box:
-            binds = [Bind(str(input_file), JUDGE_INPUT)] if input_file is not None else []
-            run = run_program(box, exe, args, limits=limits, stdin=data, binds=binds)
+        if held is not None and input_file is None:
+            run = run_program(held.box(), exe, args, limits=limits, stdin=data)
+        else:
+            with ctx.pool.sandbox() as box:
+                binds = [Bind(str(input_file), JUDGE_INPUT)] if input_file is not None else []
+                run = run_program(box, exe, args, limits=limits, stdin=data, binds=binds)
     except SandboxError as exc:
         return Verdict(False, f"could not run: {exc}")
     if run.exit_code == 42:
@@ -126,12 +131,15 @@ def check_inputs(ctx: Context) -> list[Finding]:
         for case in _cases(ctx, validation=False)
         for program, exe in built
     ]
-    with ThreadPoolExecutor(ctx.options.jobs) as pool:
-        verdicts = list(
-            pool.map(
-                lambda t: run_validator(ctx, t[1], t[3], root / t[2].files[".in"], cache), tasks
-            )
+    with HeldJails(ctx.pool, ctx.validation_limits) as jails:  # (a jail per thread)
+        verdicts = ctx.map(
+            lambda t: run_validator(
+                ctx, t[1], t[3], root / t[2].files[".in"], cache, held=jails.get(t[1])
+            ),
+            tasks,
         )
+        findings.extend(_invalid_inputs(ctx, built, cache, jails))
+        findings.extend(_fuzz(ctx, built, cache, jails))
     for (program, _exe, case, _args), verdict in zip(tasks, verdicts, strict=True):
         if not verdict.valid:
             findings.append(
@@ -141,29 +149,38 @@ def check_inputs(ctx: Context) -> list[Finding]:
                     case.files[".in"],
                 )
             )
-    findings.extend(_invalid_inputs(ctx, built, cache))
-    findings.extend(_fuzz(ctx, built, cache))
     return findings
 
 
+def _all_accept(
+    ctx: Context,
+    built: list[tuple[Program, Executable]],
+    inputs: list[tuple[TestCase, Path]],
+    cache: VerdictCache,
+    jails: HeldJails,
+) -> list[bool]:
+    """Per input (a case, for its validator arguments, and the file): whether every
+    validator accepts it; all the runs at once, ``jobs`` at a time."""
+    tasks = [(case, path, program, exe) for case, path in inputs for program, exe in built]
+
+    def valid(task: tuple[TestCase, Path, Program, Executable]) -> bool:
+        case, path, program, exe = task
+        args = ctx.problem.input_validator_args(case, program.name)
+        return run_validator(ctx, exe, args, path, cache, held=jails.get(exe)).valid
+
+    verdicts = ctx.map(valid, tasks)
+    per = len(built)
+    return [all(verdicts[i * per : (i + 1) * per]) for i in range(len(inputs))]
+
+
 def _invalid_inputs(
-    ctx: Context, built: list[tuple[Program, Executable]], cache: VerdictCache
+    ctx: Context, built: list[tuple[Program, Executable]], cache: VerdictCache, jails: HeldJails
 ) -> Iterator[Finding]:
     root = ctx.problem.root
-    for case in _cases(ctx, validation=True):
-        if not case.name.startswith("invalid_input/"):
-            continue
-        accepted = all(
-            run_validator(
-                ctx,
-                exe,
-                ctx.problem.input_validator_args(case, program.name),
-                root / case.files[".in"],
-                cache,
-            ).valid
-            for program, exe in built
-        )
-        if accepted:
+    cases = [c for c in _cases(ctx, validation=True) if c.name.startswith("invalid_input/")]
+    accepted = _all_accept(ctx, built, [(c, root / c.files[".in"]) for c in cases], cache, jails)
+    for case, all_accept in zip(cases, accepted, strict=True):
+        if all_accept:
             yield error(
                 "input-validator",
                 "every input validator accepts this input from "
@@ -200,31 +217,26 @@ def junk_inputs(sample: bytes) -> list[tuple[str, bytes]]:
 
 
 def _fuzz(
-    ctx: Context, built: list[tuple[Program, Executable]], cache: VerdictCache
+    ctx: Context, built: list[tuple[Program, Executable]], cache: VerdictCache, jails: HeldJails
 ) -> Iterator[Finding]:
     first = next((c for c in _cases(ctx, validation=False) if c.name.startswith("secret/")), None)
     if first is None:
         return
     sample = (ctx.problem.root / first.files[".in"]).read_bytes()
+    junk = junk_inputs(sample)
     with tempfile.TemporaryDirectory(prefix="ptpy-fuzz-") as tmp:
-        for index, (what, data) in enumerate(junk_inputs(sample)):
+        paths = []
+        for index, (_what, data) in enumerate(junk):
             path = Path(tmp) / f"junk{index}.in"
             path.write_bytes(data)
             path.chmod(0o644)
-            if all(
-                run_validator(
-                    ctx,
-                    exe,
-                    ctx.problem.input_validator_args(first, program.name),
-                    path,
-                    cache,
-                ).valid
-                for program, exe in built
-            ):
-                yield warning(
-                    "input-validator",
-                    f"no input validator rejects {what}",
-                    "input_validators"
-                    if not ctx.problem.input_validators
-                    else ctx.problem.input_validators[0].rel,
-                )
+            paths.append((first, path))
+        accepted = _all_accept(ctx, built, paths, cache, jails)
+    where = ctx.problem.input_validators[0].rel if ctx.problem.input_validators else None
+    for (what, _data), all_accept in zip(junk, accepted, strict=True):
+        if all_accept:
+            yield warning(
+                "input-validator",
+                f"no input validator rejects {what}",
+                where or "input_validators",
+            )

@@ -9,20 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.judging import CaseJudge
-from problemtools_py.judge.validators import CustomValidator
-from problemtools_py.model.problem import Submission, TestCase
-from problemtools_py.sandbox.results import Limits
+from problemtools_py.model.problem import Submission
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.answers import AnswerChecker
-from problemtools_py.verify.cache import VerdictCache, digest, file_digest
+from problemtools_py.verify.casejudge import SubmissionJudge
 from problemtools_py.verify.claims import expectation_findings
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
@@ -35,7 +29,6 @@ from problemtools_py.verify.timelimit import (
     fixed_limit,
     time_limit,
 )
-from problemtools_py.verify.visualize import OutputVisualizer
 
 
 @dataclass
@@ -45,127 +38,7 @@ class Judged:
     findings: list[Finding]
 
 
-def cases_of(ctx: Context) -> list[TestCase]:
-    if ctx.problem.data is None:
-        return []
-    return [
-        c
-        for g in ctx.problem.data.walk()
-        if g.name.split("/")[0] in ("sample", "secret")
-        for c in g.cases
-        if {".in", ".ans"} <= set(c.files) and ctx.data_selected(c.name)
-    ]
-
-
-class SubmissionJudge:
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
-        self.cases = cases_of(ctx)
-        self.checker = AnswerChecker(ctx)
-        self.work = Path(tempfile.mkdtemp(prefix="ptpy-verify-"))
-        self.cache = VerdictCache()
-        self.stop_early = not ctx.problem.config.scoring
-        config = ctx.problem.config
-        self.passes = config.limits.validation_passes if config.multi_pass else 1
-        self.visualizer = OutputVisualizer(ctx)
-
-    def judge_case(
-        self, exe: Executable, case: TestCase, cpu_limit: float, tl: float | None, name: str = ""
-    ) -> CaseOutcome:
-        """One run, or its result from an earlier run of the same program on the same
-        files with the same validator and limits (judging results are cached by content)."""
-        checker = self.checker.for_case(case)
-        limits = self.ctx.submission_limits(cpu_limit)
-        root = self.ctx.problem.root
-        key = self._key(exe, case, checker, limits, tl)
-        cached = self.cache.get(key) if not self.visualizer.active else None
-        if cached is not None:
-            return CaseOutcome(
-                case,
-                Verdict(cached["at_tl"]),
-                Verdict(cached["at_margin"]),
-                float(cached["cpu"]),
-                cached["score"],
-                str(cached["message"]),
-                cached.get("multiplier"),
-            )
-        judge = CaseJudge(
-            self.ctx.pool, checker, limits, self.ctx.problem.config.interactive, self.passes
-        )
-        work = Path(tempfile.mkdtemp(dir=self.work))
-        result = judge.judge(exe, root / case.files[".in"], root / case.files[".ans"], work)
-        if result.validation is not None:
-            self.visualizer.after(name, case, work)
-        verdict = result.verdict
-        over = tl is not None and result.cpu_seconds > tl and not result.final
-        at_tl = Verdict.TLE if over and verdict in (Verdict.AC, Verdict.WA) else verdict
-        outcome = CaseOutcome(
-            case,
-            at_tl,
-            verdict,
-            result.cpu_seconds,
-            result.score,
-            result.message,
-            result.multiplier,
-        )
-        overloaded = (
-            result.run is not None
-            and result.run.wall_killed
-            and (result.run.cpu_seconds < limits.cpu_seconds)
-        )
-        if verdict is not Verdict.JE and not overloaded:
-            self.cache.put(
-                key,
-                {
-                    "at_tl": at_tl.value,
-                    "at_margin": verdict.value,
-                    "cpu": result.cpu_seconds,
-                    "score": result.score,
-                    "message": result.message,
-                    "multiplier": result.multiplier,
-                },
-            )
-        return outcome
-
-    def _key(
-        self, exe: Executable, case: TestCase, checker: object, limits: Limits, tl: float | None
-    ) -> str:
-        root = self.ctx.problem.root
-        if isinstance(checker, CustomValidator):
-            judge_id = ["custom", checker.executable.directory.name, *checker.args]
-        else:
-            judge_id = ["default", *getattr(checker, "args", [])]
-        return digest(
-            "case-v2",
-            exe.directory.name,
-            file_digest(root / case.files[".in"]),
-            file_digest(root / case.files[".ans"]),
-            *judge_id,
-            repr(
-                (
-                    limits.cpu_seconds,
-                    limits.memory_bytes,
-                    limits.output_bytes,
-                    tl,
-                    self.passes,
-                    self.ctx.problem.config.interactive,
-                )
-            ),
-        )
-
-    def run(
-        self, exe: Executable, cpu_limit: float, tl: float | None, name: str = ""
-    ) -> list[CaseOutcome]:
-        """``exe`` (submission ``name``) on every case, or up to its first failure."""
-        outcomes = []
-        for case in self.cases:
-            outcome = self.judge_case(exe, case, cpu_limit, tl, name)
-            outcomes.append(outcome)
-            if self.ctx.progress:
-                self.ctx.progress("judging", 1)
-            if self.stop_early and outcome.verdict is not Verdict.AC:
-                break
-        return outcomes
+Job = tuple[Submission, float, float | None]  # a submission, its CPU limit, the time limit
 
 
 def _times_the_limit(sub: Submission) -> bool:
@@ -261,27 +134,17 @@ def _time_and_judge(
     ready: dict[str, Executable],
     results: dict[str, SubmissionResult],
 ) -> TimeLimit:
-    """Time the accepted submissions and judge the others at the same time.
-
-    Until the accepted ones are timed, the others run with the smallest limit the rules
-    allow (legacy: 1 s; 2023-07: one time_resolution) times the margin. That is the final
-    limit on most problems; when the derived limit turns out larger, they run again."""
-    timers = [s for s in subs if _times_the_limit(s) and s.rel in ready]
-    others = [s for s in subs if s not in timers and s.rel in ready]
+    """Time the accepted submissions and judge the others at the same time (see
+    first_round); when the derived limit turns out larger than the first, the others run
+    again."""
+    jobs = first_round(ctx, [s for s in subs if s.rel in ready])
+    timers = [s for s, _, _ in jobs if _times_the_limit(s)]
+    others = [s for s, _, _ in jobs if not _times_the_limit(s)]
     fixed = fixed_limit(ctx.problem, ctx.options.fixed_time_limit)
-    is_fixed = fixed is not None
     guess = first_limit(ctx.problem, ctx.options.fixed_time_limit)
-    cap = fixed.hard if fixed is not None else ctx.options.timing_cap
-    # Expected TLEs first: they run to the limit, and must not be the last to start.
-    slow = [s for s in others if slowness(s) == 0]
-    jobs: list[tuple[Submission, float, float | None]] = [
-        (s, guess.hard, guess.seconds) for s in slow
-    ]
-    jobs += [(s, cap, guess.seconds if is_fixed else None) for s in timers]
-    jobs += [(s, guess.hard, guess.seconds) for s in others if s not in slow]
 
-    def run(job: tuple[Submission, float, float | None]) -> list[CaseOutcome]:
-        ahead = ctx.burning.get(job[0].rel)
+    def run(job: Job) -> list[CaseOutcome]:
+        ahead = ctx.ahead.get(job[0].rel)
         if ahead is not None:  # its runs are (being) made under these limits: cached
             with contextlib.suppress(Exception):
                 ahead.result()
@@ -305,6 +168,25 @@ def _time_and_judge(
     for sub in others:
         results[sub.rel].cases = outcomes[sub.rel]
     return limit
+
+
+def first_round(ctx: Context, subs: list[Submission]) -> list[Job]:
+    """The submissions' first runs, in the order they start, each with the CPU limit it
+    runs under and the time limit its verdict is taken at. Expected TLEs first (they run to
+    the limit, and must not be the last to start), then the timing runs of the accepted
+    ones (under the timing cap), then the rest. The others run under the smallest limit
+    the rules allow (legacy: 1 s; 2023-07: one time_resolution) times the margin until the
+    accepted ones are timed: the final limit on most problems."""
+    timers = [s for s in subs if _times_the_limit(s)]
+    others = [s for s in subs if s not in timers]
+    fixed = fixed_limit(ctx.problem, ctx.options.fixed_time_limit)
+    guess = first_limit(ctx.problem, ctx.options.fixed_time_limit)
+    cap = fixed.hard if fixed is not None else ctx.options.timing_cap
+    slow = [s for s in others if slowness(s) == 0]
+    jobs: list[Job] = [(s, guess.hard, guess.seconds) for s in slow]
+    jobs += [(s, cap, guess.seconds if fixed is not None else None) for s in timers]
+    jobs += [(s, guess.hard, guess.seconds) for s in others if s not in slow]
+    return jobs
 
 
 def slowness(sub: Submission) -> int:

@@ -1,0 +1,169 @@
+"""One submission on the test cases, one after another: each case's outcome, cached by
+content (the program, the files, the validator, the limits), the runs in jails kept for
+the submission and its custom output validator (see judge/held.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from pathlib import Path
+
+from problemtools_py.judge.compile import Executable
+from problemtools_py.judge.held import HeldJail, HeldValidator
+from problemtools_py.judge.judging import CaseJudge, run_limits
+from problemtools_py.judge.validators import CustomValidator
+from problemtools_py.model.problem import TestCase
+from problemtools_py.sandbox.results import Limits
+from problemtools_py.verdicts import Verdict
+from problemtools_py.verify.answers import AnswerChecker
+from problemtools_py.verify.cache import VerdictCache, digest, file_digest
+from problemtools_py.verify.context import Context
+from problemtools_py.verify.outcomes import CaseOutcome
+from problemtools_py.verify.visualize import OutputVisualizer
+
+
+def cases_of(ctx: Context) -> list[TestCase]:
+    if ctx.problem.data is None:
+        return []
+    return [
+        c
+        for g in ctx.problem.data.walk()
+        if g.name.split("/")[0] in ("sample", "secret")
+        for c in g.cases
+        if {".in", ".ans"} <= set(c.files) and ctx.data_selected(c.name)
+    ]
+
+
+class SubmissionJudge:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.cases = cases_of(ctx)
+        self.checker = AnswerChecker(ctx)
+        self.work = Path(tempfile.mkdtemp(prefix="ptpy-verify-"))
+        self.work.chmod(0o711)  # (see HeldValidator)
+        self.cache = VerdictCache()
+        self.stop_early = not ctx.problem.config.scoring and not ctx.options.all_cases
+        config = ctx.problem.config
+        self.passes = config.limits.validation_passes if config.multi_pass else 1
+        self.visualizer = OutputVisualizer(ctx)
+
+    def judge_case(
+        self,
+        exe: Executable,
+        case: TestCase,
+        cpu_limit: float,
+        tl: float | None,
+        name: str = "",
+        held: tuple[HeldJail, HeldValidator | None] | None = None,
+    ) -> CaseOutcome:
+        """One run, or its result from an earlier run of the same program on the same
+        files with the same validator and limits (judging results are cached by content)."""
+        checker = self.checker.for_case(case)
+        limits = self.ctx.submission_limits(cpu_limit)
+        root = self.ctx.problem.root
+        key = self._key(exe, case, checker, limits, tl)
+        cached = self.cache.get(key) if not self.visualizer.active else None
+        if cached is not None:
+            return CaseOutcome(
+                case,
+                Verdict(cached["at_tl"]),
+                Verdict(cached["at_margin"]),
+                float(cached["cpu"]),
+                cached["score"],
+                str(cached["message"]),
+                cached.get("multiplier"),
+            )
+        config = self.ctx.problem.config
+        judge = CaseJudge(
+            self.ctx.pool, checker, limits, config.interactive, self.passes, *(held or (None, None))
+        )
+        work = Path(tempfile.mkdtemp(dir=self.work))
+        work.chmod(0o711)  # (a held validator finds its feedback directory in it)
+        result = judge.judge(exe, root / case.files[".in"], root / case.files[".ans"], work)
+        if self.ctx.progress:
+            self.ctx.progress("judging", 1)
+        if result.validation is not None:
+            self.visualizer.after(name, case, work)
+        verdict = result.verdict
+        over = tl is not None and result.cpu_seconds > tl and not result.final
+        at_tl = Verdict.TLE if over and verdict in (Verdict.AC, Verdict.WA) else verdict
+        outcome = CaseOutcome(
+            case,
+            at_tl,
+            verdict,
+            result.cpu_seconds,
+            result.score,
+            result.message,
+            result.multiplier,
+        )
+        overloaded = (
+            result.run is not None
+            and result.run.wall_killed
+            and (result.run.cpu_seconds < limits.cpu_seconds)
+        )
+        if verdict is not Verdict.JE and not overloaded:
+            self.cache.put(
+                key,
+                {
+                    "at_tl": at_tl.value,
+                    "at_margin": verdict.value,
+                    "cpu": result.cpu_seconds,
+                    "score": result.score,
+                    "message": result.message,
+                    "multiplier": result.multiplier,
+                },
+            )
+        return outcome
+
+    def _key(
+        self, exe: Executable, case: TestCase, checker: object, limits: Limits, tl: float | None
+    ) -> str:
+        root = self.ctx.problem.root
+        if isinstance(checker, CustomValidator):
+            judge_id = ["custom", checker.executable.directory.name, *checker.args]
+        else:
+            judge_id = ["default", *getattr(checker, "args", [])]
+        return digest(
+            "case-v2",
+            exe.directory.name,
+            file_digest(root / case.files[".in"]),
+            file_digest(root / case.files[".ans"]),
+            *judge_id,
+            repr(
+                (
+                    limits.cpu_seconds,
+                    limits.memory_bytes,
+                    limits.output_bytes,
+                    tl,
+                    self.passes,
+                    self.ctx.problem.config.interactive,
+                )
+            ),
+        )
+
+    def run(
+        self, exe: Executable, cpu_limit: float, tl: float | None, name: str = ""
+    ) -> list[CaseOutcome]:
+        """``exe`` (submission ``name``) on every case, or up to its first failure, in one
+        jail kept for its runs (interactive ones pair two jails per case)."""
+        outcomes = []
+        limits = run_limits(self.ctx.submission_limits(cpu_limit), exe)
+        interactive = self.ctx.problem.config.interactive
+        custom = self.checker.custom
+        with contextlib.ExitStack() as stack:
+            held = stack.enter_context(HeldJail(self.ctx.pool, exe, limits))
+            checker = None
+            if custom is not None and not interactive:
+                data, pool = self.ctx.problem.root / "data", self.ctx.pool
+                checker = HeldValidator(pool, custom.executable, custom.limits, data, self.work)
+                stack.enter_context(checker)
+            for case in self.cases:
+                if self.ctx.closing.is_set():  # (a run ahead, no longer wanted)
+                    break
+                outcome = self.judge_case(
+                    exe, case, cpu_limit, tl, name, None if interactive else (held, checker)
+                )
+                outcomes.append(outcome)
+                if self.stop_early and outcome.verdict is not Verdict.AC:
+                    break
+        return outcomes

@@ -1,0 +1,116 @@
+"""judge/held.py: jails kept for a program's runs on many test cases (the submission's,
+its custom output validator's) give the verdicts fresh jails give, and keep the validator
+to its own feedback directory."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+from judgekit import Kit
+
+from problemtools_py.judge.execute import run_program
+from problemtools_py.judge.held import HeldJail, HeldValidator
+from problemtools_py.judge.judging import CaseJudge, run_limits
+from problemtools_py.judge.validators import CustomValidator
+from problemtools_py.sandbox.results import Limits
+from problemtools_py.verdicts import Verdict
+
+LIMITS = Limits(cpu_seconds=1.0, memory_bytes=256 << 20, output_bytes=1 << 20)
+DIVISOR = SAMPLES / "divisor"
+CASES = ["sample/1", "secret/1", "secret/2", "secret/3"]
+
+
+def _work(path: Path) -> Path:
+    path.mkdir(mode=0o711)
+    path.chmod(0o711)  # (as the verification's work directories: see HeldValidator)
+    return path
+
+
+def _validator(kit: Kit, source: str | None = None) -> CustomValidator:
+    code = source or (DIVISOR / "output_validators/divisor_checker/checker.py").read_text()
+    return CustomValidator(kit.build("checker.py", code), Limits(cpu_seconds=10))
+
+
+def _judge_all(kit: Kit, submission: str, checker: CustomValidator, work: Path,
+               held: bool) -> list[tuple[Verdict, str]]:
+    exe = kit.build_file(DIVISOR / "submissions" / submission)
+    found = []
+    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe)) as jail, HeldValidator(
+        kit.pool, checker.executable, checker.limits, DIVISOR / "data", work
+    ) as validator:
+        judge = CaseJudge(kit.pool, checker, LIMITS, held=jail if held else None,
+                          held_validator=validator if held else None)
+        for index, case in enumerate(CASES):
+            data = DIVISOR / "data" / case
+            result = judge.judge(exe, data.with_suffix(".in"), data.with_suffix(".ans"),
+                                 _work(work / f"{held}{index}"))
+            found.append((result.verdict, result.message))
+    return found
+
+
+@pytest.mark.parametrize("submission", [
+    "accepted/smallest.py", "accepted/largest.cpp", "wrong_answer/one.py",
+    "wrong_answer/overflow.c", "run_time_error/recurse.py",
+])
+def test_held_jails_judge_as_fresh_jails_do(kit: Kit, tmp_path: Path, submission: str) -> None:
+    checker, work = _validator(kit), _work(tmp_path / "work")
+    held = _judge_all(kit, submission, checker, work, held=True)
+    fresh = _judge_all(kit, submission, checker, work, held=False)
+    assert held == fresh
+    assert {verdict for verdict, _ in held} != {Verdict.JE}
+
+
+HOSTILE = """import os, sys
+if not os.path.isfile("/data/sample/1.ans"):
+    sys.exit(1)  # (not in the held jail, which sees the package's data/ there)
+for path in ("/data/planted", "/judge/planted", os.path.dirname(sys.argv[3].rstrip("/")) + "/x"):
+    try:
+        open(path, "w").write("x")
+    except OSError:
+        continue
+    sys.exit(1)  # wrote where it must not: a judge error
+open(os.path.join(sys.argv[3], "judgemessage.txt"), "w").write("only feedback")
+sys.exit(42)
+"""
+
+
+def test_a_held_validator_writes_only_into_its_feedback_directory(kit: Kit, tmp_path: Path) -> None:
+    work = _work(tmp_path / "work")
+    results = _judge_all(kit, "accepted/smallest.py", _validator(kit, HOSTILE), work, held=True)
+    assert results == [(Verdict.AC, "only feedback")] * len(CASES)
+    assert not (DIVISOR / "data/planted").exists() and not (work / "planted").exists()
+
+
+def test_files_outside_the_bound_roots_are_not_mapped(kit: Kit, tmp_path: Path) -> None:
+    work = _work(tmp_path / "work")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data/a.in").write_text("1\n")
+    (tmp_path / "data/escape.in").symlink_to(tmp_path / "elsewhere.in")
+    checker = _validator(kit)
+    with HeldValidator(kit.pool, checker.executable, checker.limits, tmp_path / "data",
+                       work) as held:
+        assert held.inside(tmp_path / "data/a.in", work / "c/feedback") == [
+            "/data/a.in", "/judge/c/feedback"]
+        assert held.inside(tmp_path / "data/escape.in") is None  # (a link out of data/)
+        assert held.inside(tmp_path / "data/a.in", tmp_path / "other") is None
+
+
+def test_a_held_jail_whose_server_was_lost_is_opened_again(kit: Kit, tmp_path: Path) -> None:
+    exe = kit.build_file(DIVISOR / "submissions/accepted/smallest.py")
+    stdin = DIVISOR / "data/sample/1.in"
+    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe)) as jail:
+        first = jail.box()
+        assert jail.box() is first  # (kept between runs)
+        first.proc.kill()  # (its server dies)
+        first.proc.wait()
+        again = jail.box()
+        assert again is not first and again.alive
+        fd = os.open(stdin, os.O_RDONLY)
+        try:
+            run = run_program(again, exe, limits=LIMITS, stdin=fd)
+        finally:
+            os.close(fd)
+        assert run.ok and run.stdout.strip()
