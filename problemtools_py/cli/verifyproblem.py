@@ -87,6 +87,12 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         help="only test cases whose name (e.g. secret/03) matches",
     )
     parser.add_argument(
+        "--all-cases",
+        action="store_true",
+        help="judge each submission on every test case; a pass-fail problem's submissions "
+        "otherwise stop at their first failing case, as problemtools does",
+    )
+    parser.add_argument(
         "--no-run", action="store_true", help="static checks only: compile and run nothing"
     )
     parser.add_argument(
@@ -182,6 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             visualize=args.visualize,
             generate=args.generate,
             constraints=args.constraints,
+            all_cases=args.all_cases,
         )
         with reporter.progress() as progress:
             run = verify_all(

@@ -25,3 +25,4 @@ class Options:
     visualize: Path | None = None  # --visualize: where the visualizers' images go
     generate: bool = False  # --generate: make stale test data from generators.yaml first
     constraints: bool = False  # --constraints: the bounds validators check, and coverage
+    all_cases: bool = False  # --all-cases: no stop at a pass-fail submission's first failure

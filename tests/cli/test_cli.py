@@ -101,6 +101,16 @@ def test_bail_on_error_stops_after_the_failing_part(copy_sample: Callable[..., P
     assert bailed and all(f["check"] in ("problem-yaml", "license") for f in bailed)
 
 
+@pytest.mark.parametrize(("flags", "cases"), [([], 1), (["--all-cases"], 6)])
+def test_a_failing_submission_stops_at_its_first_failure_unless_all_cases_are_asked(
+    flags: list[str], cases: int, capsys: Capture
+) -> None:
+    argv = ["--json", "-p", "submissions", "-s", "wrong_answer/one.py", *flags]
+    assert main([*argv, str(SAMPLES / "divisor")]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["problems"][0]["submissions"]
+    assert row["verdict"] == "WA" and len(row["cases"]) == cases, row["cases"]
+
+
 def test_quiet_prints_nothing_for_a_clean_problem(capsys: Capture) -> None:
     assert main(["-q", "--no-run", HELLO]) == 0
     assert capsys.readouterr().out == ""
