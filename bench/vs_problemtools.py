@@ -22,13 +22,19 @@ verifyproblem. Debian has no pypy3 and JDK 17 rejects "-source 21", so a languag
 beside the copied problems points its python3 at CPython and drops that flag (its
 documented override).
 
-Usage: python bench/vs_problemtools.py [--problemtools PATH] [--jobs N] [PROBLEM...]"""
+The samples are small (2-12 test cases); real packages have a hundred or more. So the
+bench adds ``divisormany``: divisor with --many (default 120) more secret cases made
+here (products of two random numbers, the smallest divisor as answer), judged by its
+custom output validator: the per-run cost of each tool.
+
+Usage: python bench/vs_problemtools.py [--problemtools PATH] [--jobs N] [--many N] [PROBLEM...]"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import random
 import re
 import resource
 import shutil
@@ -171,6 +177,17 @@ def legacy_copy(problem: Path, into: Path) -> Path | None:
     return found if (found / "problem.yaml").is_file() else None
 
 
+def many_cases(source: Path, into: Path, count: int) -> None:
+    """A copy of divisor with ``count`` more secret cases (the same ones on every run)."""
+    shutil.copytree(source, into)
+    rng = random.Random(20261201)
+    for index in range(count):
+        n = rng.randint(2, 3000) * rng.randint(2, 3000)
+        smallest = next(d for d in range(2, n + 1) if n % d == 0)
+        (into / "data/secret" / f"m{index:03}.in").write_text(f"{n}\n")
+        (into / "data/secret" / f"m{index:03}.ans").write_text(f"{smallest}\n")
+
+
 def modern(problem: Path) -> bool:
     text = (problem / "problem.yaml").read_text()
     return re.search(r"^problem_format_version:\s*['\"]?20(23|25)", text, re.M) is not None
@@ -180,6 +197,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--problemtools", type=Path, help="its verifyproblem executable")
     parser.add_argument("--jobs", type=int, default=usable_cores())
+    parser.add_argument("--many", type=int, default=120, help="extra cases of divisormany")
     parser.add_argument("problems", nargs="*")
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="ptpy-vs-"))
@@ -190,6 +208,8 @@ def main() -> None:
     shutil.copytree(REPO / "sample_problems", theirs_work)
     (work / "languages.yaml").write_text(LANGUAGES_YAML)
     (theirs_work / "languages.yaml").write_text(LANGUAGES_YAML)
+    for where in (work, theirs_work):
+        many_cases(where / "divisor", where / "divisormany", args.many)
     translated = [
         p.parent.name
         for p in theirs_work.glob("*/problem.yaml")

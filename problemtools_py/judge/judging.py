@@ -5,8 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -22,7 +21,6 @@ from problemtools_py.judge.validators import (
     Validation,
     fresh_feedback_dir,
 )
-from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
 from problemtools_py.verdicts import Verdict
@@ -146,15 +144,14 @@ class CaseJudge:
             assert isinstance(self.checker, CustomValidator)
             return self._interactive(exe, stdin, input_path, answer, feedback)
         output = work / "team.out"
-        with self._box() as box:
-            run = run_program(
-                box,
-                exe,
-                limits=run_limits(self.limits, exe),
-                memory_mb=self.limits.memory_bytes >> 20,
-                stdin=stdin,
-                stdout=output,
-            )
+        limits, memory_mb = run_limits(self.limits, exe), self.limits.memory_bytes >> 20
+        if self.held is not None:
+            run = self.held.run(limits=limits, memory_mb=memory_mb, stdin=stdin, stdout=output)
+        else:
+            with self.pool.sandbox() as box:
+                run = run_program(
+                    box, exe, limits=limits, memory_mb=memory_mb, stdin=stdin, stdout=output
+                )
         if not run.ok:
             return run, None
         if isinstance(self.checker, CustomValidator):
@@ -168,19 +165,9 @@ class CaseJudge:
         held = self.held_validator
         inside = held.inside(input_path, answer, feedback) if held is not None else None
         if held is not None and inside is not None:
-            box = held.jail.box()
-            return checker.validate_with(box, input_path, answer, output, feedback, inside)
+            return checker.validate_held(held.jail, inside, output, feedback)
         with self.pool.sandbox() as box:
             return checker.validate_with(box, input_path, answer, output, feedback)
-
-    @contextmanager
-    def _box(self) -> Iterator[Sandbox]:
-        """Where the submission runs: its held jail, else a jail of its own."""
-        if self.held is not None:
-            yield self.held.box()
-        else:
-            with self.pool.sandbox() as box:
-                yield box
 
     def _interactive(
         self, exe: Executable, stdin: Path, input_path: Path, answer: Path, feedback: Path

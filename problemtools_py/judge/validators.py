@@ -18,6 +18,7 @@ from problemtools_py.judge.comparators import (
 )
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
+from problemtools_py.judge.held import HeldJail
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
@@ -130,26 +131,29 @@ class CustomValidator:
         ]
 
     def validate_with(
-        self,
-        box: Sandbox,
-        input_path: Path,
-        answer: Path,
-        team_output: Path,
-        feedback_dir: Path,
-        inside: Sequence[str] | None = None,
+        self, box: Sandbox, input_path: Path, answer: Path, team_output: Path, feedback_dir: Path
     ) -> Validation:
-        """One run on ``team_output``. ``inside``: the input, answer and feedback directory
-        as ``box`` (a jail kept for the validator, see judge/held.py) already sees them;
-        else they are bound for this run."""
-        if inside is not None:
-            argv, binds = [inside[0], inside[1], f"{inside[2]}/", *self.args], []
-        else:
-            argv = self.arguments()
-            binds = self.judge_binds(input_path, answer, feedback_dir)
         try:
             run = run_program(
-                box, self.executable, argv, limits=self.limits, stdin=team_output, binds=binds
+                box,
+                self.executable,
+                self.arguments(),
+                limits=self.limits,
+                stdin=team_output,
+                binds=self.judge_binds(input_path, answer, feedback_dir),
             )
+        except SandboxError as exc:
+            return Validation(Verdict.JE, error=f"{self.kind} could not run: {exc}")
+        return self.interpret(run, feedback_dir)
+
+    def validate_held(
+        self, jail: HeldJail, inside: Sequence[str], team_output: Path, feedback_dir: Path
+    ) -> Validation:
+        """One run in a jail kept for the validator (see judge/held.py), which sees the
+        input, answer and feedback directory at the paths ``inside``."""
+        args = [inside[0], inside[1], f"{inside[2]}/", *self.args]
+        try:
+            run = jail.run(args, limits=self.limits, stdin=team_output)
         except SandboxError as exc:
             return Validation(Verdict.JE, error=f"{self.kind} could not run: {exc}")
         return self.interpret(run, feedback_dir)

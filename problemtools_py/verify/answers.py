@@ -4,11 +4,15 @@ of its own test; junk must not be; crash probes must never make the validator fa
 
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 from problemtools_py.findings import Finding, error, warning
+from problemtools_py.judge.held import HeldValidator, worth_lean
 from problemtools_py.judge.validators import (
     CustomValidator,
     DefaultValidator,
@@ -42,13 +46,19 @@ JUNK: tuple[tuple[str, bytes], ...] = (
 
 
 class AnswerChecker:
-    """Validates outputs for the problem's test cases (default or custom validator)."""
+    """Validates outputs for the problem's test cases (default or custom validator). Used
+    as a context manager, a custom validator runs in a jail kept per thread (see
+    judge/held.py), closed at the end."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, runs: int = 0) -> None:
         self.ctx = ctx
+        self.lean = worth_lean(runs / max(1, ctx.options.jobs))  # (runs: how many checks)
         self.cache = VerdictCache()
         self.custom: CustomValidator | None = None
         self.error: str | None = None
+        self._work: Path | None = None  # (as a context manager) the held jails' feedback
+        self._held: dict[int, HeldValidator] = {}
+        self._lock = threading.Lock()
         problem = ctx.problem
         program = problem.output_validator
         if program is not None:
@@ -101,13 +111,11 @@ class AnswerChecker:
                 cached["score"],
                 error=cached["error"],
             )
-        with tempfile.TemporaryDirectory(prefix="ptpy-check-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="ptpy-check-", dir=self._work) as tmp:
+            os.chmod(tmp, 0o711)  # (a held validator finds its feedback directory in it)
             feedback = fresh_feedback_dir(Path(tmp) / "feedback")
             try:
-                with self.ctx.pool.sandbox() as box:
-                    result = validator.validate_with(
-                        box, root / case.files[".in"], answer, output, feedback
-                    )
+                result = self._run(validator, root / case.files[".in"], answer, output, feedback)
             except SandboxError as exc:
                 return Validation(Verdict.JE, error=str(exc))
         if result.nextpass is None:
@@ -121,6 +129,43 @@ class AnswerChecker:
                 },
             )
         return result
+
+
+    def _run(
+        self, validator: CustomValidator, given: Path, answer: Path, output: Path, feedback: Path
+    ) -> Validation:
+        held = self._held_jail(validator)
+        inside = held.inside(given, answer, feedback) if held is not None else None
+        if held is not None and inside is not None:
+            return validator.validate_held(held.jail, inside, output, feedback)
+        with self.ctx.pool.sandbox() as box:
+            return validator.validate_with(box, given, answer, output, feedback)
+
+    def _held_jail(self, validator: CustomValidator) -> HeldValidator | None:
+        if self._work is None:
+            return None
+        with self._lock:
+            held = self._held.get(threading.get_ident())
+            if held is None:
+                data = self.ctx.problem.root / "data"
+                exe, limits = validator.executable, validator.limits
+                held = HeldValidator(self.ctx.pool, exe, limits, data, self._work, self.lean)
+                self._held[threading.get_ident()] = held
+        return held
+
+    def __enter__(self) -> AnswerChecker:
+        self._work = Path(tempfile.mkdtemp(prefix="ptpy-answers-"))
+        self._work.chmod(0o711)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            held, self._held = list(self._held.values()), {}
+        for jail in held:
+            jail.jail.close()
+        if self._work is not None:
+            shutil.rmtree(self._work, ignore_errors=True)
+            self._work = None
 
 
 def _cases(ctx: Context) -> Iterator[TestCase]:
@@ -148,8 +193,12 @@ def _shown_outputs(ctx: Context, cases: list[TestCase]) -> Iterator[tuple[TestCa
 
 
 def check_answers(ctx: Context) -> list[Finding]:
+    with AnswerChecker(ctx, sum(1 for _ in _cases(ctx)) + len(PROBES + JUNK)) as checker:
+        return _check_answers(ctx, checker)
+
+
+def _check_answers(ctx: Context, checker: AnswerChecker) -> list[Finding]:
     config = ctx.problem.config
-    checker = AnswerChecker(ctx)
     where = "output_validators" if ctx.problem.legacy else "output_validator"
     if checker.error:
         return [error("output-validator", checker.error, where)]

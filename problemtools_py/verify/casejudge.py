@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.held import HeldJail, HeldValidator
+from problemtools_py.judge.held import HeldJail, HeldValidator, worth_lean
 from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.validators import CustomValidator
 from problemtools_py.model.problem import TestCase
@@ -151,11 +151,12 @@ class SubmissionJudge:
         interactive = self.ctx.problem.config.interactive
         custom = self.checker.custom
         with contextlib.ExitStack() as stack:
-            held = stack.enter_context(HeldJail(self.ctx.pool, exe, limits))
+            lean = worth_lean(len(self.cases))
+            held = stack.enter_context(HeldJail(self.ctx.pool, exe, limits, lean=lean))
             checker = None
             if custom is not None and not interactive:
-                data, pool = self.ctx.problem.root / "data", self.ctx.pool
-                checker = HeldValidator(pool, custom.executable, custom.limits, data, self.work)
+                data, pool, work = self.ctx.problem.root / "data", self.ctx.pool, self.work
+                checker = HeldValidator(pool, custom.executable, custom.limits, data, work, lean)
                 stack.enter_context(checker)
             for case in self.cases:
                 if self.ctx.closing.is_set():  # (a run ahead, no longer wanted)

@@ -13,7 +13,7 @@ from pathlib import Path
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
-from problemtools_py.judge.held import HeldJail, HeldJails
+from problemtools_py.judge.held import HeldJail, HeldJails, worth_lean
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Outcome, SandboxError
@@ -85,7 +85,7 @@ def run_validator(
     limits = ctx.validation_limits
     try:
         if held is not None and input_file is None:
-            run = run_program(held.box(), exe, args, limits=limits, stdin=data)
+            run = held.run(args, limits=limits, stdin=data)
         else:
             with ctx.pool.sandbox() as box:
                 binds = [Bind(str(input_file), JUDGE_INPUT)] if input_file is not None else []
@@ -131,7 +131,8 @@ def check_inputs(ctx: Context) -> list[Finding]:
         for case in _cases(ctx, validation=False)
         for program, exe in built
     ]
-    with HeldJails(ctx.pool, ctx.validation_limits) as jails:  # (a jail per thread)
+    runs = (len(tasks) + len(built) * 8) / max(1, ctx.options.jobs)  # (8 junk inputs)
+    with HeldJails(ctx.pool, ctx.validation_limits, worth_lean(runs)) as jails:  # per thread
         verdicts = ctx.map(
             lambda t: run_validator(
                 ctx, t[1], t[3], root / t[2].files[".in"], cache, held=jails.get(t[1])

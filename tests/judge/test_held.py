@@ -1,17 +1,15 @@
 """judge/held.py: jails kept for a program's runs on many test cases (the submission's,
-its custom output validator's) give the verdicts fresh jails give, and keep the validator
-to its own feedback directory."""
+its custom output validator's), plain or lean, give the verdicts fresh jails give, and
+keep the validator to its own feedback directory."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
 from judgekit import Kit
 
-from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.held import HeldJail, HeldValidator
 from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.validators import CustomValidator
@@ -35,11 +33,11 @@ def _validator(kit: Kit, source: str | None = None) -> CustomValidator:
 
 
 def _judge_all(kit: Kit, submission: str, checker: CustomValidator, work: Path,
-               held: bool) -> list[tuple[Verdict, str]]:
+               held: bool, lean: bool = False) -> list[tuple[Verdict, str]]:
     exe = kit.build_file(DIVISOR / "submissions" / submission)
     found = []
-    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe)) as jail, HeldValidator(
-        kit.pool, checker.executable, checker.limits, DIVISOR / "data", work
+    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), lean=lean) as jail, HeldValidator(
+        kit.pool, checker.executable, checker.limits, DIVISOR / "data", work, lean
     ) as validator:
         judge = CaseJudge(kit.pool, checker, LIMITS, held=jail if held else None,
                           held_validator=validator if held else None)
@@ -51,13 +49,15 @@ def _judge_all(kit: Kit, submission: str, checker: CustomValidator, work: Path,
     return found
 
 
+@pytest.mark.parametrize("lean", [False, True], ids=["plain", "lean"])
 @pytest.mark.parametrize("submission", [
     "accepted/smallest.py", "accepted/largest.cpp", "wrong_answer/one.py",
     "wrong_answer/overflow.c", "run_time_error/recurse.py",
 ])
-def test_held_jails_judge_as_fresh_jails_do(kit: Kit, tmp_path: Path, submission: str) -> None:
+def test_held_jails_judge_as_fresh_jails_do(kit: Kit, tmp_path: Path, submission: str,
+                                            lean: bool) -> None:
     checker, work = _validator(kit), _work(tmp_path / "work")
-    held = _judge_all(kit, submission, checker, work, held=True)
+    held = _judge_all(kit, submission, checker, work, held=True, lean=lean)
     fresh = _judge_all(kit, submission, checker, work, held=False)
     assert held == fresh
     assert {verdict for verdict, _ in held} != {Verdict.JE}
@@ -77,9 +77,12 @@ sys.exit(42)
 """
 
 
-def test_a_held_validator_writes_only_into_its_feedback_directory(kit: Kit, tmp_path: Path) -> None:
+@pytest.mark.parametrize("lean", [False, True], ids=["plain", "lean"])
+def test_a_held_validator_writes_only_into_its_feedback_directory(kit: Kit, tmp_path: Path,
+                                                                  lean: bool) -> None:
     work = _work(tmp_path / "work")
-    results = _judge_all(kit, "accepted/smallest.py", _validator(kit, HOSTILE), work, held=True)
+    results = _judge_all(kit, "accepted/smallest.py", _validator(kit, HOSTILE), work,
+                         held=True, lean=lean)
     assert results == [(Verdict.AC, "only feedback")] * len(CASES)
     assert not (DIVISOR / "data/planted").exists() and not (work / "planted").exists()
 
@@ -98,19 +101,17 @@ def test_files_outside_the_bound_roots_are_not_mapped(kit: Kit, tmp_path: Path) 
         assert held.inside(tmp_path / "data/a.in", tmp_path / "other") is None
 
 
-def test_a_held_jail_whose_server_was_lost_is_opened_again(kit: Kit, tmp_path: Path) -> None:
+@pytest.mark.parametrize("lean", [False, True], ids=["plain", "lean"])
+def test_a_held_jail_whose_server_was_lost_is_opened_again(kit: Kit, lean: bool) -> None:
     exe = kit.build_file(DIVISOR / "submissions/accepted/smallest.py")
     stdin = DIVISOR / "data/sample/1.in"
-    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe)) as jail:
+    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), lean=lean) as jail:
         first = jail.box()
         assert jail.box() is first  # (kept between runs)
         first.proc.kill()  # (its server dies)
         first.proc.wait()
         again = jail.box()
         assert again is not first and again.alive
-        fd = os.open(stdin, os.O_RDONLY)
-        try:
-            run = run_program(again, exe, limits=LIMITS, stdin=fd)
-        finally:
-            os.close(fd)
-        assert run.ok and run.stdout.strip()
+        run = jail.run(limits=LIMITS, stdin=stdin)
+        assert run.ok and run.stdout.strip() == b"2"
+        assert again.lean_open is lean  # (lean: straight to the jail's init, as the grader's)

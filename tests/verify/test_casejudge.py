@@ -1,0 +1,42 @@
+"""verify/casejudge.py: a package with many test cases is judged in held jails, lean ones
+past judge.held.LEAN_RUNS runs, with the verdicts its submissions claim and no finding."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from problemtools_py.judge import held
+from problemtools_py.verdicts import Verdict
+from problemtools_py.verify.context import Options
+from problemtools_py.verify.verifier import verify_all
+
+
+@pytest.mark.parametrize("extra", [0, held.LEAN_RUNS])
+def test_many_cases_are_judged_in_held_jails(
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch, extra: int
+) -> None:
+    root = copy_sample("divisor")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(root.parent / "cache"))
+    for index in range(extra):
+        n = (index + 2) * (index + 5)
+        smallest = next(d for d in range(2, n + 1) if n % d == 0)
+        (root / f"data/secret/x{index}.in").write_text(f"{n}\n")
+        (root / f"data/secret/x{index}.ans").write_text(f"{smallest}\n")
+    opened: list[bool] = []
+    real = held.HeldJail.box
+
+    def box(self: held.HeldJail) -> object:
+        if self._box is None:
+            opened.append(self.lean)
+        return real(self)
+
+    monkeypatch.setattr(held.HeldJail, "box", box)
+    (report,) = verify_all([root], ("validators", "submissions"), options=Options(jobs=2)).problems
+    assert report.findings == []
+    verdicts = {row.submission.split("/")[-1]: row.verdict for row in report.submissions}
+    assert verdicts == {"largest.cpp": Verdict.AC, "smallest.py": Verdict.AC,
+                        "recurse.py": Verdict.RTE, "one.py": Verdict.WA, "overflow.c": Verdict.WA}
+    assert opened and (any(opened) if extra else not any(opened)), opened
