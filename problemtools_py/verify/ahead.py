@@ -9,8 +9,11 @@ those still running)."""
 from __future__ import annotations
 
 import shutil
+import threading
 
+from problemtools_py.judge.held import worth_lean
 from problemtools_py.model.problem import Submission
+from problemtools_py.sandbox import native
 from problemtools_py.verify.casejudge import SubmissionJudge, cases_of
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.submissions import first_round, slowness
@@ -21,9 +24,12 @@ def judge_ahead(ctx: Context) -> None:
     submissions part will use first; the builds of the others start between the expected
     TLEs and the rest, so compilation overlaps with the checks before that part."""
     subs = [s for s in ctx.problem.submissions if ctx.selected(s) and ctx.runnable(s)]
-    if not cases_of(ctx):
+    cases = cases_of(ctx)
+    if not cases:
         ctx.prefetch_submissions()
         return
+    if worth_lean(len(cases)):  # lean jails ahead: their run loop is built (once) meanwhile
+        threading.Thread(target=native.library, daemon=True).start()
     pool = ctx.background()
     jobs = first_round(ctx, subs)
     slow = [job for job in jobs if slowness(job[0]) == 0]
