@@ -10,10 +10,11 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Sequence
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
@@ -21,6 +22,8 @@ from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, RunResult, SandboxError
+
+T = TypeVar("T")
 
 # A lean session costs ~45 ms more to open (the jail's own small interpreter starts) and
 # ~2.5 ms less per run than a plain one (measured on two cores): lean from this many runs.
@@ -127,29 +130,55 @@ class HeldJail:
         self.close()
 
 
+class Lent(Generic[T]):
+    """Held jails lent to the threads that run jobs at a time: a thread takes one for a run
+    and gives it back, so there are never more than the threads running at once, and one
+    series of runs after another (validation, then junk inputs) reuses the same jails."""
+
+    def __init__(self) -> None:
+        self._free: dict[str, list[T]] = {}
+        self._all: list[T] = []
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def take(self, key: str, make: Callable[[], T]) -> Iterator[T]:
+        with self._lock:
+            free = self._free.setdefault(key, [])
+            item = free.pop() if free else None
+        if item is None:
+            item = make()
+            with self._lock:
+                self._all.append(item)
+        try:
+            yield item
+        finally:
+            with self._lock:
+                free.append(item)
+
+    def items(self) -> list[T]:
+        """Every one made (for closing, once the runs are over)."""
+        with self._lock:
+            found, self._all, self._free = self._all, [], {}
+        return found
+
+
 class HeldJails:
-    """A held jail per program and thread, for runs spread over threads (validators on
-    many inputs, ``jobs`` at a time): a thread's runs of one program share its jail."""
+    """Held jails for a program's runs spread over threads (validators on many inputs,
+    ``jobs`` at a time): each run takes a free one of the program's (see Lent)."""
 
     def __init__(self, pool: SandboxPool, limits: Limits, lean: bool = False) -> None:
         self.pool = pool
         self.limits = limits
         self.lean = lean
-        self._jails: dict[tuple[int, str], HeldJail] = {}
-        self._lock = threading.Lock()
+        self._lent: Lent[HeldJail] = Lent()
 
-    def get(self, exe: Executable) -> HeldJail:
-        key = (threading.get_ident(), str(exe.directory))
-        with self._lock:
-            jail = self._jails.get(key)
-            if jail is None:
-                jail = self._jails[key] = HeldJail(self.pool, exe, self.limits, lean=self.lean)
-        return jail
+    def take(self, exe: Executable) -> contextlib.AbstractContextManager[HeldJail]:
+        return self._lent.take(
+            str(exe.directory), lambda: HeldJail(self.pool, exe, self.limits, lean=self.lean)
+        )
 
     def close(self) -> None:
-        with self._lock:
-            jails, self._jails = list(self._jails.values()), {}
-        for jail in jails:
+        for jail in self._lent.items():
             jail.close()
 
     def __enter__(self) -> HeldJails:

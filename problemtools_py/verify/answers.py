@@ -7,12 +7,11 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 from problemtools_py.findings import Finding, error, warning
-from problemtools_py.judge.held import HeldValidator, worth_lean
+from problemtools_py.judge.held import HeldValidator, Lent, worth_lean
 from problemtools_py.judge.validators import (
     CustomValidator,
     DefaultValidator,
@@ -57,8 +56,7 @@ class AnswerChecker:
         self.custom: CustomValidator | None = None
         self.error: str | None = None
         self._work: Path | None = None  # (as a context manager) the held jails' feedback
-        self._held: dict[int, HeldValidator] = {}
-        self._lock = threading.Lock()
+        self._held: Lent[HeldValidator] = Lent()
         problem = ctx.problem
         program = problem.output_validator
         if program is not None:
@@ -134,24 +132,17 @@ class AnswerChecker:
     def _run(
         self, validator: CustomValidator, given: Path, answer: Path, output: Path, feedback: Path
     ) -> Validation:
-        held = self._held_jail(validator)
-        inside = held.inside(given, answer, feedback) if held is not None else None
-        if held is not None and inside is not None:
-            return validator.validate_held(held.jail, inside, output, feedback)
+        if self._work is not None:
+            work, data = self._work, self.ctx.problem.root / "data"
+            exe, limits = validator.executable, validator.limits
+            with self._held.take(
+                "", lambda: HeldValidator(self.ctx.pool, exe, limits, data, work, self.lean)
+            ) as held:
+                inside = held.inside(given, answer, feedback)
+                if inside is not None:
+                    return validator.validate_held(held.jail, inside, output, feedback)
         with self.ctx.pool.sandbox() as box:
             return validator.validate_with(box, given, answer, output, feedback)
-
-    def _held_jail(self, validator: CustomValidator) -> HeldValidator | None:
-        if self._work is None:
-            return None
-        with self._lock:
-            held = self._held.get(threading.get_ident())
-            if held is None:
-                data = self.ctx.problem.root / "data"
-                exe, limits = validator.executable, validator.limits
-                held = HeldValidator(self.ctx.pool, exe, limits, data, self._work, self.lean)
-                self._held[threading.get_ident()] = held
-        return held
 
     def __enter__(self) -> AnswerChecker:
         self._work = Path(tempfile.mkdtemp(prefix="ptpy-answers-"))
@@ -159,10 +150,8 @@ class AnswerChecker:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        with self._lock:
-            held, self._held = list(self._held.values()), {}
-        for jail in held:
-            jail.jail.close()
+        for held in self._held.items():
+            held.jail.close()
         if self._work is not None:
             shutil.rmtree(self._work, ignore_errors=True)
             self._work = None

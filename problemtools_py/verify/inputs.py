@@ -133,12 +133,13 @@ def check_inputs(ctx: Context) -> list[Finding]:
     ]
     runs = (len(tasks) + len(built) * 8) / max(1, ctx.options.jobs)  # (8 junk inputs)
     with HeldJails(ctx.pool, ctx.validation_limits, worth_lean(runs)) as jails:  # per thread
-        verdicts = ctx.map(
-            lambda t: run_validator(
-                ctx, t[1], t[3], root / t[2].files[".in"], cache, held=jails.get(t[1])
-            ),
-            tasks,
-        )
+
+        def valid(task: tuple[Program, Executable, TestCase, list[str]]) -> Verdict:
+            _program, exe, case, args = task
+            with jails.take(exe) as held:
+                return run_validator(ctx, exe, args, root / case.files[".in"], cache, held=held)
+
+        verdicts = ctx.map(valid, tasks)
         findings.extend(_invalid_inputs(ctx, built, cache, jails))
         findings.extend(_fuzz(ctx, built, cache, jails))
     for (program, _exe, case, _args), verdict in zip(tasks, verdicts, strict=True):
@@ -167,7 +168,8 @@ def _all_accept(
     def valid(task: tuple[TestCase, Path, Program, Executable]) -> bool:
         case, path, program, exe = task
         args = ctx.problem.input_validator_args(case, program.name)
-        return run_validator(ctx, exe, args, path, cache, held=jails.get(exe)).valid
+        with jails.take(exe) as held:
+            return run_validator(ctx, exe, args, path, cache, held=held).valid
 
     verdicts = ctx.map(valid, tasks)
     per = len(built)

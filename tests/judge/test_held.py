@@ -10,7 +10,7 @@ import pytest
 from conftest import SAMPLES
 from judgekit import Kit
 
-from problemtools_py.judge.held import HeldJail, HeldValidator
+from problemtools_py.judge.held import HeldJail, HeldValidator, Lent
 from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.validators import CustomValidator
 from problemtools_py.sandbox.results import Limits
@@ -115,3 +115,21 @@ def test_a_held_jail_whose_server_was_lost_is_opened_again(kit: Kit, lean: bool)
         run = jail.run(limits=LIMITS, stdin=stdin)
         assert run.ok and run.stdout.strip() == b"2"
         assert again.lean_open is lean  # (lean: straight to the jail's init, as the grader's)
+
+
+def test_lent_jails_are_never_more_than_the_runs_at_once() -> None:
+    made: list[int] = []
+
+    def make() -> int:
+        made.append(len(made))
+        return made[-1]
+
+    lent: Lent[int] = Lent()
+    with lent.take("a", make) as first, lent.take("a", make) as second:
+        assert first != second  # (two at once: two)
+    for _ in range(5):  # one after another: one of those two, again and again
+        with lent.take("a", make) as again:
+            assert again in (first, second)
+    with lent.take("b", make) as other:  # another program's: its own
+        assert other == 2
+    assert sorted(lent.items()) == [0, 1, 2] and lent.items() == []
