@@ -12,7 +12,8 @@ import pytest
 from conftest import SAMPLES
 from judgekit import Kit
 
-from problemtools_py.judge.judging import CaseJudge
+from problemtools_py.judge.held import HeldJail
+from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.validators import CustomValidator, DatasetValidator, DefaultValidator
 from problemtools_py.sandbox.results import Limits
 from problemtools_py.verdicts import Verdict
@@ -62,18 +63,28 @@ PROGRAMS: dict[str, dict[str, tuple[str, str]]] = {
 CASES = [(lang, verdict) for lang, table in PROGRAMS.items() for verdict in table]
 
 
+@pytest.mark.parametrize("jail", ["fresh", "held", "lean"])
 @pytest.mark.parametrize(("lang", "verdict"), CASES, ids=[f"{lang}-{v}" for lang, v in CASES])
-def test_every_verdict_in_every_language(kit: Kit, tmp_path: Path, lang: str, verdict: str) -> None:
+def test_every_verdict_in_every_language(kit: Kit, tmp_path: Path, lang: str, verdict: str,
+                                         jail: str) -> None:
+    """In a jail of its own per run, and in a jail held for the program's runs, plain or
+    lean (judge/held.py: as verifyproblem judges a submission's test cases)."""
     name, source = PROGRAMS[lang][verdict]
     build = kit.builder.build(kit.languages.get(lang), {name: source.encode()})  # type: ignore[arg-type]
     if verdict == "CE":
         assert build.executable is None and build.message
         return
-    assert build.executable is not None, build.message
-    judge = CaseJudge(kit.pool, DefaultValidator([]), LIMITS)
-    result = judge.judge(build.executable, HELLO / "data/secret/02.in", HELLO / "data/secret/02.ans",
-                         tmp_path)
-    assert result.verdict.value == verdict, (result.message, result.run)
+    exe = build.executable
+    assert exe is not None, build.message
+    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), lean=jail == "lean") as held:
+        judge = CaseJudge(kit.pool, DefaultValidator([]), LIMITS,
+                          held=held if jail != "fresh" else None)
+        for attempt in range(2 if jail != "fresh" else 1):  # (a held jail: again, the same)
+            result = judge.judge(exe, HELLO / "data/secret/02.in", HELLO / "data/secret/02.ans",
+                                 tmp_path / str(attempt))
+            assert result.verdict.value == verdict, (result.message, result.run)
+        if jail != "fresh":
+            assert held.box().lean_open is (jail == "lean")
 
 
 def test_java_rte_is_not_mle_for_an_uncaught_exception(kit: Kit, tmp_path: Path) -> None:
