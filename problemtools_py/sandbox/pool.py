@@ -13,9 +13,10 @@ from problemtools_py.sandbox.client import Sandbox
 class SandboxPool:
     """``size`` sandboxes, one per concurrent run; started lazily, closed together."""
 
-    def __init__(self, size: int, isolate: bool = True) -> None:
+    def __init__(self, size: int, isolate: bool = True, ahead: int = 0) -> None:
         self.size = size
         self.isolate = isolate
+        self.ahead = ahead  # started at the first use (see sandbox)
         self._free: queue.LifoQueue[Sandbox] = queue.LifoQueue()
         self._all: list[Sandbox] = []
         self._lock = threading.Lock()
@@ -46,6 +47,13 @@ class SandboxPool:
 
     @contextmanager
     def sandbox(self) -> Iterator[Sandbox]:
+        """A free sandbox (started now when none is). At the first use, ``ahead`` more
+        start in threads: a command that needs one will soon need others, and one that
+        finds everything cached (a warm verification) starts none."""
+        if self.ahead:
+            with self._lock:
+                count, self.ahead = self.ahead, 0
+            self.prestart(count)
         self._started()
         try:
             box = self._free.get_nowait()

@@ -132,10 +132,9 @@ def verify_all(
     if needs_pool:
         from problemtools_py.sandbox.pool import SandboxPool
 
-        pool = SandboxPool(options.jobs + 1)
-        # Started now, beside the judge's imports and the static checks (more are started
-        # when held jails want them: more at once slowed the small packages, measured).
-        pool.prestart(options.jobs + 1)
+        # (jobs more start at the first use: the first builds need them at once; a warm
+        # run, everything cached, starts none)
+        pool = SandboxPool(options.jobs + 1, ahead=options.jobs)
     try:
         for path in paths:
             report = verify_problem(
