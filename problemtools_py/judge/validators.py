@@ -119,8 +119,14 @@ class CustomValidator:
     require_score: bool = False  # legacy "custom score": an accepted output needs score.txt
     kind: str = "output validator"  # what its messages call it
 
-    def arguments(self) -> list[str]:
-        return ["/judge/input", "/judge/answer", "/judge/feedback/", *self.args]
+    def arguments(
+        self, files: Sequence[str] = ("/judge/input", "/judge/answer", "/judge/feedback")
+    ) -> list[str]:
+        """Its command line: the input, the answer and the feedback directory (as the
+        jail sees them: bound per run by judge_binds, else where a held jail has them),
+        then the problem's validator arguments."""
+        given, answer, feedback = files
+        return [given, answer, f"{feedback}/", *self.args]
 
     @staticmethod
     def judge_binds(input_path: Path, answer: Path, feedback_dir: Path) -> list[Bind]:
@@ -151,9 +157,8 @@ class CustomValidator:
     ) -> Validation:
         """One run in a jail kept for the validator (see judge/held.py), which sees the
         input, answer and feedback directory at the paths ``inside``."""
-        args = [inside[0], inside[1], f"{inside[2]}/", *self.args]
         try:
-            run = jail.run(args, limits=self.limits, stdin=team_output)
+            run = jail.run(self.arguments(inside), limits=self.limits, stdin=team_output)
         except SandboxError as exc:
             return Validation(Verdict.JE, error=f"{self.kind} could not run: {exc}")
         return self.interpret(run, feedback_dir)

@@ -126,23 +126,13 @@ def check_inputs(ctx: Context) -> list[Finding]:
         return findings
     cache = VerdictCache()
     root = ctx.problem.root
-    tasks = [
-        (program, exe, case, ctx.problem.input_validator_args(case, program.name))
-        for case in _cases(ctx, validation=False)
-        for program, exe in built
-    ]
-    runs = (len(tasks) + len(built) * 8) / max(1, ctx.options.jobs)  # (8 junk inputs)
+    inputs = [(case, root / case.files[".in"]) for case in _cases(ctx, validation=False)]
+    runs = (len(inputs) + 8) * len(built) / max(1, ctx.options.jobs)  # (8 junk inputs)
     with HeldJails(ctx.pool, ctx.validation_limits, worth_lean(runs)) as jails:  # per thread
-
-        def valid(task: tuple[Program, Executable, TestCase, list[str]]) -> Verdict:
-            _program, exe, case, args = task
-            with jails.take(exe) as held:
-                return run_validator(ctx, exe, args, root / case.files[".in"], cache, held=held)
-
-        verdicts = ctx.map(valid, tasks)
-        findings.extend(_invalid_inputs(ctx, built, cache, jails))
-        findings.extend(_fuzz(ctx, built, cache, jails))
-    for (program, _exe, case, _args), verdict in zip(tasks, verdicts, strict=True):
+        verdicts = _verdicts(ctx, built, inputs, cache, jails)
+        more = [*_invalid_inputs(ctx, built, cache, jails), *_fuzz(ctx, built, cache, jails)]
+    which = [(program, case) for case, _path in inputs for program, _exe in built]
+    for (program, case), verdict in zip(which, verdicts, strict=True):
         if not verdict.valid:
             findings.append(
                 error(
@@ -151,7 +141,27 @@ def check_inputs(ctx: Context) -> list[Finding]:
                     case.files[".in"],
                 )
             )
-    return findings
+    return findings + more  # (the data's own first, as before the runs went jobs at a time)
+
+
+def _verdicts(
+    ctx: Context,
+    built: list[tuple[Program, Executable]],
+    inputs: list[tuple[TestCase, Path]],
+    cache: VerdictCache,
+    jails: HeldJails,
+) -> list[Verdict]:
+    """Each validator on each input (a case, for its validator arguments, and the file),
+    input by input, validator by validator; all the runs at once, ``jobs`` at a time."""
+    tasks = [(case, path, program, exe) for case, path in inputs for program, exe in built]
+
+    def verdict(task: tuple[TestCase, Path, Program, Executable]) -> Verdict:
+        case, path, program, exe = task
+        args = ctx.problem.input_validator_args(case, program.name)
+        with jails.take(exe) as held:
+            return run_validator(ctx, exe, args, path, cache, held=held)
+
+    return ctx.map(verdict, tasks)
 
 
 def _all_accept(
@@ -161,19 +171,10 @@ def _all_accept(
     cache: VerdictCache,
     jails: HeldJails,
 ) -> list[bool]:
-    """Per input (a case, for its validator arguments, and the file): whether every
-    validator accepts it; all the runs at once, ``jobs`` at a time."""
-    tasks = [(case, path, program, exe) for case, path in inputs for program, exe in built]
-
-    def valid(task: tuple[TestCase, Path, Program, Executable]) -> bool:
-        case, path, program, exe = task
-        args = ctx.problem.input_validator_args(case, program.name)
-        with jails.take(exe) as held:
-            return run_validator(ctx, exe, args, path, cache, held=held).valid
-
-    verdicts = ctx.map(valid, tasks)
+    """Per input: whether every validator accepts it."""
+    verdicts = _verdicts(ctx, built, inputs, cache, jails)
     per = len(built)
-    return [all(verdicts[i * per : (i + 1) * per]) for i in range(len(inputs))]
+    return [all(v.valid for v in verdicts[i * per : (i + 1) * per]) for i in range(len(inputs))]
 
 
 def _invalid_inputs(
