@@ -113,7 +113,9 @@ class CaseJudge:
             verdict = OUTCOME_VERDICT[run.outcome]
             if verdict is Verdict.RTE and self._out_of_memory(exe, run):
                 return CaseResult(Verdict.MLE, run, None, cpu, "ran out of memory", None, passes)
-            return CaseResult(verdict, run, None, cpu, run.describe(), None, passes)
+            said = run.error_line() if verdict is Verdict.RTE else ""
+            why = f"{run.describe()}: {said}" if said else run.describe()
+            return CaseResult(verdict, run, None, cpu, why, None, passes)
         message = validation.judgemessage.strip()
         return CaseResult(
             validation.verdict,

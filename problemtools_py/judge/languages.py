@@ -129,8 +129,19 @@ def _build(code: str, raw: dict[str, Any], source: str) -> Language:
         extra_memory_mb=int(raw.get("extra_memory_mb", 0)),
         also_compile=words("also_compile"),
         out_of_memory=raw.get("out_of_memory"),
-        inprocess=bool(raw.get("inprocess", False)),
+        inprocess=bool(raw.get("inprocess", False)) and runs_as_python3_dash_s(words("run")),
     )
+
+
+def runs_as_python3_dash_s(run: tuple[str, ...]) -> bool:
+    """Whether a run command is ``python3 -S {dir}/{main} ...``, the one command line a run
+    in the sandbox server's own interpreter stands for (started with -S: no site module,
+    no exit() builtin). Another (``-O``, no ``-S``) is always started afresh."""
+    try:
+        main_at = run.index("{dir}/{main}")
+    except ValueError:
+        return False
+    return bool(run) and run[0].rsplit("/", 1)[-1] == "python3" and run[1:main_at] == ("-S",)
 
 
 class Languages:

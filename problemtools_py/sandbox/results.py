@@ -107,6 +107,16 @@ class RunResult:
     def ok(self) -> bool:
         return self.outcome is Outcome.OK
 
+    def error_line(self, width: int = 160) -> str:
+        """What the program last said about its failure: the last line of its error output
+        that does not start with white space (Python's exception, not the traceback's
+        frames; Java's "Exception in thread", not its "at" lines), cut to ``width``."""
+        for line in reversed(self.stderr.decode(errors="replace").splitlines()):
+            if line.strip() and not line[0].isspace():
+                text = "".join(c if c.isprintable() else "?" for c in line.rstrip())
+                return text if len(text) <= width else text[: width - 3] + "..."
+        return ""
+
     def describe(self) -> str:
         """A short human description: 'exit code 3', 'signal SIGSEGV', 'CPU 1.20 s'."""
         if self.outcome is Outcome.TLE:

@@ -124,7 +124,7 @@ class SubmissionJudge:
         else:
             judge_id = ["default", *getattr(checker, "args", [])]
         return digest(
-            "case-v2",
+            "case-v3",  # v3: Python in process as python3 -S (no exit builtin)
             exe.directory.name,
             file_digest(root / case.files[".in"]),
             file_digest(root / case.files[".ans"]),

@@ -87,11 +87,30 @@ def test_every_verdict_in_every_language(kit: Kit, tmp_path: Path, lang: str, ve
             assert held.box().lean_open is (jail == "lean")
 
 
+@pytest.mark.parametrize("jail", ["fresh", "held", "lean"])
+def test_python_runs_as_python3_dash_s_in_every_jail(kit: Kit, tmp_path: Path, jail: str) -> None:
+    """python3 runs with -S: no site module, so no exit() builtin, whether the program is
+    started afresh or run in a held (plain or lean) jail's own interpreter; the message
+    says why the run failed."""
+    source = b'print(f"Hello {input().strip()}!")\nexit(0)\n'
+    exe = kit.builder.build(kit.languages.get("python3"), {"a.py": source}).executable  # type: ignore[arg-type]
+    assert exe is not None
+    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), lean=jail == "lean") as held:
+        judge = CaseJudge(kit.pool, DefaultValidator([]), LIMITS,
+                          held=held if jail != "fresh" else None)
+        result = judge.judge(exe, HELLO / "data/secret/02.in", HELLO / "data/secret/02.ans",
+                             tmp_path)
+    assert result.verdict is Verdict.RTE
+    assert result.message == "exit code 1: NameError: name 'exit' is not defined"
+
+
 def test_java_rte_is_not_mle_for_an_uncaught_exception(kit: Kit, tmp_path: Path) -> None:
     exe = kit.build(*PROGRAMS["java"]["RTE"])
     result = CaseJudge(kit.pool, DefaultValidator([]), LIMITS).judge(
         exe, HELLO / "data/sample/1.in", HELLO / "data/sample/1.ans", tmp_path)
     assert result.verdict is Verdict.RTE and "exit code 1" in result.message
+    assert "java.lang.OutOfMemoryError" not in result.message
+    assert "java.lang.ArrayIndexOutOfBoundsException" in result.message
 
 
 def test_compilation_is_cached_by_content(kit: Kit) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from problemtools_py.judge.languages import Languages
@@ -24,3 +26,26 @@ from problemtools_py.judge.languages import Languages
 def test_detect(names: list[str], first_line: str, code: str | None) -> None:
     language = Languages.load().detect(names, dict.fromkeys(names, first_line))
     assert (language.code if language else None) == code
+
+
+@pytest.mark.parametrize(
+    ("run", "inprocess"),
+    [
+        (None, True),  # the shipped python3 -S
+        ('[python3, -S, "{dir}/{main}"]', True),
+        ('[/usr/bin/python3, -S, "{dir}/{main}", extra]', True),
+        ('[python3, "{dir}/{main}"]', False),  # site loaded: exit() and site-packages
+        ('[python3, -S, -O, "{dir}/{main}"]', False),  # no asserts: not what a fork runs
+        ('[pypy3, -S, "{dir}/{main}"]', False),
+    ],
+)
+def test_python_runs_in_process_only_as_python3_dash_s(
+    tmp_path: Path, run: str | None, inprocess: bool
+) -> None:
+    """A run in the sandbox server's interpreter stands for ``python3 -S file``; a
+    languages.yaml that runs Python otherwise gets fresh interpreters."""
+    (tmp_path / "p").mkdir()
+    if run is not None:
+        (tmp_path / "languages.yaml").write_text(f"python3:\n  run: {run}\n")
+    language = Languages.load((tmp_path / "p",)).get("python3")
+    assert language is not None and language.inprocess is inprocess

@@ -276,6 +276,9 @@ INPROCESS = {
     "signals.py": "import signal\nprint(signal.getsignal(signal.SIGUSR1))",
     "rand.py": "import random\nprint(random.random())",
     "rand2.py": "import random\nprint(random.random())",
+    # python3 -S has no site module: no exit() or quit() builtins, no site-packages
+    "nosite.py": "import builtins, sys\nprint(hasattr(builtins, 'exit'), hasattr(builtins, 'quit'),"
+                 " 'site' in sys.modules, sys.flags.no_site, [p for p in sys.path if 'packages' in p])",
 }
 
 
@@ -326,6 +329,7 @@ def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, mode: str
     assert results["stdio.py"].stdout == b"True False False True utf-8 utf-8 abc\n"
     assert results["env.py"].stdout == (repr(sorted(ENV.items())) + "\n").encode()
     assert results["signals.py"].stdout == b"0\n"  # SIG_DFL
+    assert results["nosite.py"].stdout == b"False False False 1 []\n"
     # each run is seeded afresh, as a new python3 is
     assert results["rand.py"].stdout != results["rand2.py"].stdout
 

@@ -1,0 +1,46 @@
+"""RunResult's descriptions of a run (pure: no sandbox)."""
+
+from __future__ import annotations
+
+import pytest
+
+from problemtools_py.sandbox.results import Outcome, RunResult
+
+PYTHON = b"""Traceback (most recent call last):
+  File "/prog/x.py", line 3, in <module>
+    exit(0)
+NameError: name 'exit' is not defined
+"""
+JAVA = b"""Exception in thread "main" java.lang.IllegalStateException: no input
+\tat Main.main(Main.java:5)
+"""
+CPP = b"""terminate called after throwing an instance of 'std::runtime_error'
+  what():  bad
+"""
+
+
+def crashed(stderr: bytes) -> RunResult:
+    return RunResult(outcome=Outcome.RTE, exit_code=1, signal=None, cpu_seconds=0.01,
+                     wall_seconds=0.02, peak_memory_bytes=1 << 20, output_bytes=0, stdout=b"",
+                     stderr=stderr)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("stderr", "line"),
+    [
+        (PYTHON, "NameError: name 'exit' is not defined"),
+        (JAVA, 'Exception in thread "main" java.lang.IllegalStateException: no input'),
+        (CPP, "terminate called after throwing an instance of 'std::runtime_error'"),
+        (b"", ""),
+        (b"   \n\t\n", ""),
+        (b"bad \x1b[31mred\x1b[0m \xff\n", "bad ?[31mred?[0m \ufffd"),
+    ],
+    ids=["python", "java", "cpp", "silent", "blank", "control-bytes"],
+)
+def test_the_error_line_is_what_the_program_last_said(stderr: bytes, line: str) -> None:
+    assert crashed(stderr).error_line() == line
+
+
+def test_a_long_error_line_is_cut() -> None:
+    said = crashed(b"E" * 500 + b"\n").error_line(width=40)
+    assert len(said) == 40 and said.endswith("...")
