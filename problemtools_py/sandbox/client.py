@@ -17,16 +17,10 @@ through the server."""
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import os
-import select
-import shutil
 import socket
 import stat
-import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -35,6 +29,12 @@ from typing import Any
 
 from problemtools_py.sandbox import native
 from problemtools_py.sandbox.lean import LeanLine, lean_call
+from problemtools_py.sandbox.processes import (
+    ServerProcess,
+    SpawnedServer,
+    exited_in_time,
+    start_server,
+)
 from problemtools_py.sandbox.protocol import (
     CLOSE,
     ENV,
@@ -54,76 +54,6 @@ _warned = False
 _warn_lock = threading.Lock()
 
 
-# The server imports only the standard library and this package, so it can run on the
-# interpreter programs know as python3, whatever runs the judge.
-_BOOT = (
-    "import sys; sys.path.insert(0, sys.argv[1]); del sys.argv[1]; "
-    "from problemtools_py.sandbox.server import main; main()"
-)
-_server_python: list[str] = []
-_server_python_lock = threading.Lock()
-
-
-def server_python() -> str:
-    """The interpreter for sandbox servers: ``python3`` as the sandbox finds it (so that
-    in-process Python programs run on exactly the interpreter they would be started with,
-    optimised builds included) when it is 3.11 or newer, else this one. Asked once per
-    process, and its answer kept in the cache by the file's identity (the probe is a
-    Python start-up, on the path of every first sandbox)."""
-    with _server_python_lock:
-        if not _server_python:
-            candidate = shutil.which("python3", path=ENV["PATH"])
-            recent = candidate is not None and _is_recent(candidate)
-            _server_python.append(candidate if recent and candidate else sys.executable)
-        return _server_python[0]
-
-
-def _is_recent(python: str) -> bool:
-    """Whether ``python`` is 3.11 or newer (remembered per file: path, inode, size, time)."""
-    try:
-        st = os.stat(python)
-    except OSError:
-        return False
-    real = os.path.realpath(python)
-    if real == os.path.realpath(sys.executable):
-        return sys.version_info >= (3, 11)
-    key = hashlib.sha256(f"{real} {st.st_ino} {st.st_size} {st.st_mtime_ns}".encode())
-    memo = native.cache_dir() / "sandbox" / f"python3-{key.hexdigest()[:16]}"
-    with contextlib.suppress(OSError):
-        return memo.read_text() == "1"
-    try:
-        probe = subprocess.run(
-            [python, "-I", "-S", "-c", "import sys; print(sys.version_info >= (3, 11))"],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    recent = probe.stdout.strip() == "True"
-    with contextlib.suppress(OSError):  # (written whole: another process may be reading)
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        fd, scratch = tempfile.mkstemp(dir=memo.parent)
-        with os.fdopen(fd, "w") as handle:
-            handle.write("1" if recent else "0")
-        os.replace(scratch, memo)
-    return recent
-
-
-def _exited(pid: int, timeout: float) -> bool:
-    """Wait up to ``timeout`` seconds for the process to end, woken the moment it does
-    (Popen.wait with a timeout polls, sleeping up to 50 ms past the end)."""
-    try:
-        fd = os.pidfd_open(pid)
-    except OSError:  # (already reaped, or no pidfd here)
-        return True
-    try:
-        return bool(select.select([fd], [], [], timeout)[0])
-    finally:
-        os.close(fd)
-
-
 def _default_warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
@@ -133,30 +63,34 @@ warn_hook: WarnHook = _default_warn
 
 
 class Sandbox:
-    def __init__(self, isolate: bool = True) -> None:
+    def __init__(self, isolate: bool = True, spawner: Sandbox | None = None) -> None:
+        """A new server: a new interpreter, or with ``spawner`` (a sandbox that runs
+        nothing else, see Server.spawn) a fork of that one's server, which starts in a
+        millisecond with its imports and its probe's answers."""
         parent, child = socket.socketpair()
-        package_root = str(Path(__file__).resolve().parent.parent.parent)
-        # -S: the server's interpreter is the one its Python programs run in (in process), and
-        # they run as ``python3 -S``: no site module, so no exit() or quit() builtins and no
-        # site-packages (and no site start-up, 5-25 ms, for the server).
-        args = [server_python(), "-I", "-S", "-c", _BOOT, package_root, str(child.fileno())]
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-        with contextlib.suppress(OSError):
-            # The process's cores (its main thread's), not those of the thread starting the
-            # server: a grading worker thread may be pinned to one (see Grader).
-            env["PROBLEMTOOLS_PY_CPUS"] = ",".join(map(str, os.sched_getaffinity(os.getpid())))
-        if not isolate:
-            env["PROBLEMTOOLS_PY_NO_ISOLATION"] = "1"
-        self.proc = subprocess.Popen(
-            args, pass_fds=[child.fileno()], stdin=subprocess.DEVNULL, env=env, close_fds=True
-        )
-        child.close()
+        try:
+            if spawner is not None:
+                spawner._spawn(child.fileno())
+            else:
+                self.proc: ServerProcess = start_server(child, isolate)
+        except BaseException:
+            parent.close()
+            raise
+        finally:
+            child.close()
         self.sock = parent
         self._send_lock = threading.Lock()
         self._python_matches: bool | None = None
         self.lean: LeanLine | None = None  # the open session's direct line (see session)
         self.lean_loop = ""
-        message, _ = recv_message(parent)
+        message, fds = recv_message(parent)
+        if spawner is not None:  # (its pidfd comes with its hello)
+            if message is None or len(fds) != 1:
+                for fd in fds:
+                    os.close(fd)
+                parent.close()
+                raise SandboxError("the sandbox server did not start")
+            self.proc = SpawnedServer(int(message.get("pid", 0)), fds[0])
         if message is None:
             self.close()
             raise SandboxError("the sandbox server did not start")
@@ -337,6 +271,21 @@ class Sandbox:
             reply._replace(stderr=stderr, isolation=self.isolation), limits, stdout
         )
 
+    def _spawn(self, fd: int) -> None:
+        """Have this sandbox's server fork a new server talking on ``fd`` (from then on it
+        runs nothing itself: see Server.spawn)."""
+        self._spawn_fds([fd])
+
+    def _spawn_fds(self, fds: list[int]) -> None:
+        with self._send_lock:
+            send_message(self.sock, {"spawn": True}, fds)
+            reply, fds = recv_message(self.sock)
+        for extra in fds:
+            os.close(extra)
+        if reply is None or "error" in reply:
+            why = reply.get("error") if reply else "its server is gone"
+            raise SandboxError(f"no new sandbox server: {why}")
+
     def python_matches(self) -> bool:
         """Whether ``python3`` inside the sandbox is the server's own Python version, so a
         Python 3 program may run in-process (checked once per sandbox)."""
@@ -363,7 +312,7 @@ class Sandbox:
         try:
             self.sock.close()
         finally:
-            if not _exited(self.proc.pid, 5.0):
+            if not exited_in_time(self.proc, 5.0):
                 self.proc.kill()
             self.proc.wait()
 

@@ -15,7 +15,8 @@ import signal
 import socket
 import sys
 import tempfile
-from typing import Any
+import time
+from typing import Any, NoReturn
 
 from problemtools_py.sandbox import inprocess, syscalls, zygote
 from problemtools_py.sandbox.cgroups import Cgroups, RunGroup
@@ -49,7 +50,7 @@ class Mode:
 
 
 class Server:
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket, maker: Server | None = None) -> None:
         self.sock = sock
         self.root_dir = tempfile.mkdtemp(prefix="ptpy-root-")
         self.host_cwd_base = tempfile.mkdtemp(prefix="ptpy-cwd-")
@@ -59,7 +60,11 @@ class Server:
         self.session_loop = ""  # a lean session's run loop: "c" or "python"
         self.mode = Mode()
         self.jail_python: tuple[int, int] | None = None
-        self.mode = self._probe()
+        self.spawner = False  # it forked other servers, and runs nothing (see spawn)
+        if maker is None:
+            self.mode = self._probe()
+        else:  # forked from a server that probed (see spawn)
+            self.mode, self.jail_python = maker.mode, maker.jail_python
 
     def _probe(self) -> Mode:
         mode = self.mode
@@ -103,11 +108,15 @@ class Server:
             self.jail_python = (int(said[0]), int(said[1]))
         return mode
 
-    def serve(self) -> None:
+    def serve(self, pidfd: int | None = None) -> None:
+        """Say hello (with ``pidfd``, this process's own, when it was spawned), then
+        answer requests until the judge's end of the socket closes."""
         python = (sys.version_info[0], sys.version_info[1])
         hello = Hello(self.mode.label, python, tuple(inprocess.stdlib_dirs()), os.getpid(),
                       self.jail_python)  # fmt: skip
-        send_message(self.sock, to_wire(hello))
+        send_message(self.sock, to_wire(hello), [pidfd] if pidfd is not None else None)
+        if pidfd is not None:
+            os.close(pidfd)
         while True:
             msg, fds = recv_message(self.sock)
             if msg is None:
@@ -128,6 +137,12 @@ class Server:
 
     def handle(self, msg: dict[str, Any], fds: list[int]) -> tuple[dict[str, Any], list[int]]:
         """The reply to a request, and descriptors to send with it (closed here after)."""
+        if "spawn" in msg:
+            return self.spawn(fds), []
+        if self.spawner:
+            for fd in fds:
+                os.close(fd)
+            return error_message("a server that spawns others runs nothing itself"), []
         if "open" in msg:
             self.close_session()
             loop = msg.get("loop")
@@ -147,6 +162,26 @@ class Server:
             raise
         watch = (fds[2], fds[3]) if len(fds) == 4 else ()
         return self.run(req, stdin_fd, stdout_fd, watch), []
+
+    def spawn(self, fds: list[int]) -> dict[str, Any]:
+        """Fork a new server talking on the socket ``fds[0]``: it has this one's imports,
+        preloaded modules and probe's answers, so it starts in a millisecond instead of the
+        50 ms of a new interpreter. A server that spawns runs nothing itself (it would
+        have to tell its runs' children from the servers it reaps) and holds no session."""
+        if len(fds) != 1 or self.session is not None:
+            for fd in fds:
+                os.close(fd)
+            why = "holds a session" if self.session is not None else "needs one socket"
+            return error_message(f"a spawn request {why}")
+        if not self.spawner:
+            self.spawner = True
+            inprocess.preload()  # (once, for every server forked from here)
+            signal.signal(signal.SIGCHLD, _reap)
+        pid = os.fork()
+        if pid == 0:
+            _serve_spawned(self, fds[0])
+        os.close(fds[0])
+        return {"ok": True, "pid": pid}
 
     def open_session(
         self, req: Request, lean: bool = False, loop: str | None = None
@@ -255,6 +290,36 @@ class Server:
             self.close_session()
 
 
+def _reap(*_: object) -> None:
+    """SIGCHLD in a server that spawns: collect the servers that ended (its only children)."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0] > 0:
+            pass
+
+
+def _serve_spawned(maker: Server, fd: int) -> NoReturn:
+    """The forked child of Server.spawn: a server of its own on ``fd``, until its judge
+    goes; it never returns into its maker's loop."""
+    status = 1
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # (its runs are waited for by pid)
+        maker.sock.close()  # the maker's judge is not this one's to talk to
+        run_server(Server(socket.socket(fileno=fd), maker), os.pidfd_open(os.getpid()))
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def run_server(server: Server, pidfd: int | None = None) -> None:
+    try:
+        server.serve(pidfd)
+    finally:  # (a judge that went away with a session open leaves no jail or cgroup)
+        with contextlib.suppress(Exception):
+            server.close_session()
+        shutil.rmtree(server.root_dir, ignore_errors=True)
+        shutil.rmtree(server.host_cwd_base, ignore_errors=True)
+
+
 def main() -> None:
     fd = int(sys.argv[-1])
     sock = socket.socket(fileno=fd)
@@ -269,12 +334,20 @@ def main() -> None:
     inprocess.stdlib_path()
     server = Server(sock)
     try:
-        server.serve()
-    finally:  # (a judge that went away with a session open leaves no jail or cgroup)
-        with contextlib.suppress(Exception):
-            server.close_session()
-        shutil.rmtree(server.root_dir, ignore_errors=True)
-        shutil.rmtree(server.host_cwd_base, ignore_errors=True)
+        run_server(server)
+    finally:
+        if server.spawner:  # (the servers it made end with their judges' sockets)
+            _reap_all(5.0)
+
+
+def _reap_all(timeout: float) -> None:
+    """Wait (up to ``timeout`` s) for the servers this one spawned, and collect them."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    deadline = time.monotonic() + timeout
+    with contextlib.suppress(ChildProcessError):
+        while time.monotonic() < deadline:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                time.sleep(0.005)
 
 
 if __name__ == "__main__":

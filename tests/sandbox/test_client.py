@@ -4,11 +4,9 @@ machine are left as they were."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -399,21 +397,3 @@ def test_programs_start_with_default_signal_actions(box: Sandbox, tmp_path: Path
         in_session = box.run(script, limits=LIMITS)
     for result in (alone, in_session):
         assert result.stdout.decode().split() == ["SigIgn:", "0000000000000000"], result
-
-
-def test_the_server_interpreter_is_probed_once_per_file(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """python3's version is asked by starting it once; later processes read the answer,
-    kept by the file's identity."""
-    python = shutil.which("python3", path=sandbox_module.ENV["PATH"])
-    if python is None or os.path.realpath(python) == os.path.realpath(sys.executable):
-        pytest.skip("the sandbox's python3 is this interpreter: nothing to probe")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert sandbox_module._is_recent(python) is True
-    assert list((tmp_path / "problemtools_py" / "sandbox").glob("python3-*"))
-
-    def no_probe(*args: object, **kwargs: object) -> None:
-        raise AssertionError("probed again")
-
-    monkeypatch.setattr(sandbox_module.subprocess, "run", no_probe)
-    assert sandbox_module._is_recent(python) is True

@@ -1,0 +1,125 @@
+"""sandbox/processes.py and Server.spawn: the servers' interpreter, and servers forked from
+a spawner (started in a millisecond), which isolate as a new one does and leave nothing
+behind."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from problemtools_py.sandbox import processes
+from problemtools_py.sandbox.client import Sandbox
+from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.sandbox.processes import SpawnedServer
+from problemtools_py.sandbox.results import Limits, Outcome, SandboxError
+
+LIMITS = Limits(cpu_seconds=1.0, memory_bytes=256 << 20, output_bytes=1 << 20)
+
+
+def test_the_server_interpreter_is_probed_once_per_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """python3's version is asked by starting it once; later processes read the answer,
+    kept by the file's identity."""
+    python = shutil.which("python3", path=processes.ENV["PATH"])
+    if python is None or os.path.realpath(python) == os.path.realpath(sys.executable):
+        pytest.skip("the sandbox's python3 is this interpreter: nothing to probe")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert processes._is_recent(python) is True
+    assert list((tmp_path / "problemtools_py" / "sandbox").glob("python3-*"))
+
+    def no_probe(*args: object, **kwargs: object) -> None:
+        raise AssertionError("probed again")
+
+    monkeypatch.setattr(processes.subprocess, "run", no_probe)
+    assert processes._is_recent(python) is True
+
+
+def gone(pid: int, timeout: float = 5.0) -> bool:
+    """Whether the process has ended and been collected (no zombie left)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not Path(f"/proc/{pid}").exists():  # (a zombie is still there)
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def sockets_of(pid: int) -> int:
+    fds = Path(f"/proc/{pid}/fd")
+    return sum(1 for fd in fds.iterdir() if os.readlink(fd).startswith("socket:"))
+
+
+def test_a_spawned_server_runs_as_a_new_one_and_leaves_nothing() -> None:
+    spawner = Sandbox()
+    try:
+        box = Sandbox(spawner=spawner)
+        assert isinstance(box.proc, SpawnedServer) and box.proc.pid != spawner.proc.pid
+        assert (box.isolation, box.python, box.stdlib) == (
+            spawner.isolation, spawner.python, spawner.stdlib)
+        # its own socket only: not the spawner's line to this judge
+        assert sockets_of(box.proc.pid) == 1
+        run = box.run(["sh", "-c", "echo $$; id -u; ls /"], limits=LIMITS)
+        assert run.outcome is Outcome.OK
+        pid, uid, *_ = run.stdout.decode().split()
+        assert int(pid) <= 3 and uid != "0"  # its own PID namespace, not root
+        assert box.alive
+        pid_of_box = box.proc.pid
+        box.close()
+        assert gone(pid_of_box)  # ended, and its spawner collected it
+        assert spawner.alive
+    finally:
+        spawner.close()
+
+
+def test_a_spawner_runs_nothing_itself() -> None:
+    spawner = Sandbox()
+    try:
+        Sandbox(spawner=spawner).close()
+        with pytest.raises(SandboxError, match="runs nothing"):
+            spawner.run(["true"], limits=LIMITS)
+    finally:
+        spawner.close()
+
+
+def test_a_spawn_request_without_its_socket_is_refused() -> None:
+    spawner = Sandbox()
+    try:
+        a, b = socket.socketpair()
+        with a, b, pytest.raises(SandboxError, match="needs one socket"):
+            spawner._spawn_fds([a.fileno(), b.fileno()])
+        assert spawner.alive
+    finally:
+        spawner.close()
+
+
+def test_a_pool_forks_its_sandboxes_from_one_spawner_and_ends_them_all() -> None:
+    with SandboxPool(3, ahead=2) as pool:
+        with pool.sandbox() as first, pool.sandbox() as second, pool.sandbox() as third:
+            boxes = [first, second, third]
+            assert all(isinstance(box.proc, SpawnedServer) for box in boxes)
+            assert all(box.run(["true"], limits=LIMITS).ok for box in boxes)
+        spawner = pool._spawner
+        assert spawner is not None and spawner not in pool._all
+        pids = [box.proc.pid for box in boxes] + [spawner.proc.pid]
+    assert all(gone(pid) for pid in pids)
+
+
+def test_a_pool_whose_spawner_died_starts_another() -> None:
+    with SandboxPool(2) as pool:
+        with pool.sandbox() as first:
+            assert first.run(["true"], limits=LIMITS).ok
+        spawner = pool._spawner
+        assert spawner is not None
+        spawner.proc.kill()
+        spawner.proc.wait()
+        with pool.sandbox() as same:  # (the free one still serves: it is its own process)
+            assert same is first and same.run(["true"], limits=LIMITS).ok
+            with pool.sandbox() as more:
+                assert more.run(["true"], limits=LIMITS).ok
+                assert pool._spawner is not spawner and pool._spawner is not None
