@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from problemtools_py.cachedir import cache_root
+from problemtools_py.judge import javacds
 from problemtools_py.judge.languages import Language
 from problemtools_py.sandbox import syscalls
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
-from problemtools_py.sandbox.results import Limits, Outcome, SandboxError
+from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
 
 BUILD_DIR, RUN_DIR = "/build", "/prog"
 SCRIPT_NAMES = ("build", "run")
@@ -251,12 +252,15 @@ class Builder:
                 argv.extend(sources)
             else:
                 argv.append(_fill(arg, values))
-        # A sandbox failure raises SandboxError: never cache what the machine, not the
-        # program, caused.
-        with self.pool.sandbox() as box:
-            result = box.run(
-                argv, limits=self.limits, binds=[Bind(str(work), BUILD_DIR, True)], cwd=BUILD_DIR
-            )
+        binds = [Bind(str(work), BUILD_DIR, True)]
+        shared = self._class_data(language, argv)
+        result = self._run_compiler(
+            argv[:1] + javacds.flags(shared) + argv[1:] if shared else argv,
+            [*binds, javacds.bind(shared)] if shared else binds,
+        )
+        if shared is not None and _jvm_crashed(result):  # (a damaged archive: without it)
+            javacds.drop(shared)
+            result = self._run_compiler(argv, binds)
         if result.outcome is Outcome.TLE and result.wall_killed:
             raise SandboxError(
                 "the compiler was stopped by the wall-clock backstop while under "
@@ -276,6 +280,17 @@ class Builder:
         )
         return f"{why}\n{output}".strip(), False
 
+    def _class_data(self, language: Language, argv: list[str]) -> Path | None:
+        if not language.class_data_sharing or not argv:
+            return None
+        return javacds.archive(argv[0], tuple(a for a in argv if a.startswith("-J")))
+
+    def _run_compiler(self, argv: list[str], binds: list[Bind]) -> RunResult:
+        # A sandbox failure raises SandboxError: never cache what the machine, not the
+        # program, caused.
+        with self.pool.sandbox() as box:
+            return box.run(argv, limits=self.limits, binds=binds, cwd=BUILD_DIR)
+
     def _load(self, directory: Path, seconds: float, cached: bool) -> Build:
         info = json.loads((directory / "build.json").read_text())
         if not info["ok"]:
@@ -290,6 +305,14 @@ class Builder:
             bool(info.get("inprocess", False)),
         )
         return Build(exe, info["message"], seconds, cached)
+
+
+def _jvm_crashed(result: RunResult) -> bool:
+    """A compiler JVM that died of a signal or of its own fatal error (which a damaged
+    class-data archive causes), not one that reported errors in the program."""
+    return result.outcome is Outcome.RTE and (
+        result.signal is not None or b"A fatal error has been detected" in result.stdout
+    )
 
 
 @contextmanager

@@ -39,6 +39,7 @@ class Language:
     also_compile: tuple[str, ...] = ()
     out_of_memory: str | None = None
     inprocess: bool = False
+    class_data_sharing: bool = False  # javac: map a class-data archive (see javacds)
 
     def matches(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.files)
@@ -130,6 +131,7 @@ def _build(code: str, raw: dict[str, Any], source: str) -> Language:
         also_compile=words("also_compile"),
         out_of_memory=raw.get("out_of_memory"),
         inprocess=bool(raw.get("inprocess", False)) and runs_as_python3_dash_s(words("run")),
+        class_data_sharing=bool(raw.get("class_data_sharing", False)),
     )
 
 

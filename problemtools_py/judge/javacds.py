@@ -1,0 +1,120 @@
+"""A class-data-sharing archive for javac: the classes javac loads, dumped once per JDK
+and mapped by every later javac, which then starts in 0.3 s of CPU instead of 0.55 s.
+
+The archive is made on the first Java compilation (a javac run on a small program of our
+own, outside the sandbox: none of the package's code runs), checked by one more javac run
+that maps it, and published whole into the cache under a name of the JDK's identity (its
+javac, its ``release`` file, the -J options), so an upgraded JDK makes a new one. A javac
+that cannot use it (missing, or made by another JVM build) starts as before; a damaged one
+can crash the JVM, so a compilation that fails by a signal or a JVM fatal error is run
+again without it, and the archive is dropped (see compile.Builder)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+from problemtools_py.cachedir import cache_root
+from problemtools_py.sandbox.protocol import ENV, Bind
+
+MOUNT = "/cds"  # where a compilation's jail sees the archives
+_PROBE = (
+    "import java.util.*;\n"
+    "public class Probe { public static void main(String[] a) {\n"
+    "  List<String> l = new ArrayList<>(); Map<String, Integer> m = new HashMap<>();\n"
+    "  System.out.println(l.size() + m.size() + new Scanner(System.in).nextInt()); } }\n"
+)
+_lock = threading.Lock()
+_memo: dict[tuple[str, tuple[str, ...]], Path | None] = {}
+
+
+def archive(javac: str, options: tuple[str, ...]) -> Path | None:
+    """The archive for ``javac`` started with the -J ``options`` (made now if need be), or
+    None when it cannot be made (then javac starts without one)."""
+    found = shutil.which(javac, path=ENV["PATH"])
+    if found is None:
+        return None
+    real = os.path.realpath(found)
+    with _lock:
+        if (real, options) not in _memo:
+            _memo[(real, options)] = _find_or_make(real, options)
+        return _memo[(real, options)]
+
+
+def flags(path: Path) -> list[str]:
+    """javac's options to map ``path`` (as the jail sees it, under MOUNT), saying nothing
+    when it cannot."""
+    return [f"-J-XX:SharedArchiveFile={MOUNT}/{path.name}", "-J-Xshare:auto",
+            "-J-Xlog:cds=off", "-J-Xlog:cds+dynamic=off",
+            "-J-XX:ErrorFile=/tmp/hs_err_%p.log"]  # (a crash report: not in the build)  # fmt: skip
+
+
+def bind(path: Path) -> Bind:
+    return Bind(str(path.parent), MOUNT)
+
+
+def drop(path: Path) -> None:
+    """Forget an archive that a compilation could not start with (it is made anew by the
+    next process that needs it)."""
+    with _lock:
+        for key, value in list(_memo.items()):
+            if value == path:
+                _memo[key] = None
+    with contextlib.suppress(OSError):
+        path.unlink()
+
+
+def _key(real: str, options: tuple[str, ...]) -> str:
+    st = os.stat(real)
+    try:
+        release = (Path(real).parent.parent / "release").read_bytes()
+    except OSError:
+        release = b""
+    h = hashlib.sha256(f"{real} {st.st_ino} {st.st_size} {st.st_mtime_ns}".encode())
+    h.update(release + "\0".join(options).encode())
+    return h.hexdigest()[:24]
+
+
+def _find_or_make(real: str, options: tuple[str, ...]) -> Path | None:
+    try:
+        directory = cache_root() / "javac-cds"
+        final = directory / f"javac-{_key(real, options)}.jsa"
+        if final.is_file():
+            return final
+        directory.mkdir(parents=True, exist_ok=True)
+        directory.chmod(0o755)  # (bound into jails, read by the sandbox's user)
+        with tempfile.TemporaryDirectory(dir=directory, prefix=".make-") as scratch:
+            made = _make(real, options, Path(scratch))
+            if made is None:
+                return None
+            made.chmod(0o644)
+            os.replace(made, final)
+        return final
+    except OSError:
+        return None
+
+
+def _make(real: str, options: tuple[str, ...], scratch: Path) -> Path | None:
+    """Dump javac's classes into an archive in ``scratch``, then check that a javac maps
+    it and compiles as it should."""
+    source = scratch / "Probe.java"
+    source.write_text(_PROBE)
+    made = scratch / "javac.jsa"
+    dump = [real, *options, f"-J-XX:ArchiveClassesAtExit={made}", "-d", str(scratch), str(source)]
+    check = [real, *options, f"-J-XX:SharedArchiveFile={made}", "-J-Xshare:on",
+             "-d", str(scratch / "out"), str(source)]  # fmt: skip
+    for argv in (dump, check):
+        try:
+            done = subprocess.run(argv, capture_output=True, timeout=120, check=False,
+                                  stdin=subprocess.DEVNULL, cwd=scratch)  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if done.returncode != 0 or not made.is_file():
+            return None
+    return made if (scratch / "out" / "Probe.class").is_file() else None
