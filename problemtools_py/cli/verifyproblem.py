@@ -13,7 +13,7 @@ from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, positive_float
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
-from problemtools_py.verify.options import Options
+from problemtools_py.verify.options import Options, needs_sandboxes
 
 PROG = "verifyproblem"
 
@@ -175,6 +175,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.parts
             else list(PARTS)
         )
+        if needs_sandboxes(parts, not args.no_run):  # (its start overlaps the imports)
+            from problemtools_py.sandbox.pool import start_early
+
+            start_early()
         # (imported here: --help and usage errors need neither the reporters nor the model)
         from problemtools_py.cli.reporters import JsonReporter, TextReporter
         from problemtools_py.verify.verifier import verify_all

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import queue
 import threading
 from collections.abc import Iterator
@@ -9,6 +11,48 @@ from contextlib import contextmanager
 
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.results import SandboxError
+
+_early: list[tuple[bool, threading.Thread, list[Sandbox]]] = []  # see start_early
+_early_lock = threading.Lock()
+
+
+def start_early(isolate: bool = True) -> None:
+    """Start the spawner of this process's first pool now, in a thread: a command that
+    knows it will run programs calls this before its own imports (~0.1 s), which the
+    server's start (~50 ms) then overlaps. One not taken by a pool is closed at exit."""
+    with _early_lock:
+        if _early:
+            return
+        made: list[Sandbox] = []
+        thread = threading.Thread(target=_start_into, args=(made, isolate), daemon=True)
+        thread.start()
+        _early.append((isolate, thread, made))
+    atexit.register(_close_early)
+
+
+def _start_into(made: list[Sandbox], isolate: bool) -> None:
+    with contextlib.suppress(Exception):  # (the pool starts its own)
+        made.append(Sandbox(isolate))
+
+
+def _take_early(isolate: bool) -> Sandbox | None:
+    """The early spawner (waited for), once, to a pool of the same isolation."""
+    with _early_lock:
+        if not _early or _early[0][0] != isolate:
+            return None
+        _, thread, made = _early[0]
+        thread.join()
+        box = made.pop() if made else None
+    return box if box is not None and box.alive else None
+
+
+def _close_early() -> None:
+    with _early_lock:
+        for _, thread, made in _early:
+            thread.join()
+            for box in made:
+                box.close()
+            made.clear()
 
 
 class SandboxPool:
@@ -44,7 +88,7 @@ class SandboxPool:
                     if self._spawner is not None:
                         self._spawner.close()
                     self._spawner = None
-                    self._spawner = Sandbox(self.isolate)
+                    self._spawner = _take_early(self.isolate) or Sandbox(self.isolate)
                 return Sandbox(self.isolate, spawner=self._spawner)
             except SandboxError:
                 pass

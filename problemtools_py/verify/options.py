@@ -4,7 +4,7 @@ that the command line can build it without importing the judge."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +13,11 @@ from problemtools_py.cpus import usable_cores
 Progress = Callable[[str, int], None]  # (what is running, how many steps finished)
 RUNNING_PARTS = ("validators", "graders", "submissions")  # the parts that run programs
 STATIC_PARTS = ("config", "statement", "data")  # the others: what a converter checks it wrote
+
+
+def needs_sandboxes(parts: Sequence[str], run_programs: bool) -> bool:
+    """Whether a verification of ``parts`` runs programs (so needs sandbox servers)."""
+    return run_programs and any(p in RUNNING_PARTS for p in parts)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from problemtools_py.checks.registry import PARTS, checks_of
 from problemtools_py.findings import Finding, ProblemReport, RunReport
 from problemtools_py.model import Problem, load_problem
 from problemtools_py.model.archive import is_archive, unpacked
-from problemtools_py.verify.options import RUNNING_PARTS, Options, Progress
+from problemtools_py.verify.options import RUNNING_PARTS, Options, Progress, needs_sandboxes
 
 if TYPE_CHECKING:
     from problemtools_py.sandbox.pool import SandboxPool
@@ -127,7 +127,7 @@ def verify_all(
 ) -> RunReport:
     run = RunReport(werror=werror)
     options = options or Options()
-    needs_pool = run_programs and any(p in RUNNING_PARTS for p in parts)
+    needs_pool = needs_sandboxes(parts, run_programs)
     pool = None
     if needs_pool:
         from problemtools_py.sandbox.pool import SandboxPool

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import threading
+
+import pytest
+
+from problemtools_py.sandbox import pool as pool_module
+from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.sandbox.results import Limits
 
 
 def test_a_pool_never_used_starts_no_sandbox() -> None:
@@ -23,3 +30,38 @@ def test_the_first_use_starts_the_ahead_ones_beside_its_own() -> None:
         with pool.sandbox():
             pass
         assert len(pool._all) == 3 and pool.ahead == 0
+
+
+Early = list[tuple[bool, threading.Thread, list[Sandbox]]]
+
+
+@pytest.fixture
+def early(monkeypatch: pytest.MonkeyPatch) -> Early:
+    """A process's early-spawner state of its own (start_early acts once per process)."""
+    fresh: Early = []
+    monkeypatch.setattr(pool_module, "_early", fresh)
+    monkeypatch.setattr(pool_module.atexit, "register", lambda *a, **k: None)
+    return fresh
+
+
+def test_the_first_pool_takes_the_spawner_started_early(early: Early) -> None:
+    pool_module.start_early()
+    pool_module.start_early()  # (once per process)
+    assert len(early) == 1
+    _, thread, made = early[0]
+    thread.join()
+    (spawner,) = made
+    with SandboxPool(2) as pool, pool.sandbox() as box:
+        assert pool._spawner is spawner and box.run(["true"], limits=Limits()).ok
+    assert not spawner.alive
+
+
+def test_an_early_spawner_no_pool_took_is_closed_at_exit(early: Early) -> None:
+    pool_module.start_early()
+    _, thread, made = early[0]
+    thread.join()
+    (spawner,) = made
+    pool_module._close_early()
+    assert not spawner.alive and made == []
+    with SandboxPool(2, isolate=False) as pool, pool.sandbox() as box:  # (not taken)
+        assert box.run(["true"], limits=Limits()).ok and pool._spawner is not spawner
