@@ -19,7 +19,7 @@ from pathlib import Path
 from problemtools_py.cachedir import cache_root
 from problemtools_py.judge import javacds
 from problemtools_py.judge.languages import Language
-from problemtools_py.sandbox import syscalls
+from problemtools_py.sandbox import inprocess, syscalls
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
@@ -257,6 +257,7 @@ class Builder:
         result = self._run_compiler(
             argv[:1] + javacds.flags(shared) + argv[1:] if shared else argv,
             [*binds, javacds.bind(shared)] if shared else binds,
+            language.compiles_in_process(),
         )
         if shared is not None and _jvm_crashed(result):  # (a damaged archive: without it)
             javacds.drop(shared)
@@ -285,11 +286,16 @@ class Builder:
             return None
         return javacds.archive(argv[0], tuple(a for a in argv if a.startswith("-J")))
 
-    def _run_compiler(self, argv: list[str], binds: list[Bind]) -> RunResult:
-        # A sandbox failure raises SandboxError: never cache what the machine, not the
-        # program, caused.
+    def _run_compiler(
+        self, argv: list[str], binds: list[Bind], in_process: bool = False
+    ) -> RunResult:
+        """The compiler's run; ``in_process``: a ``python3 -S -c`` command the server's
+        interpreter may run itself (a new interpreter costs ~40 ms of CPU). A sandbox
+        failure raises SandboxError: never cache what the machine, not the program, caused."""
         with self.pool.sandbox() as box:
-            return box.run(argv, limits=self.limits, binds=binds, cwd=BUILD_DIR)
+            fast = in_process and box.python_matches()
+            return box.run(argv, limits=self.limits, binds=binds, cwd=BUILD_DIR,
+                           inprocess=inprocess.COMMAND if fast else None)  # fmt: skip
 
     def _load(self, directory: Path, seconds: float, cached: bool) -> Build:
         info = json.loads((directory / "build.json").read_text())

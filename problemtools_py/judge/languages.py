@@ -41,6 +41,17 @@ class Language:
     inprocess: bool = False
     class_data_sharing: bool = False  # javac: map a class-data archive (see javacds)
 
+    def compiles_in_process(self) -> bool:
+        """Whether its compile command is ``python3 -S -c CODE ...``, which the sandbox
+        server's own interpreter runs as it runs the language's programs (see inprocess)."""
+        command = self.compile
+        return (
+            self.inprocess
+            and len(command) >= 4
+            and command[0].rsplit("/", 1)[-1] == "python3"
+            and command[1:3] == ("-S", "-c")
+        )
+
     def matches(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.files)
 

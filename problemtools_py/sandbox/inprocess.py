@@ -141,6 +141,11 @@ class Main(NamedTuple):
     argv: list[str]
     path: list[str]
     module: types.ModuleType
+    command: str | None = None  # the program of ``python3 -S -c COMMAND`` (see COMMAND)
+
+
+# The "main file" of a run of ``python3 -S -c CODE args``: the code is the argument after it.
+COMMAND = "-c"
 
 
 def script_args(argv: list[str], path: str) -> list[str]:
@@ -151,6 +156,10 @@ def script_args(argv: list[str], path: str) -> list[str]:
 
 def prepare(path: str, args: list[str], code: types.CodeType | None = None) -> Main:
     module = types.ModuleType("__main__")
+    if path == COMMAND:  # python3 -S -c CODE args: argv[0] is "-c", the path starts at ""
+        module.__dict__["__builtins__"] = builtins
+        command = args[0] if args else ""
+        return Main(None, [COMMAND, *args[1:]], ["", *stdlib_path()], module, command)
     module.__dict__.update({"__file__": path, "__builtins__": builtins})
     return Main(code, [path, *args], [os.path.dirname(path), *stdlib_path()], module)
 
@@ -172,7 +181,8 @@ def run_main(
     streams: Streams | None = None,
     installed: bool = False,
 ) -> int:
-    """Run ``path`` as ``__main__``, as ``python3 -S path args`` would; return its exit
+    """Run ``path`` as ``__main__``, as ``python3 -S path args`` would (``python3 -S -c``
+    for COMMAND, the code being the first of ``args``); return its exit
     status. ``prepared``: made by the parent (see :class:`Main`); ``streams``: made by the
     parent on descriptors of the kinds 0, 1 and 2 are now; ``installed``: the parent
     installed both already (see :func:`install`)."""
@@ -187,7 +197,9 @@ def run_installed(main: Main, path: str) -> int:
     code = main.code
     status = 0
     try:
-        if code is None:
+        if code is None and main.command is not None:
+            code = compile(main.command, "<string>", "exec")
+        elif code is None:
             with open(path, "rb") as handle:
                 code = compile(handle.read(), path, "exec")
         exec(code, main.module.__dict__)

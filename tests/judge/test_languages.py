@@ -49,3 +49,21 @@ def test_python_runs_in_process_only_as_python3_dash_s(
         (tmp_path / "languages.yaml").write_text(f"python3:\n  run: {run}\n")
     language = Languages.load((tmp_path / "p",)).get("python3")
     assert language is not None and language.inprocess is inprocess
+
+
+@pytest.mark.parametrize(
+    ("compile_line", "in_process"),
+    [
+        (None, True),  # the shipped python3 -S -c "...py_compile..."
+        ('[python3, -c, "import py_compile", "{files}"]', False),  # site loaded
+        ('[python3, -S, -m, py_compile, "{files}"]', False),
+    ],
+)
+def test_python_compiles_in_process_only_as_python3_dash_s_dash_c(
+    tmp_path: Path, compile_line: str | None, in_process: bool
+) -> None:
+    (tmp_path / "p").mkdir()
+    if compile_line is not None:
+        (tmp_path / "languages.yaml").write_text(f"python3:\n  compile: {compile_line}\n")
+    language = Languages.load((tmp_path / "p",)).get("python3")
+    assert language is not None and language.compiles_in_process() is in_process

@@ -397,3 +397,24 @@ def test_programs_start_with_default_signal_actions(box: Sandbox, tmp_path: Path
         in_session = box.run(script, limits=LIMITS)
     for result in (alone, in_session):
         assert result.stdout.decode().split() == ["SigIgn:", "0000000000000000"], result
+
+
+COMMAND_LINES = {
+    "argv": "import sys; print(sys.argv, repr(sys.path[0]), __name__)",
+    "syntax": "def f(:",
+    "exit": "import sys; sys.stdout.write('x'); sys.exit(4)",
+}
+
+
+@pytest.mark.parametrize("name", COMMAND_LINES)
+def test_python_dash_c_runs_the_same_in_process(box: Sandbox, name: str) -> None:
+    """``python3 -S -c CODE args`` forked from the server (the compile step of Python
+    programs) as started afresh: argv, path, output, exit status, error."""
+    argv = ["python3", "-S", "-c", COMMAND_LINES[name], "a.py", "b.py"]
+    fresh, forked = (box.run(argv, limits=LIMITS, inprocess=main) for main in (None, "-c"))
+    assert (forked.exit_code, forked.stdout) == (fresh.exit_code, fresh.stdout)
+    assert forked.error_line() == fresh.error_line()
+    if name == "argv":
+        assert fresh.stdout == b"['-c', 'a.py', 'b.py'] '' __main__\n"
+    if name == "syntax":
+        assert fresh.exit_code == 1 and fresh.error_line().startswith("SyntaxError")
