@@ -304,6 +304,10 @@ def _serve_spawned(maker: Server, fd: int) -> NoReturn:
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # (its runs are waited for by pid)
         maker.sock.close()  # the maker's judge is not this one's to talk to
+        if maker.mode.namespaces and not any("network" in m for m in maker.mode.missing):
+            # a network namespace of its own, as a new server has: programs running at
+            # once in two servers share no loopback or abstract Unix sockets
+            syscalls.unshare(syscalls.CLONE_NEWNET)
         run_server(Server(socket.socket(fileno=fd), maker), os.pidfd_open(os.getpid()))
         status = 0
     finally:

@@ -123,3 +123,18 @@ def test_a_pool_whose_spawner_died_starts_another() -> None:
             with pool.sandbox() as more:
                 assert more.run(["true"], limits=LIMITS).ok
                 assert pool._spawner is not spawner and pool._spawner is not None
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="namespaces need root")
+def test_each_spawned_server_has_a_network_namespace_of_its_own() -> None:
+    """As new servers have: programs running at once in two sandboxes share no loopback
+    and no abstract Unix sockets."""
+    spawner = Sandbox()
+    try:
+        boxes = [Sandbox(spawner=spawner) for _ in range(2)]
+        spaces = {os.readlink(f"/proc/{box.proc.pid}/ns/net") for box in [*boxes, spawner]}
+        assert len(spaces) == 3 and os.readlink("/proc/self/ns/net") not in spaces
+        for box in boxes:
+            box.close()
+    finally:
+        spawner.close()
