@@ -1,4 +1,5 @@
-"""Sandboxes for worker threads: one per concurrent run, started lazily, closed together."""
+"""Sandboxes for worker threads: one per concurrent run, forked lazily from one spawner
+server (see Server.spawn), closed together."""
 
 from __future__ import annotations
 
