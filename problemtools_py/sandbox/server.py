@@ -50,10 +50,11 @@ class Mode:
 
 
 class Server:
-    def __init__(self, sock: socket.socket, maker: Server | None = None) -> None:
+    def __init__(
+        self, sock: socket.socket, maker: Server | None = None, dirs: tuple[str, str] | None = None
+    ) -> None:
         self.sock = sock
-        self.root_dir = tempfile.mkdtemp(prefix="ptpy-root-")
-        self.host_cwd_base = tempfile.mkdtemp(prefix="ptpy-cwd-")
+        self.root_dir, self.host_cwd_base = dirs or _work_dirs()
         self.session: tuple[Jail, RunGroup | None] | None = None
         self.session_req: Request | None = None
         self.session_lean = False  # the open session takes runs from the grader only
@@ -177,9 +178,11 @@ class Server:
             self.spawner = True
             inprocess.preload()  # (once, for every server forked from here)
             signal.signal(signal.SIGCHLD, _reap)
+        dirs = _work_dirs()  # (made here, so that this server removes them if it is killed)
         pid = os.fork()
         if pid == 0:
-            _serve_spawned(self, fds[0])
+            _serve_spawned(self, fds[0], dirs)
+        _SPAWNED[pid] = dirs
         os.close(fds[0])
         return {"ok": True, "pid": pid}
 
@@ -290,14 +293,24 @@ class Server:
             self.close_session()
 
 
+def _work_dirs() -> tuple[str, str]:
+    """A server's own temporary directories: jails' roots, and runs' working directories."""
+    return tempfile.mkdtemp(prefix="ptpy-root-"), tempfile.mkdtemp(prefix="ptpy-cwd-")
+
+
+_SPAWNED: dict[int, tuple[str, str]] = {}  # a spawner's servers: pid -> their directories
+
+
 def _reap(*_: object) -> None:
-    """SIGCHLD in a server that spawns: collect the servers that ended (its only children)."""
+    """SIGCHLD in a server that spawns: collect the servers that ended (its only children),
+    and remove what one killed before it could clean up left behind."""
     with contextlib.suppress(ChildProcessError):
-        while os.waitpid(-1, os.WNOHANG)[0] > 0:
-            pass
+        while (pid := os.waitpid(-1, os.WNOHANG)[0]) > 0:
+            for directory in _SPAWNED.pop(pid, ()):
+                shutil.rmtree(directory, ignore_errors=True)
 
 
-def _serve_spawned(maker: Server, fd: int) -> NoReturn:
+def _serve_spawned(maker: Server, fd: int, dirs: tuple[str, str]) -> NoReturn:
     """The forked child of Server.spawn: a server of its own on ``fd``, until its judge
     goes; it never returns into its maker's loop."""
     status = 1
@@ -308,7 +321,8 @@ def _serve_spawned(maker: Server, fd: int) -> NoReturn:
             # a network namespace of its own, as a new server has: programs running at
             # once in two servers share no loopback or abstract Unix sockets
             syscalls.unshare(syscalls.CLONE_NEWNET)
-        run_server(Server(socket.socket(fileno=fd), maker), os.pidfd_open(os.getpid()))
+        _SPAWNED.clear()  # (its maker's servers are not this one's children)
+        run_server(Server(socket.socket(fileno=fd), maker, dirs), os.pidfd_open(os.getpid()))
         status = 0
     finally:
         os._exit(status)
@@ -350,8 +364,11 @@ def _reap_all(timeout: float) -> None:
     deadline = time.monotonic() + timeout
     with contextlib.suppress(ChildProcessError):
         while time.monotonic() < deadline:
-            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+            pid = os.waitpid(-1, os.WNOHANG)[0]
+            if pid == 0:
                 time.sleep(0.005)
+            for directory in _SPAWNED.pop(pid, ()):
+                shutil.rmtree(directory, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import os
 import shutil
 import socket
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -136,5 +137,27 @@ def test_each_spawned_server_has_a_network_namespace_of_its_own() -> None:
         assert len(spaces) == 3 and os.readlink("/proc/self/ns/net") not in spaces
         for box in boxes:
             box.close()
+    finally:
+        spawner.close()
+
+
+def test_a_spawned_server_killed_leaves_no_directories() -> None:
+    """A server killed cannot clean up: its spawner, which made its directories and reaps
+    it, removes them."""
+    tmp = Path(tempfile.gettempdir())
+    spawner = Sandbox()
+    try:
+        before = set(tmp.glob("ptpy-*"))
+        box = Sandbox(spawner=spawner)
+        mine = set(tmp.glob("ptpy-*")) - before
+        assert len(mine) == 2  # (its jails' roots and its runs' working directories)
+        assert box.run(["true"], limits=LIMITS).ok
+        box.proc.kill()
+        assert gone(box.proc.pid)
+        deadline = time.monotonic() + 5
+        while any(d.exists() for d in mine) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not any(d.exists() for d in mine)
+        box.close()
     finally:
         spawner.close()
