@@ -45,12 +45,7 @@ class Language:
         """Whether its compile command is ``python3 -S -c CODE ...``, which the sandbox
         server's own interpreter runs as it runs the language's programs (see inprocess)."""
         command = self.compile
-        return (
-            self.inprocess
-            and len(command) >= 4
-            and command[0].rsplit("/", 1)[-1] == "python3"
-            and command[1:3] == ("-S", "-c")
-        )
+        return self.inprocess and len(command) >= 4 and _after_python3_dash_s(command) == "-c"
 
     def matches(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.files)
@@ -150,11 +145,14 @@ def runs_as_python3_dash_s(run: tuple[str, ...]) -> bool:
     """Whether a run command is ``python3 -S {dir}/{main} ...``, the one command line a run
     in the sandbox server's own interpreter stands for (started with -S: no site module,
     no exit() builtin). Another (``-O``, no ``-S``) is always started afresh."""
-    try:
-        main_at = run.index("{dir}/{main}")
-    except ValueError:
-        return False
-    return bool(run) and run[0].rsplit("/", 1)[-1] == "python3" and run[1:main_at] == ("-S",)
+    return _after_python3_dash_s(run) == "{dir}/{main}"
+
+
+def _after_python3_dash_s(command: tuple[str, ...]) -> str | None:
+    """The word after ``python3 -S`` that a command starts with, else None."""
+    if len(command) < 3 or command[0].rsplit("/", 1)[-1] != "python3" or command[1] != "-S":
+        return None
+    return command[2]
 
 
 class Languages:

@@ -70,7 +70,7 @@ class Sandbox:
         parent, child = socket.socketpair()
         try:
             if spawner is not None:
-                spawner._spawn(child.fileno())
+                spawner._spawn([child.fileno()])
             else:
                 self.proc: ServerProcess = start_server(child, isolate)
         except BaseException:
@@ -271,12 +271,9 @@ class Sandbox:
             reply._replace(stderr=stderr, isolation=self.isolation), limits, stdout
         )
 
-    def _spawn(self, fd: int) -> None:
-        """Have this sandbox's server fork a new server talking on ``fd`` (from then on it
-        runs nothing itself: see Server.spawn)."""
-        self._spawn_fds([fd])
-
-    def _spawn_fds(self, fds: list[int]) -> None:
+    def _spawn(self, fds: list[int]) -> None:
+        """Have this sandbox's server fork a new server talking on the socket ``fds[0]``
+        (from then on it runs nothing itself: see Server.spawn)."""
         with self._send_lock:
             send_message(self.sock, {"spawn": True}, fds)
             reply, fds = recv_message(self.sock)

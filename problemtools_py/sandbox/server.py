@@ -302,12 +302,23 @@ _SPAWNED: dict[int, tuple[str, str]] = {}  # a spawner's servers: pid -> their d
 
 
 def _reap(*_: object) -> None:
-    """SIGCHLD in a server that spawns: collect the servers that ended (its only children),
-    and remove what one killed before it could clean up left behind."""
+    """SIGCHLD in a server that spawns: collect the servers that ended (its only children)."""
     with contextlib.suppress(ChildProcessError):
-        while (pid := os.waitpid(-1, os.WNOHANG)[0]) > 0:
-            for directory in _SPAWNED.pop(pid, ()):
-                shutil.rmtree(directory, ignore_errors=True)
+        while _collect():
+            pass
+
+
+def _collect() -> bool:
+    """Collect one ended server this one spawned, and remove its directories (which one
+    killed could not); False when none has ended (ChildProcessError: none is left)."""
+    pid = os.waitpid(-1, os.WNOHANG)[0]
+    _remove(_SPAWNED.pop(pid, ()))
+    return pid > 0
+
+
+def _remove(dirs: tuple[str, ...]) -> None:
+    for directory in dirs:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def _serve_spawned(maker: Server, fd: int, dirs: tuple[str, str]) -> NoReturn:
@@ -334,8 +345,7 @@ def run_server(server: Server, pidfd: int | None = None) -> None:
     finally:  # (a judge that went away with a session open leaves no jail or cgroup)
         with contextlib.suppress(Exception):
             server.close_session()
-        shutil.rmtree(server.root_dir, ignore_errors=True)
-        shutil.rmtree(server.host_cwd_base, ignore_errors=True)
+        _remove((server.root_dir, server.host_cwd_base))
 
 
 def main() -> None:
@@ -364,11 +374,8 @@ def _reap_all(timeout: float) -> None:
     deadline = time.monotonic() + timeout
     with contextlib.suppress(ChildProcessError):
         while time.monotonic() < deadline:
-            pid = os.waitpid(-1, os.WNOHANG)[0]
-            if pid == 0:
+            if not _collect():
                 time.sleep(0.005)
-            for directory in _SPAWNED.pop(pid, ()):
-                shutil.rmtree(directory, ignore_errors=True)
 
 
 if __name__ == "__main__":

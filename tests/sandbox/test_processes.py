@@ -93,7 +93,7 @@ def test_a_spawn_request_without_its_socket_is_refused() -> None:
     try:
         a, b = socket.socketpair()
         with a, b, pytest.raises(SandboxError, match="needs one socket"):
-            spawner._spawn_fds([a.fileno(), b.fileno()])
+            spawner._spawn([a.fileno(), b.fileno()])
         assert spawner.alive
     finally:
         spawner.close()
