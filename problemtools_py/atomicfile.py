@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +22,8 @@ def copy_file(src: Path, dst: Path, mode: int = 0o644) -> None:
 
 
 def _replace(path: Path, fill: Callable[[str], object], mode: int) -> None:
+    import tempfile  # (here: a command that writes nothing, -p config, needs none of it)
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     except OSError as exc:  # (named by the file meant, not the temporary one)

@@ -4,12 +4,12 @@ solution/ holds ``solution[.<lang>].{tex,md,pdf}`` files, at least one."""
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator
 
 from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, error, warning
+from problemtools_py.hints import closest
 from problemtools_py.model.language_codes import KNOWN_LANGUAGES
 from problemtools_py.model.problem import Problem
 
@@ -37,8 +37,8 @@ def _templates(problem: Problem) -> Iterator[Finding]:
             )
             continue
         if name not in KNOWN_LANGUAGES and name != "default":
-            close = difflib.get_close_matches(name, sorted(KNOWN_LANGUAGES), n=1, cutoff=0.6)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
+            close = closest(name, KNOWN_LANGUAGES)
+            hint = f"; did you mean '{close}'?" if close else ""
             yield error(
                 "attachments", f"'{name}' is not a language code of the format's list{hint}", rel
             )

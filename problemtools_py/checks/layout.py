@@ -3,12 +3,12 @@ top-level or data/ entries that belong to the other format version or look missp
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator
 
 from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, error, warning
+from problemtools_py.hints import closest
 from problemtools_py.model.problem import Problem
 from problemtools_py.model.sidecar import SIDECARS
 
@@ -182,8 +182,8 @@ def symlinks(problem: Problem) -> Iterator[Finding]:
 
 
 def _suggest(name: str, known: frozenset[str]) -> str:
-    match = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.7)
-    return f"; did you mean '{match[0]}'?" if match else ""
+    match = closest(name, known, cutoff=0.7)
+    return f"; did you mean '{match}'?" if match else ""
 
 
 @check("config")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
 if TYPE_CHECKING:
     from problemtools_py.findings import Finding
     from problemtools_py.model.problem import Problem

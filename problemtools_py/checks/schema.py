@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import difflib
-import hashlib
 import json
 from collections.abc import Iterator, Mapping
 from functools import cache
-from typing import Any
 
 from problemtools_py.atomicfile import write_bytes
 from problemtools_py.cachedir import cache_root
 from problemtools_py.findings import Finding, error, warning
+from problemtools_py.hints import closest
 from problemtools_py.resources import load_schema, schema_text
 from problemtools_py.yamlfile import KeyPath, YamlDoc
+
+TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_CACHE_VERSION = 1
 
@@ -78,8 +80,8 @@ def _unknown_key_findings(
             text = f"{key_path_text(path)}: a legacy key, ignored; now {renamed[path]}"
             yield warning(check, text, doc.rel, doc.line_of(path))
             continue
-        hint = difflib.get_close_matches(str(key), known, n=1)
-        more = f" (did you mean '{hint[0]}'?)" if hint else ""
+        hint = closest(str(key), known)
+        more = f" (did you mean '{hint}'?)" if hint else ""
         yield error(check, f"{key_path_text(path)}: unknown key{more}", doc.rel, doc.line_of(path))
 
 
@@ -114,7 +116,11 @@ def _key(doc: YamlDoc, schema: str, check: str, renamed: Mapping[KeyPath, str] |
         sort_keys=True,
         default=str,
     )
-    return hashlib.sha256(text.encode()).hexdigest()
+    try:  # (hashlib's blake2b without hashlib, which loads OpenSSL: ~3 ms of -p config)
+        from _blake2 import blake2b
+    except ImportError:  # (a Python built without it)
+        from hashlib import blake2b
+    return blake2b(text.encode(), digest_size=32).hexdigest()
 
 
 def _cached(key: str) -> list[Finding] | None:
@@ -166,8 +172,8 @@ def unknown_keys_warnings(doc: YamlDoc, schema_name: str, check: str) -> list[Fi
             if key in props:
                 walk(value, props[key], (*path, key))
                 continue
-            hint = difflib.get_close_matches(str(key), list(props), n=1)
-            more = f" (did you mean '{hint[0]}'?)" if hint else ""
+            hint = closest(str(key), list(props))
+            more = f" (did you mean '{hint}'?)" if hint else ""
             found.append(
                 warning(
                     check,

@@ -3,13 +3,13 @@ accepted submission, languages, submissions.yaml, and include/ directories."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
 from problemtools_py.checks.config import yaml_doc_findings
 from problemtools_py.checks.registry import check
 from problemtools_py.checks.schema import validate
 from problemtools_py.findings import Finding, error, warning
+from problemtools_py.hints import closest
 from problemtools_py.model.expectations import LEGACY_DIRS, MODERN_DIRS, glob_matches
 from problemtools_py.model.language_codes import KNOWN_LANGUAGES
 from problemtools_py.model.problem import Problem
@@ -58,8 +58,8 @@ def _category_findings(problem: Problem, name: str) -> Iterator[Finding]:
             rel,
         )
         return
-    close = difflib.get_close_matches(name, sorted(ours), n=1, cutoff=0.7)
-    hint = f"; did you mean '{close[0]}'?" if close else ""
+    close = closest(name, ours, cutoff=0.7)
+    hint = f"; did you mean '{close}'?" if close else ""
     skipped = not any(s.category == name for s in problem.submissions)
     what = "; its programs are not submissions and are skipped" if skipped else ""
     yield warning("submissions", f"unknown submission directory '{name}/'{hint}{what}", rel)
@@ -149,8 +149,8 @@ def submissions_yaml(problem: Problem) -> Iterator[Finding]:
 def include_dirs(problem: Problem) -> Iterator[Finding]:
     for inc in problem.include_dirs:
         if inc.lang not in KNOWN_LANGUAGES and not (inc.lang == "default" and not problem.legacy):
-            close = difflib.get_close_matches(inc.lang, sorted(KNOWN_LANGUAGES), n=1, cutoff=0.6)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
+            close = closest(inc.lang, KNOWN_LANGUAGES)
+            hint = f"; did you mean '{close}'?" if close else ""
             yield error(
                 "include",
                 f"include/{inc.lang}/ is not named after a known language code{hint}",

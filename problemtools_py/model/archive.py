@@ -14,12 +14,14 @@ from __future__ import annotations
 import contextlib
 import shutil
 import stat
-import tempfile
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
 from problemtools_py.errors import FatalError
+
+TYPE_CHECKING = False  # (not typing's: importing it costs every command ~3 ms)
+if TYPE_CHECKING:
+    import zipfile
 
 ARCHIVE_SUFFIXES = (".zip", ".kpp")
 MAX_TOTAL = 4 << 30  # bytes unpacked, in all
@@ -33,6 +35,9 @@ def is_archive(path: Path) -> bool:
 @contextlib.contextmanager
 def unpacked(archive: Path) -> Iterator[Path]:
     """The package inside ``archive``, unpacked into a temporary directory removed after."""
+    import tempfile
+    import zipfile  # (here: every package that is not an archive, -p config, needs neither)
+
     try:
         bundle = zipfile.ZipFile(archive)
     except (OSError, zipfile.BadZipFile) as exc:

@@ -4,9 +4,12 @@ to its default here and is reported by the config checks (which validate the sch
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from problemtools_py.yamlfile import YamlDoc
+
+TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
+if TYPE_CHECKING:
+    from typing import Any
 
 LEGACY_VERSIONS = frozenset({"legacy", "legacy-icpc"})
 V2023_VERSIONS = frozenset({"2023-07-draft", "2023-07"})

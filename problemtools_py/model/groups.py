@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+
+TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def required_group(name: str) -> str:

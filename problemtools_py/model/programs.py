@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
+from problemtools_py.hints import closest
 from problemtools_py.model import expectations
 from problemtools_py.model.config import ProblemConfig
 from problemtools_py.model.files import IGNORED_NAMES, FileEntry
@@ -67,7 +67,7 @@ def is_seed_program_dir(entry: FileEntry, children: dict[str, list[FileEntry]]) 
     rather than a category: it holds source files directly and is not named like one."""
     if entry.name in ALL_CATEGORIES:
         return False
-    if difflib.get_close_matches(entry.name.lower(), ALL_CATEGORIES, n=1, cutoff=0.75):
+    if closest(entry.name.lower(), ALL_CATEGORIES, cutoff=0.75):
         return False
     inside = children.get(entry.rel, [])
     return any(not e.is_dir for e in inside) and not any(e.is_dir for e in inside)

@@ -7,9 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from problemtools_py.model.problem import DeclaredLimit, TestGroup
+
+TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
+if TYPE_CHECKING:
+    from typing import Any
 
 TIMELIMIT_FILE = ".timelimit"
 

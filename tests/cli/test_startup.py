@@ -1,6 +1,7 @@
 """Commands start at once: importing a command's module (all ``--help`` needs) loads none
 of the heavy libraries or layers, and ``verifyproblem -p config`` on an unchanged package
-needs neither jsonschema (its results are cached by content) nor the judge. Structural
+needs neither jsonschema (its results are cached by content) nor the judge, nor the
+standard modules only rarer paths use (``STDLIB_LATER``: 1-6 ms each). Structural
 checks in fresh interpreters; the times are bench/startup.py's."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from conftest import SAMPLES
 
 HEAVY = ("jsonschema", "rich", "pyarrow", "jinja2", "plasTeX", "markdown_it", "yaml", "ray",
          "ruamel")
+STDLIB_LATER = ("typing", "hashlib", "zipfile", "tempfile", "difflib")
 LAYERS = ("judge", "sandbox", "model", "grading", "statements")
 COMMANDS = ("verifyproblem", "generatedata", "gradecode", "parquet2kattis", "kattis2parquet",
             "problem2html", "problem2pdf", "problem2zip", "gradeserver", "upgradeproblem",
@@ -47,3 +49,4 @@ def test_a_config_check_needs_no_jsonschema_once_cached(tmp_path: object) -> Non
     again = _loaded(run, env)
     assert "jsonschema" not in again and "problemtools_py.judge" not in {
         ".".join(m.split(".")[:2]) for m in again}
+    assert again & set(STDLIB_LATER) == set()
