@@ -13,6 +13,7 @@ from pathlib import Path
 from problemtools_py import __version__
 from problemtools_py.findings import Finding, ProblemReport, RunReport, Severity, count
 from problemtools_py.verdicts import Verdict
+from problemtools_py.verify.options import RUNNING_PARTS
 
 TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
 if TYPE_CHECKING:  # (imported where used: a run that shows no bar or table needs neither)
@@ -37,11 +38,18 @@ class TextReporter:
     """``file:line: error: message`` lines and a ``NAME: N errors, M warnings`` summary."""
 
     def __init__(
-        self, quiet: bool = False, verbose: bool = False, console: Console | None = None
+        self,
+        quiet: bool = False,
+        verbose: bool = False,
+        console: Console | None = None,
+        tables: bool = False,
     ) -> None:
+        """``tables``: the run will likely show results tables (rich is then imported in
+        the background once programs run, not after the last one)."""
         self.quiet = quiet
         self.verbose = verbose
         self._console = console
+        self._rich_ahead = tables and not quiet
         self._bar: Progress | None = None
         self._task: Any = None
         self._task_name = "verifying"
@@ -74,6 +82,9 @@ class TextReporter:
         sys.stdout.write(line + "\n")
 
     def part(self, problem: str, part: str) -> None:
+        if self._rich_ahead and part in RUNNING_PARTS:
+            self._rich_ahead = False
+            threading.Thread(target=_import_rich, daemon=True).start()
         self._task_name = f"{problem}: {part}"
         if self._bar is not None and self._task is not None:
             self._bar.update(self._task, description=self._task_name)
@@ -146,6 +157,15 @@ VERDICT_STYLE = {
     Verdict.CE: "red",
     Verdict.JE: "bold red",
 }
+
+
+def _import_rich() -> None:
+    """What a results table needs, imported while the judge mostly waits for programs
+    (~20 ms that would otherwise come after the last one). The report's own imports wait
+    for this one to finish, as every import of a module another thread is importing does."""
+    import rich.console
+    import rich.table
+    import rich.text  # noqa: F401
 
 
 def results_table(report: ProblemReport) -> Table:

@@ -65,6 +65,7 @@ class SandboxPool:
         self.ahead = ahead  # started at the first use (see sandbox)
         self._free: queue.LifoQueue[Sandbox] = queue.LifoQueue()
         self._all: list[Sandbox] = []
+        self._ending: list[Sandbox] = []  # released: their servers are ending
         self._lock = threading.Lock()
         self._starting: list[threading.Thread] = []
         # The server the others are forked from (a new interpreter costs ~50 ms of CPU, a
@@ -136,13 +137,29 @@ class SandboxPool:
                     self._all.remove(box)
                 box.close()
 
+    def release(self) -> None:
+        """Let every idle server start its end now (the caller is done with them and
+        writes its report meanwhile); ``close`` then only waits for them. A later use
+        starts new servers."""
+        self._started()
+        with self._lock:
+            while True:
+                try:
+                    box = self._free.get_nowait()
+                except queue.Empty:
+                    break
+                box.sock.close()
+                self._all.remove(box)
+                self._ending.append(box)
+
     def close(self) -> None:
         self._started()
         for box in self._all:  # every server starts its end at once, then each is waited for
             box.sock.close()
-        for box in self._all:
+        for box in self._ending + self._all:
             box.close()
         self._all.clear()
+        self._ending.clear()
         if self._spawner is not None:  # last: it collects the servers it forked
             self._spawner.close()
             self._spawner = None

@@ -136,11 +136,13 @@ def verify_all(
         # run, everything cached, starts none)
         pool = SandboxPool(options.jobs + 1, ahead=options.jobs)
     try:
-        for path in paths:
+        for index, path in enumerate(paths):
             report = verify_problem(
                 path, parts, bail, on_part, pool=pool, options=options, progress=progress
             )
             run.problems.append(report)
+            if pool is not None and (index == len(paths) - 1 or (bail and run.failed(report))):
+                pool.release()  # (its servers end while the report is written)
             if on_report is not None:
                 on_report(report)
             if bail and run.failed(report):

@@ -50,3 +50,22 @@ def test_a_config_check_needs_no_jsonschema_once_cached(tmp_path: object) -> Non
     assert "jsonschema" not in again and "problemtools_py.judge" not in {
         ".".join(m.split(".")[:2]) for m in again}
     assert again & set(STDLIB_LATER) == set()
+
+
+@pytest.mark.parametrize(
+    ("options", "part", "imported"),
+    [
+        ("tables=True", "validators", True),  # programs run: rich meanwhile
+        ("tables=True", "config", False),  # a static part: not yet
+        ("tables=False", "submissions", False),  # no table will be shown
+        ("quiet=True, tables=True", "submissions", False),  # (quiet shows none)
+    ],
+)
+def test_a_text_report_imports_rich_while_programs_run(
+    options: str, part: str, imported: bool
+) -> None:
+    code = ("import threading\nfrom problemtools_py.cli.reporters import TextReporter\n"
+            f"TextReporter({options}).part('hello', {part!r})\n"
+            "for t in threading.enumerate():\n"
+            "    t is threading.main_thread() or t.join()")
+    assert ("rich.table" in _loaded(code)) is imported

@@ -9,6 +9,7 @@ import pytest
 from problemtools_py.sandbox import pool as pool_module
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.sandbox.processes import exited_in_time
 from problemtools_py.sandbox.results import Limits
 
 
@@ -65,3 +66,15 @@ def test_an_early_spawner_no_pool_took_is_closed_at_exit(early: Early) -> None:
     assert not spawner.alive and made == []
     with SandboxPool(2, isolate=False) as pool, pool.sandbox() as box:  # (not taken)
         assert box.run(["true"], limits=Limits()).ok and pool._spawner is not spawner
+
+
+def test_released_servers_end_before_close_waits_and_a_later_use_starts_anew() -> None:
+    with SandboxPool(2) as pool:
+        with pool.sandbox() as box:
+            assert box.run(["true"], limits=Limits()).ok
+        pool.release()  # (the caller writes its report meanwhile)
+        assert pool._all == [] and pool._ending == [box]
+        assert exited_in_time(box.proc, 5.0)  # its end started without close()
+        with pool.sandbox() as again:  # (used after all: a new server)
+            assert again is not box and again.run(["true"], limits=Limits()).ok
+    assert pool._ending == [] and not again.alive
