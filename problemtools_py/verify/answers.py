@@ -20,6 +20,7 @@ from problemtools_py.judge.validators import (
 )
 from problemtools_py.model.problem import TestCase
 from problemtools_py.sandbox.results import SandboxError
+from problemtools_py.scratch import scratch_dir, scratch_root
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.cache import VerdictCache, digest, file_digest
 from problemtools_py.verify.context import Context
@@ -90,7 +91,7 @@ class AnswerChecker:
         answer = answer or root / case.files[".ans"]
         validator = self.for_case(case)
         if isinstance(validator, DefaultValidator):
-            with tempfile.TemporaryDirectory(prefix="ptpy-check-") as tmp:
+            with tempfile.TemporaryDirectory(prefix="ptpy-check-", dir=scratch_root()) as tmp:
                 return validator.validate(output, answer, fresh_feedback_dir(Path(tmp) / "fb"))
         key = digest(
             "answer-v1",
@@ -145,7 +146,8 @@ class AnswerChecker:
             return validator.validate_with(box, given, answer, output, feedback)
 
     def __enter__(self) -> AnswerChecker:
-        self._work = Path(tempfile.mkdtemp(prefix="ptpy-answers-"))
+        room = self.ctx.scratch_room(self.ctx.problem.config.limits.validation_output_mib)
+        self._work = scratch_dir("ptpy-answers-", room)
         self._work.chmod(0o711)
         return self
 
@@ -221,7 +223,7 @@ def _check_answers(ctx: Context, checker: AnswerChecker) -> list[Finding]:
 def _probes(ctx: Context, checker: AnswerChecker, case: TestCase, where: str) -> Iterator[Finding]:
     answer = (ctx.problem.root / case.files[".ans"]).read_bytes()
     probes = PROBES + JUNK
-    with tempfile.TemporaryDirectory(prefix="ptpy-probe-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="ptpy-probe-", dir=scratch_root()) as tmp:
         paths = []
         for index, (_what, data) in enumerate(probes):
             path = Path(tmp) / f"probe{index}"

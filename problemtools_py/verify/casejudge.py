@@ -14,6 +14,7 @@ from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.validators import CustomValidator
 from problemtools_py.model.problem import TestCase
 from problemtools_py.sandbox.results import Limits
+from problemtools_py.scratch import scratch_dir
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answers import AnswerChecker
 from problemtools_py.verify.cache import VerdictCache, digest, file_digest
@@ -39,7 +40,8 @@ class SubmissionJudge:
         self.ctx = ctx
         self.cases = cases_of(ctx)
         self.checker = AnswerChecker(ctx)
-        self.work = Path(tempfile.mkdtemp(prefix="ptpy-verify-"))
+        room = ctx.scratch_room(ctx.problem.config.limits.output_mib)
+        self.work = scratch_dir("ptpy-verify-", room)
         self.work.chmod(0o711)  # (see HeldValidator)
         self.cache = VerdictCache()
         self.stop_early = not ctx.problem.config.scoring and not ctx.options.all_cases

@@ -119,6 +119,11 @@ class Context:
                 self._prefetch = ThreadPoolExecutor(max(1, self.options.jobs))
             return self._prefetch
 
+    def scratch_room(self, mib_per_run: int) -> int:
+        """The most a part keeps in its scratch directory at once (see scratch.py): per
+        concurrent run, a file of up to ``mib_per_run`` MiB and a validator's feedback."""
+        return 2 * max(1, self.options.jobs) * mib_per_run * MIB
+
     def prefetch_submissions(self) -> None:
         """Start building every selected submission in the background, so compilation
         overlaps with the checks that run before the submissions are judged."""

@@ -17,6 +17,7 @@ from problemtools_py.judge.held import HeldJail, HeldJails, worth_lean
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Outcome, SandboxError
+from problemtools_py.scratch import scratch_root
 from problemtools_py.verify.cache import VerdictCache, digest, file_digest
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.ctd import build_ctd
@@ -228,7 +229,7 @@ def _fuzz(
         return
     sample = (ctx.problem.root / first.files[".in"]).read_bytes()
     junk = junk_inputs(sample)
-    with tempfile.TemporaryDirectory(prefix="ptpy-fuzz-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="ptpy-fuzz-", dir=scratch_root()) as tmp:
         paths = []
         for index, (_what, data) in enumerate(junk):
             path = Path(tmp) / f"junk{index}.in"
