@@ -199,14 +199,15 @@ def many_cases(source: Path, into: Path, count: int) -> None:
         (into / "data/secret" / f"m{index:03}.ans").write_text(f"{smallest}\n")
 
 
-# What verifying a package leaves in the cache; the rest is the tool's own, made once per
+# What verifying a package leaves in the cache (its builds, verdicts, and the schema
+# results of its YAML files, kept by content); the rest is the tool's own, made once per
 # machine (its C run loop, javac's class-data archive, the sandbox interpreter's probe).
-PACKAGE_CACHES = ("builds", "verdicts")
+PACKAGE_CACHES = ("builds", "verdicts", "schema")
 
 
 def machine_cache(work: Path, names: list[str], jobs: int, into: Path) -> Path:
     """A cache as any earlier use of the tool leaves it, holding nothing of any package:
-    every package verified once, then their builds and verdicts dropped."""
+    every package verified once, then what it left of them dropped (PACKAGE_CACHES)."""
     for name in names:
         our_run(work / name, jobs, into)
     for kind in PACKAGE_CACHES:
