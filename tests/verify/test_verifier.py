@@ -252,3 +252,41 @@ def test_a_second_run_of_an_unchanged_package_runs_nothing(
     write(root, "data/secret/3.ans", "4\n")  # a changed answer is judged again
     run_json([str(root)], capsys)
     assert calls
+
+
+@pytest.mark.parametrize(("bail", "thread"), [(False, "static-checks"), (True, "MainThread")])
+def test_static_checks_beside_the_running_parts_keep_the_parts_order(
+    monkeypatch: pytest.MonkeyPatch, bail: bool, thread: str
+) -> None:
+    """With programs running (a context), the static checks go in a thread of their own
+    unless --bail-on-error needs each part's errors first; the findings come out in the
+    parts' order either way: a part's static findings, then its runs'."""
+    import threading
+
+    from problemtools_py.checks import PARTS
+    from problemtools_py.findings import Finding, ProblemReport, warning
+    from problemtools_py.model import load_problem
+    from problemtools_py.verify import steps, verifier
+    from problemtools_py.verify.options import RUNNING_PARTS
+
+    where: set[str] = set()
+
+    def checks_of(part: str) -> list[Callable[[object], list[Finding]]]:
+        def check(_problem: object) -> list[Finding]:
+            where.add(threading.current_thread().name)
+            return [warning("static", part)]
+
+        return [check]
+
+    def run_part(_ctx: object, part: str, out: steps.RunOutput) -> None:
+        out.findings.append(warning("run", part))
+
+    monkeypatch.setattr(verifier, "checks_of", checks_of)
+    monkeypatch.setattr(steps, "run_part", run_part)
+    problem = load_problem(SAMPLES / "hello")
+    report = ProblemReport(problem.short_name, str(problem.root))
+    verifier._run_parts(problem, report, PARTS, bail, None, object(), 0.0)  # type: ignore[arg-type]
+    expected = [(kind, part) for part in PARTS for kind in ("static", "run")
+                if kind == "static" or part in RUNNING_PARTS]
+    assert [(f.check, f.message) for f in report.findings] == expected
+    assert where == {thread}
