@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from problemtools_py.errors import FatalError
 from problemtools_py.judge.languages import Languages
 
 
@@ -67,3 +68,22 @@ def test_python_compiles_in_process_only_as_python3_dash_s_dash_c(
         (tmp_path / "languages.yaml").write_text(f"python3:\n  compile: {compile_line}\n")
     language = Languages.load((tmp_path / "p",)).get("python3")
     assert language is not None and language.compiles_in_process() is in_process
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line"),
+    [
+        ("python3:\n  run: [a, b\n", "invalid YAML", 3),
+        ("python3:\n\tbad: tab\n", "invalid YAML", 2),
+        ("- just\n- a list\n", "must map language codes to settings", None),
+    ],
+)
+def test_a_broken_layer_names_its_file_and_line(
+    tmp_path: Path, text: str, message: str, line: int | None
+) -> None:
+    (tmp_path / "p").mkdir()
+    (tmp_path / "languages.yaml").write_text(text)
+    with pytest.raises(FatalError) as caught:
+        Languages.load((tmp_path / "p",))
+    assert message in str(caught.value)
+    assert caught.value.path == str(tmp_path / "languages.yaml") and caught.value.line == line
