@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import platform
 import shutil
 import subprocess
 import tempfile
@@ -47,7 +46,7 @@ def _build() -> str | None:
     if compiler is None or not SOURCE.is_file():
         return None
     source = SOURCE.read_bytes()
-    key = hashlib.sha256(source + compiler.encode() + platform.machine().encode())
+    key = hashlib.sha256(source + compiler.encode() + os.uname().machine.encode())
     target = cache_dir() / "native" / f"leanloop-{key.hexdigest()[:16]}.so"
     if target.is_file():
         return str(target)
