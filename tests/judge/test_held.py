@@ -92,6 +92,10 @@ def test_files_outside_the_bound_roots_are_not_mapped(kit: Kit, tmp_path: Path) 
     (tmp_path / "data").mkdir()
     (tmp_path / "data/a.in").write_text("1\n")
     (tmp_path / "data/escape.in").symlink_to(tmp_path / "elsewhere.in")
+    (tmp_path / "data/a-dir").mkdir()
+    (tmp_path / "data/in").symlink_to(tmp_path / "data/a-dir")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "data/out").symlink_to(tmp_path / "elsewhere")
     checker = _validator(kit)
     with HeldValidator(kit.pool, checker.executable, checker.limits, tmp_path / "data",
                        work) as held:
@@ -99,6 +103,12 @@ def test_files_outside_the_bound_roots_are_not_mapped(kit: Kit, tmp_path: Path) 
             "/data/a.in", "/judge/c/feedback"]
         assert held.inside(tmp_path / "data/escape.in") is None  # (a link out of data/)
         assert held.inside(tmp_path / "data/a.in", tmp_path / "other") is None
+        # a directory that is a link: followed each time, never taken as the name it has
+        assert held.inside(tmp_path / "data/out/x.in") is None
+        assert held.inside(tmp_path / "data/in/x.in") == ["/data/a-dir/x.in"]
+        assert held.inside(tmp_path / "data/in/x.in") == ["/data/a-dir/x.in"]  # (kept)
+        assert held.inside(tmp_path / "data/a-dir/../a.in") == ["/data/a.in"]
+        assert held.inside(tmp_path / "data/out/../a.in") is None  # (.. after the link)
 
 
 @pytest.mark.parametrize("lean", [False, True], ids=["plain", "lean"])
