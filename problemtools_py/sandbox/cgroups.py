@@ -203,6 +203,16 @@ class Cgroups:
             return None, f"cgroup v2 delegation failed: {exc}"
         return cls({"": mine}, True), ""
 
+    def remove_left(self, pid: int) -> bool:
+        """Remove the groups the server with ``pid`` made (``ptpy-PID-N``) and left: it
+        was killed, or its judge's end came mid-run. A group still holding a process stays
+        (its end follows the jail's). True when none is left."""
+        left = False
+        for base in self.bases.values():
+            for directory in base.glob(f"ptpy-{pid}-*"):
+                left |= not RunGroup._rmdir(directory)
+        return not left
+
     def create(self, memory_bytes: int, tasks: int) -> RunGroup:
         self.counter += 1
         name = f"ptpy-{os.getpid()}-{self.counter}"

@@ -177,12 +177,14 @@ class Server:
         if not self.spawner:
             self.spawner = True
             inprocess.preload()  # (once, for every server forked from here)
+            _GROUPS[:] = [self.mode.cgroups] if self.mode.cgroups is not None else []
             signal.signal(signal.SIGCHLD, _reap)
         dirs = _work_dirs()  # (made here, so that this server removes them if it is killed)
         pid = os.fork()
         if pid == 0:
             _serve_spawned(self, fds[0], dirs)
         _SPAWNED[pid] = dirs
+        _ENDED.discard(pid)  # (a pid used again: what an old one left is not told apart)
         os.close(fds[0])
         return {"ok": True, "pid": pid}
 
@@ -299,6 +301,8 @@ def _work_dirs() -> tuple[str, str]:
 
 
 _SPAWNED: dict[int, tuple[str, str]] = {}  # a spawner's servers: pid -> their directories
+_ENDED: set[int] = set()  # a spawner's servers that ended, whose cgroups may be left
+_GROUPS: list[Cgroups] = []  # a spawner's cgroups (its servers make theirs in the same)
 
 
 def _reap(*_: object) -> None:
@@ -309,11 +313,23 @@ def _reap(*_: object) -> None:
 
 
 def _collect() -> bool:
-    """Collect one ended server this one spawned, and remove its directories (which one
-    killed could not); False when none has ended (ChildProcessError: none is left)."""
+    """Collect one ended server this one spawned, and remove its directories and control
+    groups (which one killed could not); False when none has ended (ChildProcessError:
+    none is left)."""
     pid = os.waitpid(-1, os.WNOHANG)[0]
-    _remove(_SPAWNED.pop(pid, ()))
+    if pid > 0:
+        _remove(_SPAWNED.pop(pid, ()))
+        _ENDED.add(pid)
+    _remove_groups()
     return pid > 0
+
+
+def _remove_groups() -> None:
+    """The control groups ended servers left, removed once empty (else tried again at
+    the next server's end, and at this one's)."""
+    for pid in list(_ENDED):
+        if all(groups.remove_left(pid) for groups in _GROUPS):
+            _ENDED.discard(pid)
 
 
 def _remove(dirs: tuple[str, ...]) -> None:
@@ -333,6 +349,7 @@ def _serve_spawned(maker: Server, fd: int, dirs: tuple[str, str]) -> NoReturn:
             # once in two servers share no loopback or abstract Unix sockets
             syscalls.unshare(syscalls.CLONE_NEWNET)
         _SPAWNED.clear()  # (its maker's servers are not this one's children)
+        _ENDED.clear()
         run_server(Server(socket.socket(fileno=fd), maker, dirs), os.pidfd_open(os.getpid()))
         status = 0
     finally:
@@ -376,6 +393,9 @@ def _reap_all(timeout: float) -> None:
         while time.monotonic() < deadline:
             if not _collect():
                 time.sleep(0.005)
+    while _ENDED and time.monotonic() < deadline:  # (a killed server's jails end first)
+        _remove_groups()
+        time.sleep(0.005)
 
 
 if __name__ == "__main__":

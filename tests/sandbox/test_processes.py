@@ -4,6 +4,7 @@ behind."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -141,9 +142,9 @@ def test_each_spawned_server_has_a_network_namespace_of_its_own() -> None:
         spawner.close()
 
 
-def test_a_spawned_server_killed_leaves_no_directories() -> None:
+def test_a_spawned_server_killed_leaves_no_directories_or_cgroups() -> None:
     """A server killed cannot clean up: its spawner, which made its directories and reaps
-    it, removes them."""
+    it, removes them, and the control groups of the session it had open."""
     tmp = Path(tempfile.gettempdir())
     spawner = Sandbox()
     try:
@@ -151,13 +152,21 @@ def test_a_spawned_server_killed_leaves_no_directories() -> None:
         box = Sandbox(spawner=spawner)
         mine = set(tmp.glob("ptpy-*")) - before
         assert len(mine) == 2  # (its jails' roots and its runs' working directories)
+        session = box.session(limits=LIMITS)
+        session.__enter__()
         assert box.run(["true"], limits=LIMITS).ok
+        pid = box.proc.pid
+        groups = list(Path("/sys/fs/cgroup").glob(f"**/ptpy-{pid}-*"))
+        assert groups or spawner.isolation != "full"  # (a session's, while it is open)
         box.proc.kill()
-        assert gone(box.proc.pid)
+        assert gone(pid)
         deadline = time.monotonic() + 5
-        while any(d.exists() for d in mine) and time.monotonic() < deadline:
+        while any(p.exists() for p in [*mine, *groups]) and time.monotonic() < deadline:
             time.sleep(0.01)
         assert not any(d.exists() for d in mine)
+        assert not any(g.exists() for g in groups)
+        with contextlib.suppress(SandboxError):  # (its server is gone)
+            session.__exit__(None, None, None)
         box.close()
     finally:
         spawner.close()
