@@ -14,11 +14,9 @@ import shutil
 import signal
 import socket
 import sys
-import tempfile
-import time
 from typing import Any, NoReturn
 
-from problemtools_py.sandbox import inprocess, syscalls, zygote
+from problemtools_py.sandbox import inprocess, spawned, syscalls, zygote
 from problemtools_py.sandbox.cgroups import Cgroups, RunGroup
 from problemtools_py.sandbox.jail import Jail, JailSpec
 from problemtools_py.sandbox.process import Run, RunPlace
@@ -54,7 +52,7 @@ class Server:
         self, sock: socket.socket, maker: Server | None = None, dirs: tuple[str, str] | None = None
     ) -> None:
         self.sock = sock
-        self.root_dir, self.host_cwd_base = dirs or _work_dirs()
+        self.root_dir, self.host_cwd_base = dirs or spawned.work_dirs()
         self.session: tuple[Jail, RunGroup | None] | None = None
         self.session_req: Request | None = None
         self.session_lean = False  # the open session takes runs from the grader only
@@ -177,14 +175,12 @@ class Server:
         if not self.spawner:
             self.spawner = True
             inprocess.preload()  # (once, for every server forked from here)
-            _GROUPS[:] = [self.mode.cgroups] if self.mode.cgroups is not None else []
-            signal.signal(signal.SIGCHLD, _reap)
-        dirs = _work_dirs()  # (made here, so that this server removes them if it is killed)
+            spawned.begin(self.mode.cgroups)
+        dirs = spawned.work_dirs()  # (made here, so that this server removes them if it is killed)
         pid = os.fork()
         if pid == 0:
             _serve_spawned(self, fds[0], dirs)
-        _SPAWNED[pid] = dirs
-        _ENDED.discard(pid)  # (a pid used again: what an old one left is not told apart)
+        spawned.record(pid, dirs)
         os.close(fds[0])
         return {"ok": True, "pid": pid}
 
@@ -295,61 +291,17 @@ class Server:
             self.close_session()
 
 
-def _work_dirs() -> tuple[str, str]:
-    """A server's own temporary directories: jails' roots, and runs' working directories."""
-    return tempfile.mkdtemp(prefix="ptpy-root-"), tempfile.mkdtemp(prefix="ptpy-cwd-")
-
-
-_SPAWNED: dict[int, tuple[str, str]] = {}  # a spawner's servers: pid -> their directories
-_ENDED: set[int] = set()  # a spawner's servers that ended, whose cgroups may be left
-_GROUPS: list[Cgroups] = []  # a spawner's cgroups (its servers make theirs in the same)
-
-
-def _reap(*_: object) -> None:
-    """SIGCHLD in a server that spawns: collect the servers that ended (its only children)."""
-    with contextlib.suppress(ChildProcessError):
-        while _collect():
-            pass
-
-
-def _collect() -> bool:
-    """Collect one ended server this one spawned, and remove its directories and control
-    groups (which one killed could not); False when none has ended (ChildProcessError:
-    none is left)."""
-    pid = os.waitpid(-1, os.WNOHANG)[0]
-    if pid > 0:
-        _remove(_SPAWNED.pop(pid, ()))
-        _ENDED.add(pid)
-    _remove_groups()
-    return pid > 0
-
-
-def _remove_groups() -> None:
-    """The control groups ended servers left, removed once empty (else tried again at
-    the next server's end, and at this one's)."""
-    for pid in list(_ENDED):
-        if all(groups.remove_left(pid) for groups in _GROUPS):
-            _ENDED.discard(pid)
-
-
-def _remove(dirs: tuple[str, ...]) -> None:
-    for directory in dirs:
-        shutil.rmtree(directory, ignore_errors=True)
-
-
 def _serve_spawned(maker: Server, fd: int, dirs: tuple[str, str]) -> NoReturn:
     """The forked child of Server.spawn: a server of its own on ``fd``, until its judge
     goes; it never returns into its maker's loop."""
     status = 1
     try:
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # (its runs are waited for by pid)
+        spawned.forget()
         maker.sock.close()  # the maker's judge is not this one's to talk to
         if maker.mode.namespaces and not any("network" in m for m in maker.mode.missing):
             # a network namespace of its own, as a new server has: programs running at
             # once in two servers share no loopback or abstract Unix sockets
             syscalls.unshare(syscalls.CLONE_NEWNET)
-        _SPAWNED.clear()  # (its maker's servers are not this one's children)
-        _ENDED.clear()
         run_server(Server(socket.socket(fileno=fd), maker, dirs), os.pidfd_open(os.getpid()))
         status = 0
     finally:
@@ -362,7 +314,7 @@ def run_server(server: Server, pidfd: int | None = None) -> None:
     finally:  # (a judge that went away with a session open leaves no jail or cgroup)
         with contextlib.suppress(Exception):
             server.close_session()
-        _remove((server.root_dir, server.host_cwd_base))
+        spawned.remove((server.root_dir, server.host_cwd_base))
 
 
 def main() -> None:
@@ -382,20 +334,7 @@ def main() -> None:
         run_server(server)
     finally:
         if server.spawner:  # (the servers it made end with their judges' sockets)
-            _reap_all(5.0)
-
-
-def _reap_all(timeout: float) -> None:
-    """Wait (up to ``timeout`` s) for the servers this one spawned, and collect them."""
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    deadline = time.monotonic() + timeout
-    with contextlib.suppress(ChildProcessError):
-        while time.monotonic() < deadline:
-            if not _collect():
-                time.sleep(0.005)
-    while _ENDED and time.monotonic() < deadline:  # (a killed server's jails end first)
-        _remove_groups()
-        time.sleep(0.005)
+            spawned.reap_all(5.0)
 
 
 if __name__ == "__main__":
