@@ -15,7 +15,7 @@ from conftest import SAMPLES
 
 HEAVY = ("jsonschema", "rich", "pyarrow", "jinja2", "plasTeX", "markdown_it", "yaml", "ray",
          "ruamel")
-STDLIB_LATER = ("typing", "hashlib", "zipfile", "tempfile", "difflib")
+STDLIB_LATER = ("typing", "hashlib", "zipfile", "tempfile", "difflib", "concurrent.futures")
 LAYERS = ("judge", "sandbox", "model", "grading", "statements")
 COMMANDS = ("verifyproblem", "generatedata", "gradecode", "parquet2kattis", "kattis2parquet",
             "problem2html", "problem2pdf", "problem2zip", "gradeserver", "upgradeproblem",
