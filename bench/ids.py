@@ -1,9 +1,9 @@
 """parquet2kattis --ids on a generated dataset (default 2,000 problems, ~200 KB of tests
 each), beside the naive way (read the whole table, then pick the row) and the floor
-(import pyarrow and decompress the one row group that holds the row). Fresh processes;
-median wall time and peak RSS of 3 runs each.
+(import pyarrow and decompress the one row group that holds the row). Fresh processes,
+the three alternating in each round; median wall time and peak RSS of --rounds (7) each.
 
-Usage: python bench/ids.py [--problems N] [--test-kb K]"""
+Usage: python bench/ids.py [--problems N] [--test-kb K] [--rounds R]"""
 
 from __future__ import annotations
 
@@ -45,30 +45,45 @@ def group_of(path: Path, pid: str) -> int:
     raise SystemExit(f"no row group holds {pid}")
 
 
-def median(cmd: list[str], runs: int = 3) -> tuple[float, float]:
-    """``{run}`` in an argument is the run's number (a fresh output directory each)."""
-    found = [child([a.replace("{run}", str(i)) for a in cmd]) for i in range(runs)]
-    return statistics.median(w for w, _ in found), statistics.median(r for _, r in found)
+def medians(cmds: list[list[str]], rounds: int) -> list[tuple[float, float]]:
+    """Each command's median wall time and peak RSS over ``rounds`` rounds, the commands
+    alternating within each (the machine's speed drifts). ``{run}`` in an argument is the
+    round's number (a fresh output directory each)."""
+    found: list[list[tuple[float, float]]] = [[] for _ in cmds]
+    for run in range(rounds):
+        for index, cmd in enumerate(cmds):
+            found[index].append(child([a.replace("{run}", str(run)) for a in cmd]))
+    return [
+        (statistics.median(w for w, _ in runs), statistics.median(r for _, r in runs))
+        for runs in found
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--problems", type=int, default=2000)
     parser.add_argument("--test-kb", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="ptpy-idsbench-"))
     try:
         ids = generate(base / "ds", args.problems, args.test_kb)
         target = ids[len(ids) // 2]
         table = base / "ds" / split_file("train")
-        ours = median([str(BIN / "parquet2kattis"), str(base / "ds"), str(base / "out{run}"),
-                       "--ids", target, "-q"])  # fmt: skip
-        naive = median([sys.executable, "-c", NAIVE, str(table), target])
-        floor = median([sys.executable, "-c", FLOOR, str(table), str(group_of(table, target))])
+        ours, naive, floor = medians(
+            [
+                [str(BIN / "parquet2kattis"), str(base / "ds"), str(base / "out{run}"), "--ids",
+                 target, "-q"],
+                [sys.executable, "-c", NAIVE, str(table), target],
+                [sys.executable, "-c", FLOOR, str(table), str(group_of(table, target))],
+            ],
+            args.rounds,
+        )  # fmt: skip
     finally:
         shutil.rmtree(base, ignore_errors=True)
     size = f"{args.problems} problems, ~{args.test_kb} KB of tests each"
-    print(f"one problem out of {size} (median of 3 fresh processes)")
+    print(f"one problem out of {size} (median of {args.rounds} fresh processes each, "
+          "alternating)")  # fmt: skip
     print(f"{'':34} {'wall':>8} {'peak RSS':>10}")
     for name, (wall, rss) in (("parquet2kattis --ids (ours)", ours), ("naive: read_table + filter",
                               naive), ("floor: pyarrow + one row group", floor)):  # fmt: skip
