@@ -1,6 +1,7 @@
 """Start-up of every command in a fresh process, side by side with the floor: the
 interpreter alone, and the interpreter importing what a static check cannot do without
-(PyYAML, to read problem.yaml). Median wall time of N runs each.
+(PyYAML, to read problem.yaml). Median wall time of N rounds, the commands alternating
+within each.
 
 Usage: python bench/startup.py [--repeat N]"""
 
@@ -20,50 +21,55 @@ BIN = Path(sys.executable).parent
 HELLO = str(REPO / "sample_problems" / "hello")
 
 
-def seconds(argv: list[str], repeat: int, env: dict[str, str]) -> float:
-    times = []
+def run_once(argv: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, capture_output=True, check=False, env=env)
+    return time.perf_counter() - start
+
+
+def medians(commands: dict[str, list[str]], repeat: int, env: dict[str, str]) -> dict[str, float]:
+    """Each command's median wall time over ``repeat`` rounds; within a round the commands
+    alternate, so that the machine's drifting speed falls on all of them alike."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(argv, capture_output=True, check=False, env=env)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, argv in commands.items():
+            times[name].append(run_once(argv, env))
+    return {name: statistics.median(found) for name, found in times.items()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=9)
+    parser.add_argument("--repeat", type=int, default=15)
     args = parser.parse_args()
+    python = str(BIN / "python")
+    commands = {
+        "floor": [python, "-c", "pass"],
+        "floor_yaml": [python, "-c", "import yaml"],
+        "verifyproblem -p config hello": [str(BIN / "verifyproblem"), "-p", "config", HELLO],
+        "verifyproblem-hook (no files)": [str(BIN / "verifyproblem-hook")],
+    }
+    for command in (
+        "verifyproblem",
+        "verifyproblem-hook",
+        "generatedata",
+        "gradecode",
+        "kattis2parquet",
+        "parquet2kattis",
+        "problem2html",
+        "problem2pdf",
+    ):
+        commands[f"{command} --help"] = [str(BIN / command), "--help"]
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "XDG_CACHE_HOME": cache}
-        python = str(BIN / "python")
-        floor = seconds([python, "-c", "pass"], args.repeat, env)
-        floor_yaml = seconds([python, "-c", "import yaml"], args.repeat, env)
-        cold = seconds([str(BIN / "verifyproblem"), "-p", "config", HELLO], 1, env)
-        rows = [("verifyproblem -p config hello (cold cache)", cold)]
-        runs = {
-            "verifyproblem -p config hello": [str(BIN / "verifyproblem"), "-p", "config", HELLO],
-            "verifyproblem-hook (no files)": [str(BIN / "verifyproblem-hook")],
-        }
-        for name, argv in runs.items():
-            rows.append((name, seconds(argv, args.repeat, env)))
-        for command in (
-            "verifyproblem",
-            "verifyproblem-hook",
-            "generatedata",
-            "gradecode",
-            "kattis2parquet",
-            "parquet2kattis",
-            "problem2html",
-            "problem2pdf",
-        ):
-            rows.append(
-                (f"{command} --help", seconds([str(BIN / command), "--help"], args.repeat, env))
-            )
+        cold = run_once(commands["verifyproblem -p config hello"], env)
+        found = medians(commands, args.repeat, env)
+    floor = found.pop("floor")
     print(
         f"floor: python -c pass {floor * 1000:.0f} ms; python -c 'import yaml' "
-        f"{floor_yaml * 1000:.0f} ms (median of {args.repeat})"
+        f"{found.pop('floor_yaml') * 1000:.0f} ms (median of {args.repeat}, all alternating)"
     )
     print(f"{'command':48} {'ms':>6} {'x floor':>8}  target")
+    rows = [("verifyproblem -p config hello (cold cache)", cold), *found.items()]
     for name, value in rows:
         mark = "" if "cold" in name else ("ok" if value < 0.1 else "over 100 ms")
         print(f"{name:48} {value * 1000:6.0f} {value / floor:8.1f}  {mark}")
