@@ -11,7 +11,7 @@ import shutil
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 
@@ -119,30 +119,57 @@ def _command(text: str) -> list[str]:
     return out
 
 
-def _build(code: str, raw: dict[str, Any], source: str) -> Language:
+def _build(code: str, raw: dict[str, Any], origin: dict[str, str]) -> Language:
+    """A language from its merged settings; ``origin``: each setting's file (the layer that
+    set it last), named by every error about it."""
+
+    def fail(key: str, what: str) -> NoReturn:
+        where = origin.get(key) or origin.get("")
+        raise FatalError(f"language '{code}': '{key}' {what}", path=where)
+
     def words(key: str) -> tuple[str, ...]:
         value = raw.get(key, [])
         if isinstance(value, str):
             value = _command(value) if key in _COMMANDS else value.split()
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise FatalError(f"language '{code}': '{key}' must be a list of strings", path=source)
+            fail(key, "must be a list of strings")
         return tuple(value)
 
+    def text(key: str) -> str | None:
+        value = raw.get(key)
+        if value is not None and not isinstance(value, str):
+            fail(key, "must be a string")
+        return value
+
+    def flag(key: str) -> bool:
+        value = raw.get(key, False)
+        if not isinstance(value, bool):
+            fail(key, "must be true or false")
+        return value
+
     if not words("run"):
-        raise FatalError(f"language '{code}' has no run command", path=source)
+        fail("run", "is missing: a language needs a run command")
+    extra = raw.get("extra_memory_mb", 0)
+    if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
+        fail("extra_memory_mb", "must be a whole number of MiB, 0 or more")
+    shebang = text("shebang")
+    try:
+        re.compile(shebang or "")
+    except re.error as exc:
+        fail("shebang", f"is not a regular expression: {exc}")
     return Language(
         code=code,
-        name=str(raw.get("name", code)),
+        name=text("name") or code,
         files=words("files"),
         compile=words("compile"),
         run=words("run"),
         entrypoint=words("entrypoint"),
-        shebang=raw.get("shebang"),
-        extra_memory_mb=int(raw.get("extra_memory_mb", 0)),
+        shebang=shebang,
+        extra_memory_mb=extra,
         also_compile=words("also_compile"),
-        out_of_memory=raw.get("out_of_memory"),
-        inprocess=bool(raw.get("inprocess", False)) and runs_as_python3_dash_s(words("run")),
-        class_data_sharing=bool(raw.get("class_data_sharing", False)),
+        out_of_memory=text("out_of_memory"),
+        inprocess=flag("inprocess") and runs_as_python3_dash_s(words("run")),
+        class_data_sharing=flag("class_data_sharing"),
     )
 
 
@@ -170,12 +197,17 @@ class Languages:
     def load(cls, problem_dirs: tuple[Path, ...] = ()) -> Languages:
         shipped = resources.files("problemtools_py.judge") / "languages.yaml"
         merged = yaml.load(shipped.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
+        origin = {code: {"": str(shipped)} for code in merged}  # (see _build)
         layers = [SYSTEM_CONFIG, user_config()]
         layers += sorted({d.resolve().parent / "languages.yaml" for d in problem_dirs})
         for layer in layers:
             if layer.is_file():
-                merged = _merge(merged, _read_layer(layer))
-        return cls({code: _build(code, raw, "languages.yaml") for code, raw in merged.items()})
+                data = _read_layer(layer)
+                merged = _merge(merged, data)
+                for code, settings in data.items():
+                    found = origin.setdefault(code, {"": str(layer)})
+                    found.update(dict.fromkeys(settings, str(layer)))
+        return cls({code: _build(code, raw, origin[code]) for code, raw in merged.items()})
 
     def get(self, code: str) -> Language | None:
         return self.table.get(code)

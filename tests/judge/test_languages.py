@@ -76,6 +76,14 @@ def test_python_compiles_in_process_only_as_python3_dash_s_dash_c(
         ("python3:\n  run: [a, b\n", "invalid YAML", 3),
         ("python3:\n\tbad: tab\n", "invalid YAML", 2),
         ("- just\n- a list\n", "must map language codes to settings", None),
+        ("java:\n  compile: 5\n", "language 'java': 'compile' must be a list of strings", None),
+        ("java:\n  run: []\n", "language 'java': 'run' is missing", None),
+        ("cpp:\n  extra_memory_mb: lots\n", "'extra_memory_mb' must be a whole number", None),
+        ("cpp:\n  extra_memory_mb: -1\n", "'extra_memory_mb' must be a whole number", None),
+        ("cpp:\n  shebang: 7\n", "'shebang' must be a string", None),
+        ("cpp:\n  shebang: '(x'\n", "'shebang' is not a regular expression", None),
+        ("java:\n  class_data_sharing: maybe\n", "'class_data_sharing' must be true or", None),
+        ("mine:\n  files: ['*.x']\n", "language 'mine': 'run' is missing", None),
     ],
 )
 def test_a_broken_layer_names_its_file_and_line(
