@@ -15,6 +15,7 @@ from problemtools_py.model.config import (
     LEGACY_VERSIONS,
     V2023_VERSIONS,
     V2025_VERSIONS,
+    spaced_types,
 )
 from problemtools_py.model.language_codes import KNOWN_LANGUAGES
 from problemtools_py.model.problem import Problem
@@ -72,7 +73,27 @@ def problem_yaml(problem: Problem) -> Iterator[Finding]:
         yield from unknown_keys_warnings(doc, "problem-legacy", "problem-yaml")
     else:
         schema = f"problem-{problem.format.schema_suffix}"
-        yield from validate(doc, schema, "problem-yaml", LEGACY_RENAMED_KEYS)
+        found = validate(doc, schema, "problem-yaml", LEGACY_RENAMED_KEYS)
+        yield from _spaced_types_explained(doc, found)
+
+
+def _spaced_types_explained(doc: YamlDoc, found: list[Finding]) -> Iterator[Finding]:
+    """The schema's finding for ``type: pass-fail interactive``, said plainly."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    types = spaced_types(data.get("type"))
+    line = doc.line_of(("type",))
+    for finding in found:
+        if types is not None and finding.message.startswith("type: ") and finding.line == line:
+            sequence = ", ".join(types)
+            finding = error(
+                finding.check,
+                f"type: '{data['type']}' is one string, not {len(types)} types: several are "
+                f"a sequence, [{sequence}] (the format's examples write them with spaces; "
+                "its text allows a single value or a sequence; read as those types)",
+                finding.path,
+                finding.line,
+            )
+        yield finding
 
 
 @check("config")

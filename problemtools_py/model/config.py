@@ -96,6 +96,17 @@ def _str(data: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+PROBLEM_TYPES = ("pass-fail", "scoring", "multi-pass", "interactive", "submit-answer")
+
+
+def spaced_types(value: object) -> tuple[str, ...] | None:
+    """The types of a ``type`` written as one string of several, space-separated (as the
+    2025-09 format's examples write them, though its text wants a single value or a
+    sequence), when each is a type; else None. The model reads them as those types."""
+    words = _words(value) if isinstance(value, str) else ()
+    return words if len(words) > 1 and all(w in PROBLEM_TYPES for w in words) else None
+
+
 def _words(value: object) -> tuple[str, ...]:
     if isinstance(value, str):
         return tuple(value.split())
