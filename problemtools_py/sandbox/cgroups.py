@@ -107,6 +107,25 @@ class RunGroup:
     def peak_memory(self) -> int:
         return self._counter("peak")
 
+    def queued_seconds(self) -> float | None:
+        """How long the run's threads have waited, runnable, for a CPU (their scheduler
+        statistics, summed): large when the machine starved the run, next to nothing when
+        it slept. None when it holds no thread or they cannot be read."""
+        listing = self.dirs[""] / "cgroup.threads" if self.v2 else self.dirs["pids"] / "tasks"
+        total, found = 0, False
+        try:
+            threads = listing.read_text().split()
+        except OSError:
+            return None
+        for tid in threads:
+            try:
+                with open(f"/proc/{tid}/schedstat", "rb") as handle:
+                    total += int(handle.read().split()[1])
+                found = True
+            except (OSError, ValueError, IndexError):  # (it ended meanwhile)
+                continue
+        return total / 1e9 if found else None
+
     def oom_kills(self) -> int:
         return self._counter("oom")
 

@@ -53,6 +53,7 @@ class Run:
         self.final: dict[str, Any] | None = None
         self.killed_for: str | None = None
         self.killed_at: float | None = None
+        self.queued: float | None = None  # wall-killed: how long it waited for a CPU
         self.pid: int | None = None  # the program itself, without a jail
         self.exited: tuple[int, Any] | None = None
         self.ended_at: float | None = None
@@ -180,6 +181,8 @@ class Run:
             self._kill("cpu")
 
     def _kill(self, reason: str) -> None:
+        if reason == "wall" and self.group is not None:  # (starved, or did it sleep?)
+            self.queued = self.group.queued_seconds()
         self.killed_for = reason
         self.killed_at = time.monotonic()
         if self.jail is not None:
@@ -219,6 +222,7 @@ class Run:
             first_closed=(self.final or {}).get("first_closed"),
             stderr=self.stderr.decode("utf-8", errors="replace"),
             isolation=self.place.isolation,
+            queued_seconds=self.queued,
         )
         return to_wire(reply)
 

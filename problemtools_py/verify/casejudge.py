@@ -12,8 +12,9 @@ from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.held import HeldJail, HeldValidator, worth_lean
 from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.validators import CustomValidator
+from problemtools_py.model.config import ProblemConfig
 from problemtools_py.model.problem import TestCase
-from problemtools_py.sandbox.results import Limits
+from problemtools_py.sandbox.results import Limits, RunResult
 from problemtools_py.scratch import scratch_dir
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answers import AnswerChecker
@@ -33,6 +34,17 @@ def cases_of(ctx: Context) -> list[TestCase]:
         for c in g.cases
         if {".in", ".ans"} <= set(c.files) and ctx.data_selected(c.name)
     ]
+
+
+def _maybe_starved(run: RunResult, limits: Limits, config: ProblemConfig) -> bool:
+    """Whether a run stopped by the wall clock under its CPU limit may owe that to the
+    machine (such an outcome is not cached: the next verification runs it again). A run
+    that slept, its wait for a CPU known and small, owes it to itself; an interactive
+    one may have waited for a validator the machine starved, which its own wait does not
+    show, so it never counts as its own."""
+    if not run.wall_killed or run.cpu_seconds >= limits.cpu_seconds:
+        return False
+    return config.interactive or run.starved
 
 
 class SubmissionJudge:
@@ -98,11 +110,7 @@ class SubmissionJudge:
             result.message,
             result.multiplier,
         )
-        overloaded = (
-            result.run is not None
-            and result.run.wall_killed
-            and (result.run.cpu_seconds < limits.cpu_seconds)
-        )
+        overloaded = result.run is not None and _maybe_starved(result.run, limits, config)
         if verdict is not Verdict.JE and not overloaded:
             self.cache.put(
                 key,

@@ -97,6 +97,8 @@ def test_sleep_is_tle_by_the_wall_clock(box: Sandbox, programs: Path) -> None:
     result = run(box, ["sleep", "30"], programs, limits)
     assert result.outcome is Outcome.TLE and result.wall_killed
     assert result.cpu_seconds < 0.5 and 2.0 <= result.wall_seconds < 4
+    if box.isolation == "full":  # it slept: its wait for a CPU is known, and small
+        assert result.queued_seconds is not None and not result.starved
 
 
 @needs_root

@@ -40,3 +40,32 @@ def test_many_cases_are_judged_in_held_jails(
     assert verdicts == {"largest.cpp": Verdict.AC, "smallest.py": Verdict.AC,
                         "recurse.py": Verdict.RTE, "one.py": Verdict.WA, "overflow.c": Verdict.WA}
     assert opened and (any(opened) if extra else not any(opened)), opened
+
+
+def test_a_submission_that_sleeps_past_the_wall_clock_is_judged_once(
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped by the wall clock while it slept (its wait for a CPU small), the outcome is
+    its own, kept like any other; only a run the machine may have starved is run again."""
+    import re
+
+    from problemtools_py.judge import judging
+
+    root = copy_sample("hello")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(root.parent / "cache"))
+    (root / "submissions/time_limit_exceeded/sleeps.py").write_text(
+        "import time\ntime.sleep(60)\n")
+    runs: list[str] = []
+    real = judging.CaseJudge.judge
+
+    def judge(self: judging.CaseJudge, *args: object, **kwargs: object) -> object:
+        runs.append("run")
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(judging.CaseJudge, "judge", judge)
+    options = Options(jobs=2, fixed_time_limit=0.5, submissions=re.compile("sleeps"))
+    for _ in range(2):
+        (report,) = verify_all([root], ("submissions",), options=options).problems
+        assert [row.verdict for row in report.submissions] == [Verdict.TLE]
+        assert report.errors == 0, report.findings
+    assert runs == ["run"]  # (the first verification's; the second found it cached)
