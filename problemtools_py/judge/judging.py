@@ -179,6 +179,7 @@ class CaseJudge:
         assert isinstance(checker, CustomValidator)
         del stdin  # the submission never sees the input; the validator gets it by path
         sub, val = self._run_pair(exe, checker, input_path, answer, feedback)
+        sub = with_peers_wait(sub, val)
         return sub, interactive_verdict(sub, val, checker.interpret(val, feedback))
 
     def _run_pair(
@@ -248,6 +249,13 @@ class CaseJudge:
         if isinstance(val, SandboxError):
             raise val
         return sub, val
+
+
+def with_peers_wait(sub: RunResult, val: RunResult) -> RunResult:
+    """An interactive submission's run, its wait for a CPU unknown (so starved, when the
+    wall clock stopped it: see RunResult.starved) when its validator was kept waiting for
+    one: it may have slept only because the validator the machine starved was slow."""
+    return replace(sub, queued_seconds=None) if sub.wall_killed and val.crowded else sub
 
 
 def run_limits(limits: Limits, exe: Executable) -> Limits:

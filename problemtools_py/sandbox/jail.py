@@ -207,6 +207,13 @@ def _first_closed(pid: int, watched: list[int]) -> str | None:
 
 
 def _wait_for(pid: int) -> dict[str, Any]:
+    """The program's end and accounting, with how long it waited, runnable, for a CPU
+    (read from its scheduler statistics before it is reaped; None when they cannot be)."""
+    queued = None
+    with contextlib.suppress(ChildProcessError, OSError, ValueError, IndexError):
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+        with open(f"/proc/{pid}/schedstat", "rb") as handle:
+            queued = int(handle.read().split()[1]) / 1e9
     while True:
         try:
             done, status, usage = os.wait4(-1, 0)
@@ -225,6 +232,7 @@ def _wait_for(pid: int) -> dict[str, Any]:
                 "stime": usage.ru_stime,
                 "maxrss": usage.ru_maxrss,
                 "ended": time.monotonic(),
+                "queued": queued,
             }
 
 

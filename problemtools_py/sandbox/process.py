@@ -190,6 +190,10 @@ class Run:
         elif self.pid is not None:
             _kill_group(self.pid)
 
+    def _queued_at_end(self) -> float | None:
+        value = (self.final or {}).get("queued")
+        return float(value) if isinstance(value, int | float) else None
+
     def _result(self, wall: float, exec_error: bytes) -> dict[str, Any]:
         if exec_error:
             return error_message(exec_error.decode(errors="replace"))
@@ -222,7 +226,8 @@ class Run:
             first_closed=(self.final or {}).get("first_closed"),
             stderr=self.stderr.decode("utf-8", errors="replace"),
             isolation=self.place.isolation,
-            queued_seconds=self.queued,
+            # (at a wall-clock kill, of all its threads; else the program's own, at its end)
+            queued_seconds=self.queued if self.queued is not None else self._queued_at_end(),
         )
         return to_wire(reply)
 

@@ -64,8 +64,12 @@ class RunResult:
         """Stopped by the wall clock while under its CPU limit because the machine gave it
         no CPU (it waited, runnable, for most of the time it did not run), not because it
         slept. Unknown waits count as starved: the caller retries rather than blame it."""
-        if not self.wall_killed:
-            return False
+        return self.wall_killed and self.crowded
+
+    @property
+    def crowded(self) -> bool:
+        """Whether it waited, runnable, for a CPU for at least half the time it did not
+        run (an unknown wait counts as such): the machine, not the program, set its pace."""
         if self.queued_seconds is None:
             return True
         return self.queued_seconds >= 0.5 * max(0.0, self.wall_seconds - self.cpu_seconds)

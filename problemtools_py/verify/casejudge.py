@@ -12,7 +12,6 @@ from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.held import HeldJail, HeldValidator, worth_lean
 from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.validators import CustomValidator
-from problemtools_py.model.config import ProblemConfig
 from problemtools_py.model.problem import TestCase
 from problemtools_py.sandbox.results import Limits, RunResult
 from problemtools_py.scratch import scratch_dir
@@ -36,15 +35,12 @@ def cases_of(ctx: Context) -> list[TestCase]:
     ]
 
 
-def _maybe_starved(run: RunResult, limits: Limits, config: ProblemConfig) -> bool:
+def _maybe_starved(run: RunResult, limits: Limits) -> bool:
     """Whether a run stopped by the wall clock under its CPU limit may owe that to the
     machine (such an outcome is not cached: the next verification runs it again). A run
-    that slept, its wait for a CPU known and small, owes it to itself; an interactive
-    one may have waited for a validator the machine starved, which its own wait does not
-    show, so it never counts as its own."""
-    if not run.wall_killed or run.cpu_seconds >= limits.cpu_seconds:
-        return False
-    return config.interactive or run.starved
+    that slept, its wait for a CPU known and small, owes it to itself (an interactive
+    one, when its validator was not kept waiting either: see CaseJudge._interactive)."""
+    return run.cpu_seconds < limits.cpu_seconds and run.starved
 
 
 class SubmissionJudge:
@@ -110,7 +106,7 @@ class SubmissionJudge:
             result.message,
             result.multiplier,
         )
-        overloaded = result.run is not None and _maybe_starved(result.run, limits, config)
+        overloaded = result.run is not None and _maybe_starved(result.run, limits)
         if verdict is not Verdict.JE and not overloaded:
             self.cache.put(
                 key,

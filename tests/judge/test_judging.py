@@ -13,9 +13,9 @@ from conftest import SAMPLES
 from judgekit import Kit
 
 from problemtools_py.judge.held import HeldJail
-from problemtools_py.judge.judging import CaseJudge, run_limits
+from problemtools_py.judge.judging import CaseJudge, run_limits, with_peers_wait
 from problemtools_py.judge.validators import CustomValidator, DatasetValidator, DefaultValidator
-from problemtools_py.sandbox.results import Limits
+from problemtools_py.sandbox.results import Limits, Outcome, RunResult
 from problemtools_py.verdicts import Verdict
 
 LIMITS = Limits(cpu_seconds=1.0, memory_bytes=256 << 20, output_bytes=1 << 20)
@@ -360,3 +360,26 @@ def test_what_an_interactive_submission_does_after_the_verdict(
     result = CaseJudge(kit.pool, _guess_validator(kit), LIMITS, interactive=True).judge(
         exe, data.with_suffix(".in"), data.with_suffix(".ans"), tmp_path)
     assert (result.verdict, result.final) == (verdict, final), result.message
+
+
+def _timed(wall_killed: bool, queued: float | None, cpu: float = 0.01,
+           wall: float = 3.0) -> RunResult:  # fmt: skip
+    return RunResult(outcome=Outcome.TLE if wall_killed else Outcome.OK, exit_code=None,
+                     signal=None, cpu_seconds=cpu, wall_seconds=wall, peak_memory_bytes=0,
+                     output_bytes=0, wall_killed=wall_killed, queued_seconds=queued)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("sub", "val", "starved"),
+    [
+        (_timed(True, 0.001), _timed(False, 0.001), False),  # both slept: a deadlock
+        (_timed(True, 0.001), _timed(False, 2.0), True),  # its validator was kept waiting
+        (_timed(True, 0.001), _timed(False, None), True),  # the validator's wait unknown
+        (_timed(True, 2.5), _timed(False, 0.001), True),  # it was kept waiting itself
+        (_timed(False, 0.001), _timed(False, 2.0), False),  # not stopped: nothing to tell
+    ],
+)
+def test_an_interactive_run_owns_its_wall_clock_stop_only_if_its_validator_slept_too(
+    sub: RunResult, val: RunResult, starved: bool
+) -> None:
+    assert with_peers_wait(sub, val).starved is starved

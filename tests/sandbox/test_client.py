@@ -86,6 +86,11 @@ def test_runs_as_nobody_in_a_private_root(box: Sandbox, programs: Path) -> None:
                               "prog", "sbin", "tmp", "usr", "work"}
 
 
+def test_a_runs_wait_for_a_cpu_is_known_at_its_end(box: Sandbox, programs: Path) -> None:
+    result = run(box, ["true"], programs)
+    assert result.ok and (result.queued_seconds is not None or box.isolation != "full")
+
+
 def test_busy_loop_is_tle_by_cpu(box: Sandbox, programs: Path) -> None:
     result = run(box, ["/prog/busy"], programs)
     assert result.outcome is Outcome.TLE and not result.wall_killed

@@ -44,3 +44,27 @@ def test_the_error_line_is_what_the_program_last_said(stderr: bytes, line: str) 
 def test_a_long_error_line_is_cut() -> None:
     said = crashed(b"E" * 500 + b"\n").error_line(width=40)
     assert len(said) == 40 and said.endswith("...")
+
+
+def timed(cpu: float, wall: float, queued: float | None, wall_killed: bool) -> RunResult:
+    return RunResult(outcome=Outcome.TLE if wall_killed else Outcome.OK, exit_code=None,
+                     signal=None, cpu_seconds=cpu, wall_seconds=wall, peak_memory_bytes=0,
+                     output_bytes=0, wall_killed=wall_killed, queued_seconds=queued)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("cpu", "wall", "queued", "wall_killed", "crowded", "starved"),
+    [
+        (0.01, 3.0, 0.002, True, False, False),  # it slept: its own doing
+        (0.2, 3.0, 2.5, True, True, True),  # runnable, and given no CPU: the machine's
+        (0.2, 3.0, None, True, True, True),  # unknown: the machine's, to be safe
+        (0.01, 0.5, 0.001, False, False, False),  # a validator that waited on its peer
+        (0.01, 0.5, 0.4, False, True, False),  # one the machine kept waiting (not killed)
+        (1.0, 1.0, 0.0, False, True, False),  # it ran all the time: nothing to tell
+    ],
+)
+def test_a_run_kept_waiting_by_the_machine(cpu: float, wall: float, queued: float | None,
+                                           wall_killed: bool, crowded: bool,
+                                           starved: bool) -> None:  # fmt: skip
+    run = timed(cpu, wall, queued, wall_killed)
+    assert (run.crowded, run.starved) == (crowded, starved)

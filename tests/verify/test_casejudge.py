@@ -42,19 +42,28 @@ def test_many_cases_are_judged_in_held_jails(
     assert opened and (any(opened) if extra else not any(opened)), opened
 
 
+@pytest.mark.parametrize(
+    ("sample", "program"),
+    [
+        ("hello", "import time\ntime.sleep(60)\n"),
+        # interactive: it waits for input the validator waits for its guess to send
+        ("guess", "import sys\nsys.stdin.read()\n"),
+    ],
+    ids=["sleeps", "deadlocks-with-its-validator"],
+)
 def test_a_submission_that_sleeps_past_the_wall_clock_is_judged_once(
-    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch, sample: str, program: str
 ) -> None:
-    """Stopped by the wall clock while it slept (its wait for a CPU small), the outcome is
-    its own, kept like any other; only a run the machine may have starved is run again."""
+    """Stopped by the wall clock while it slept (its wait for a CPU small, and its
+    validator's), the outcome is its own, kept like any other; only a run the machine may
+    have starved is run again."""
     import re
 
     from problemtools_py.judge import judging
 
-    root = copy_sample("hello")
+    root = copy_sample(sample)
     monkeypatch.setenv("XDG_CACHE_HOME", str(root.parent / "cache"))
-    (root / "submissions/time_limit_exceeded/sleeps.py").write_text(
-        "import time\ntime.sleep(60)\n")
+    (root / "submissions/time_limit_exceeded/sleeps.py").write_text(program)
     runs: list[str] = []
     real = judging.CaseJudge.judge
 
