@@ -101,24 +101,22 @@ def _run_parts(
     for part in chosen:
         if on_part is not None:
             on_part(problem.short_name, part)
-        found = by_part.setdefault(part, [])
         if static is None:
-            found.extend(_static(problem, part))
-            report.findings.extend(found)
+            report.findings.extend(_static(problem, part))
         if out is not None and part in RUNNING_PARTS and not (bail and report.errors):
             from problemtools_py.verify.steps import run_part
 
             assert ctx is not None
             run_part(ctx, part, out)
-            found.extend(out.findings)
-            if static is None:
-                report.findings.extend(out.findings)
+            by_part[part] = list(out.findings)  # (its runs' findings)
             out.findings.clear()
+            if static is None:
+                report.findings.extend(by_part[part])
         if bail and report.errors:
             break
-    if static is not None:
+    if static is not None:  # (each part's static findings, then its runs')
         for part in chosen:
-            report.findings.extend(static.result()[part] + by_part[part])
+            report.findings.extend(static.result()[part] + by_part.get(part, []))
     if out is not None:
         report.time_limit, report.time_limit_source = out.time_limit, out.time_limit_source
         report.time_limit_hard = out.time_limit_hard
