@@ -317,13 +317,19 @@ class Grader:
         return work
 
     def _open_session(self, box: Sandbox, work: Path) -> None:
-        session = box.session(
-            limits=Limits(60.0, self.settings.memory_mb << 20),
-            binds=[Bind(str(work), "/prog")],
-            inprocess=box.python_matches(),
-            lean=box.python_matches(),
-        )
-        session.__enter__()
+        """A session on ``work``; when none opens (its server is lost), ``work`` is
+        removed, as no session will ever have it."""
+        try:
+            session = box.session(
+                limits=Limits(60.0, self.settings.memory_mb << 20),
+                binds=[Bind(str(work), "/prog")],
+                inprocess=box.python_matches(),
+                lean=box.python_matches(),
+            )
+            session.__enter__()
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
         with self._lock:
             self._sessions[box] = (work, session)
 

@@ -356,3 +356,22 @@ def test_stopping_grade_many_early_stops_the_grading(dataset: Path) -> None:
         results.close()
         assert len(started) <= 2 + 2, started  # the one read, and at most one per worker
         assert grader.grade(IDS["echo"], py(ECHO)).reward == 1.0  # still usable
+
+
+def test_a_session_that_cannot_open_leaves_no_program_directory(
+    dataset: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its server lost before the jail opened: a grader_error, and its directory gone."""
+    from problemtools_py.sandbox.client import Sandbox
+    from problemtools_py.sandbox.results import SandboxError
+
+    def lost(*_args: object, **_kwargs: object) -> object:
+        raise SandboxError("lost the sandbox server")
+
+    before = {p for p in Path("/tmp").iterdir() if p.name.startswith("ptpy-grade")}
+    with Grader(dataset, Settings(retries=0), jobs=1) as grader:
+        monkeypatch.setattr(Sandbox, "session", lost)
+        result = grader.grade(IDS["echo"], py(ECHO))
+    assert result.status == "grader_error", result
+    after = {p for p in Path("/tmp").iterdir() if p.name.startswith("ptpy-grade")}
+    assert after - before == set()
