@@ -9,7 +9,7 @@ import os
 import time
 from pathlib import Path
 
-from problemtools_py.sandbox.inside import counter
+from problemtools_py.sandbox.inside import counter, queued_seconds
 
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
 
@@ -112,19 +112,13 @@ class RunGroup:
         statistics, summed): large when the machine starved the run, next to nothing when
         it slept. None when it holds no thread or they cannot be read."""
         listing = self.dirs[""] / "cgroup.threads" if self.v2 else self.dirs["pids"] / "tasks"
-        total, found = 0, False
         try:
             threads = listing.read_text().split()
         except OSError:
             return None
-        for tid in threads:
-            try:
-                with open(f"/proc/{tid}/schedstat", "rb") as handle:
-                    total += int(handle.read().split()[1])
-                found = True
-            except (OSError, ValueError, IndexError):  # (it ended meanwhile)
-                continue
-        return total / 1e9 if found else None
+        waits = [queued_seconds(int(tid)) for tid in threads]  # (None: it ended meanwhile)
+        known = [wait for wait in waits if wait is not None]
+        return sum(known) if known else None
 
     def oom_kills(self) -> int:
         return self._counter("oom")

@@ -217,6 +217,16 @@ def renew_scratch(dirs: list[str], file_bytes: int, mounted: bool = True) -> Non
         _SCRATCH[directory] = _looks(directory)
 
 
+def queued_seconds(pid: int) -> float | None:
+    """How long the process has waited, runnable, for a CPU (its scheduler statistics):
+    large when the machine starved it, next to nothing when it slept."""
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as handle:
+            return int(handle.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def counter(text: str, key: str | None = None) -> int:
     """The number in a cgroup file's text: its first word, or the value on the line
     ``key value`` (0 when absent)."""

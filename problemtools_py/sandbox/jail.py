@@ -210,10 +210,9 @@ def _wait_for(pid: int) -> dict[str, Any]:
     """The program's end and accounting, with how long it waited, runnable, for a CPU
     (read from its scheduler statistics before it is reaped; None when they cannot be)."""
     queued = None
-    with contextlib.suppress(ChildProcessError, OSError, ValueError, IndexError):
+    with contextlib.suppress(ChildProcessError):
         os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
-        with open(f"/proc/{pid}/schedstat", "rb") as handle:
-            queued = int(handle.read().split()[1]) / 1e9
+        queued = inside.queued_seconds(pid)
     while True:
         try:
             done, status, usage = os.wait4(-1, 0)

@@ -32,6 +32,7 @@ from problemtools_py.sandbox.inside import (
     Stats,
     kill_all,
     program,
+    queued_seconds,
     reap_all,
     remember_scratch,
     renew_scratch,
@@ -337,13 +338,3 @@ def wait_run(
         os.close(pidfd)
     _, status, _ = os.wait4(pid, 0)
     return status, time.monotonic(), killed, queued
-
-
-def queued_seconds(pid: int) -> float | None:
-    """How long the process has waited, runnable, for a CPU (its scheduler statistics):
-    large when the machine starved it, next to nothing when it slept."""
-    try:
-        with open(f"/proc/{pid}/schedstat", "rb") as handle:
-            return int(handle.read().split()[1]) / 1e9
-    except (OSError, ValueError, IndexError):
-        return None
