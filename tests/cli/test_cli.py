@@ -195,3 +195,21 @@ def test_ray_without_a_cluster_is_a_clear_error(command: str, tmp_path: Path, ca
     assert module.main([*argv, "--ray", "auto"]) == 2
     assert "cannot connect to the Ray cluster at auto" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("cpp:\n  extra_memory_mb: lots\n", "'extra_memory_mb' must be a whole number"),
+        ("python3:\n  run: [a, b\n", "invalid YAML"),
+    ],
+)
+def test_a_bad_languages_yaml_beside_a_package_is_a_usage_error_naming_it(
+    copy_sample: Callable[..., Path], capsys: Capture, text: str, message: str
+) -> None:
+    root = copy_sample("hello")
+    (root.parent / "languages.yaml").write_text(text)
+    code = main(["-p", "submissions", str(root)])
+    err = capsys.readouterr().err
+    assert code == 2 and f"{root.parent / 'languages.yaml'}" in err and message in err, err
+    assert "Traceback" not in err
