@@ -8,6 +8,7 @@ from functools import cache
 
 from problemtools_py.atomicfile import write_bytes
 from problemtools_py.cachedir import cache_root
+from problemtools_py.checks.schema_quick import surely_valid
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.hints import closest
 from problemtools_py.resources import load_schema, schema_text
@@ -91,12 +92,14 @@ def validate(
     """Findings for every way ``doc.data`` breaks ``schema``; a key of ``renamed`` (its
     path -> its successor) is a warning, not an unknown key. Results are kept by content
     (the document with its lines, the schema, the options), so an unchanged file is not
-    validated again, and jsonschema is not even imported (the pre-commit hook's start)."""
+    validated again, and jsonschema is not even imported (the pre-commit hook's start);
+    nor is it for a document :func:`surely_valid` calls valid (jsonschema words errors)."""
     key = _key(doc, schema, check, renamed)
     cached = _cached(key)
     if cached is not None:
         return cached
-    findings = _validate(doc, schema, check, renamed)
+    data = doc.data if doc.data is not None else {}
+    findings = [] if surely_valid(schema, data) else _validate(doc, schema, check, renamed)
     _store(key, findings)
     return findings
 

@@ -1,6 +1,7 @@
 """Commands start at once: importing a command's module (all ``--help`` needs) loads none
 of the heavy libraries or layers, and ``verifyproblem -p config`` on an unchanged package
-needs neither jsonschema (its results are cached by content) nor the judge, nor the
+needs neither jsonschema (its results are cached by content, and a valid document does
+not need it in the first place) nor the judge, nor the
 standard modules only rarer paths use (``STDLIB_LATER``: 1-6 ms each). Structural
 checks in fresh interpreters; the times are bench/startup.py's."""
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
@@ -38,18 +40,36 @@ def test_importing_a_command_loads_nothing_heavy(command: str) -> None:
     assert ours & set(LAYERS) == set()
 
 
-def test_a_config_check_needs_no_jsonschema_once_cached(tmp_path: object) -> None:
+def _config_run(problem: object) -> str:
+    return ("from problemtools_py.cli.verifyproblem import main\n"
+            f"try:\n    main(['-q', '-p', 'config', {str(problem)!r}])\n"
+            "except SystemExit:\n    pass")
+
+
+def test_a_config_check_needs_no_jsonschema_once_cached(tmp_path: Path) -> None:
     import os
 
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
-    run = ("from problemtools_py.cli.verifyproblem import main\n"
-           f"main(['-q', '-p', 'config', {str(SAMPLES / 'hello')!r}])")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    run = _config_run(SAMPLES / "hello")
     first = _loaded(run, env)
-    assert "jsonschema" in first  # the first run validates
+    assert "jsonschema" not in first  # a valid problem.yaml: checks/schema_quick.py said so
+    assert (tmp_path / "cache" / "problemtools_py" / "schema").is_dir()  # (and it was kept)
     again = _loaded(run, env)
     assert "jsonschema" not in again and "problemtools_py.judge" not in {
         ".".join(m.split(".")[:2]) for m in again}
     assert again & set(STDLIB_LATER) == set()
+
+
+def test_jsonschema_words_the_errors_of_a_broken_problem_yaml(tmp_path: Path) -> None:
+    import os
+    import shutil
+
+    problem = tmp_path / "hello"
+    shutil.copytree(SAMPLES / "hello", problem)
+    with (problem / "problem.yaml").open("a", encoding="utf-8") as out:
+        out.write("source_url: 5\n")  # (not a string)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    assert "jsonschema" in _loaded(_config_run(problem), env)
 
 
 @pytest.mark.parametrize(
