@@ -8,13 +8,20 @@ own path for the rest."""
 from __future__ import annotations
 
 import builtins
-import contextlib
 import os
 import sys
 import types
-from typing import NamedTuple, TextIO
 
-# Imported once in the server; every forked run finds them in sys.modules.
+from problemtools_py.sandbox.records import NamedTuple
+
+TYPE_CHECKING = False  # (not typing's: a lean init imports this module, see records)
+if TYPE_CHECKING:
+    from typing import TextIO
+
+    Streams = tuple[TextIO, TextIO, TextIO]
+
+# Imported once in the server, and by a lean init those its program names (see zygote):
+# every forked run finds them in sys.modules.
 PRELOAD = (
     "array",
     "bisect",
@@ -34,9 +41,32 @@ PRELOAD = (
 )
 
 
-def preload() -> None:
-    for name in PRELOAD:
-        __import__(name)
+def preload(names: set[str] | None = None) -> None:
+    """Import the modules of PRELOAD, or those of them in ``names`` (see
+    :func:`imported_names`), from the standard library alone: never a program's directory,
+    which may be first on sys.path by now."""
+    wanted = [name for name in PRELOAD if names is None or name in names]
+    saved = sys.path
+    if names is not None:
+        sys.path = list(stdlib_path())
+    try:
+        for name in wanted:
+            __import__(name)
+    finally:
+        sys.path = saved
+
+
+def imported_names(code: types.CodeType) -> set[str]:
+    """The top-level names of the modules ``code`` may import, found without running it: a
+    superset (every global and attribute name of it and of its functions and classes),
+    and a module imported by ``__import__`` or importlib is missed (it imports itself)."""
+    names: set[str] = set()
+    stack = [code]
+    while stack:
+        unit = stack.pop()
+        names.update(name.partition(".")[0] for name in unit.co_names)
+        stack.extend(const for const in unit.co_consts if isinstance(const, types.CodeType))
+    return names
 
 
 def reseed() -> None:
@@ -89,9 +119,6 @@ def stdlib_path(known: list[str] | None = None) -> list[str]:
     return _STDLIB_PATH
 
 
-Streams = tuple[TextIO, TextIO, TextIO]
-
-
 def open_streams() -> Streams:
     """Standard streams as ``python3`` creates them in the sandbox (LANG=C.UTF-8 on POSIX):
     UTF-8 with surrogateescape, no newline translation, buffer sizes from the descriptors,
@@ -128,8 +155,10 @@ def _print_traceback(exc: BaseException) -> None:
 
         traceback.print_exception(type(exc), exc, tb.tb_next if tb is not None else None)
     except Exception:  # the program broke the import system, or memory ran out
-        with contextlib.suppress(Exception):
+        try:
             print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        except Exception:
+            pass
 
 
 class Main(NamedTuple):
@@ -214,6 +243,8 @@ def run_installed(main: Main, path: str) -> int:
         status = status or 120
     except OSError:
         status = status or 1
-    with contextlib.suppress(OSError):
+    try:
         sys.stderr.flush()
+    except OSError:
+        pass
     return status

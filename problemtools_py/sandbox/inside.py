@@ -6,14 +6,17 @@ the jail."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import resource
 import signal
-from typing import Any, NamedTuple
 
 from problemtools_py.sandbox import inprocess, seccomp, syscalls
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID
+from problemtools_py.sandbox.records import NamedTuple
+
+TYPE_CHECKING = False  # (not typing's: a lean init imports this module, see records)
+if TYPE_CHECKING:
+    from typing import Any
 
 LEAN_ENVIRON: dict[str, str] = {}  # a lean init's environment (its programs inherit it)
 FILTER = seccomp.build_filter()
@@ -129,8 +132,10 @@ def close_all_but(keep: set[int]) -> None:
 
 
 def write_quietly(fd: int, text: str) -> None:
-    with contextlib.suppress(OSError):
+    try:
         os.write(fd, text.encode()[:4000])
+    except OSError:
+        pass
 
 
 def kill_all(*_: object) -> bool:
@@ -244,8 +249,10 @@ def open_counters(files: dict[str, tuple[str, str | None]]) -> dict[str, tuple[i
     by a jail's init before it leaves the host's file system."""
     fds: dict[str, tuple[int, str | None]] = {}
     for name, (path, key) in files.items():
-        with contextlib.suppress(OSError):
+        try:
             fds[name] = (os.open(path, os.O_RDWR if name == "peak" else os.O_RDONLY), key)
+        except OSError:
+            pass
     return fds
 
 
@@ -293,5 +300,7 @@ class Stats:
 
     def reset_peak(self) -> None:
         if "peak" in self.fds:
-            with contextlib.suppress(OSError):
+            try:
                 os.pwrite(self.fds["peak"][0], b"0", 0)
+            except OSError:
+                pass

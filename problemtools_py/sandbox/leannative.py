@@ -8,23 +8,27 @@ from __future__ import annotations
 import ctypes
 import os
 import socket
-from collections.abc import Callable
-from typing import Protocol
 
 from problemtools_py.sandbox.inside import SHARED_SCRATCH, Setup, Stats
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID
 
+TYPE_CHECKING = False  # (not typing's: a lean init imports this module, see records)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Protocol
 
-class Program(Protocol):
-    """The runs' argv, environment and main file, as the init holds them (zygote.Current)."""
+    class Program(Protocol):
+        """The runs' argv, environment and main file, as the init holds them
+        (zygote.Current)."""
 
-    inprocess: str | None
+        inprocess: str | None
 
-    def update(self, spec: bytes) -> None: ...
+        def update(self, spec: bytes) -> None: ...
 
-    def prepare(self) -> None: ...
+        def prepare(self) -> None: ...
 
-    def start(self, exec_error: int) -> None: ...
+        def start(self, exec_error: int) -> None: ...
+
 
 CHILD, NEED_SPEC, NEED_PREPARE, CONTROL, GRADER_GONE, FAILED = 0, 1, 2, 3, 4, -1
 MAX_JOIN = MAX_SCRATCH = 4

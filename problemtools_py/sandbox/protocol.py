@@ -1,7 +1,7 @@
 """What the sandbox's two sides say to each other, typed once for both.
 
 A message is length-prefixed JSON with file descriptors passed alongside (SCM_RIGHTS).
-The records are :class:`typing.NamedTuple` rather than dataclasses on purpose: the lean
+The records are named tuples (:mod:`.records`) rather than dataclasses on purpose: the lean
 init (:mod:`.zygote`) imports this module, every test forks that init, and the
 ``dataclasses`` module would add about 1 MB of private memory (it loads ``inspect``) for
 each fork to copy.
@@ -23,8 +23,13 @@ from __future__ import annotations
 import json
 import socket
 import struct
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+
+from problemtools_py.sandbox.records import NamedTuple
+
+TYPE_CHECKING = False  # (not typing's: a lean init imports this module, see records)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 _HEADER = struct.Struct("!I")
 MAX_FDS = 8

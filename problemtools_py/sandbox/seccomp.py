@@ -33,7 +33,7 @@ another ABI (x32, or a 32-bit call on x86_64) is denied outright."""
 from __future__ import annotations
 
 import errno
-import platform
+import os
 import struct
 
 # name -> (x86_64, aarch64); None where the architecture has no such call
@@ -135,7 +135,7 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
 
 def build_filter(machine: str | None = None) -> bytes | None:
     """The filter for this machine's architecture (None when it is not one we know)."""
-    arch = ARCHES.get(machine or platform.machine())
+    arch = ARCHES.get(machine or os.uname().machine)  # (platform's answer, without platform)
     if arch is None:
         return None
     column, audit_arch = arch

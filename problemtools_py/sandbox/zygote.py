@@ -5,7 +5,9 @@ executes a fresh ``python3 -S -I`` that imports this module from a read-only bin
 judge's directory, and nothing it does not need. Every test forks the init, and the
 kernel's work for a fork, for the program's copy-on-write faults and for its exit grows
 with what the init has mapped: the server's heap (judge modules, ctypes, json, cgroups...)
-is about twice a bare interpreter's with the preloaded modules.
+is about twice a bare interpreter's with the preloaded modules. Of those (PRELOAD) it
+imports the ones its program names, when the program arrives: each is paid once, not per
+run, and a session pays for no module its program does not use (typing, decimal...).
 
 Per run it takes stdin, a stdout pipe and a stderr file from the grader, forks the program
 (see :func:`inside.program`) on the grader's core, waits for it under the CPU and wall
@@ -14,7 +16,6 @@ accounting. Standard library only (and the judge modules it imports, which are t
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import select
@@ -22,7 +23,6 @@ import signal
 import socket
 import sys
 import time
-from typing import Any
 
 from problemtools_py.sandbox import inprocess
 from problemtools_py.sandbox.inside import (
@@ -48,6 +48,11 @@ from problemtools_py.sandbox.protocol import (
     recv_message,
     run_spec,
 )
+
+TYPE_CHECKING = False  # (not typing's: a lean init imports this module, see records)
+if TYPE_CHECKING:
+    import types
+    from typing import Any
 
 POLL_SECONDS = 0.02  # how often the CPU time of the whole tree is checked while it runs
 _ALL_CORES = os.sched_getaffinity(0)
@@ -94,7 +99,6 @@ def main(config_text: str) -> None:
     """The lean session's init (PID 1 of the jail, its root built, no new privileges):
     serves runs from the grader until the server closes the control socket."""
     config = json.loads(config_text)
-    inprocess.preload()
     inprocess.stdlib_path(config["stdlib_path"])
     LEAN_ENVIRON.update(os.environ)
     setup = Setup(
@@ -281,9 +285,11 @@ def _pin(core: int | None) -> None:
     only when it changes. Pinning is an optimisation: refused, it is left alone."""
     if core == _PINNED[0]:
         return
-    with contextlib.suppress(OSError):
+    try:
         os.sched_setaffinity(0, {core} if core is not None else _ALL_CORES)
         _PINNED[0] = core
+    except OSError:
+        pass
 
 
 _PREPARED: dict[tuple[str, tuple[str, ...]], tuple[bytes, inprocess.Main]] = {}
@@ -305,10 +311,22 @@ def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
         if cached is None or cached[0] != source:
             _PREPARED.clear()  # one program at a time
             code = compile(source, path, "exec")
+            inprocess.preload(_named(code, path))  # (what it may use, once)
             cached = _PREPARED[(path, args)] = (source, inprocess.prepare(path, list(args), code))
         return cached[1]
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
+
+
+def _named(code: types.CodeType, path: str) -> set[str]:
+    """The modules of PRELOAD ``code`` names, but for those its own directory has (a
+    ``random.py`` beside the program is what its ``import random`` loads, as it would be
+    in a new python3)."""
+    try:
+        local = {entry.partition(".")[0] for entry in os.listdir(os.path.dirname(path) or ".")}
+    except OSError:
+        local = set()
+    return inprocess.imported_names(code) - local
 
 
 def wait_run(
@@ -332,8 +350,10 @@ def wait_run(
             elif killed is None and stats.cpu() - cpu_before > cpu:
                 killed = "cpu"
             if killed is not None:
-                with contextlib.suppress(ProcessLookupError):
+                try:
                     os.kill(-1, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
     finally:
         os.close(pidfd)
     _, status, _ = os.wait4(pid, 0)

@@ -146,6 +146,34 @@ def test_each_run_is_seeded_afresh(lean: tuple[Sandbox, Path]) -> None:
     assert len(outputs) == 3
 
 
+def test_a_session_imports_only_the_modules_its_program_names(lean: tuple[Sandbox, Path]) -> None:
+    """Of inprocess.PRELOAD, the init imports (once) what the program may import: a
+    program that names no module pays for none of them."""
+    box, work = lean
+    probe = "print(sorted(m for m in ('decimal', 'fractions', 'heapq') if m in {}))"
+    bare = run(box, f"import sys\n{probe.format('sys.modules')}", work)
+    assert bare.stdout == b"[]\n"
+    uses = run(box, f"import sys\nfrom heapq import heappush\n{probe.format('sys.modules')}",
+               work)  # fmt: skip
+    assert uses.stdout == b"['heapq']\n"
+
+
+def test_a_module_beside_the_program_is_the_one_it_imports(lean: tuple[Sandbox, Path]) -> None:
+    """The init's import of a named module never reads the program's directory (a module
+    there runs as the program, in its own process), and the program gets its own module,
+    as a new python3 would give it."""
+    box, work = lean
+    assert run(box, "import sys\nprint('fractions' in sys.modules)", work).stdout == b"False\n"
+    (work / "fractions.py").write_text("import os\nprint('own', os.getpid() != 1)\n")
+    (work / "fractions.py").chmod(0o644)
+    try:
+        result = run(box, "import fractions\nprint(fractions.__file__)", work)
+        assert result.stdout == b"own True\n/prog/fractions.py\n", result
+        assert run(box, "print('next')", work).stdout == b"next\n"
+    finally:
+        (work / "fractions.py").unlink()
+
+
 def test_without_a_compiler_the_python_loop_serves(monkeypatch: pytest.MonkeyPatch,
                                                    tmp_path: Path) -> None:  # fmt: skip
     """No C compiler (or a build that fails): no library, and a lean session still runs,
