@@ -202,7 +202,8 @@ def many_cases(source: Path, into: Path, count: int) -> None:
 # What verifying a package leaves in the cache (its builds, verdicts, and the schema
 # results of its YAML files, kept by content); the rest is the tool's own, made once per
 # machine (its C run loop, javac's class-data archive, the sandbox interpreter's probe).
-PACKAGE_CACHES = ("builds", "verdicts", "schema")
+PACKAGE_CACHES = ("builds", "verdicts.sqlite3", "verdicts.sqlite3-wal", "verdicts.sqlite3-shm",
+                  "schema")
 
 
 def machine_cache(work: Path, names: list[str], jobs: int, into: Path) -> Path:
@@ -211,7 +212,10 @@ def machine_cache(work: Path, names: list[str], jobs: int, into: Path) -> Path:
     for name in names:
         our_run(work / name, jobs, into)
     for kind in PACKAGE_CACHES:
-        shutil.rmtree(into / "problemtools_py" / kind, ignore_errors=True)
+        path = into / "problemtools_py" / kind
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        path.unlink(missing_ok=True)
     return into
 
 

@@ -1,8 +1,17 @@
-"""Verdicts of deterministic runs (validators on inputs), kept by content hash in the
-user's cache directory: safe under concurrent use (write to a temporary file, rename)."""
+"""Verdicts of deterministic runs (validators on inputs, judged test cases, graders), kept
+by content hash in one SQLite file in the user's cache directory, shared safely by
+concurrent runs (WAL: readers never wait for a writer; writers take turns).
+
+It was a file per verdict: on ext4 each new inode cost the judge ~0.7 ms of CPU
+(``find_inode_bit``/``recently_deleted``), 0.37 s of a 250-case verification's 534 writes.
+Now a process's new verdicts are gathered and committed together (every BATCH, when a
+verification ends, and at exit): one transaction, no new file. A verdict lost (a run
+killed before it committed) is only work done again; a cache that cannot be opened or
+written is only slower, and a damaged file is replaced."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import json
@@ -13,7 +22,10 @@ from typing import Any
 
 from problemtools_py.cachedir import cache_root
 
-_made: set[Path] = set()  # cache directories known to exist (one mkdir each per process)
+FILE = "verdicts.sqlite3"
+BATCH = 256  # new verdicts gathered before a commit
+BUSY_SECONDS = 10.0  # how long a write waits for another process's
+BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 
 
 def digest(*parts: bytes | str) -> str:
@@ -32,37 +44,134 @@ def file_digest(path: Path) -> str:
 
 class VerdictCache:
     def __init__(self, root: Path | None = None) -> None:
-        self.root = (root or cache_root()) / "verdicts"
-
-    def _path(self, key: str) -> Path:
-        return self.root / key[:2] / key
+        self.store = _store((root or cache_root()) / FILE)
 
     def get(self, key: str) -> dict[str, Any] | None:
+        text = self.store.get(key)
         try:
-            data = json.loads(self._path(key).read_text())
-        except (OSError, ValueError):
+            data = json.loads(text) if text is not None else None
+        except ValueError:
             return None
         return data if isinstance(data, dict) else None
 
     def put(self, key: str, value: dict[str, Any]) -> None:
-        """Store ``value`` whole or not at all (written under a name of this process and
-        thread, then renamed: 4 system calls, a third of atomicfile's cost, and a
-        verification stores one per run). A cache that cannot be written is only slower."""
-        path = self._path(key)
-        scratch = f"{path}.{os.getpid()}-{threading.get_ident()}.tmp"
-        try:
-            if path.parent not in _made:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                _made.add(path.parent)
-            fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        """Keep ``value`` (committed with the others of this process, see the module)."""
+        self.store.put(key, json.dumps(value))
+
+
+def flush_all() -> None:
+    """Commit every verdict this process gathered (when a verification ends; at exit)."""
+    with _STORES_LOCK:
+        stores = list(_STORES.values())
+    for store in stores:
+        store.flush()
+
+
+class _Store:
+    """One process's line to one cache file: reads go to the file (and to what is not
+    committed yet), writes are gathered. Every failure of SQLite makes it a cache that
+    keeps nothing more (or, the file damaged, a new file)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lock = threading.Lock()
+        self.pending: dict[str, str] = {}
+        self.db: Any = None
+        self.dead = False
+
+    def get(self, key: str) -> str | None:
+        with self.lock:
+            if key in self.pending:
+                return self.pending[key]
+            row = self._do(lambda db: db.execute(
+                "SELECT value FROM verdicts WHERE key = ?", (key,)).fetchone())  # fmt: skip
+            return str(row[0]) if row else None
+
+    def put(self, key: str, value: str) -> None:
+        with self.lock:
+            self.pending[key] = value
+            if len(self.pending) >= BATCH:
+                self._commit()
+
+    def flush(self) -> None:
+        with self.lock:
+            if self.pending:
+                self._commit()
+
+    def _commit(self) -> None:
+        rows = list(self.pending.items())
+        self.pending.clear()
+
+        def write(db: Any) -> None:
+            db.execute("BEGIN IMMEDIATE")  # (one transaction; waits its turn here)
             try:
-                data = json.dumps(value).encode()
-                while data:
-                    data = data[os.write(fd, data) :]
-            finally:
-                os.close(fd)
-            os.replace(scratch, path)
-        except OSError:
-            _made.discard(path.parent)  # (removed meanwhile: made again next time)
-            with contextlib.suppress(OSError):
-                os.unlink(scratch)
+                db.executemany("INSERT OR REPLACE INTO verdicts VALUES (?, ?)", rows)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+        self._do(write)
+
+    def _do(self, action: Any) -> Any:
+        """``action(connection)``; None when the cache cannot serve. A damaged file is
+        removed and made anew, once."""
+        import sqlite3
+
+        for attempt in (1, 2):
+            if self.dead:
+                return None
+            try:
+                if self.db is None:
+                    self.db = _connect(self.path)
+                return action(self.db)
+            except sqlite3.DatabaseError as exc:
+                if getattr(exc, "sqlite_errorcode", None) in BUSY:
+                    return None  # (another process held it too long: this one is lost)
+                damaged = not isinstance(exc, sqlite3.OperationalError)
+                self._drop(remove=damaged and attempt == 1)
+                self.dead = not damaged or attempt == 2
+            except OSError:
+                self._drop(remove=False)
+                self.dead = True
+        return None
+
+    def _drop(self, remove: bool) -> None:
+        if self.db is not None:
+            with contextlib.suppress(Exception):  # (closing a broken connection)
+                self.db.close()
+        self.db = None
+        if remove:
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(OSError):
+                    os.unlink(f"{self.path}{suffix}")
+
+
+def _connect(path: Path) -> Any:
+    import sqlite3  # (here: -p config and the hook never open the cache)
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path, timeout=BUSY_SECONDS, check_same_thread=False,
+                         isolation_level=None)  # fmt: skip
+    try:
+        db.execute("PRAGMA journal_mode=WAL")  # (where the file system allows it)
+        db.execute("PRAGMA synchronous=NORMAL")  # (a cache: losing the last commit is fine)
+        db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+                   " WITHOUT ROWID")  # fmt: skip
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+_STORES: dict[Path, _Store] = {}
+_STORES_LOCK = threading.Lock()
+
+
+def _store(path: Path) -> _Store:
+    with _STORES_LOCK:
+        if path not in _STORES:
+            if not _STORES:
+                atexit.register(flush_all)
+            _STORES[path] = _Store(path)
+        return _STORES[path]

@@ -141,9 +141,12 @@ class Context:
         return _BUILD_WEIGHTS.get(code, 1)
 
     def close(self) -> None:
+        from problemtools_py.verify.cache import flush_all
+
         self.closing.set()
         if self._prefetch is not None:
             self._prefetch.shutdown(wait=True, cancel_futures=True)
+        flush_all()  # (this problem's new verdicts, committed together)
 
     def language(self, program: Program) -> Language | None:
         """How the judge builds and runs ``program`` (build/run scripts, or the language

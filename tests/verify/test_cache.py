@@ -1,12 +1,34 @@
-"""verify/cache.py: verdicts kept by content, written whole or not at all."""
+"""verify/cache.py: verdicts kept by content in one SQLite file, gathered and committed
+together, shared by processes; a cache that cannot serve is only slower."""
 
 from __future__ import annotations
 
-import shutil
+import sqlite3
+import subprocess
+import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
-from problemtools_py.verify.cache import VerdictCache, digest
+import pytest
+
+from problemtools_py.verify import cache as cache_module
+from problemtools_py.verify.cache import FILE, VerdictCache, digest, flush_all
+
+
+@pytest.fixture(autouse=True)
+def _own_stores(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test its own per-process stores (as a new process would have)."""
+    monkeypatch.setattr(cache_module, "_STORES", {})
+    yield
+    for store in cache_module._STORES.values():
+        store.flush()
+        store._drop(remove=False)
+
+
+def _committed(root: Path) -> dict[str, str]:
+    with sqlite3.connect(root / FILE) as db:
+        return dict(db.execute("SELECT key, value FROM verdicts").fetchall())
 
 
 def test_a_value_comes_back_as_stored_and_is_replaced_whole(tmp_path: Path) -> None:
@@ -14,13 +36,29 @@ def test_a_value_comes_back_as_stored_and_is_replaced_whole(tmp_path: Path) -> N
     key = digest("case", "1")
     assert cache.get(key) is None
     cache.put(key, {"verdict": "AC", "cpu": 0.25})
-    assert cache.get(key) == {"verdict": "AC", "cpu": 0.25}
+    assert cache.get(key) == {"verdict": "AC", "cpu": 0.25}  # (before it is committed)
+    flush_all()
+    assert VerdictCache(tmp_path).get(key) == {"verdict": "AC", "cpu": 0.25}
     cache.put(key, {"verdict": "WA"})
+    flush_all()
     assert cache.get(key) == {"verdict": "WA"}
-    assert [p.name for p in (tmp_path / "verdicts").rglob("*")] == [key[:2], key]
+    assert _committed(tmp_path) == {key: '{"verdict": "WA"}'}
 
 
-def test_threads_writing_one_key_leave_one_whole_value_and_no_temporaries(tmp_path: Path) -> None:
+def test_new_verdicts_are_committed_together_not_one_by_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache_module, "BATCH", 10)
+    cache = VerdictCache(tmp_path)
+    for n in range(9):
+        cache.put(digest("n", str(n)), {"n": n})
+    assert not (tmp_path / FILE).exists() or _committed(tmp_path) == {}
+    cache.put(digest("n", "9"), {"n": 9})  # (the tenth: the batch goes in)
+    assert len(_committed(tmp_path)) == 10
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(FILE)) == []
+
+
+def test_threads_writing_one_key_leave_one_whole_value(tmp_path: Path) -> None:
     cache = VerdictCache(tmp_path)
     key = digest("case", "2")
     values = [{"n": n, "message": "x" * (n * 1000)} for n in range(8)]
@@ -30,23 +68,71 @@ def test_threads_writing_one_key_leave_one_whole_value_and_no_temporaries(tmp_pa
         thread.start()
     for thread in threads:
         thread.join()
-    assert cache.get(key) in values
-    assert not [p for p in (tmp_path / "verdicts").rglob("*.tmp")]
+    flush_all()
+    assert VerdictCache(tmp_path).get(key) in values
 
 
-def test_a_cache_that_cannot_be_written_is_only_slower(tmp_path: Path) -> None:
-    (tmp_path / "verdicts").write_text("a file where the directory would be")
+def test_what_a_process_gathered_is_committed_when_it_exits(tmp_path: Path) -> None:
+    code = ("import sys\nfrom pathlib import Path\n"
+            "from problemtools_py.verify.cache import VerdictCache, digest\n"
+            "VerdictCache(Path(sys.argv[1])).put(digest('left'), {'verdict': 'TLE'})\n")  # fmt: skip
+    subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True, timeout=60)
+    assert VerdictCache(tmp_path).get(digest("left")) == {"verdict": "TLE"}
+
+
+def test_processes_share_the_file_while_one_writes(tmp_path: Path) -> None:
+    code = ("import sys\nfrom pathlib import Path\n"
+            "from problemtools_py.verify.cache import VerdictCache, digest, flush_all\n"
+            "cache = VerdictCache(Path(sys.argv[1]))\n"
+            "for n in range(300):\n"
+            "    cache.put(digest(sys.argv[2], str(n)), {'n': n})\n"
+            "    flush_all()\n")  # fmt: skip
+    writers = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path), name])
+               for name in ("a", "b")]  # fmt: skip
+    assert all(w.wait(timeout=120) == 0 for w in writers)
     cache = VerdictCache(tmp_path)
-    cache.put(digest("case", "3"), {"verdict": "AC"})  # (no error)
-    assert cache.get(digest("case", "3")) is None
+    assert all(cache.get(digest(name, str(n))) == {"n": n} for name in "ab" for n in range(300))
 
 
-def test_a_directory_removed_meanwhile_is_made_again(tmp_path: Path) -> None:
+def test_a_cache_that_cannot_be_opened_is_only_slower(tmp_path: Path) -> None:
+    (tmp_path / FILE).mkdir()  # (a directory where the file would be)
     cache = VerdictCache(tmp_path)
-    first, second = digest("a"), digest("b")
-    cache.put(first, {"v": 1})
-    shutil.rmtree(tmp_path / "verdicts")
-    cache.put(first, {"v": 2})  # (lost: the directory was known to exist)
-    cache.put(first, {"v": 3})
-    cache.put(second, {"v": 4})
-    assert cache.get(first) == {"v": 3} and cache.get(second) == {"v": 4}
+    cache.put(digest("case", "3"), {"verdict": "AC"})
+    flush_all()  # (no error)
+    assert cache.get(digest("case", "4")) is None
+
+
+def test_a_damaged_file_is_replaced(tmp_path: Path) -> None:
+    (tmp_path / FILE).write_bytes(b"not a database, " * 512)
+    cache = VerdictCache(tmp_path)
+    assert cache.get(digest("case", "5")) is None
+    cache.put(digest("case", "5"), {"verdict": "RTE"})
+    flush_all()
+    assert _committed(tmp_path) == {digest("case", "5"): '{"verdict": "RTE"}'}
+
+
+def test_a_file_locked_too_long_loses_a_batch_not_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache_module, "BUSY_SECONDS", 0.1)
+    cache = VerdictCache(tmp_path)
+    cache.put(digest("first"), {"v": 1})
+    flush_all()
+    holder = sqlite3.connect(tmp_path / FILE, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # (another process writing, for ever)
+    cache.put(digest("lost"), {"v": 2})
+    flush_all()  # (waits 0.1 s, gives up, no error)
+    holder.execute("ROLLBACK")
+    holder.close()
+    cache.put(digest("kept"), {"v": 3})
+    flush_all()
+    assert set(_committed(tmp_path)) == {digest("first"), digest("kept")}
+
+
+def test_a_value_that_is_not_a_verdict_reads_as_none(tmp_path: Path) -> None:
+    cache = VerdictCache(tmp_path)
+    cache.put(digest("x"), {"v": 1})
+    flush_all()
+    with sqlite3.connect(tmp_path / FILE) as db:
+        db.execute("UPDATE verdicts SET value = '[1, 2]'")
+    assert VerdictCache(tmp_path).get(digest("x")) is None
