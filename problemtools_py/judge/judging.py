@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
@@ -31,6 +32,25 @@ OutputValidator = DefaultValidator | DatasetValidator | CustomValidator
 # whatever it does then). After an accepting validator it runs on under its own limits:
 # spinning after the correct answer is a TLE, as in problemtools.
 INTERACTIVE_GRACE = 1.0
+
+
+class ValidationMemo(Protocol):
+    """Custom validators' answers kept by content (the validator and its arguments, the
+    input, the answer and the output): a validator is a deterministic program, and two
+    submissions (or a submission and the answer file itself) often write the same output."""
+
+    def known(
+        self, checker: CustomValidator, input_path: Path, answer: Path, output: Path
+    ) -> Validation | None: ...
+
+    def remember(
+        self,
+        checker: CustomValidator,
+        input_path: Path,
+        answer: Path,
+        output: Path,
+        result: Validation,
+    ) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -63,6 +83,7 @@ class CaseJudge:
     # the submission's jail, and the custom validator's, kept for its cases (see held.py)
     held: HeldJail | None = None
     held_validator: HeldValidator | None = None
+    memo: ValidationMemo | None = None  # a custom validator's answers kept by content
 
     def judge(self, exe: Executable, input_path: Path, answer: Path, work: Path) -> CaseResult:
         """Judge ``exe`` on one case, using ``work`` (a fresh directory) for its files."""
@@ -163,13 +184,22 @@ class CaseJudge:
     def _custom(
         self, checker: CustomValidator, input_path: Path, answer: Path, output: Path, feedback: Path
     ) -> Validation:
-        """A custom validator's run: in its held jail when the files are in its view."""
+        """A custom validator's answer: known already (see ValidationMemo), or its run, in
+        its held jail when the files are in its view."""
+        memo = self.memo
+        found = memo.known(checker, input_path, answer, output) if memo is not None else None
+        if found is not None:
+            return found
         held = self.held_validator
         inside = held.inside(input_path, answer, feedback) if held is not None else None
         if held is not None and inside is not None:
-            return checker.validate_held(held.jail, inside, output, feedback)
-        with self.pool.sandbox() as box:
-            return checker.validate_with(box, input_path, answer, output, feedback)
+            result = checker.validate_held(held.jail, inside, output, feedback)
+        else:
+            with self.pool.sandbox() as box:
+                result = checker.validate_with(box, input_path, answer, output, feedback)
+        if memo is not None:
+            memo.remember(checker, input_path, answer, output, result)
+        return result
 
     def _interactive(
         self, exe: Executable, stdin: Path, input_path: Path, answer: Path, feedback: Path

@@ -93,41 +93,57 @@ class AnswerChecker:
         if isinstance(validator, DefaultValidator):
             with tempfile.TemporaryDirectory(prefix="ptpy-check-", dir=scratch_root()) as tmp:
                 return validator.validate(output, answer, fresh_feedback_dir(Path(tmp) / "fb"))
-        key = digest(
-            "answer-v1",
-            validator.executable.directory.name,
-            *validator.args,
-            file_digest(root / case.files[".in"]),
-            file_digest(answer),
-            file_digest(output),
-        )
-        cached = self.cache.get(key)
-        if cached is not None:
-            return Validation(
-                Verdict(cached["verdict"]),
-                cached["judgemessage"],
-                "",
-                cached["score"],
-                error=cached["error"],
-            )
+        given = root / case.files[".in"]
+        found = self.known(validator, given, answer, output)
+        if found is not None:
+            return found
         with tempfile.TemporaryDirectory(prefix="ptpy-check-", dir=self._work) as tmp:
             os.chmod(tmp, 0o711)  # (a held validator finds its feedback directory in it)
             feedback = fresh_feedback_dir(Path(tmp) / "feedback")
             try:
-                result = self._run(validator, root / case.files[".in"], answer, output, feedback)
+                result = self._run(validator, given, answer, output, feedback)
             except SandboxError as exc:
                 return Validation(Verdict.JE, error=str(exc))
-        if result.nextpass is None:
-            self.cache.put(
-                key,
-                {
-                    "verdict": result.verdict.value,
-                    "score": result.score,
-                    "judgemessage": result.judgemessage,
-                    "error": result.error,
-                },
-            )
+        self.remember(validator, given, answer, output, result)
         return result
+
+    # (judge.judging.ValidationMemo: the case judge asks here before it runs a validator)
+    def known(
+        self, validator: CustomValidator, given: Path, answer: Path, output: Path
+    ) -> Validation | None:
+        """The validator's answer for these files, kept from an earlier run (of this
+        verification or another)."""
+        cached = self.cache.get(_key(validator, given, answer, output))
+        if cached is None:
+            return None
+        return Validation(
+            Verdict(cached["verdict"]),
+            cached["judgemessage"],
+            cached["teammessage"],
+            cached["score"],
+            multiplier=cached["multiplier"],
+        )
+
+    def remember(
+        self,
+        validator: CustomValidator,
+        given: Path,
+        answer: Path,
+        output: Path,
+        result: Validation,
+    ) -> None:
+        """Keep an accept or a reject (a judge error may be the machine's, and a next
+        pass's input is a file of this run)."""
+        if result.verdict is Verdict.JE or result.nextpass is not None:
+            return
+        record = {
+            "verdict": result.verdict.value,
+            "judgemessage": result.judgemessage,
+            "teammessage": result.teammessage,
+            "score": result.score,
+            "multiplier": result.multiplier,
+        }
+        self.cache.put(_key(validator, given, answer, output), record)
 
 
     def _run(
@@ -157,6 +173,17 @@ class AnswerChecker:
         if self._work is not None:
             shutil.rmtree(self._work, ignore_errors=True)
             self._work = None
+
+
+def _key(validator: CustomValidator, given: Path, answer: Path, output: Path) -> str:
+    return digest(
+        "answer-v2",  # v2: with the team message and multiplier; no judge errors
+        validator.executable.directory.name,
+        *validator.args,
+        file_digest(given),
+        file_digest(answer),
+        file_digest(output),
+    )
 
 
 def _cases(ctx: Context) -> Iterator[TestCase]:

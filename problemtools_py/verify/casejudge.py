@@ -84,8 +84,16 @@ class SubmissionJudge:
                 cached.get("multiplier"),
             )
         config = self.ctx.problem.config
+        jail, validator_jail = held or (None, None)
         judge = CaseJudge(
-            self.ctx.pool, checker, limits, config.interactive, self.passes, *(held or (None, None))
+            self.ctx.pool,
+            checker,
+            limits,
+            config.interactive,
+            self.passes,
+            jail,
+            validator_jail,
+            memo=self.checker if not self.visualizer.active else None,  # (it reads feedback)
         )
         work = Path(tempfile.mkdtemp(dir=self.work))
         work.chmod(0o711)  # (a held validator finds its feedback directory in it)

@@ -78,3 +78,72 @@ def test_a_submission_that_sleeps_past_the_wall_clock_is_judged_once(
         assert [row.verdict for row in report.submissions] == [Verdict.TLE]
         assert report.errors == 0, report.findings
     assert runs == ["run"]  # (the first verification's; the second found it cached)
+
+
+def test_an_output_validated_before_is_not_validated_again(
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A custom validator's answer is kept by content (its arguments, the input, the answer,
+    the output): a second submission writing the same outputs runs, its validator does not;
+    one writing other outputs is validated."""
+    import re
+
+    from problemtools_py.judge import validators
+
+    root = copy_sample("divisor")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(root.parent / "cache"))
+    smallest = (root / "submissions/accepted/smallest.py").read_text()
+    (root / "submissions/accepted/again.py").write_text("# the same outputs\n" + smallest)
+    (root / "submissions/accepted/other.py").write_text(
+        "n = int(input())\nd = 2\nwhile n % d:\n    d += 1\nprint(n // d)\n")  # (the largest)
+    validated: list[str] = []
+    for name in ("validate_held", "validate_with"):
+        real = getattr(validators.CustomValidator, name)
+
+        def counting(self: object, *args: object, _real: Callable[..., object] = real,
+                     **kwargs: object) -> object:  # fmt: skip
+            validated.append("run")
+            return _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(validators.CustomValidator, name, counting)
+    runs = {}
+    for sub in ("smallest", "again", "other"):
+        validated.clear()
+        options = Options(jobs=2, submissions=re.compile(f"/{sub}\\.py$"))
+        (report,) = verify_all([root], ("submissions",), options=options).problems
+        assert [row.verdict for row in report.submissions] == [Verdict.AC], report.findings
+        runs[sub] = len(validated)
+    numbers = [int(p.read_text()) for p in (root / "data").rglob("*.in")]
+    smallest_of = [next(d for d in range(2, n + 1) if n % d == 0) for n in numbers]
+    differ = sum(1 for n, d in zip(numbers, smallest_of, strict=True) if n // d != d)
+    assert 0 < differ < len(numbers)  # (n = p * p: both write p)
+    assert runs == {"smallest": len(numbers), "again": 0, "other": differ}
+
+
+def test_a_validators_judge_error_is_not_kept(
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A judge error may be the machine's (a validator starved past its limit): the next
+    verification asks the validator again."""
+    import re
+
+    from problemtools_py.judge import validators
+
+    root = copy_sample("divisor")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(root.parent / "cache"))
+    (root / "output_validators/divisor_checker/checker.py").write_text(
+        "import sys\nsys.exit(3)\n")
+    validated: list[str] = []
+    real = validators.CustomValidator.interpret
+
+    def counting(self: validators.CustomValidator, *args: object) -> object:
+        validated.append("run")
+        return real(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(validators.CustomValidator, "interpret", counting)
+    options = Options(jobs=2, submissions=re.compile("/smallest\\.py$"))
+    for _ in range(2):
+        validated.clear()
+        (report,) = verify_all([root], ("submissions",), options=options).problems
+        assert [row.verdict for row in report.submissions] == [Verdict.JE]
+        assert validated  # (asked again the second time)
