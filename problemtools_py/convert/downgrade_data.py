@@ -21,6 +21,8 @@ VISUALIZER_ARGS = ("input_visualizer_args", "output_visualizer_args")  # left ou
 
 @dataclass
 class DowngradedData:
+    """What downgrading data/ to legacy writes, removes and says."""
+
     written: dict[str, str] = field(default_factory=dict)
     removed: set[str] = field(default_factory=set)
     validator_flags: list[str] = field(default_factory=list)  # for problem.yaml

@@ -23,6 +23,8 @@ COMMENT = {"python3": "#", "python2": "#", "ruby": "#", "bash": "#", "c": "//", 
 
 @dataclass
 class Moved:
+    """Submissions moved into legacy's verdict directories: the files, the sources taken, notes."""
+
     files: dict[str, bytes | str] = field(default_factory=dict)
     taken: set[str] = field(default_factory=set)
     notes: list[Note] = field(default_factory=list)

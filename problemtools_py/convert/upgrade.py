@@ -32,6 +32,8 @@ RENAMED_DIRS = {"problem_statement": "statement", "input_format_validators": "in
 
 @dataclass
 class Plan:
+    """What upgrading a package writes and drops, and its notes."""
+
     problem: Problem
     files: dict[str, bytes | str] = field(default_factory=dict)  # new rel -> bytes | old rel
     notes: list[Note] = field(default_factory=list)

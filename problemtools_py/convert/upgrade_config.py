@@ -27,6 +27,8 @@ LIMITS_KEPT = frozenset({"time_limit", "time_resolution", "memory", "output", "c
 
 @dataclass(frozen=True)
 class Note:
+    """One thing a conversion changed, dropped or cannot say, for its report."""
+
     kind: str  # "changed", "dropped" (nothing lost), "unmappable" (needs --force)
     path: str
     message: str
@@ -34,6 +36,8 @@ class Note:
 
 @dataclass
 class ConfigResult:
+    """problem.yaml upgraded: the new mapping, the validator arguments it moves to data/, notes."""
+
     data: CommentedMap
     output_validator_args: list[str] = field(default_factory=list)  # for data/test_group.yaml
     notes: list[Note] = field(default_factory=list)

@@ -33,6 +33,8 @@ SCORING = ("grading", "grader_flags", "accept_score", "reject_score", "range", "
 
 @dataclass
 class DataResult:
+    """data/ upgraded: the files written, copied and removed, and notes."""
+
     written: dict[str, str] = field(default_factory=dict)  # rel -> new text
     copies: dict[str, str] = field(default_factory=dict)  # new rel -> the file it copies
     removed: set[str] = field(default_factory=set)

@@ -19,6 +19,8 @@ FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say
 
 @dataclass(frozen=True)
 class Entry:
+    """One file to write into a zip archive."""
+
     name: str  # the path inside the zip
     data: bytes
     executable: bool = False

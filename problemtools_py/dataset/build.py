@@ -33,6 +33,8 @@ from problemtools_py.verify.context import Context, Options
 
 @dataclass(frozen=True)
 class BuildOptions:
+    """How a package becomes a dataset row: its split and the limits on its tests."""
+
     split: str = "train"
     max_tests: int = 32
     max_test_bytes: int = 4 << 20
@@ -43,6 +45,8 @@ class BuildOptions:
 
 @dataclass
 class Row:
+    """One row of the dataset, as its card describes the columns."""
+
     problem_id: str
     split: str
     statement: str
@@ -64,6 +68,8 @@ class Row:
 
 @dataclass
 class Conversion:
+    """A package converted: its row, or why it was dropped."""
+
     row: Row | None = None
     drop: str | None = None  # the reason
     detail: str = ""

@@ -32,6 +32,8 @@ INFO_COLUMNS = ["problem_id", "statement", "time_limit_s", "origin_json"]
 
 @dataclass(frozen=True)
 class ProblemInfo:
+    """A dataset problem without its tests: what --ids and listings read."""
+
     problem_id: str
     statement: str
     time_limit_s: float
@@ -45,6 +47,8 @@ class ProblemInfo:
 
 @dataclass(frozen=True)
 class DatasetProblem(ProblemInfo):
+    """A dataset problem with its tests (input, output pairs) as the row has them."""
+
     tests: tuple[tuple[str, str], ...] = ()
     tests_json: str = ""
     origin_json: str = ""

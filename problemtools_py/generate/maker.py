@@ -35,6 +35,8 @@ def limits(seconds: float = DEFAULT_SECONDS) -> Limits:
 
 @dataclass(frozen=True)
 class Made:
+    """A test case generated: its files, or why it could not be made."""
+
     files: dict[str, bytes]  # extension -> content
     problem: str | None = None  # why the case could not be made
     warning: str | None = None

@@ -196,12 +196,16 @@ class DirRule:
 
 @dataclass(frozen=True)
 class PlanError:
+    """A problem in generators.yaml, with its line."""
+
     message: str
     line: int | None
 
 
 @dataclass(frozen=True)
 class Plan:
+    """generators.yaml read: the cases and directories it makes, and its errors."""
+
     cases: tuple[CaseRule, ...]
     dirs: tuple[DirRule, ...]
     generators: dict[str, tuple[str, ...]]  # name -> files below generators/

@@ -32,6 +32,8 @@ Progress = Callable[[str, int], None]
 
 @dataclass(frozen=True)
 class GenerateOptions:
+    """How generatedata runs: jobs, checks, what to redo, where its records are."""
+
     jobs: int = 1
     check_deterministic: bool = False
     clean: bool = False

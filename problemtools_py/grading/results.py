@@ -25,6 +25,8 @@ NO_REWARD = ("harness_overload", "grader_error")
 
 @dataclass(frozen=True)
 class GradeResult:
+    """One completion graded: its reward and status, and the test that decided it."""
+
     reward: float | None  # None: the grader's side failed (see NO_REWARD)
     status: str
     test: int | None = None  # index of the failing test
@@ -40,6 +42,8 @@ class GradeResult:
 
 @dataclass(frozen=True)
 class Settings:
+    """How completions are graded: memory, output allowance, retries, pinning."""
+
     memory_mb: int = 2048
     output_factor: int = 4
     output_slack: int = 64 << 10

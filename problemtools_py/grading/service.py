@@ -41,6 +41,8 @@ class BadRequest(ValueError):
 
 @dataclass
 class Metrics:
+    """What the grading service counts, for its /metrics page."""
+
     requests: Counter[str] = field(default_factory=Counter)
     statuses: Counter[str] = field(default_factory=Counter)
     tests: int = 0

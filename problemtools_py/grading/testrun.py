@@ -28,6 +28,8 @@ class Cancelled(Exception):
 
 @dataclass
 class TestRun:
+    """One completion's tests run in one sandbox's session."""
+
     box: Sandbox
     settings: Settings
     reopen: Callable[[], None]  # a new session for the box (its jail failed)

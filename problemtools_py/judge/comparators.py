@@ -28,6 +28,8 @@ class FlagError(ValueError):
 
 @dataclass(frozen=True)
 class DefaultFlags:
+    """The default output validator's flags: case, space and float tolerance."""
+
     case_sensitive: bool = False
     space_change_sensitive: bool = False
     float_absolute: float | None = None
@@ -79,6 +81,8 @@ def _tolerance(flag: str, text: str | None) -> float:
 
 @dataclass(frozen=True)
 class Comparison:
+    """The default comparison of an output with the answer: accepted, or where it differs."""
+
     accepted: bool
     message: str = ""  # for judgemessage.txt: where the first difference is
     judge_position: int = 0  # token index of the first difference (diffposition.txt)

@@ -59,6 +59,8 @@ class Executable:
 
 @dataclass(frozen=True)
 class Build:
+    """A program built, or its compile error, and whether it came from the cache."""
+
     executable: Executable | None  # None: compile error
     message: str  # the compiler's output, or why nothing was built
     seconds: float

@@ -21,6 +21,8 @@ GRADER_LINE = re.compile(r"^(AC|WA|TLE|RTE|MLE|OLE|JE)\s+(-?[0-9.]+)\s*$")
 
 @dataclass(frozen=True)
 class Grade:
+    """A grader's verdict and score for a test group."""
+
     verdict: Verdict
     score: float
     error: str = ""  # why it is JE
@@ -81,6 +83,8 @@ def parse_range(text: str) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class CustomGrader:
+    """A legacy grader program, run in the sandbox on its group's results."""
+
     executable: Executable
     limits: Limits
 
@@ -117,6 +121,8 @@ class CustomGrader:
 # -- 2023-07: aggregation without a grader --------------------------------------------
 @dataclass(frozen=True)
 class CaseScore:
+    """One case's result as 2023-07 aggregation reads it."""
+
     verdict: Verdict
     score: float | None = None  # score.txt
     multiplier: float | None = None  # score_multiplier.txt

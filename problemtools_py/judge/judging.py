@@ -55,6 +55,8 @@ class ValidationMemo(Protocol):
 
 @dataclass(frozen=True)
 class CaseResult:
+    """One program judged on one test case: the verdict, the runs and the validation."""
+
     verdict: Verdict
     run: RunResult | None  # the last pass's run of the submission
     validation: Validation | None

@@ -28,6 +28,8 @@ def user_config() -> Path:
 
 @dataclass(frozen=True)
 class Language:
+    """One language the judge knows: its files, how it compiles and how it runs."""
+
     code: str
     name: str
     files: tuple[str, ...]  # glob patterns that decide this language

@@ -52,6 +52,8 @@ class ProblemLimits:
 
 @dataclass(frozen=True)
 class ProblemConfig:
+    """problem.yaml read into the rules the judge applies, in every format version."""
+
     names: dict[str, str] = field(default_factory=dict)
     types: frozenset[str] = frozenset({"pass-fail"})
     uuid: str | None = None

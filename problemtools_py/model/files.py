@@ -46,6 +46,8 @@ class TextScan:
 
 @dataclass(frozen=True)
 class FileEntry:
+    """One path of the package as it was found (type, link, text scan)."""
+
     rel: str  # POSIX path relative to the problem root
     is_dir: bool
     is_symlink: bool

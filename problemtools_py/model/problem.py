@@ -191,6 +191,8 @@ class Expectation:
 
 @dataclass(frozen=True)
 class TagProblem:
+    """A submission's @EXPECTED_RESULT@ tag (or its absence) the format does not accept."""
+
     rel: str
     line: int | None
     message: str
@@ -199,6 +201,8 @@ class TagProblem:
 
 @dataclass(frozen=True)
 class Submission:
+    """A submission: its program, its directory and what it is expected to get."""
+
     program: Program
     category: str | None  # directory below submissions/, None for a top-level entry
     tags: tuple[Tag, ...]
@@ -212,6 +216,8 @@ class Submission:
 
 @dataclass(frozen=True)
 class IncludeDir:
+    """An include/ directory of files added to every submission of one language."""
+
     lang: str
     rel: str
     files: tuple[str, ...]
@@ -229,6 +235,8 @@ class DeclaredLimit:
 
 @dataclass(frozen=True)
 class Problem:
+    """A package, read once: files, config, statements, data, programs, submissions."""
+
     root: Path
     short_name: str
     format: FormatVersion

@@ -43,6 +43,8 @@ class Limits:
 
 @dataclass(frozen=True)
 class RunResult:
+    """How one run ended: its outcome, times, memory, output and the stderr it kept."""
+
     outcome: Outcome
     exit_code: int | None  # None when killed by a signal
     signal: int | None

@@ -27,6 +27,8 @@ MATHJAX_URL = DEFAULT_MATHJAX
 
 @dataclass
 class HtmlResult:
+    """One statement rendered to HTML, and what its check found."""
+
     problem: str
     lang: str | None
     statement: str | None  # rel path of the statement rendered

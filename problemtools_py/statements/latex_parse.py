@@ -58,6 +58,8 @@ MACROS = {
 
 @dataclass(frozen=True)
 class Complaint:
+    """A problem plasTeX or our reading found in a LaTeX statement, with its line."""
+
     message: str
     line: int | None  # in the statement file
 

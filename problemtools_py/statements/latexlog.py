@@ -13,6 +13,8 @@ _CONTEXT_LINES = 4
 
 @dataclass(frozen=True)
 class LatexError:
+    """One error from a TeX log, with where and what TeX printed after it."""
+
     file: str | None  # as TeX names it, relative to the build directory
     line: int | None
     message: str

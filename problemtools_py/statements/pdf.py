@@ -26,6 +26,8 @@ _LOG_EXCERPT = 1500
 
 @dataclass
 class PdfResult:
+    """Statements rendered to one PDF, and what went wrong."""
+
     problems: list[str]
     findings: list[Finding] = field(default_factory=list)
     output: str | None = None

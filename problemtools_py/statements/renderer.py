@@ -13,6 +13,8 @@ from problemtools_py.statements.source import StatementSource
 
 @dataclass
 class HtmlWriter:
+    """The HTML of one statement being written: its source, samples, images, findings."""
+
     source: StatementSource
     cursor: SampleCursor
     findings: list[Finding] = field(default_factory=list)

@@ -14,6 +14,8 @@ MAX_SAMPLE_BYTES = 1 << 20
 
 @dataclass(frozen=True)
 class Sample:
+    """A sample case as a statement shows it."""
+
     name: str  # the case name below data/sample, e.g. "1"
     input: str | None
     answer: str | None
@@ -26,6 +28,8 @@ class Sample:
 
 @dataclass(frozen=True)
 class StatementSource:
+    """What a statement is rendered from: its text, name, samples and limits."""
+
     problem: Problem
     statement: Statement
     name: str  # plain name shown as the title (a LaTeX name is kept in ``latex_name``)

@@ -66,6 +66,8 @@ class Bound:
 
 @dataclass
 class Coverage:
+    """The bounds input validators report (--constraints), gathered over the cases."""
+
     bounds: dict[tuple[str, str], Bound] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
 

@@ -30,6 +30,8 @@ _BUILD_WEIGHTS = {"java": 4, "kotlin": 4, "scala": 4, "rust": 3, "cpp": 2, "c": 
 
 @dataclass
 class Context:
+    """One problem's verification: options, sandbox pool, builder, the builds made."""
+
     problem: Problem
     options: Options
     pool: SandboxPool

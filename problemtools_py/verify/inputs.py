@@ -28,6 +28,8 @@ JUDGE_INPUT = "/judge/input"
 
 @dataclass(frozen=True)
 class Verdict:
+    """An input validator's verdict on one file."""
+
     valid: bool
     message: str = ""
 

@@ -22,6 +22,8 @@ def needs_sandboxes(parts: Sequence[str], run_programs: bool) -> bool:
 
 @dataclass(frozen=True)
 class Options:
+    """What verifyproblem was asked to do: jobs, limits, filters and extras."""
+
     jobs: int = field(default_factory=usable_cores)
     fixed_time_limit: float | None = None  # -t: seconds
     submissions: re.Pattern[str] | None = None  # -s: which submissions

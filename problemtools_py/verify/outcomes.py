@@ -10,6 +10,8 @@ from problemtools_py.verdicts import Verdict
 
 @dataclass(frozen=True)
 class CaseOutcome:
+    """A submission's result on one case, at the time limit and with the margin."""
+
     case: TestCase
     verdict: Verdict  # at the time limit
     at_margin: Verdict  # with the safety margin
@@ -21,6 +23,8 @@ class CaseOutcome:
 
 @dataclass
 class SubmissionResult:
+    """A submission judged: its cases, its final verdict and score."""
+
     submission: Submission
     compile_error: str | None = None
     cases: list[CaseOutcome] = field(default_factory=list)

@@ -30,6 +30,8 @@ from problemtools_py.verify.context import Context
 
 @dataclass(frozen=True)
 class CaseGrade:
+    """One case's verdict and score as its group's grading reads them."""
+
     verdict: Verdict
     score: float | None  # from the output validator
     multiplier: float | None = None

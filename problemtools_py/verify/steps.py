@@ -19,6 +19,8 @@ from problemtools_py.verify.visualize import check_visualizers
 
 @dataclass
 class RunOutput:
+    """What the running parts produce: findings, the time limit, results tables."""
+
     findings: list[Finding] = field(default_factory=list)
     time_limit: float | None = None
     time_limit_source: str | None = None

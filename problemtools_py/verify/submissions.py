@@ -33,6 +33,8 @@ from problemtools_py.verify.timelimit import (
 
 @dataclass
 class Judged:
+    """Every submission judged, and the time limit that was decided."""
+
     results: list[SubmissionResult]
     limit: TimeLimit | None
     findings: list[Finding]

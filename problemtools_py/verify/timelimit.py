@@ -23,6 +23,8 @@ class LimitKind(enum.Enum):
 
 @dataclass(frozen=True)
 class TimeLimit:
+    """The time limit and its margin, and how they were decided."""
+
     seconds: float
     margin: float  # the factor: runs are cut at seconds * margin
     kind: LimitKind
