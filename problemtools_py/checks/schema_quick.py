@@ -25,13 +25,48 @@ if TYPE_CHECKING:
     Schema = dict[str, Any] | bool
 
 # keywords that assert nothing: annotations, and the places subschemas are kept
-IGNORED = frozenset({"$schema", "$id", "$comment", "$defs", "title", "description",
-                     "default", "examples", "then", "else"})
-OBJECT_KEYS = frozenset({"properties", "additionalProperties", "required", "propertyNames",
-                         "minProperties", "maxProperties"})
+IGNORED = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$comment",
+        "$defs",
+        "title",
+        "description",
+        "default",
+        "examples",
+        "then",
+        "else",
+    }
+)
+OBJECT_KEYS = frozenset(
+    {
+        "properties",
+        "additionalProperties",
+        "required",
+        "propertyNames",
+        "minProperties",
+        "maxProperties",
+    }
+)
 LIST_KEYS = frozenset({"items", "minItems", "maxItems", "uniqueItems"})
-OTHER_KEYS = frozenset({"type", "enum", "const", "$ref", "allOf", "anyOf", "oneOf", "if",
-                        "minLength", "pattern", "minimum", "maximum", "exclusiveMinimum"})
+OTHER_KEYS = frozenset(
+    {
+        "type",
+        "enum",
+        "const",
+        "$ref",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "if",
+        "minLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+    }
+)
 KNOWN = IGNORED | OBJECT_KEYS | LIST_KEYS | OTHER_KEYS
 JSON_VALUES = (type(None), bool, int, float, str, list, dict)
 
@@ -134,7 +169,7 @@ def _list_ok(key: str, rule: Any, value: list[Any], root: dict[str, Any]) -> boo
         return True
     # (every pair: stricter than jsonschema's sort-then-neighbours only where that one
     # misses a duplicate, and then jsonschema decides)
-    return not any(_equal(a, b) for i, a in enumerate(value) for b in value[i + 1:])
+    return not any(_equal(a, b) for i, a in enumerate(value) for b in value[i + 1 :])
 
 
 def _other_ok(
@@ -155,8 +190,11 @@ def _other_ok(
         branch = "then" if _valid(value, rule, root) else "else"
         return branch not in schema or _valid(value, schema[branch], root)
     if isinstance(value, str):
-        return bool(len(value) >= rule) if key == "minLength" else (
-            key != "pattern" or re.search(rule, value) is not None)
+        return (
+            bool(len(value) >= rule)
+            if key == "minLength"
+            else (key != "pattern" or re.search(rule, value) is not None)
+        )
     if not _is_type(value, "number"):
         return True  # (the numeric keywords say nothing of other values)
     assert isinstance(value, int | float)

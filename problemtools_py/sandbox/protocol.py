@@ -140,8 +140,8 @@ def pack_lean_error(message: str) -> bytes:
 
 def unpack_lean_reply(head: bytes, message: bytes) -> Reply | str:
     """A lean init's answer: the run's accounting, or the sandbox's error message."""
-    kind, killed, oom, has_queued, code, sig, cpu, wall, ended, queued, peak, _ = (
-        LEAN_REPLY.unpack(head)
+    kind, killed, oom, has_queued, code, sig, cpu, wall, ended, queued, peak, _ = LEAN_REPLY.unpack(
+        head
     )
     if kind != 0:
         return message.decode(errors="replace")

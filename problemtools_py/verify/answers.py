@@ -22,7 +22,7 @@ from problemtools_py.model.problem import TestCase
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.scratch import scratch_dir, scratch_root
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.cache import VerdictCache, digest, file_digest
+from problemtools_py.verify.cache import VerdictCache, data_digest, digest
 from problemtools_py.verify.context import Context
 
 PROBES: tuple[tuple[str, bytes], ...] = (
@@ -113,7 +113,7 @@ class AnswerChecker:
     ) -> Validation | None:
         """The validator's answer for these files, kept from an earlier run (of this
         verification or another)."""
-        cached = self.cache.get(_key(validator, given, answer, output))
+        cached = self.cache.get(_key(validator, given, answer, output, self.ctx.problem.root))
         if cached is None:
             return None
         return Validation(
@@ -143,8 +143,7 @@ class AnswerChecker:
             "score": result.score,
             "multiplier": result.multiplier,
         }
-        self.cache.put(_key(validator, given, answer, output), record)
-
+        self.cache.put(_key(validator, given, answer, output, self.ctx.problem.root), record)
 
     def _run(
         self, validator: CustomValidator, given: Path, answer: Path, output: Path, feedback: Path
@@ -175,14 +174,14 @@ class AnswerChecker:
             self._work = None
 
 
-def _key(validator: CustomValidator, given: Path, answer: Path, output: Path) -> str:
+def _key(validator: CustomValidator, given: Path, answer: Path, output: Path, root: Path) -> str:
     return digest(
         "answer-v2",  # v2: with the team message and multiplier; no judge errors
         validator.executable.directory.name,
         *validator.args,
-        file_digest(given),
-        file_digest(answer),
-        file_digest(output),
+        data_digest(given, root),
+        data_digest(answer, root),
+        data_digest(output, root),
     )
 
 

@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ FILE = "verdicts.sqlite3"
 BATCH = 256  # new verdicts gathered before a commit
 BUSY_SECONDS = 10.0  # how long a write waits for another process's
 BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
+DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
 
 
 def digest(*parts: bytes | str) -> str:
@@ -40,6 +42,24 @@ def file_digest(path: Path) -> str:
     """The sha256 of a file's bytes, in hex."""
     with path.open("rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+_DATA_DIGESTS: dict[tuple[str, int, int, int, int], str] = {}
+
+
+def data_digest(path: Path, root: Path) -> str:
+    """:func:`file_digest`, kept in this process for a file of the package below ``root``
+    (a case's input and answer, hashed once per submission otherwise) while its inode,
+    size and times stay the same; a file elsewhere (an output, a scratch input) is hashed
+    every time."""
+    if not str(path).startswith(f"{root}/"):
+        return file_digest(path)
+    st = os.stat(path)
+    key = (str(path), st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    found = _DATA_DIGESTS.get(key)
+    if found is None:
+        found = _DATA_DIGESTS[key] = file_digest(path)
+    return found
 
 
 class VerdictCache:
@@ -108,29 +128,37 @@ class _Store:
                 db.executemany("INSERT OR REPLACE INTO verdicts VALUES (?, ?)", rows)
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
 
         self._do(write)
 
     def _do(self, action: Any) -> Any:
-        """``action(connection)``; None when the cache cannot serve. A damaged file is
-        removed and made anew, once."""
+        """``action(connection)``; None when the cache cannot serve. Busy: tried again
+        until BUSY_SECONDS have passed (SQLite answers busy at once where waiting could
+        deadlock, as two processes making the file's WAL do), then this action is lost. A
+        file that is not a database or is damaged is removed and made anew, once; any
+        other failure ends the cache for this process."""
         import sqlite3
 
-        for attempt in (1, 2):
-            if self.dead:
-                return None
+        deadline = time.monotonic() + BUSY_SECONDS
+        renewed = False
+        while not self.dead:
             try:
                 if self.db is None:
                     self.db = _connect(self.path)
                 return action(self.db)
             except sqlite3.DatabaseError as exc:
-                if getattr(exc, "sqlite_errorcode", None) in BUSY:
-                    return None  # (another process held it too long: this one is lost)
-                damaged = not isinstance(exc, sqlite3.OperationalError)
-                self._drop(remove=damaged and attempt == 1)
-                self.dead = not damaged or attempt == 2
+                code = getattr(exc, "sqlite_errorcode", None)
+                if code in BUSY:
+                    if time.monotonic() < deadline:
+                        time.sleep(0.005)
+                        continue
+                    return None
+                damaged = code in DAMAGED and not renewed
+                self._drop(remove=damaged)
+                self.dead, renewed = not damaged, True
             except OSError:
                 self._drop(remove=False)
                 self.dead = True

@@ -17,7 +17,7 @@ from problemtools_py.sandbox.results import Limits, RunResult
 from problemtools_py.scratch import scratch_dir
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answers import AnswerChecker
-from problemtools_py.verify.cache import VerdictCache, digest, file_digest
+from problemtools_py.verify.cache import VerdictCache, data_digest, digest
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome
 from problemtools_py.verify.visualize import OutputVisualizer
@@ -140,8 +140,8 @@ class SubmissionJudge:
         return digest(
             "case-v3",  # v3: Python in process as python3 -S (no exit builtin)
             exe.directory.name,
-            file_digest(root / case.files[".in"]),
-            file_digest(root / case.files[".ans"]),
+            data_digest(root / case.files[".in"], root),
+            data_digest(root / case.files[".ans"], root),
             *judge_id,
             repr(
                 (

@@ -80,7 +80,7 @@ def test_what_a_process_gathered_is_committed_when_it_exits(tmp_path: Path) -> N
     assert VerdictCache(tmp_path).get(digest("left")) == {"verdict": "TLE"}
 
 
-def test_processes_share_the_file_while_one_writes(tmp_path: Path) -> None:
+def test_processes_share_the_file_from_its_making_on(tmp_path: Path) -> None:
     code = ("import sys\nfrom pathlib import Path\n"
             "from problemtools_py.verify.cache import VerdictCache, digest, flush_all\n"
             "cache = VerdictCache(Path(sys.argv[1]))\n"
@@ -88,10 +88,10 @@ def test_processes_share_the_file_while_one_writes(tmp_path: Path) -> None:
             "    cache.put(digest(sys.argv[2], str(n)), {'n': n})\n"
             "    flush_all()\n")  # fmt: skip
     writers = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path), name])
-               for name in ("a", "b")]  # fmt: skip
+               for name in ("a", "b", "c")]  # fmt: skip
     assert all(w.wait(timeout=120) == 0 for w in writers)
     cache = VerdictCache(tmp_path)
-    assert all(cache.get(digest(name, str(n))) == {"n": n} for name in "ab" for n in range(300))
+    assert all(cache.get(digest(name, str(n))) == {"n": n} for name in "abc" for n in range(300))
 
 
 def test_a_cache_that_cannot_be_opened_is_only_slower(tmp_path: Path) -> None:
@@ -136,3 +136,27 @@ def test_a_value_that_is_not_a_verdict_reads_as_none(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / FILE) as db:
         db.execute("UPDATE verdicts SET value = '[1, 2]'")
     assert VerdictCache(tmp_path).get(digest("x")) is None
+
+
+def test_a_data_file_is_hashed_once_until_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from problemtools_py.verify.cache import data_digest, file_digest
+
+    hashed: list[Path] = []
+    monkeypatch.setattr(cache_module, "file_digest", lambda p: hashed.append(p) or file_digest(p))
+    root = tmp_path / "problem"
+    (root / "data").mkdir(parents=True)
+    case, outside = root / "data/1.in", tmp_path / "team.out"
+    case.write_text("1\n")
+    outside.write_text("1\n")
+    first = data_digest(case, root)
+    assert data_digest(case, root) == first and hashed == [case]  # (kept)
+    case.write_text("2\n")  # (same size; its times and so its key change)
+    os.utime(case, ns=(1, 1))
+    assert data_digest(case, root) == file_digest(case) != first
+    data_digest(outside, root)
+    data_digest(outside, root)
+    assert hashed.count(outside) == 2  # (not the package's: hashed every time)
