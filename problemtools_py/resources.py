@@ -27,19 +27,29 @@ def template_dir() -> Traversable:
     return resources.files("problemtools_py.templates")
 
 
-@cache
-def schema_text(name: str) -> str:
-    """The text of the JSON Schema ``schemas/<name>.schema.json`` (read as a plain file
-    where the package is one: importlib.resources costs start-up time)."""
+def package_file(package: str, name: str) -> tuple[str, str]:
+    """The text of the data file ``name`` of ``package``, and where it is (for messages):
+    read as a plain file where the package is one (importlib.resources, with the zipfile
+    and typing it loads, costs ~10 ms of start-up), else through importlib.resources.
+    OSError when it cannot be read."""
     import importlib.util
 
-    spec = importlib.util.find_spec("problemtools_py.schemas")
+    spec = importlib.util.find_spec(package)
     where = list(spec.submodule_search_locations or []) if spec is not None else []
-    plain = Path(where[0]) / f"{name}.schema.json" if where else None
+    plain = Path(where[0]) / name if where else None
+    if plain is not None and plain.is_file():
+        return plain.read_text(encoding="utf-8"), str(plain)
+    from importlib import resources
+
+    found = resources.files(package) / name
+    return found.read_text(encoding="utf-8"), str(found)
+
+
+@cache
+def schema_text(name: str) -> str:
+    """The text of the JSON Schema ``schemas/<name>.schema.json``."""
     try:
-        if plain is not None and plain.is_file():
-            return plain.read_text(encoding="utf-8")
-        return (schema_dir() / f"{name}.schema.json").read_text(encoding="utf-8")
+        return package_file("problemtools_py.schemas", f"{name}.schema.json")[0]
     except OSError as exc:
         raise FatalError(
             f"installation is broken: cannot read schema {name}: {exc}", exit_code=ExitCode.INTERNAL

@@ -9,13 +9,14 @@ import re
 import shlex
 import shutil
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn
 
 import yaml
 
 from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+from problemtools_py.resources import package_file
 from problemtools_py.sandbox.protocol import ENV
 
 SYSTEM_CONFIG = Path("/etc/problemtools_py/languages.yaml")
@@ -197,9 +198,15 @@ class Languages:
 
     @classmethod
     def load(cls, problem_dirs: tuple[Path, ...] = ()) -> Languages:
-        shipped = resources.files("problemtools_py.judge") / "languages.yaml"
-        merged = yaml.load(shipped.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
-        origin = {code: {"": str(shipped)} for code in merged}  # (see _build)
+        try:
+            text, shipped = package_file("problemtools_py.judge", "languages.yaml")
+        except OSError as exc:
+            raise FatalError(
+                f"installation is broken: cannot read languages.yaml: {exc}",
+                exit_code=ExitCode.INTERNAL,
+            ) from exc
+        merged = yaml.load(text, Loader=_SAFE_LOADER)
+        origin = {code: {"": shipped} for code in merged}  # (see _build)
         layers = [SYSTEM_CONFIG, user_config()]
         layers += sorted({d.resolve().parent / "languages.yaml" for d in problem_dirs})
         for layer in layers:
