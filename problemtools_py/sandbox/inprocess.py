@@ -51,7 +51,10 @@ def preload(names: set[str] | None = None) -> None:
         sys.path = list(stdlib_path())
     try:
         for name in wanted:
-            __import__(name)
+            try:
+                __import__(name)
+            except ImportError:  # (then the program's own import says why)
+                pass
     finally:
         sys.path = saved
 

@@ -114,13 +114,22 @@ def start(
         main = str(run["inprocess"])
         args = inprocess.script_args(list(argv), main)
         os._exit(inprocess.run_main(main, args, prepared, setup.streams, installed))
-    # A new program starts with default signal actions, as subprocess's restore_signals
-    # gives it: ignored ones survive exec, and Python ignores SIGPIPE and SIGXFSZ, the
-    # sandbox server SIGINT (a C program writing to a closed pipe, or past the file-size
-    # limit, must die of it as it would anywhere else).
-    for number in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT):
-        signal.signal(number, signal.SIG_DFL)
+    # A new program starts with default signal actions: ignored ones survive exec, and
+    # Python ignores SIGPIPE and SIGXFSZ, the sandbox server SIGINT, and a judge started by
+    # nohup or as a shell's background job SIGHUP, SIGINT and SIGQUIT (a C program writing
+    # to a closed pipe, or past the file-size limit, must die of it as anywhere else).
+    default_signals()
     os.execvpe(argv[0], list(argv), dict(env))
+
+
+def default_signals() -> None:
+    """Every ignored signal back to its default action (handlers reset on exec anyway)."""
+    for number in signal.valid_signals():
+        if signal.getsignal(number) is signal.SIG_IGN:
+            try:
+                signal.signal(number, signal.SIG_DFL)
+            except (OSError, ValueError):  # (one the C library keeps for itself)
+                pass
 
 
 def close_all_but(keep: set[int]) -> None:

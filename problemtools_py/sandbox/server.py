@@ -337,7 +337,9 @@ def main() -> None:
             spawned.reap_all(5.0)
     # Its work is done and cleaned up: the interpreter's teardown (~8 ms, which the judge
     # waits for at the end of every command) would free nothing the exit does not.
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
     os._exit(0)
 
 

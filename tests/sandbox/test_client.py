@@ -406,6 +406,33 @@ def test_programs_start_with_default_signal_actions(box: Sandbox, tmp_path: Path
         assert result.stdout.decode().split() == ["SigIgn:", "0000000000000000"], result
 
 
+def test_a_judge_started_by_nohup_in_the_background_gives_programs_default_actions(
+    tmp_path: Path,
+) -> None:
+    """nohup ignores SIGHUP, a shell's background job SIGINT and SIGQUIT, and the
+    sandbox's server inherits that: its programs (a run, a session's, a lean session's
+    exec'd one) must not."""
+    inherited = {number: signal.signal(number, signal.SIG_IGN)
+                 for number in (signal.SIGHUP, signal.SIGQUIT)}  # fmt: skip
+    try:
+        with Sandbox() as box:
+            script = ["sh", "-c", "grep SigIgn /proc/self/status"]
+            results = [box.run(script, limits=LIMITS)]
+            with box.session(limits=LIMITS):
+                results.append(box.run(script, limits=LIMITS))
+            with box.session(limits=LIMITS, binds=[Bind(str(tmp_path), "/prog")], lean=True):
+                if box.lean_open:
+                    stdin = os.memfd_create("stdin")
+                    results.append(box.run_lean(script, limits=LIMITS, stdin=stdin))
+                    os.close(stdin)
+    finally:
+        for number, action in inherited.items():
+            signal.signal(number, action)
+    assert len(results) >= 2  # (and the lean one where lean sessions open)
+    for result in results:
+        assert result.stdout.decode().split() == ["SigIgn:", "0000000000000000"], result
+
+
 COMMAND_LINES = {
     "argv": "import sys; print(sys.argv, repr(sys.path[0]), __name__)",
     "syntax": "def f(:",
