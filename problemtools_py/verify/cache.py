@@ -89,8 +89,7 @@ def flush_all() -> None:
 
 class _Store:
     """One process's line to one cache file: reads go to the file (and to what is not
-    committed yet), writes are gathered. Every failure of SQLite makes it a cache that
-    keeps nothing more (or, the file damaged, a new file)."""
+    committed yet), writes are gathered (see _do for what a failure does)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
