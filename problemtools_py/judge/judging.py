@@ -37,20 +37,16 @@ INTERACTIVE_GRACE = 1.0
 class ValidationMemo(Protocol):
     """Custom validators' answers kept by content (the validator and its arguments, the
     input, the answer and the output): a validator is a deterministic program, and two
-    submissions (or a submission and the answer file itself) often write the same output."""
+    submissions (or a submission and the answer file itself) often write the same output.
+    ``key`` hashes the files once; ``known`` and ``remember`` take what it made."""
 
-    def known(
+    def key(
         self, checker: CustomValidator, input_path: Path, answer: Path, output: Path
-    ) -> Validation | None: ...
+    ) -> str: ...
 
-    def remember(
-        self,
-        checker: CustomValidator,
-        input_path: Path,
-        answer: Path,
-        output: Path,
-        result: Validation,
-    ) -> None: ...
+    def known(self, key: str) -> Validation | None: ...
+
+    def remember(self, key: str, result: Validation) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -189,7 +185,8 @@ class CaseJudge:
         """A custom validator's answer: known already (see ValidationMemo), or its run, in
         its held jail when the files are in its view."""
         memo = self.memo
-        found = memo.known(checker, input_path, answer, output) if memo is not None else None
+        key = memo.key(checker, input_path, answer, output) if memo is not None else ""
+        found = memo.known(key) if memo is not None else None
         if found is not None:
             return found
         held = self.held_validator
@@ -200,7 +197,7 @@ class CaseJudge:
             with self.pool.sandbox() as box:
                 result = checker.validate_with(box, input_path, answer, output, feedback)
         if memo is not None:
-            memo.remember(checker, input_path, answer, output, result)
+            memo.remember(key, result)
         return result
 
     def _interactive(

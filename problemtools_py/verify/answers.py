@@ -94,7 +94,8 @@ class AnswerChecker:
             with tempfile.TemporaryDirectory(prefix="ptpy-check-", dir=scratch_root()) as tmp:
                 return validator.validate(output, answer, fresh_feedback_dir(Path(tmp) / "fb"))
         given = root / case.files[".in"]
-        found = self.known(validator, given, answer, output)
+        key = self.key(validator, given, answer, output)
+        found = self.known(key)
         if found is not None:
             return found
         with tempfile.TemporaryDirectory(prefix="ptpy-check-", dir=self._work) as tmp:
@@ -104,16 +105,26 @@ class AnswerChecker:
                 result = self._run(validator, given, answer, output, feedback)
             except SandboxError as exc:
                 return Validation(Verdict.JE, error=str(exc))
-        self.remember(validator, given, answer, output, result)
+        self.remember(key, result)
         return result
 
     # (judge.judging.ValidationMemo: the case judge asks here before it runs a validator)
-    def known(
-        self, validator: CustomValidator, given: Path, answer: Path, output: Path
-    ) -> Validation | None:
-        """The validator's answer for these files, kept from an earlier run (of this
+    def key(self, validator: CustomValidator, given: Path, answer: Path, output: Path) -> str:
+        """What the validator's answer for these files is kept under."""
+        root = self.ctx.problem.root
+        return digest(
+            "answer-v2",  # v2: with the team message and multiplier; no judge errors
+            validator.executable.directory.name,
+            *validator.args,
+            data_digest(given, root),
+            data_digest(answer, root),
+            data_digest(output, root),
+        )
+
+    def known(self, key: str) -> Validation | None:
+        """The validator's answer kept under ``key`` by an earlier run (of this
         verification or another)."""
-        cached = self.cache.get(_key(validator, given, answer, output, self.ctx.problem.root))
+        cached = self.cache.get(key)
         if cached is None:
             return None
         return Validation(
@@ -124,14 +135,7 @@ class AnswerChecker:
             multiplier=cached["multiplier"],
         )
 
-    def remember(
-        self,
-        validator: CustomValidator,
-        given: Path,
-        answer: Path,
-        output: Path,
-        result: Validation,
-    ) -> None:
+    def remember(self, key: str, result: Validation) -> None:
         """Keep an accept or a reject (a judge error may be the machine's, and a next
         pass's input is a file of this run)."""
         if result.verdict is Verdict.JE or result.nextpass is not None:
@@ -143,7 +147,7 @@ class AnswerChecker:
             "score": result.score,
             "multiplier": result.multiplier,
         }
-        self.cache.put(_key(validator, given, answer, output, self.ctx.problem.root), record)
+        self.cache.put(key, record)
 
     def _run(
         self, validator: CustomValidator, given: Path, answer: Path, output: Path, feedback: Path
@@ -172,17 +176,6 @@ class AnswerChecker:
         if self._work is not None:
             shutil.rmtree(self._work, ignore_errors=True)
             self._work = None
-
-
-def _key(validator: CustomValidator, given: Path, answer: Path, output: Path, root: Path) -> str:
-    return digest(
-        "answer-v2",  # v2: with the team message and multiplier; no judge errors
-        validator.executable.directory.name,
-        *validator.args,
-        data_digest(given, root),
-        data_digest(answer, root),
-        data_digest(output, root),
-    )
 
 
 def _cases(ctx: Context) -> Iterator[TestCase]:
