@@ -1,4 +1,5 @@
-"""Reporters: rich text for people, JSON for machines (shape: schemas/report.schema.json)."""
+"""Reporters: text for people (rich draws the bars, and the tables plaintable cannot),
+JSON for machines (shape: schemas/report.schema.json)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from problemtools_py import __version__
+from problemtools_py.cli.plaintable import Cell, console_width, draw, paint
 from problemtools_py.findings import Finding, ProblemReport, RunReport, Severity, count
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.options import RUNNING_PARTS
 
 TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
 if TYPE_CHECKING:  # (imported where used: a run that shows no bar or table needs neither)
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # (imported where used: a run that shows no bar or table need
     from rich.table import Table
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
-ANSI = {"bold red": "1;31", "yellow": "33", "green": "32", "bold": "1", "dim": "2"}
+BAR_DELAY = 0.3  # seconds of work before a progress bar appears
 
 
 def _where(report: ProblemReport, finding: Finding) -> str:
@@ -38,21 +39,15 @@ class TextReporter:
     """``file:line: error: message`` lines and a ``NAME: N errors, M warnings`` summary."""
 
     def __init__(
-        self,
-        quiet: bool = False,
-        verbose: bool = False,
-        console: Console | None = None,
-        tables: bool = False,
+        self, quiet: bool = False, verbose: bool = False, console: Console | None = None
     ) -> None:
-        """``tables``: the run will likely show results tables (rich is then imported in
-        the background once programs run, not after the last one)."""
         self.quiet = quiet
         self.verbose = verbose
         self._console = console
-        self._rich_ahead = tables and not quiet
         self._bar: Progress | None = None
         self._task: Any = None
         self._task_name = "verifying"
+        self._bar_lock = threading.Lock()
 
     @property
     def console(self) -> Console:
@@ -74,29 +69,48 @@ class TextReporter:
                 text.append(piece, style=style)
             self.console.print(text)
             return
-        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        line = "".join(
-            f"\x1b[{ANSI[style]}m{piece}\x1b[0m" if color and style else piece
-            for piece, style in pieces
-        )
-        sys.stdout.write(line + "\n")
+        color = _color()
+        sys.stdout.write("".join(paint(piece, style, color) for piece, style in pieces) + "\n")
 
     def part(self, problem: str, part: str) -> None:
-        if self._rich_ahead and part in RUNNING_PARTS:
-            self._rich_ahead = False
-            threading.Thread(target=_import_rich, daemon=True).start()
         self._task_name = f"{problem}: {part}"
-        if self._bar is not None and self._task is not None:
-            self._bar.update(self._task, description=self._task_name)
+        with self._bar_lock:
+            if self._bar is not None:
+                self._bar.update(self._task, description=self._task_name)
         if self.verbose:
             self._emit((f"{problem}: checking {part}", "dim"))
 
     @contextmanager
     def progress(self) -> Iterator[Callable[[str, int], None] | None]:
-        """A progress bar (on a terminal) counting judged test cases."""
+        """A progress bar (on a terminal) counting judged test cases, shown once the work
+        has taken BAR_DELAY seconds: a verification whose results are cached is over
+        sooner, and imports no rich for a bar it would only flash."""
         if self.quiet or not sys.stdout.isatty():
             yield None
             return
+        done = [0]
+        closed = threading.Event()
+        timer = threading.Timer(BAR_DELAY, self._show_bar, (done, closed))
+        timer.daemon = True
+        timer.start()
+
+        def step(what: str, count: int) -> None:
+            with self._bar_lock:
+                done[0] += count
+                if self._bar is not None:
+                    self._bar.advance(self._task, count)
+
+        try:
+            yield step
+        finally:
+            timer.cancel()
+            with self._bar_lock:
+                closed.set()
+                bar, self._bar, self._task = self._bar, None, None
+            if bar is not None:
+                bar.stop()
+
+    def _show_bar(self, done: list[int], closed: threading.Event) -> None:
         from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
         bar = Progress(
@@ -108,18 +122,12 @@ class TextReporter:
             console=self.console,
             transient=True,
         )
-        lock = threading.Lock()
-        with bar:
-            self._bar, self._task = bar, bar.add_task(self._task_name, total=None)
-
-            def step(what: str, done: int) -> None:
-                with lock:
-                    bar.advance(self._task, done)
-
-            try:
-                yield step
-            finally:
-                self._bar = self._task = None
+        with self._bar_lock:
+            if closed.is_set():  # (the work ended while rich was being imported)
+                return
+            self._task = bar.add_task(self._task_name, total=None, completed=done[0])
+            bar.start()
+            self._bar = bar
 
     def problem(self, report: ProblemReport) -> None:
         for finding in report.findings:
@@ -130,7 +138,7 @@ class TextReporter:
                 (f" [{finding.check}]" if self.verbose else "", "dim"),
             )
         if report.submissions and not self.quiet:
-            self.console.print(results_table(report))
+            self._table(report)
         if self.quiet and not report.findings:
             return
         self._emit(
@@ -140,6 +148,17 @@ class TextReporter:
             (count(report.warnings, "warning"), "yellow" if report.warnings else "green"),
             (f" ({report.format_version}, {report.seconds:.2f} s)" if self.verbose else "", "dim"),
         )
+
+    def _table(self, report: ProblemReport) -> None:
+        """The results table: drawn here when that gives what rich would (see plaintable),
+        and no bar is live (rich keeps it below what is printed)."""
+        if self._console is None:
+            title, header, rows = table_cells(report)
+            text = draw(title, header, rows, console_width(), _color())
+            if text is not None:
+                sys.stdout.write(text)
+                return
+        self.console.print(results_table(report))
 
     def finish(self, run: RunReport) -> None:
         if len(run.problems) > 1 and not self.quiet:
@@ -159,46 +178,49 @@ VERDICT_STYLE = {
 }
 
 
-def _import_rich() -> None:
-    """What a results table needs, imported while the judge mostly waits for programs
-    (~20 ms that would otherwise come after the last one). The report's own imports wait
-    for this one to finish, as every import of a module another thread is importing does."""
-    import rich.console
-    import rich.table
-    import rich.text  # noqa: F401
+def _color() -> bool:
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def results_table(report: ProblemReport) -> Table:
-    """Submission x test group: the verdict and the largest CPU time."""
-    from rich.table import Table
-    from rich.text import Text
-
+def table_cells(report: ProblemReport) -> tuple[str, list[str], list[list[Cell]]]:
+    """Submission x test group: the verdict and the largest CPU time; the title, the
+    header and the rows of (text, style) cells."""
     groups = sorted({g for row in report.submissions for g in row.groups})
     limit = (
         f", time limit {report.time_limit:g} s ({report.time_limit_source})"
         if report.time_limit
         else ""
     )
-    table = Table(title=f"{report.name}: submissions{limit}", title_justify="left")
-    table.add_column("submission")
-    for group in groups:
-        table.add_column(group)
-    table.add_column("result")
+    rows: list[list[Cell]] = []
     for row in report.submissions:
-        cells = []
+        cells: list[Cell] = [(row.submission.removeprefix("submissions/"), "")]
         for group in groups:
             cell = row.groups.get(group)
             cells.append(
-                Text(f"{cell.verdict.value} {cell.cpu:.2f}s", style=VERDICT_STYLE[cell.verdict])
+                (f"{cell.verdict.value} {cell.cpu:.2f}s", VERDICT_STYLE[cell.verdict])
                 if cell
-                else Text("-")
+                else ("-", "")
             )
         verdict = row.verdict.value if row.verdict is not None else "-"
         shown = row.score is not None and row.verdict is not Verdict.CE
         score = f" {row.score:g}" if shown and row.score is not None else ""
-        name = row.submission.removeprefix("submissions/")
         style = VERDICT_STYLE[row.verdict] if row.verdict is not None else ""
-        table.add_row(name, *cells, Text(verdict + score, style=style))
+        cells.append((verdict + score, style))
+        rows.append(cells)
+    return f"{report.name}: submissions{limit}", ["submission", *groups, "result"], rows
+
+
+def results_table(report: ProblemReport) -> Table:
+    """table_cells as rich's table."""
+    from rich.table import Table
+    from rich.text import Text
+
+    title, header, rows = table_cells(report)
+    table = Table(title=title, title_justify="left")
+    for name in header:
+        table.add_column(name)
+    for row in rows:
+        table.add_row(*(Text(text, style=style) for text, style in row))
     return table
 
 

@@ -183,9 +183,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from problemtools_py.cli.reporters import JsonReporter, TextReporter
         from problemtools_py.verify.verifier import verify_all
 
-        tables = "submissions" in parts and not args.no_run
         reporter = (
-            JsonReporter() if args.json else TextReporter(args.quiet, args.verbose, tables=tables)
+            JsonReporter() if args.json else TextReporter(args.quiet, args.verbose)
         )
         options = Options(
             jobs=args.jobs,

@@ -8,6 +8,7 @@ checks in fresh interpreters; the times are bench/startup.py's."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -72,20 +73,16 @@ def test_jsonschema_words_the_errors_of_a_broken_problem_yaml(tmp_path: Path) ->
     assert "jsonschema" in _loaded(_config_run(problem), env)
 
 
-@pytest.mark.parametrize(
-    ("options", "part", "imported"),
-    [
-        ("tables=True", "validators", True),  # programs run: rich meanwhile
-        ("tables=True", "config", False),  # a static part: not yet
-        ("tables=False", "submissions", False),  # no table will be shown
-        ("quiet=True, tables=True", "submissions", False),  # (quiet shows none)
-    ],
-)
-def test_a_text_report_imports_rich_while_programs_run(
-    options: str, part: str, imported: bool
+@pytest.mark.parametrize(("groups", "imported"), [(2, False), (9, True)])
+def test_a_text_report_imports_rich_only_for_a_table_too_wide_to_draw_itself(
+    groups: int, imported: bool
 ) -> None:
-    code = ("import threading\nfrom problemtools_py.cli.reporters import TextReporter\n"
-            f"TextReporter({options}).part('hello', {part!r})\n"
-            "for t in threading.enumerate():\n"
-            "    t is threading.main_thread() or t.join()")
-    assert ("rich.table" in _loaded(code)) is imported
+    """(plaintable draws what fits in 80 columns; a wider table is rich's to shrink)"""
+    code = ("from problemtools_py.cli.reporters import TextReporter\n"
+            "from problemtools_py.findings import GroupResult, ProblemReport, SubmissionRow\n"
+            "from problemtools_py.verdicts import Verdict\n"
+            f"cells = {{f'group-{{i}}': GroupResult(Verdict.AC, 0.0, 1) for i in range({groups})}}\n"
+            "row = SubmissionRow('submissions/a.py', None, None, Verdict.AC, None, 0.0, cells)\n"
+            "TextReporter().problem(ProblemReport('p', 'p', submissions=[row]))")
+    env = {**os.environ, "COLUMNS": "80"}
+    assert ("rich" in _loaded(code, env)) is imported
