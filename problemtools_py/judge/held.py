@@ -28,6 +28,11 @@ T = TypeVar("T")
 # A lean session costs ~45 ms more to open (the jail's own small interpreter starts) and
 # ~2.5 ms less per run than a plain one (measured on two cores): lean from this many runs.
 LEAN_RUNS = 20
+# A jail whose program will likely stop early (a submission expected to fail, on a problem
+# where the first failure ends its runs: most fail on a sample or the first secret cases)
+# serves this many runs plain before it turns lean: an early end then opens no lean jail,
+# and a late one pays ~20 ms more than lean at once.
+PLAIN_FIRST = 8
 
 
 def worth_lean(runs: float) -> bool:
@@ -37,7 +42,8 @@ def worth_lean(runs: float) -> bool:
 
 class HeldJail:
     """Opened at the first run that needs it (runs answered from a cache open nothing);
-    reopened when its server was lost; closed by :meth:`close`."""
+    reopened when its server was lost; closed by :meth:`close`. A lean one with
+    ``plain_first`` serves that many runs in a plain jail first (see PLAIN_FIRST)."""
 
     def __init__(
         self,
@@ -46,10 +52,14 @@ class HeldJail:
         limits: Limits,
         binds: Sequence[Bind] = (),
         lean: bool = False,
+        plain_first: int = 0,
     ) -> None:
         self.pool = pool
         self.exe = exe
         self.lean = lean
+        self.plain_first = plain_first if lean else 0
+        self.runs = 0  # made in it so far
+        self._lean_open = False  # the kind of jail open now
         self.limits = limits  # the session's: its memory (with the program's extra) counts
         self.binds = [*exe.binds(), *binds]
         self._stack: ExitStack | None = None
@@ -57,7 +67,8 @@ class HeldJail:
         self._fast = False  # Python runs in the jail's own interpreter
 
     def box(self) -> Sandbox:
-        if self._box is not None and not self._box.alive:
+        lean = self.lean and self.runs >= self.plain_first
+        if self._box is not None and (not self._box.alive or self._lean_open != lean):
             self.close()
         if self._box is None:
             stack = ExitStack()
@@ -65,13 +76,13 @@ class HeldJail:
                 box = stack.enter_context(self.pool.sandbox())
                 self._fast = self.exe.inprocess and box.python_matches()
                 session = box.session(
-                    limits=self.limits, binds=self.binds, inprocess=self._fast, lean=self.lean
+                    limits=self.limits, binds=self.binds, inprocess=self._fast, lean=lean
                 )
                 stack.enter_context(session)
             except BaseException:
                 stack.close()
                 raise
-            self._stack, self._box = stack, box
+            self._stack, self._box, self._lean_open = stack, box, lean
         return self._box
 
     def run(
@@ -88,10 +99,12 @@ class HeldJail:
         what the program is told (the JVM's heap). The limits' memory is the jail's. A
         jail that fails is rebuilt, never reused, and the run made once more."""
         try:
-            return self._run(args, limits, stdin, stdout, memory_mb)
+            result = self._run(args, limits, stdin, stdout, memory_mb)
         except SandboxError:
             self.close()
-            return self._run(args, limits, stdin, stdout, memory_mb)
+            result = self._run(args, limits, stdin, stdout, memory_mb)
+        self.runs += 1
+        return result
 
     def _run(
         self,
@@ -203,10 +216,11 @@ class HeldValidator:
         data: Path,
         work: Path,
         lean: bool = False,
+        plain_first: int = 0,
     ) -> None:
         self.roots = ((str(data.resolve()), "/data"), (str(work.resolve()), "/judge"))
         binds = [Bind(self.roots[0][0], "/data"), Bind(self.roots[1][0], "/judge", True)]
-        self.jail = HeldJail(pool, exe, limits, binds, lean)
+        self.jail = HeldJail(pool, exe, limits, binds, lean, plain_first)
         self._real: dict[str, str] = {}  # a directory -> its resolved path (see _resolved)
 
     def inside(self, *paths: Path) -> list[str] | None:

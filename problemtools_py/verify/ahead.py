@@ -50,6 +50,6 @@ def _judge(ctx: Context, sub: Submission, cpu_limit: float, time_limit: float | 
     judge = SubmissionJudge(ctx)
     try:
         if not judge.checker.error and not judge.visualizer.active:
-            judge.run(build.executable, cpu_limit, time_limit, sub.rel)
+            judge.run(build.executable, cpu_limit, time_limit, sub)
     finally:
         shutil.rmtree(judge.work, ignore_errors=True)

@@ -9,10 +9,10 @@ import tempfile
 from pathlib import Path
 
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.held import HeldJail, HeldValidator, worth_lean
+from problemtools_py.judge.held import PLAIN_FIRST, HeldJail, HeldValidator, worth_lean
 from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.validators import CustomValidator
-from problemtools_py.model.problem import TestCase
+from problemtools_py.model.problem import Submission, TestCase
 from problemtools_py.sandbox.results import Limits, RunResult
 from problemtools_py.scratch import scratch_dir
 from problemtools_py.verdicts import Verdict
@@ -156,21 +156,26 @@ class SubmissionJudge:
         )
 
     def run(
-        self, exe: Executable, cpu_limit: float, tl: float | None, name: str = ""
+        self, exe: Executable, cpu_limit: float, tl: float | None, sub: Submission | None = None
     ) -> list[CaseOutcome]:
-        """``exe`` (submission ``name``) on every case, or up to its first failure, in one
-        jail kept for its runs (interactive ones pair two jails per case)."""
+        """``exe`` (of ``sub``) on every case, or up to its first failure, in one jail kept
+        for its runs (interactive ones pair two jails per case)."""
         outcomes = []
+        name = sub.rel if sub is not None else ""
         limits = run_limits(self.ctx.submission_limits(cpu_limit), exe)
         interactive = self.ctx.problem.config.interactive
         custom = self.checker.custom
+        lean = worth_lean(len(self.cases))
+        likely_short = self.stop_early and sub is not None and sub.expected_to_fail
+        plain = PLAIN_FIRST if likely_short else 0
         with contextlib.ExitStack() as stack:
-            lean = worth_lean(len(self.cases))
-            held = stack.enter_context(HeldJail(self.ctx.pool, exe, limits, lean=lean))
+            held = stack.enter_context(HeldJail(self.ctx.pool, exe, limits, lean=lean,
+                                                plain_first=plain))  # fmt: skip
             checker = None
             if custom is not None and not interactive:
                 data, pool, work = self.ctx.problem.root / "data", self.ctx.pool, self.work
-                checker = HeldValidator(pool, custom.executable, custom.limits, data, work, lean)
+                checker = HeldValidator(pool, custom.executable, custom.limits, data, work,
+                                        lean, plain)  # fmt: skip
                 stack.enter_context(checker)
             for case in self.cases:
                 if self.ctx.closing.is_set():  # (a run ahead, no longer wanted)

@@ -150,7 +150,7 @@ def _time_and_judge(
         if ahead is not None:  # its runs are (being) made under these limits: cached
             with contextlib.suppress(Exception):
                 ahead.result()
-        return judge.run(ready[job[0].rel], job[1], job[2], job[0].rel)
+        return judge.run(ready[job[0].rel], job[1], job[2], job[0])
 
     with ThreadPoolExecutor(ctx.options.jobs) as pool:
         runs = list(pool.map(run, jobs))
@@ -162,7 +162,7 @@ def _time_and_judge(
     if limit.seconds != guess.seconds:
         with ThreadPoolExecutor(ctx.options.jobs) as pool:
             again = pool.map(
-                lambda s: judge.run(ready[s.rel], limit.hard, limit.seconds, s.rel), others
+                lambda s: judge.run(ready[s.rel], limit.hard, limit.seconds, s), others
             )
             outcomes.update({s.rel: found for s, found in zip(others, again, strict=True)})
     for sub in timers:

@@ -127,6 +127,26 @@ def test_a_held_jail_whose_server_was_lost_is_opened_again(kit: Kit, lean: bool)
         assert again.lean_open is lean  # (lean: straight to the jail's init, as the grader's)
 
 
+@pytest.mark.parametrize(("lean", "plain_first", "kinds"), [
+    (True, 2, [False, False, True, True]),  # (plain for two runs, then lean)
+    (True, 0, [True] * 4),
+    (False, 2, [False] * 4),  # (never lean: plain_first changes nothing)
+])
+def test_a_jail_may_serve_its_first_runs_plain(kit: Kit, lean: bool, plain_first: int,
+                                               kinds: list[bool]) -> None:
+    exe = kit.build_file(DIVISOR / "submissions/accepted/smallest.py")
+    found = []
+    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), lean=lean,
+                  plain_first=plain_first) as jail:  # fmt: skip
+        for case in CASES:
+            run = jail.run(limits=LIMITS, stdin=DIVISOR / "data" / f"{case}.in")
+            answer = (DIVISOR / "data" / f"{case}.ans").read_bytes()
+            assert run.ok and run.stdout.split() == answer.split()
+            assert jail._box is not None and jail._box.lean_open is jail._lean_open
+            found.append(jail._lean_open)  # (the jail that ran it: box() would switch)
+    assert found == kinds and jail.runs == len(CASES)
+
+
 def test_lent_jails_are_never_more_than_the_runs_at_once() -> None:
     made: list[int] = []
 
