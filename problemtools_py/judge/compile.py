@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from problemtools_py.cachedir import cache_root
-from problemtools_py.judge import javacds
+from problemtools_py.judge import javacds, pch
 from problemtools_py.judge.languages import Language
 from problemtools_py.sandbox import inprocess, syscalls
 from problemtools_py.sandbox.pool import SandboxPool
@@ -255,6 +255,9 @@ class Builder:
             else:
                 argv.append(_fill(arg, values))
         binds = [Bind(str(work), BUILD_DIR, True)]
+        if language.precompiled_header:
+            texts = ((work / name).read_bytes() for name in sources)
+            argv, binds = pch.decorate(argv, binds, sources, texts)
         shared = self._class_data(language, argv)
         result = self._run_compiler(
             argv[:1] + javacds.flags(shared) + argv[1:] if shared else argv,

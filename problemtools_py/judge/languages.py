@@ -43,6 +43,7 @@ class Language:
     out_of_memory: str | None = None
     inprocess: bool = False
     class_data_sharing: bool = False  # javac: map a class-data archive (see javacds)
+    precompiled_header: bool = False  # g++: <bits/stdc++.h> precompiled (see pch)
 
     def compiles_in_process(self) -> bool:
         """Whether its compile command is ``python3 -S -c CODE ...``, which the sandbox
@@ -173,6 +174,7 @@ def _build(code: str, raw: dict[str, Any], origin: dict[str, str]) -> Language:
         out_of_memory=text("out_of_memory"),
         inprocess=flag("inprocess") and runs_as_python3_dash_s(words("run")),
         class_data_sharing=flag("class_data_sharing"),
+        precompiled_header=flag("precompiled_header"),
     )
 
 

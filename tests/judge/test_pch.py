@@ -1,0 +1,149 @@
+"""judge/pch.py: <bits/stdc++.h> precompiled once per compiler and options, used by the
+C++ compilations that start with it (the same program as without it), and nothing made
+or changed for the others, or where it cannot be made."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from judgekit import Kit
+
+from problemtools_py.judge import pch
+from problemtools_py.judge.compile import Builder
+from problemtools_py.judge.languages import Language
+from problemtools_py.sandbox.results import Limits
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
+
+SUM = (b"#include <bits/stdc++.h>\nusing namespace std;\n"
+       b"int main() { long long a, b; cin >> a >> b; cout << a + b << endl; }\n")
+# (a macro before the include: g++ cannot use the state, and reads the header)
+MACRO = (b"#define TWICE(x) (2 * (x))\n#include <bits/stdc++.h>\n"
+         b"int main() { int a; std::cin >> a; std::cout << TWICE(a) << std::endl; }\n")
+PLAIN = b"#include <iostream>\nint main() { std::cout << 7 << std::endl; }\n"
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One cache holding the state for the shipped C++ options (made once: ~3.5 s)."""
+    cache = tmp_path_factory.mktemp("pch-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(cache))
+        patch.setattr(pch, "_memo", {})
+        yield cache
+
+
+def _cpp(kit: Kit) -> Language:
+    language = kit.languages.get("cpp")
+    assert language is not None and language.precompiled_header
+    return language
+
+
+def test_a_program_that_starts_with_it_uses_the_state(
+    kit: Kit, made: Path, tmp_path: Path
+) -> None:
+    builder = Builder(kit.pool, kit.builder.limits, tmp_path)
+    build = builder.build(_cpp(kit), {"sum.cpp": SUM})
+    assert build.executable is not None, build.message
+    (state,) = (made / "problemtools_py" / "pch").glob(f"*/{pch.STATE}")
+    assert state.stat().st_mode & 0o004 and not list(state.parent.parent.parent.glob(".make-*"))
+    # g++ itself says it loads the state (-H: "!" before a precompiled header it used)
+    argv = ["g++", "-I", str(state.parent.parent), "-x", "c++", "-O2", "-std=gnu++20",
+            "-pipe", "-H", "-o", str(tmp_path / "h.out"), "-"]  # fmt: skip
+    said = subprocess.run(argv, input=SUM, capture_output=True, check=True).stderr
+    assert said.startswith(b"! " + str(state).encode())
+    # ... and the program is byte for byte the one made without it
+    without = dataclasses.replace(_cpp(kit), precompiled_header=False)
+    other = builder.build(without, {"sum.cpp": SUM})
+    assert other.executable is not None
+    exe_with = build.executable.directory / "a.out"
+    assert exe_with.read_bytes() == (other.executable.directory / "a.out").read_bytes()
+
+
+def test_a_later_process_finds_it_without_making_it(
+    kit: Kit, made: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Builder(kit.pool, kit.builder.limits, tmp_path / "a").build(_cpp(kit), {"sum.cpp": SUM})
+    monkeypatch.setattr(pch, "_memo", {})  # (a new process)
+
+    def no_make(*args: object) -> None:
+        raise AssertionError("made again")
+
+    monkeypatch.setattr(pch, "_make", no_make)
+    flags = pch.options(_cpp(kit).compile, ["{files}"])
+    found = pch.directory("g++", flags)
+    assert found is not None and (found / pch.STATE).is_file()
+
+
+@pytest.mark.parametrize(("source", "stdin", "out"), [(SUM, b"2 40\n", b"42"),
+                                                     (MACRO, b"21\n", b"42")])  # fmt: skip
+def test_programs_with_the_state_present_judge_as_before(
+    kit: Kit, made: Path, tmp_path: Path, source: bytes, stdin: bytes, out: bytes
+) -> None:
+    from problemtools_py.judge.held import HeldJail
+
+    build = Builder(kit.pool, kit.builder.limits, tmp_path).build(_cpp(kit), {"p.cpp": source})
+    assert build.executable is not None, build.message
+    (tmp_path / "in").write_bytes(stdin)
+    limits = Limits(cpu_seconds=2.0, memory_bytes=256 << 20, output_bytes=1 << 20)
+    with HeldJail(kit.pool, build.executable, limits) as jail:
+        run = jail.run(limits=limits, stdin=tmp_path / "in")
+    assert run.ok and run.stdout.strip() == out
+
+
+@pytest.fixture
+def empty(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A cache of its own, and a process that made no state yet."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(pch, "_memo", {})
+    return tmp_path / "cache" / "problemtools_py" / "pch"
+
+
+def test_a_program_without_the_include_makes_none(kit: Kit, empty: Path, tmp_path: Path) -> None:
+    build = Builder(kit.pool, kit.builder.limits, tmp_path).build(_cpp(kit), {"p.cpp": PLAIN})
+    assert build.executable is not None and not empty.exists()
+
+
+@pytest.mark.parametrize("why", ["a failing compiler", "no room"])
+def test_where_it_cannot_be_made_the_program_compiles_without(
+    kit: Kit, empty: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, why: str
+) -> None:
+    if why == "no room":
+        monkeypatch.setattr(pch, "ROOM", 1 << 62)
+    else:
+        monkeypatch.setattr(pch, "_SOURCE", b"#error no state here\n")
+    build = Builder(kit.pool, kit.builder.limits, tmp_path).build(_cpp(kit), {"p.cpp": SUM})
+    assert build.executable is not None, build.message
+    assert not list(empty.glob(f"*/{pch.STATE}")) and not list(empty.glob(".make-*"))
+
+
+@pytest.mark.parametrize(("argv", "sources", "kept"), [
+    (["g++", "-x", "c++", "-O2", "-pipe", "-o", "/build/a.out", "a.cpp", "b.cpp"],
+     ["a.cpp", "b.cpp"], ("-O2", "-pipe")),
+    (["g++", "-xc++", "-DONLINE", "-std=gnu++20", "-oa.out", "a.cc", "-lm"], ["a.cc"],
+     ("-DONLINE", "-std=gnu++20", "-lm")),
+    (["g++", "-D", "X", "a.cpp"], ["a.cpp"], ("-D", "X")),  # (an option's own argument)
+])  # fmt: skip
+def test_the_options_that_shape_the_header(argv: list[str], sources: list[str],
+                                           kept: tuple[str, ...]) -> None:
+    assert pch.options(argv, sources) == kept
+
+
+@pytest.mark.parametrize(("text", "wanted"), [
+    (b"#include <bits/stdc++.h>\n", True),
+    (b"// hi\n  #  include \"bits/stdc++.h\"\n", True),
+    (b"#include <iostream>\n", False),
+    (b"// #include <bits/stdc++.h>\n", False),
+])  # fmt: skip
+def test_which_programs_want_it(text: bytes, wanted: bool) -> None:
+    assert pch.wanted([text]) is wanted
+
+
+def test_another_compiler_gets_none() -> None:
+    assert pch.directory("gcc", ("-O2",)) is None  # (C: no such header)
+    assert pch.directory("no-such-compiler", ()) is None
