@@ -188,11 +188,6 @@ class Expectation:
     def accepted(self) -> bool:
         return self.permitted == frozenset({Verdict.AC}) and not self.compile_error
 
-    @property
-    def fails(self) -> bool:
-        """Whether some test case must get a verdict other than AC (required, without AC)."""
-        return bool(self.required) and Verdict.AC not in (self.required or ())
-
 
 @dataclass(frozen=True)
 class TagProblem:
@@ -217,11 +212,6 @@ class Submission:
     @property
     def rel(self) -> str:
         return self.program.rel
-
-    @property
-    def expected_to_fail(self) -> bool:
-        """Whether it claims some test case fails (see Expectation.fails)."""
-        return self.expectation is not None and self.expectation.fails
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,13 @@ def _maybe_starved(run: RunResult, limits: Limits) -> bool:
     return run.cpu_seconds < limits.cpu_seconds and run.starved
 
 
+def expects_failure(sub: Submission) -> bool:
+    """Whether ``sub`` claims some test case fails (its claim requires a verdict other than
+    AC): where the first failure ends its runs, they will likely be few."""
+    required = sub.expectation.required if sub.expectation is not None else None
+    return bool(required) and Verdict.AC not in (required or ())
+
+
 class SubmissionJudge:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -166,7 +173,7 @@ class SubmissionJudge:
         interactive = self.ctx.problem.config.interactive
         custom = self.checker.custom
         lean = worth_lean(len(self.cases))
-        likely_short = self.stop_early and sub is not None and sub.expected_to_fail
+        likely_short = self.stop_early and sub is not None and expects_failure(sub)
         plain = PLAIN_FIRST if likely_short else 0
         with contextlib.ExitStack() as stack:
             held = stack.enter_context(HeldJail(self.ctx.pool, exe, limits, lean=lean,

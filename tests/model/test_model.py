@@ -112,19 +112,6 @@ def test_results_list_maps_domjudge_names() -> None:
     assert expectation.permitted == {Verdict.AC, Verdict.WA, Verdict.TLE, Verdict.RTE}
 
 
-@pytest.mark.parametrize(("sample", "failing"), [
-    ("divisor", {"wrong_answer/one.py", "wrong_answer/overflow.c", "run_time_error/recurse.py"}),
-    ("average", {"intdiv.c", "nodivide.py", "rounded.py"}),  # (@EXPECTED_RESULT@ tags)
-    ("hello", {"run_time_error/segfault.c", "run_time_error/crash.py", "run_time_error/Main.java",
-               "time_limit_exceeded/spin.c", "time_limit_exceeded/slow.py",
-               "wrong_answer/world.py", "wrong_answer/noexclaim.cpp"}),
-])
-def test_the_submissions_expected_to_fail(sample: str, failing: set[str]) -> None:
-    problem = load_problem(SAMPLES / sample)
-    found = {s.rel.removeprefix("submissions/") for s in problem.submissions if s.expected_to_fail}
-    assert found == failing
-
-
 def test_compile_error_expectation() -> None:
     expectation, _ = resolve(None, find_tags("@EXPECTED_RESULT@: CE", "s.c"), False, False)
     assert expectation is not None and expectation.compile_error

@@ -8,9 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import SAMPLES
 
 from problemtools_py.judge import held
+from problemtools_py.model import load_problem
 from problemtools_py.verdicts import Verdict
+from problemtools_py.verify.casejudge import expects_failure
 from problemtools_py.verify.context import Options
 from problemtools_py.verify.verifier import verify_all
 
@@ -153,3 +156,16 @@ def test_a_validators_judge_error_is_not_kept(
         (report,) = verify_all([root], ("submissions",), options=options).problems
         assert [row.verdict for row in report.submissions] == [Verdict.JE]
         assert validated  # (asked again the second time)
+
+
+@pytest.mark.parametrize(("sample", "failing"), [
+    ("divisor", {"wrong_answer/one.py", "wrong_answer/overflow.c", "run_time_error/recurse.py"}),
+    ("average", {"intdiv.c", "nodivide.py", "rounded.py"}),  # (@EXPECTED_RESULT@ tags)
+    ("hello", {"run_time_error/segfault.c", "run_time_error/crash.py", "run_time_error/Main.java",
+               "time_limit_exceeded/spin.c", "time_limit_exceeded/slow.py",
+               "wrong_answer/world.py", "wrong_answer/noexclaim.cpp"}),
+])
+def test_the_submissions_expected_to_fail(sample: str, failing: set[str]) -> None:
+    problem = load_problem(SAMPLES / sample)
+    found = {s.rel.removeprefix("submissions/") for s in problem.submissions if expects_failure(s)}
+    assert found == failing
