@@ -255,9 +255,9 @@ class Builder:
             else:
                 argv.append(_fill(arg, values))
         binds = [Bind(str(work), BUILD_DIR, True)]
-        if language.precompiled_header:
-            texts = ((work / name).read_bytes() for name in sources)
-            argv, binds = pch.decorate(argv, binds, sources, texts)
+        if language.precompiled_headers:
+            texts = [(work / name).read_bytes() for name in sources]
+            argv, binds = pch.decorate(argv, binds, sources, texts, language.precompiled_headers)
         shared = self._class_data(language, argv)
         result = self._run_compiler(
             argv[:1] + javacds.flags(shared) + argv[1:] if shared else argv,

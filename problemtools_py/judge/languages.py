@@ -8,6 +8,7 @@ import os
 import re
 import shlex
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -43,7 +44,7 @@ class Language:
     out_of_memory: str | None = None
     inprocess: bool = False
     class_data_sharing: bool = False  # javac: map a class-data archive (see javacds)
-    precompiled_header: bool = False  # g++: <bits/stdc++.h> precompiled (see pch)
+    precompiled_headers: tuple[str, ...] = ()  # g++: first includes precompiled (see pch)
 
     def compiles_in_process(self) -> bool:
         """Whether its compile command is ``python3 -S -c CODE ...``, which the sandbox
@@ -111,6 +112,7 @@ _THEIR_PLACEHOLDERS = {
     "{binary}": "{dir}/a.out",
 }
 _COMMANDS = ("compile", "run")
+_HEADER = re.compile(r"[A-Za-z0-9_+.-]+(/[A-Za-z0-9_+.-]+)*")
 
 
 def _command(text: str) -> list[str]:
@@ -174,8 +176,15 @@ def _build(code: str, raw: dict[str, Any], origin: dict[str, str]) -> Language:
         out_of_memory=text("out_of_memory"),
         inprocess=flag("inprocess") and runs_as_python3_dash_s(words("run")),
         class_data_sharing=flag("class_data_sharing"),
-        precompiled_header=flag("precompiled_header"),
+        precompiled_headers=_headers(words("precompiled_headers"), fail),
     )
+
+
+def _headers(names: tuple[str, ...], fail: Callable[[str, str], NoReturn]) -> tuple[str, ...]:
+    for name in names:
+        if not _HEADER.fullmatch(name) or ".." in name.split("/"):
+            fail("precompiled_headers", f"names '{name}', not a header such as bits/stdc++.h")
+    return names
 
 
 def runs_as_python3_dash_s(run: tuple[str, ...]) -> bool:

@@ -1,14 +1,16 @@
-"""A precompiled ``<bits/stdc++.h>`` for g++. Most C++ contest programs start with that
-include, and parsing it is ~1.1 s of the ~1.35 s their compilation takes (g++ 12, -O2,
-two cores); from its precompiled state it is ~0.25 s. The state is made once per
-compiler, options and headers (~3.5 s, ~120 MB), when the first program that includes the
-header is compiled, and kept in the cache.
+"""Precompiled headers for g++: the header a C++ program includes first (of the
+language's ``precompiled_headers``: ``<bits/stdc++.h>``, ``<iostream>``) read from its
+precompiled state. Parsing ``<bits/stdc++.h>`` is ~1.1 s of the ~1.35 s such a
+compilation takes (g++ 12, -O2), ~0.25 s from the state; ``<iostream>`` 0.25 -> 0.09 s
+of CPU. A state is made once per compiler, options and headers (~3.5 s and ~120 MB for
+``<bits/stdc++.h>``, ~0.5 s and ~30 MB for ``<iostream>``), when the first program that
+starts with the header is compiled, and kept in the cache.
 
-g++ looks for ``bits/stdc++.h.gch`` in each include directory before the header itself;
-a compilation gets the state's directory as ``-I /pch`` (bound read-only). g++ uses it
-only where it holds: the header included before any code, the same options and macros;
-anywhere else it goes on to the system's header, as without it. The program compiles
-to the same bytes either way (tested).
+g++ looks for ``<header>.gch`` in each include directory before the header itself; a
+compilation gets the state's directory as ``-I /pch/0`` (bound read-only). g++ uses it
+only where it holds: the first include, the same options and macros; anywhere else it
+goes on to the system's header, as without it. The program compiles to the same bytes
+either way (tested).
 
 The state is made outside the sandbox, from a header of our own (the one include) and the
 system's headers: none of the package's code runs. Its name in the cache comes from the
@@ -32,19 +34,24 @@ from pathlib import Path
 from problemtools_py.cachedir import cache_root
 from problemtools_py.sandbox.protocol import ENV, Bind
 
-MOUNT = "/pch"  # where a compilation's jail sees the state's directory
-STATE = "bits/stdc++.h.gch"
+MOUNT = "/pch"  # where a compilation's jail sees the states' directories (/pch/0, ...)
 ROOM = 1 << 30  # free space a new state leaves on the cache's file system (beyond itself)
 SIZE = 300 << 20  # the most a state takes (g++ 12, -std=gnu++20: ~120 MB)
-_SOURCE = b"#include <bits/stdc++.h>\n"
-_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]bits/stdc\+\+\.h[>\"]", re.M)
+_SOURCE = "#include <{header}>\n"  # (the one-line header a state is made from)
+_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.M)
 _lock = threading.Lock()
 _memo: dict[tuple[str, ...], Path | None] = {}
 
 
-def wanted(texts: Iterable[bytes]) -> bool:
-    """Whether a program's source files include ``<bits/stdc++.h>``."""
-    return any(_INCLUDE.search(text) for text in texts)
+def first_include(text: bytes) -> str | None:
+    """The header a source file includes first (its first ``#include`` line), or None."""
+    found = _INCLUDE.search(text)
+    return found.group(1).decode("utf-8", "replace") if found else None
+
+
+def state(header: str) -> str:
+    """A header's state, as g++ looks for it in an include directory."""
+    return f"{header}.gch"
 
 
 def options(argv: Sequence[str], sources: Sequence[str]) -> tuple[str, ...]:
@@ -62,29 +69,37 @@ def options(argv: Sequence[str], sources: Sequence[str]) -> tuple[str, ...]:
     return tuple(kept)
 
 
-def directory(compiler: str, flags: tuple[str, ...]) -> Path | None:
-    """The directory holding the state for ``compiler`` (a g++) with ``flags``, made now if
-    need be, or None when there is none (another compiler, no room, a failure)."""
+def directory(compiler: str, flags: tuple[str, ...], header: str) -> Path | None:
+    """The directory holding ``header``'s state for ``compiler`` (a g++) with ``flags``,
+    made now if need be, or None when there is none (another compiler, no room, a
+    failure)."""
     found = shutil.which(compiler, path=ENV["PATH"])
     if found is None or "g++" not in os.path.basename(os.path.realpath(found)):
         return None
-    key = (os.path.realpath(found), *flags)
+    key = (os.path.realpath(found), header, *flags)
     with _lock:
         if key not in _memo:
-            _memo[key] = _find_or_make(key[0], flags)
+            _memo[key] = _find_or_make(key[0], flags, header)
         return _memo[key]
 
 
 def decorate(
-    argv: list[str], binds: list[Bind], sources: Sequence[str], texts: Iterable[bytes]
+    argv: list[str],
+    binds: list[Bind],
+    sources: Sequence[str],
+    texts: Iterable[bytes],
+    headers: Sequence[str],
 ) -> tuple[list[str], list[Bind]]:
-    """A C++ compile command and its binds, with the state where the program wants it."""
-    if not argv or not wanted(texts):
+    """A C++ compile command and its binds, with the states of the ``headers`` its
+    sources include first."""
+    wanted = sorted({h for h in map(first_include, texts) if h is not None and h in headers})
+    if not argv or not wanted:
         return argv, binds
-    found = directory(argv[0], options(argv, sources))
-    if found is None:
-        return argv, binds
-    return [argv[0], "-I", MOUNT, *argv[1:]], [*binds, Bind(str(found), MOUNT)]
+    flags = options(argv, sources)
+    found = [d for d in (directory(argv[0], flags, h) for h in wanted) if d is not None]
+    mounts = [f"{MOUNT}/{index}" for index in range(len(found))]
+    extra = [arg for mount in mounts for arg in ("-I", mount)]
+    return [argv[0], *extra, *argv[1:]], [*binds, *map(Bind, map(str, found), mounts)]
 
 
 def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes] | None:
@@ -100,9 +115,11 @@ def _stat(path: str) -> str:
     return f"{path} {st.st_ino} {st.st_size} {st.st_mtime_ns}"
 
 
-def _key(real: str, flags: tuple[str, ...], scratch: Path) -> tuple[str, str] | None:
-    """(the compiler and options' part of the name, the headers' part), or None."""
-    (scratch / "h.h").write_bytes(_SOURCE)
+def _key(
+    real: str, flags: tuple[str, ...], header: str, scratch: Path
+) -> tuple[str, str] | None:
+    """(the compiler, options and header's part of the name, the files' part), or None."""
+    (scratch / "h.h").write_text(_SOURCE.format(header=header))
     cc1plus = _run([real, "-print-prog-name=cc1plus"], scratch)
     deps = _run([real, *flags, "-x", "c++", "-M", "h.h"], scratch)
     if cc1plus is None or deps is None or deps.returncode != 0:
@@ -110,7 +127,7 @@ def _key(real: str, flags: tuple[str, ...], scratch: Path) -> tuple[str, str] | 
     tool = os.path.realpath(cc1plus.stdout.decode().strip())
     headers = deps.stdout.decode().replace("\\\n", " ").split()[2:]  # ("h.o:", "h.h")
     try:
-        compiler = "\n".join([_stat(real), _stat(tool), *flags])
+        compiler = "\n".join([_stat(real), _stat(tool), header, *flags])
         read = "\n".join(_stat(h) for h in sorted(set(headers)))
     except OSError:
         return None
@@ -121,27 +138,27 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _find_or_make(real: str, flags: tuple[str, ...]) -> Path | None:
+def _find_or_make(real: str, flags: tuple[str, ...], header: str) -> Path | None:
     try:
         base = cache_root() / "pch"
         base.mkdir(parents=True, exist_ok=True)
         base.chmod(0o755)  # (bound into jails, read by the sandbox's user)
         with tempfile.TemporaryDirectory(dir=base, prefix=".make-") as scratch:
-            key = _key(real, flags, Path(scratch))
+            key = _key(real, flags, header, Path(scratch))
             if key is None:
                 return None
             final = base / f"{key[0]}-{key[1]}"
-            if (final / STATE).is_file():
+            if (final / state(header)).is_file():
                 return final
             if shutil.disk_usage(base).free < ROOM + SIZE:
                 return None
-            made = _make(real, flags, Path(scratch))
+            made = _make(real, flags, header, Path(scratch))
             if made is None:
                 return None
             try:
                 os.replace(made, final)
             except OSError:  # (another process published it first: theirs serves)
-                return final if (final / STATE).is_file() else None
+                return final if (final / state(header)).is_file() else None
         for old in base.glob(f"{key[0]}-*"):  # (for an older compiler or headers)
             if old != final:
                 shutil.rmtree(old, ignore_errors=True)
@@ -150,15 +167,16 @@ def _find_or_make(real: str, flags: tuple[str, ...]) -> Path | None:
         return None
 
 
-def _make(real: str, flags: tuple[str, ...], scratch: Path) -> Path | None:
+def _make(real: str, flags: tuple[str, ...], header: str, scratch: Path) -> Path | None:
     """The state, in a directory of its own in ``scratch`` (readable by everyone)."""
     out = scratch / "out"
-    (out / "bits").mkdir(parents=True)
-    done = _run([real, *flags, "-x", "c++-header", "h.h", "-o", str(out / STATE)], scratch)
-    if done is None or done.returncode != 0 or not (out / STATE).is_file():
+    made = out / state(header)
+    made.parent.mkdir(parents=True)
+    done = _run([real, *flags, "-x", "c++-header", "h.h", "-o", str(made)], scratch)
+    if done is None or done.returncode != 0 or not made.is_file():
         return None
     with contextlib.suppress(OSError):
-        for path in (out, out / "bits"):
-            path.chmod(0o755)
-        (out / STATE).chmod(0o644)
+        for path in made.relative_to(out).parents:  # (out itself is ".")
+            (out / path).chmod(0o755)
+        made.chmod(0o644)
     return out

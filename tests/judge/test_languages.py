@@ -83,7 +83,9 @@ def test_python_compiles_in_process_only_as_python3_dash_s_dash_c(
         ("cpp:\n  shebang: 7\n", "'shebang' must be a string", None),
         ("cpp:\n  shebang: '(x'\n", "'shebang' is not a regular expression", None),
         ("java:\n  class_data_sharing: maybe\n", "'class_data_sharing' must be true or", None),
-        ("cpp:\n  precompiled_header: 1\n", "'precompiled_header' must be true or", None),
+        ("cpp:\n  precompiled_headers: 1\n", "'precompiled_headers' must be a list", None),
+        ("cpp:\n  precompiled_headers: [../x.h]\n", "names '../x.h', not a header", None),
+        ("cpp:\n  precompiled_headers: [/usr/x.h]\n", "names '/usr/x.h', not a header", None),
         ("mine:\n  files: ['*.x']\n", "language 'mine': 'run' is missing", None),
     ],
 )

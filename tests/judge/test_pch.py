@@ -1,6 +1,6 @@
-"""judge/pch.py: <bits/stdc++.h> precompiled once per compiler and options, used by the
-C++ compilations that start with it (the same program as without it), and nothing made
-or changed for the others, or where it cannot be made."""
+"""judge/pch.py: the headers C++ programs include first precompiled once per compiler and
+options, used by the compilations that start with them (the same program as without),
+and nothing made or changed for the others, or where it cannot be made."""
 
 from __future__ import annotations
 
@@ -25,7 +25,10 @@ SUM = (b"#include <bits/stdc++.h>\nusing namespace std;\n"
 # (a macro before the include: g++ cannot use the state, and reads the header)
 MACRO = (b"#define TWICE(x) (2 * (x))\n#include <bits/stdc++.h>\n"
          b"int main() { int a; std::cin >> a; std::cout << TWICE(a) << std::endl; }\n")
-PLAIN = b"#include <iostream>\nint main() { std::cout << 7 << std::endl; }\n"
+IOSTREAM = b"#include <iostream>\nint main() { std::cout << 7 << std::endl; }\n"
+# (<iostream> not first: its state would not be used, and none is made)
+SECOND = b"#include <cstdio>\n#include <iostream>\nint main() { std::cout << 7 << std::endl; }\n"
+BITS, IO = "bits/stdc++.h", "iostream"
 
 
 @pytest.fixture(scope="module")
@@ -40,26 +43,28 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 def _cpp(kit: Kit) -> Language:
     language = kit.languages.get("cpp")
-    assert language is not None and language.precompiled_header
+    assert language is not None and language.precompiled_headers == (BITS, IO)
     return language
 
 
+@pytest.mark.parametrize(("source", "header"), [(SUM, BITS), (IOSTREAM, IO)])
 def test_a_program_that_starts_with_it_uses_the_state(
-    kit: Kit, made: Path, tmp_path: Path
+    kit: Kit, made: Path, tmp_path: Path, source: bytes, header: str
 ) -> None:
     builder = Builder(kit.pool, kit.builder.limits, tmp_path)
-    build = builder.build(_cpp(kit), {"sum.cpp": SUM})
+    build = builder.build(_cpp(kit), {"p.cpp": source})
     assert build.executable is not None, build.message
-    (state,) = (made / "problemtools_py" / "pch").glob(f"*/{pch.STATE}")
-    assert state.stat().st_mode & 0o004 and not list(state.parent.parent.parent.glob(".make-*"))
+    (state,) = (made / "problemtools_py" / "pch").glob(f"*/{pch.state(header)}")
+    root = state.parent.parent if header == BITS else state.parent
+    assert state.stat().st_mode & 0o004 and not list(root.parent.glob(".make-*"))
     # g++ itself says it loads the state (-H: "!" before a precompiled header it used)
-    argv = ["g++", "-I", str(state.parent.parent), "-x", "c++", "-O2", "-std=gnu++20",
-            "-pipe", "-H", "-o", str(tmp_path / "h.out"), "-"]  # fmt: skip
-    said = subprocess.run(argv, input=SUM, capture_output=True, check=True).stderr
+    argv = ["g++", "-I", str(root), "-x", "c++", "-O2", "-std=gnu++20", "-pipe", "-H",
+            "-o", str(tmp_path / "h.out"), "-"]  # fmt: skip
+    said = subprocess.run(argv, input=source, capture_output=True, check=True).stderr
     assert said.startswith(b"! " + str(state).encode())
     # ... and the program is byte for byte the one made without it
-    without = dataclasses.replace(_cpp(kit), precompiled_header=False)
-    other = builder.build(without, {"sum.cpp": SUM})
+    without = dataclasses.replace(_cpp(kit), precompiled_headers=())
+    other = builder.build(without, {"p.cpp": source})
     assert other.executable is not None
     exe_with = build.executable.directory / "a.out"
     assert exe_with.read_bytes() == (other.executable.directory / "a.out").read_bytes()
@@ -76,8 +81,8 @@ def test_a_later_process_finds_it_without_making_it(
 
     monkeypatch.setattr(pch, "_make", no_make)
     flags = pch.options(_cpp(kit).compile, ["{files}"])
-    found = pch.directory("g++", flags)
-    assert found is not None and (found / pch.STATE).is_file()
+    found = pch.directory("g++", flags, BITS)
+    assert found is not None and (found / pch.state(BITS)).is_file()
 
 
 @pytest.mark.parametrize(("source", "stdin", "out"), [(SUM, b"2 40\n", b"42"),
@@ -104,8 +109,11 @@ def empty(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "cache" / "problemtools_py" / "pch"
 
 
-def test_a_program_without_the_include_makes_none(kit: Kit, empty: Path, tmp_path: Path) -> None:
-    build = Builder(kit.pool, kit.builder.limits, tmp_path).build(_cpp(kit), {"p.cpp": PLAIN})
+@pytest.mark.parametrize("source", [SECOND, b"int main() { return 0; }\n"])
+def test_a_program_that_starts_with_no_such_header_makes_none(
+    kit: Kit, empty: Path, tmp_path: Path, source: bytes
+) -> None:
+    build = Builder(kit.pool, kit.builder.limits, tmp_path).build(_cpp(kit), {"p.cpp": source})
     assert build.executable is not None and not empty.exists()
 
 
@@ -116,10 +124,10 @@ def test_where_it_cannot_be_made_the_program_compiles_without(
     if why == "no room":
         monkeypatch.setattr(pch, "ROOM", 1 << 62)
     else:
-        monkeypatch.setattr(pch, "_SOURCE", b"#error no state here\n")
+        monkeypatch.setattr(pch, "_SOURCE", "#error no state for {header}\n")
     build = Builder(kit.pool, kit.builder.limits, tmp_path).build(_cpp(kit), {"p.cpp": SUM})
     assert build.executable is not None, build.message
-    assert not list(empty.glob(f"*/{pch.STATE}")) and not list(empty.glob(".make-*"))
+    assert not list(empty.glob(f"*/{pch.state(BITS)}")) and not list(empty.glob(".make-*"))
 
 
 @pytest.mark.parametrize(("argv", "sources", "kept"), [
@@ -134,16 +142,17 @@ def test_the_options_that_shape_the_header(argv: list[str], sources: list[str],
     assert pch.options(argv, sources) == kept
 
 
-@pytest.mark.parametrize(("text", "wanted"), [
-    (b"#include <bits/stdc++.h>\n", True),
-    (b"// hi\n  #  include \"bits/stdc++.h\"\n", True),
-    (b"#include <iostream>\n", False),
-    (b"// #include <bits/stdc++.h>\n", False),
+@pytest.mark.parametrize(("text", "first"), [
+    (b"#include <bits/stdc++.h>\n", BITS),
+    (b"// hi\n  #  include \"bits/stdc++.h\"\n", BITS),
+    (b"#include <cstdio>\n#include <iostream>\n", "cstdio"),
+    (b"// #include <iostream>\n#include <vector>\n", "vector"),
+    (b"int main() { return 0; }\n", None),
 ])  # fmt: skip
-def test_which_programs_want_it(text: bytes, wanted: bool) -> None:
-    assert pch.wanted([text]) is wanted
+def test_the_header_a_program_includes_first(text: bytes, first: str | None) -> None:
+    assert pch.first_include(text) == first
 
 
 def test_another_compiler_gets_none() -> None:
-    assert pch.directory("gcc", ("-O2",)) is None  # (C: no such header)
-    assert pch.directory("no-such-compiler", ()) is None
+    assert pch.directory("gcc", ("-O2",), BITS) is None  # (not a g++)
+    assert pch.directory("no-such-compiler", (), BITS) is None
