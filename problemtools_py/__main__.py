@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from problemtools_py.cli.verifyproblem import main
+from problemtools_py.cli.console import verifyproblem
 
-raise SystemExit(main())
+verifyproblem()

@@ -4,12 +4,19 @@ unexpected exception is an internal error (exit 3), its traceback shown only on 
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import os
 import sys
+import threading
 from collections.abc import Callable, Sequence
 
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
+
+TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 DEBUG_ENV = "PROBLEMTOOLS_PY_DEBUG"
 
@@ -31,6 +38,22 @@ def run_cli(
         return body(args)
 
     return run_command(prog, parsed)
+
+
+def exit_process(code: int) -> NoReturn:
+    """End the process with ``code``, as a command's console script does (see console.py):
+    the atexit handlers run and the standard streams are flushed; then, when no thread is
+    left but daemons, the process ends without the interpreter's teardown, which frees
+    every module and object one by one (~11 ms of every command, for memory the exit frees
+    anyway). With another thread still running, as ``sys.exit`` does (it waits for it)."""
+    main = threading.main_thread()
+    if any(t is not main and not t.daemon and t.is_alive() for t in threading.enumerate()):
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # (a closed or broken stream)
+            stream.flush()
+    os._exit(code)
 
 
 def run_command(prog: str, body: Callable[[], ExitCode]) -> int:
