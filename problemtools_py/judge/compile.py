@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from problemtools_py.cachedir import cache_root
-from problemtools_py.judge import javacds, pch
+from problemtools_py.judge import buildcache, javacds, pch
 from problemtools_py.judge.languages import Language
 from problemtools_py.sandbox import inprocess, syscalls
 from problemtools_py.sandbox.pool import SandboxPool
@@ -176,6 +176,7 @@ class Builder:
         key = self.key(language, files, own, entrypoint)
         final = self.root / key
         if (final / "build.json").is_file():
+            buildcache.used(final)
             return self._load(final, time.monotonic() - start, cached=True)
         texts = {n: c.decode("utf-8", "replace") for n, c in files.items() if language.compiles(n)}
         main = entry_point(language, sorted(files), texts, own)
@@ -216,6 +217,7 @@ class Builder:
             _publish(out)
             try:
                 out.rename(final)
+                buildcache.published(self.root)
             except OSError:  # another process built the same program first
                 shutil.rmtree(out, ignore_errors=True)
         except BaseException:
