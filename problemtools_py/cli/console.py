@@ -4,6 +4,7 @@ code. The command's module is imported only here, when it runs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
 
 from problemtools_py.cli.errorhandler import exit_process
@@ -13,49 +14,22 @@ if TYPE_CHECKING:
     from typing import NoReturn
 
 
-def _run(command: str) -> NoReturn:
-    exit_process(import_module(f"problemtools_py.cli.{command}").main())
+def _entry(command: str) -> Callable[[], NoReturn]:
+    def run() -> NoReturn:
+        exit_process(import_module(f"problemtools_py.cli.{command}").main())
+
+    run.__name__ = run.__qualname__ = command
+    return run
 
 
-def verifyproblem() -> NoReturn:
-    _run("verifyproblem")
-
-
-def hook() -> NoReturn:
-    _run("hook")
-
-
-def parquet2kattis() -> NoReturn:
-    _run("parquet2kattis")
-
-
-def kattis2parquet() -> NoReturn:
-    _run("kattis2parquet")
-
-
-def gradecode() -> NoReturn:
-    _run("gradecode")
-
-
-def generatedata() -> NoReturn:
-    _run("generatedata")
-
-
-def problem2zip() -> NoReturn:
-    _run("problem2zip")
-
-
-def gradeserver() -> NoReturn:
-    _run("gradeserver")
-
-
-def upgradeproblem() -> NoReturn:
-    _run("upgradeproblem")
-
-
-def problem2html() -> NoReturn:
-    _run("problem2html")
-
-
-def problem2pdf() -> NoReturn:
-    _run("problem2pdf")
+verifyproblem = _entry("verifyproblem")
+hook = _entry("hook")
+parquet2kattis = _entry("parquet2kattis")
+kattis2parquet = _entry("kattis2parquet")
+gradecode = _entry("gradecode")
+generatedata = _entry("generatedata")
+problem2zip = _entry("problem2zip")
+gradeserver = _entry("gradeserver")
+upgradeproblem = _entry("upgradeproblem")
+problem2html = _entry("problem2html")
+problem2pdf = _entry("problem2pdf")
