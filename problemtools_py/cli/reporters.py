@@ -151,10 +151,13 @@ class TextReporter:
 
     def _table(self, report: ProblemReport) -> None:
         """The results table: drawn here when that gives what rich would (see plaintable),
-        and no bar is live (rich keeps it below what is printed)."""
+        and no bar is live (rich keeps it below what is printed). Into a pipe or a file
+        (a CI log) it is drawn whole, however wide, where rich would cut the submissions'
+        names to 80 columns; COLUMNS still bounds it."""
         if self._console is None:
             title, header, rows = table_cells(report)
-            text = draw(title, header, rows, console_width(), _color())
+            whole = not sys.stdout.isatty() and not os.environ.get("COLUMNS", "").isdigit()
+            text = draw(title, header, rows, 1 << 20 if whole else console_width(), _color())
             if text is not None:
                 sys.stdout.write(text)
                 return

@@ -59,6 +59,17 @@ def test_the_table_printed_is_richs(
     assert (reporter._console is None) is (groups < 8)  # (rich made a console: it drew)
 
 
+def test_into_a_pipe_the_table_is_whole(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    TextReporter().problem(_report(8))  # (wider than 80 columns)
+    printed = capsys.readouterr().out
+    assert "submissions/accepted/sol.py" not in printed  # (shown without the prefix)
+    assert "accepted/sol.py" in printed and "wrong_answer/w.c" in printed
+    assert "…" not in printed and max(map(len, printed.splitlines())) > 80
+
+
 def test_no_bar_on_a_short_run(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdout", Terminal())
     shown: list[object] = []
