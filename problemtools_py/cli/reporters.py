@@ -219,9 +219,10 @@ def results_table(report: ProblemReport) -> Table:
     from rich.text import Text
 
     title, header, rows = table_cells(report)
-    table = Table(title=title, title_justify="left")
+    # (Text, not str: rich would read "[...]" in a problem's or group's name as markup)
+    table = Table(title=Text(title, style="italic"), title_justify="left")
     for name in header:
-        table.add_column(name)
+        table.add_column(Text(name))
     for row in rows:
         table.add_row(*(Text(text, style=style) for text, style in row))
     return table

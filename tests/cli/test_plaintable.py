@@ -22,9 +22,9 @@ ascii_text = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_siz
 def rich_draws(title: str, header: list[str], rows: list[list[Cell]], width: int) -> str:
     out = io.StringIO()
     console = Console(file=out, width=width, highlight=False, soft_wrap=True, color_system=None)
-    table = Table(title=title, title_justify="left")
+    table = Table(title=Text(title), title_justify="left")  # (as reporters.results_table)
     for name in header:
-        table.add_column(name)
+        table.add_column(Text(name))
     for row in rows:
         table.add_row(*(Text(text, style=style) for text, style in row))
     console.print(table)
