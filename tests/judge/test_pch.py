@@ -70,6 +70,16 @@ def test_a_program_that_starts_with_it_uses_the_state(
     assert exe_with.read_bytes() == (other.executable.directory / "a.out").read_bytes()
 
 
+def test_inside_the_sandbox_the_compiler_reads_the_state(kit: Kit, made: Path,
+                                                        tmp_path: Path) -> None:
+    # (-H: g++ lists the headers it reads, "!" before a precompiled one it used)
+    cpp = _cpp(kit)
+    told = dataclasses.replace(cpp, compile=(*cpp.compile[:1], "-H", *cpp.compile[1:]))
+    build = Builder(kit.pool, kit.builder.limits, tmp_path).build(told, {"p.cpp": IOSTREAM})
+    assert build.executable is not None, build.message
+    assert build.message.startswith(f"! {pch.MOUNT}/0/{pch.state(IO)}"), build.message
+
+
 def test_a_later_process_finds_it_without_making_it(
     kit: Kit, made: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
