@@ -196,9 +196,7 @@ class Builder:
         try:
             with bounded_dir(work, self.limits.file_bytes) as mounted:
                 self._stage(work, files)
-                message, ok = self._compile(
-                    language, work, sorted(n for n in files if language.compiles(n)), main
-                )
+                message, ok = self._compile(language, work, files, main)
                 if mounted:  # out of the bounded tmpfs, onto the disk (a failure: nothing)
                     out = Path(tempfile.mkdtemp(prefix=".out-", dir=self.root))
                     if ok:
@@ -217,9 +215,10 @@ class Builder:
             _publish(out)
             try:
                 out.rename(final)
-                buildcache.published(self.root)
             except OSError:  # another process built the same program first
                 shutil.rmtree(out, ignore_errors=True)
+            else:
+                buildcache.published(self.root)
         except BaseException:
             shutil.rmtree(out, ignore_errors=True)
             raise
@@ -240,10 +239,11 @@ class Builder:
                 os.chown(path, SANDBOX_UID, SANDBOX_GID, follow_symlinks=False)
 
     def _compile(
-        self, language: Language, work: Path, sources: list[str], main: str
+        self, language: Language, work: Path, files: dict[str, bytes], main: str
     ) -> tuple[str, bool]:
         if not language.compile:
             return "", True
+        sources = sorted(n for n in files if language.compiles(n))
         values = {
             "{dir}": BUILD_DIR,
             "{main}": main,
@@ -257,8 +257,8 @@ class Builder:
             else:
                 argv.append(_fill(arg, values))
         binds = [Bind(str(work), BUILD_DIR, True)]
-        if language.precompiled_headers:
-            texts = [(work / name).read_bytes() for name in sources]
+        if language.precompiled_headers:  # (the sources as staged: their bytes in hand)
+            texts = [files[name] for name in sources]
             argv, binds = pch.decorate(argv, binds, sources, texts, language.precompiled_headers)
         shared = self._class_data(language, argv)
         result = self._run_compiler(
