@@ -9,8 +9,10 @@ otherwise (wider than its console, so it shrinks columns) or measure a cell diff
 from __future__ import annotations
 
 import os
+import sys
 
 Cell = tuple[str, str]  # (text, style): a style name of ANSI ("" for none)
+UNBOUNDED = 1 << 20  # (columns: a table drawn whole)
 
 ANSI = {
     "bold": "1",
@@ -34,13 +36,25 @@ def console_width() -> int:
         except (OSError, ValueError):
             continue
         break
-    columns = os.environ.get("COLUMNS", "")
-    if columns.isdigit():
-        width = int(columns)
-    width = width or 80
+    columns = _columns()
+    width = (width if columns is None else columns) or 80
     if os.environ.get("TERM", "") in ("dumb", "unknown"):
         width = min(width, 80)  # (rich's rule there, when the stream is a terminal)
     return width
+
+
+def table_width() -> int:
+    """The width to draw a table at: into a pipe or a file (a CI log) no bound unless
+    ``COLUMNS`` sets one, where rich would cut the table to 80 columns; on a terminal,
+    rich's (console_width)."""
+    if not sys.stdout.isatty() and _columns() is None:
+        return UNBOUNDED
+    return console_width()
+
+
+def _columns() -> int | None:
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() else None
 
 
 def paint(text: str, style: str, color: bool) -> str:

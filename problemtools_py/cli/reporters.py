@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from problemtools_py import __version__
-from problemtools_py.cli.plaintable import Cell, console_width, draw, paint
+from problemtools_py.cli.plaintable import Cell, draw, paint, table_width
 from problemtools_py.findings import Finding, ProblemReport, RunReport, Severity, count
 from problemtools_py.verdicts import Verdict
 
@@ -151,13 +151,11 @@ class TextReporter:
 
     def _table(self, report: ProblemReport) -> None:
         """The results table: drawn here when that gives what rich would (see plaintable),
-        and no bar is live (rich keeps it below what is printed). Into a pipe or a file
-        (a CI log) it is drawn whole, however wide, where rich would cut the submissions'
-        names to 80 columns; COLUMNS still bounds it."""
+        and no bar is live (rich keeps it below what is printed); at table_width, so
+        whole into a pipe or a file."""
         if self._console is None:
             title, header, rows = table_cells(report)
-            whole = not sys.stdout.isatty() and not os.environ.get("COLUMNS", "").isdigit()
-            text = draw(title, header, rows, 1 << 20 if whole else console_width(), _color())
+            text = draw(title, header, rows, table_width(), _color())
             if text is not None:
                 sys.stdout.write(text)
                 return
