@@ -48,11 +48,20 @@ def package_file(package: str, name: str) -> tuple[str, str]:
 @cache
 def schema_text(name: str) -> str:
     """The text of the JSON Schema ``schemas/<name>.schema.json``."""
+    return _shipped_text("problemtools_py.schemas", f"{name}.schema.json", f"schema {name}")
+
+
+def template_text(name: str) -> str:
+    """The text of the template ``templates/<name>``."""
+    return _shipped_text("problemtools_py.templates", name, f"template {name}")
+
+
+def _shipped_text(package: str, name: str, what: str) -> str:
     try:
-        return package_file("problemtools_py.schemas", f"{name}.schema.json")[0]
+        return package_file(package, name)[0]
     except OSError as exc:
         raise FatalError(
-            f"installation is broken: cannot read schema {name}: {exc}", exit_code=ExitCode.INTERNAL
+            f"installation is broken: cannot read {what}: {exc}", exit_code=ExitCode.INTERNAL
         ) from exc
 
 

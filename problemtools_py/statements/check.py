@@ -10,7 +10,7 @@ from pathlib import Path
 from problemtools_py import __version__
 from problemtools_py.findings import Finding, warning
 from problemtools_py.model.problem import Problem, Statement
-from problemtools_py.resources import package_file
+from problemtools_py.resources import template_text
 from problemtools_py.verify.cache import VerdictCache, digest, file_digest
 
 MAX_STATEMENT_BYTES = 1 << 20
@@ -75,7 +75,7 @@ def _key(problem: Problem, statement: Statement) -> str:
         stat = module.stat()
         parts.append(f"{module.name}:{stat.st_size}:{stat.st_mtime_ns}")
     for name in ("problemset.cls", "problemset.tex.j2", "problem.html.j2"):
-        parts.append(package_file("problemtools_py.templates", name)[0])  # (as plain files)
+        parts.append(template_text(name))
     statement_dir = statement.rel.rsplit("/", 1)[0] + "/"
     for entry in problem.files:
         inside = entry.rel.startswith((statement_dir, "data/sample/"))

@@ -8,33 +8,23 @@ from functools import cache
 
 import jinja2
 
-from problemtools_py.errors import FatalError
-from problemtools_py.findings import ExitCode
-from problemtools_py.resources import template_dir
+from problemtools_py.resources import template_text
 from problemtools_py.statements.texescape import tex_escape
-
-
-def _load(name: str) -> str:
-    try:
-        return (template_dir() / name).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise FatalError(
-            f"installation is broken: cannot read template {name}: {exc}",
-            exit_code=ExitCode.INTERNAL,
-        ) from exc
 
 
 @cache
 def html_env() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.FunctionLoader(_load), autoescape=True, undefined=jinja2.StrictUndefined
+        loader=jinja2.FunctionLoader(template_text),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
     )
 
 
 @cache
 def latex_env() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FunctionLoader(_load),
+        loader=jinja2.FunctionLoader(template_text),
         block_start_string="((*",
         block_end_string="*))",
         variable_start_string="(((",
