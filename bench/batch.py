@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -30,7 +31,8 @@ from problemtools_py.judge.dataset_rule import first_difference
 
 BIN = Path(sys.executable).parent
 # statement, right program, wrong program, test maker
-PROBLEMS_SPEC = [
+Spec = tuple[str, str, str, Callable[[int], tuple[str, str]]]
+PROBLEMS_SPEC: list[Spec] = [
     ("Print the sum of two numbers.", "a, b = map(int, input().split())\nprint(a + b)\n",
      "a, b = map(int, input().split())\nprint(a - b)\n",
      lambda i: (f"{i} {i + 3}\n", f"{2 * i + 3}\n")),
@@ -44,13 +46,17 @@ PROBLEMS_SPEC = [
 CRASH = "import sys\nsys.exit(input() and 3)\n"
 
 
-def make_dataset(root: Path) -> list[tuple[str, str, str, list[tuple[str, str]]]]:
+def make_dataset(
+    root: Path, spec: Sequence[Spec] = PROBLEMS_SPEC
+) -> list[tuple[str, str, str, list[tuple[str, str]]]]:
+    """A dataset of ``spec``'s problems (also bench/cpp_grading.py's): the i-th has 5 + i
+    tests; (problem id, right program, wrong program, tests) each."""
     made = []
-    for index, (statement, right, wrong, test) in enumerate(PROBLEMS_SPEC):
+    for index, (statement, right, wrong, test) in enumerate(spec):
         cases = [test(i) for i in range(5 + index)]  # 5 to 8 tests
         made.append((problem_id(statement), right, wrong, cases))
     with RowWriter(root / split_file("eval"), PROBLEMS) as writer:
-        for (pid, _, _, cases), (statement, *_) in sorted(zip(made, PROBLEMS_SPEC, strict=True)):
+        for (pid, _, _, cases), (statement, *_) in sorted(zip(made, spec, strict=True)):
             writer.add({"problem_id": pid, "statement": statement, "tests_json": tests_json(cases),
                         "time_limit_s": 2.0, "origin_json": origin_json({})})  # fmt: skip
     return made

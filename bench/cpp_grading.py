@@ -25,16 +25,15 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from batch import Spec, make_dataset  # (bench/: the directory of this script)
+
 from problemtools_py.cpus import usable_cores
-from problemtools_py.dataset.ids import problem_id
-from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file, tests_json
-from problemtools_py.dataset.writer import RowWriter
 from problemtools_py.judge.dataset_rule import first_difference
 
 BIN = Path(sys.executable).parent
 HEAD = "#include <bits/stdc++.h>\nusing namespace std;\n// completion {index}\n"
 # statement, right body, wrong body, test maker
-SPEC = [
+SPEC: list[Spec] = [
     ("Print the sum of two numbers.",
      "int main() { long long a, b; cin >> a >> b; cout << a + b << endl; }\n",
      "int main() { long long a, b; cin >> a >> b; cout << a - b << endl; }\n",
@@ -51,17 +50,6 @@ SPEC = [
      lambda i: (f"ab{i}c\n", f"c{str(i)[::-1]}ba\n")),
 ]  # fmt: skip
 Item = tuple[str, str, list[tuple[str, str]]]  # (problem id, program, tests)
-
-
-def make_dataset(root: Path) -> list[tuple[str, str, str, list[tuple[str, str]]]]:
-    made = []
-    for index, (statement, right, wrong, test) in enumerate(SPEC):
-        made.append((problem_id(statement), right, wrong, [test(i) for i in range(5 + index)]))
-    with RowWriter(root / split_file("eval"), PROBLEMS) as writer:
-        for (pid, _, _, cases), (statement, *_) in sorted(zip(made, SPEC, strict=True)):
-            writer.add({"problem_id": pid, "statement": statement, "tests_json": tests_json(cases),
-                        "time_limit_s": 2.0, "origin_json": origin_json({})})  # fmt: skip
-    return made
 
 
 def completions(problems: list[tuple[str, str, str, list[tuple[str, str]]]], count: int,
@@ -120,7 +108,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=usable_cores())
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="ptpy-cppbench-"))
-    problems = make_dataset(work / "ds")
+    problems = make_dataset(work / "ds", SPEC)
     ready, blocked = work / "cache-ready", work / "cache-none"
     (blocked / "problemtools_py").mkdir(parents=True)
     (blocked / "problemtools_py" / "pch").write_text("")  # (a file: no state can be made)
