@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import socket
 import sys
 import tempfile
@@ -27,19 +26,22 @@ LIMITS = Limits(cpu_seconds=1.0, memory_bytes=256 << 20, output_bytes=1 << 20)
 def test_the_server_interpreter_is_probed_once_per_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """python3's version is asked by starting it once; later processes read the answer,
-    kept by the file's identity."""
-    python = shutil.which("python3", path=processes.ENV["PATH"])
-    if python is None or os.path.realpath(python) == os.path.realpath(sys.executable):
-        pytest.skip("the sandbox's python3 is this interpreter: nothing to probe")
+    kept by the file's identity. (Another file than this interpreter, which is never
+    probed: a script starting it.)"""
+    python = tmp_path / "bin" / "python3"
+    python.parent.mkdir()
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert processes._is_recent(python) is True
+    assert processes._is_recent(str(python)) is True
     assert list((tmp_path / "problemtools_py" / "sandbox").glob("python3-*"))
 
     def no_probe(*args: object, **kwargs: object) -> None:
         raise AssertionError("probed again")
 
     monkeypatch.setattr(processes.subprocess, "run", no_probe)
-    assert processes._is_recent(python) is True
+    assert processes._is_recent(str(python)) is True
+    assert processes._is_recent(sys.executable) is True  # (this one: never probed)
 
 
 def gone(pid: int, timeout: float = 5.0) -> bool:
