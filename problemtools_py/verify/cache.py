@@ -7,7 +7,14 @@ It was a file per verdict: on ext4 each new inode cost the judge ~0.7 ms of CPU
 Now a process's new verdicts are gathered and committed together (every BATCH, when a
 verification ends, and at exit): one transaction, no new file. A verdict lost (a run
 killed before it committed) is only work done again; a cache that cannot be opened or
-written is only slower, and a damaged file is replaced."""
+written is only slower, and a damaged file is replaced.
+
+The file is bounded (a judge verifying problems for years would fill the disk, ~250
+bytes a verdict): it keeps the KEEP verdicts written last (1,000,000, ~250 MB;
+``PROBLEMTOOLS_PY_KEEP_VERDICTS`` sets another), a verdict read on a later day than it
+was written counting as written again (so a warm verification writes at most once a
+day). Their order is the rows' rowids, so each commit drops those beyond the bound by
+one range: no count, no sort. An earlier file (without that order) is started afresh."""
 
 from __future__ import annotations
 
@@ -28,6 +35,10 @@ BATCH = 256  # new verdicts gathered before a commit
 BUSY_SECONDS = 10.0  # how long a write waits for another process's
 BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+SCHEMA = 2  # the file's user_version (0: a file of before, keyed without an order)
+KEEP = 1_000_000
+KEEP_ENV = "PROBLEMTOOLS_PY_KEEP_VERDICTS"
+DAY = 86_400  # seconds a read leaves a verdict's place alone
 
 
 def digest(*parts: bytes | str) -> str:
@@ -95,6 +106,7 @@ class _Store:
         self.path = path
         self.lock = threading.Lock()
         self.pending: dict[str, str] = {}
+        self.touched: dict[str, str] = {}  # read, written a day ago or more
         self.db: Any = None
         self.dead = False
 
@@ -103,8 +115,12 @@ class _Store:
             if key in self.pending:
                 return self.pending[key]
             row = self._do(lambda db: db.execute(
-                "SELECT value FROM verdicts WHERE key = ?", (key,)).fetchone())  # fmt: skip
-            return str(row[0]) if row else None
+                "SELECT value, used FROM verdicts WHERE key = ?", (key,)).fetchone())  # fmt: skip
+            if not row:
+                return None
+            if row[1] <= now() - DAY:
+                self.touched[key] = str(row[0])
+            return str(row[0])
 
     def put(self, key: str, value: str) -> None:
         with self.lock:
@@ -114,22 +130,20 @@ class _Store:
 
     def flush(self) -> None:
         with self.lock:
-            if self.pending:
+            if self.pending or self.touched:
                 self._commit()
 
     def _commit(self) -> None:
-        rows = list(self.pending.items())
+        stamp, keep = now(), kept()
+        rows = [(key, value, stamp) for key, value in {**self.touched, **self.pending}.items()]
         self.pending.clear()
+        self.touched.clear()
 
-        def write(db: Any) -> None:
-            db.execute("BEGIN IMMEDIATE")  # (one transaction; waits its turn here)
-            try:
-                db.executemany("INSERT OR REPLACE INTO verdicts VALUES (?, ?)", rows)
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
+        def write(db: Any) -> None:  # (a row replaced gets the next rowid: the newest)
+            _transaction(db, lambda: (
+                db.executemany("INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?)", rows),
+                db.execute("DELETE FROM verdicts WHERE rowid <= "
+                           "(SELECT max(rowid) FROM verdicts) - ?", (keep,))))  # fmt: skip
 
         self._do(write)
 
@@ -174,6 +188,42 @@ class _Store:
                     os.unlink(f"{self.path}{suffix}")
 
 
+def now() -> int:
+    return int(time.time())
+
+
+def kept() -> int:
+    value = os.environ.get(KEEP_ENV, "")
+    return int(value) if value.isdigit() else KEEP
+
+
+def _transaction(db: Any, work: Any) -> None:
+    db.execute("BEGIN IMMEDIATE")  # (one transaction; waits its turn here)
+    try:
+        work()
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+
+
+def _schema(db: Any) -> None:
+    """The table (rowids in the order of writing, and when): made in a new file, and in
+    one of before (user_version 0) in place of its table, once, whoever comes first."""
+
+    def make() -> None:
+        if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA:
+            return  # (another process made it meanwhile)
+        db.execute("DROP TABLE IF EXISTS verdicts")
+        db.execute("CREATE TABLE verdicts (key TEXT NOT NULL UNIQUE, value TEXT NOT NULL,"
+                   " used INTEGER NOT NULL)")  # fmt: skip
+        db.execute(f"PRAGMA user_version = {SCHEMA}")
+
+    if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:
+        _transaction(db, make)
+
+
 def _connect(path: Path) -> Any:
     import sqlite3  # (here: -p config and the hook never open the cache)
 
@@ -183,8 +233,7 @@ def _connect(path: Path) -> Any:
     try:
         db.execute("PRAGMA journal_mode=WAL")  # (where the file system allows it)
         db.execute("PRAGMA synchronous=NORMAL")  # (a cache: losing the last commit is fine)
-        db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
-                   " WITHOUT ROWID")  # fmt: skip
+        _schema(db)
     except BaseException:
         db.close()
         raise

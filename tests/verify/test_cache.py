@@ -160,3 +160,77 @@ def test_a_data_file_is_hashed_once_until_it_changes(
     data_digest(outside, root)
     data_digest(outside, root)
     assert hashed.count(outside) == 2  # (not the package's: hashed every time)
+
+
+def test_a_file_of_before_without_stamps_is_started_afresh_once(tmp_path: Path) -> None:
+    with sqlite3.connect(tmp_path / FILE) as db:  # (the table of earlier versions)
+        db.execute("CREATE TABLE verdicts (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+                   " WITHOUT ROWID")  # fmt: skip
+        db.execute("INSERT INTO verdicts VALUES (?, ?)", (digest("old"), '{"v": 0}'))
+    cache = VerdictCache(tmp_path)
+    assert cache.get(digest("old")) is None
+    cache.put(digest("new"), {"v": 1})
+    flush_all()
+    with sqlite3.connect(tmp_path / FILE) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == cache_module.SCHEMA
+    cache_module._STORES.clear()  # (as a new process: the table is kept from now on)
+    assert VerdictCache(tmp_path).get(digest("new")) == {"v": 1}
+
+
+def _clock(monkeypatch: pytest.MonkeyPatch, start: int) -> list[int]:
+    clock = [start]
+    monkeypatch.setattr(cache_module, "now", lambda: clock[0])
+    return clock
+
+
+def _stamps(root: Path) -> dict[str, int]:
+    with sqlite3.connect(root / FILE) as db:
+        return dict(db.execute("SELECT key, used FROM verdicts").fetchall())
+
+
+def test_a_read_renews_a_stamp_a_day_old_and_no_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = _clock(monkeypatch, 1_000_000)
+    cache = VerdictCache(tmp_path)
+    cache.put(digest("a"), {"v": 1})
+    flush_all()
+    clock[0] += cache_module.DAY - 1
+    assert cache.get(digest("a")) == {"v": 1}
+    assert not cache.store.touched  # (so a warm verification that day writes nothing)
+    clock[0] += 1
+    assert cache.get(digest("a")) == {"v": 1}
+    flush_all()
+    assert _stamps(tmp_path) == {digest("a"): 1_000_000 + cache_module.DAY}
+
+
+def test_the_file_keeps_the_verdicts_used_last_within_its_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(cache_module.KEEP_ENV, "500")
+    monkeypatch.setattr(cache_module, "BATCH", 100)
+    clock = _clock(monkeypatch, 1_000_000)
+    cache = VerdictCache(tmp_path)
+    for n in range(400):
+        cache.put(digest(str(n)), {"n": n})
+    flush_all()
+    assert len(_stamps(tmp_path)) == 400  # (within the bound: all kept)
+    clock[0] += cache_module.DAY
+    assert cache.get(digest("0")) == {"n": 0}  # (used again, a day later: as if new)
+    flush_all()
+    for n in range(400, 700):
+        cache.put(digest(str(n)), {"n": n})
+    flush_all()
+    kept = set(_stamps(tmp_path))
+    # the 500 used last: 0 (read), then the last 499 written
+    assert kept == {digest(str(n)) for n in [0, *range(201, 700)]}
+    assert cache.get(digest("200")) is None and cache.get(digest("0")) == {"n": 0}
+    with sqlite3.connect(tmp_path / FILE) as db:  # (a dropped range: nothing else lost)
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def test_a_bad_bound_is_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache_module.KEEP_ENV, "lots")
+    assert cache_module.kept() == cache_module.KEEP
+    monkeypatch.setenv(cache_module.KEEP_ENV, "1500")
+    assert cache_module.kept() == 1500
