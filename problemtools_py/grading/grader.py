@@ -15,7 +15,6 @@ import contextlib
 import itertools
 import os
 import shutil
-import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -35,6 +34,7 @@ from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, RunResult
+from problemtools_py.sandbox.spawned import temp_dir
 from problemtools_py.verdicts import Verdict
 from problemtools_py.window import ordered_window
 
@@ -311,7 +311,7 @@ class Grader:
             found = self._sessions.get(box)
         if found is not None:
             return found[0]
-        work = Path(tempfile.mkdtemp(prefix="ptpy-grade-"))
+        work = Path(temp_dir("grade"))  # (named by this process: see sandbox.spawned)
         work.chmod(0o755)
         self._open_session(box, work)
         return work

@@ -13,6 +13,10 @@ from problemtools_py.sandbox.inside import counter, queued_seconds
 
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
 
+TYPE_CHECKING = False  # (not typing's: the sandbox's modules import no more than they use)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 def _mounts() -> list[tuple[str, str, str, str]]:
     """(mount point, root inside the hierarchy, fs type, super options) of cgroup mounts."""
@@ -226,6 +230,17 @@ class Cgroups:
                 left |= not RunGroup._rmdir(directory)
         return not left
 
+    def remove_dead(self, running: Callable[[int], bool]) -> None:
+        """Remove the groups of servers that run no more (``ptpy-PID-N``, and v2's
+        ``ptpy-PID`` with what it holds of them): killed, with no spawner to reap them. A
+        group still holding a process stays."""
+        for base in self.bases.values():
+            for directory in _dead_groups(base, running):
+                if _group_pid(directory.name) is None:  # (v2: ptpy-PID, its leaf first)
+                    for inner in [directory / "server", *_dead_groups(directory, running)]:
+                        RunGroup._rmdir(inner)
+                RunGroup._rmdir(directory)
+
     def create(self, memory_bytes: int, tasks: int) -> RunGroup:
         self.counter += 1
         name = f"ptpy-{os.getpid()}-{self.counter}"
@@ -245,3 +260,26 @@ class Cgroups:
                 _write(dirs["memory"] / "memory.memsw.limit_in_bytes", str(memory_bytes))
             _write(dirs["pids"] / "pids.max", str(tasks))
         return group
+
+
+def _group_pid(name: str) -> int | None:
+    """The server of a run group's name, ``ptpy-PID-N``."""
+    parts = name.split("-")
+    if len(parts) == 3 and parts[0] == "ptpy" and parts[1].isdigit() and parts[2].isdigit():
+        return int(parts[1])
+    return None
+
+
+def _dead_groups(base: Path, running: Callable[[int], bool]) -> list[Path]:
+    """The groups below ``base`` of servers that run no more: ``ptpy-PID-N``, and
+    ``ptpy-PID`` (a v2 server's own, see _delegate_v2)."""
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(base):
+            name = entry.name
+            pid = _group_pid(name)
+            if pid is None and name.startswith("ptpy-") and name[5:].isdigit():
+                pid = int(name[5:])
+            if pid is not None and entry.is_dir(follow_symlinks=False) and not running(pid):
+                found.append(Path(entry.path))
+    return found

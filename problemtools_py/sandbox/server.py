@@ -48,11 +48,9 @@ class Mode:
 
 
 class Server:
-    def __init__(
-        self, sock: socket.socket, maker: Server | None = None, dirs: tuple[str, str] | None = None
-    ) -> None:
+    def __init__(self, sock: socket.socket, maker: Server | None = None) -> None:
         self.sock = sock
-        self.root_dir, self.host_cwd_base = dirs or spawned.work_dirs()
+        self.root_dir, self.host_cwd_base = spawned.work_dirs()
         self.session: tuple[Jail, RunGroup | None] | None = None
         self.session_req: Request | None = None
         self.session_lean = False  # the open session takes runs from the grader only
@@ -116,6 +114,8 @@ class Server:
         send_message(self.sock, to_wire(hello), [pidfd] if pidfd is not None else None)
         if pidfd is not None:
             os.close(pidfd)
+        else:  # a server started afresh: what killed servers and graders left goes
+            spawned.sweep(self.mode.cgroups)
         while True:
             msg, fds = recv_message(self.sock)
             if msg is None:
@@ -176,11 +176,10 @@ class Server:
             self.spawner = True
             inprocess.preload()  # (once, for every server forked from here)
             spawned.begin(self.mode.cgroups)
-        dirs = spawned.work_dirs()  # (made here, so that this server removes them if it is killed)
         pid = os.fork()
         if pid == 0:
-            _serve_spawned(self, fds[0], dirs)
-        spawned.record(pid, dirs)
+            _serve_spawned(self, fds[0])
+        spawned.record(pid)  # (its directories, named by its PID, go when it is reaped)
         os.close(fds[0])
         return {"ok": True, "pid": pid}
 
@@ -291,7 +290,7 @@ class Server:
             self.close_session()
 
 
-def _serve_spawned(maker: Server, fd: int, dirs: tuple[str, str]) -> NoReturn:
+def _serve_spawned(maker: Server, fd: int) -> NoReturn:
     """The forked child of Server.spawn: a server of its own on ``fd``, until its judge
     goes; it never returns into its maker's loop."""
     status = 1
@@ -302,7 +301,7 @@ def _serve_spawned(maker: Server, fd: int, dirs: tuple[str, str]) -> NoReturn:
             # a network namespace of its own, as a new server has: programs running at
             # once in two servers share no loopback or abstract Unix sockets
             syscalls.unshare(syscalls.CLONE_NEWNET)
-        run_server(Server(socket.socket(fileno=fd), maker, dirs), os.pidfd_open(os.getpid()))
+        run_server(Server(socket.socket(fileno=fd), maker), os.pidfd_open(os.getpid()))
         status = 0
     finally:
         os._exit(status)

@@ -1,6 +1,12 @@
 """A spawner's record of the servers it forked (see Server.spawn): their temporary
 directories and control groups, which a server killed cannot remove, removed when the
-spawner reaps it (SIGCHLD: they are its only children), or at its own end."""
+spawner reaps it (SIGCHLD: they are its only children), or at its own end.
+
+A process's temporary directories are named ``ptpy-KIND-PID-*`` (and its control groups
+``ptpy-PID-N``, see cgroups), by the PID of the process that uses them: what a process
+killed with no spawner to reap it left (a judge's own server, a grader's program
+directory) is removed by the next server to start (:func:`sweep`) once that PID runs no
+more."""
 
 from __future__ import annotations
 
@@ -13,14 +19,62 @@ import time
 
 from problemtools_py.sandbox.cgroups import Cgroups
 
-_DIRS: dict[int, tuple[str, str]] = {}  # pid -> the directories made for it
+KINDS = ("root", "cwd", "grade")  # the temporary directories named by their process
 _ENDED: set[int] = set()  # servers that ended, whose control groups may be left
 _GROUPS: list[Cgroups] = []  # the spawner's cgroups (its servers make theirs in the same)
 
 
 def work_dirs() -> tuple[str, str]:
     """A server's own temporary directories: jails' roots, and runs' working directories."""
-    return tempfile.mkdtemp(prefix="ptpy-root-"), tempfile.mkdtemp(prefix="ptpy-cwd-")
+    return temp_dir("root"), temp_dir("cwd")
+
+
+def temp_dir(kind: str) -> str:
+    """A new temporary directory of this process, ``ptpy-KIND-PID-*``."""
+    return tempfile.mkdtemp(prefix=f"ptpy-{kind}-{os.getpid()}-")
+
+
+def dirs_of(pid: int) -> list[str]:
+    """The temporary directories of the process ``pid``."""
+    prefixes = tuple(f"ptpy-{kind}-{pid}-" for kind in KINDS)
+    tmp = tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        return [os.path.join(tmp, n) for n in os.listdir(tmp) if n.startswith(prefixes)]
+    return []
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a process (a zombie too: its parent cleans up after it)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (another user's)
+        return True
+    return True
+
+
+def _owner(name: str) -> int | None:
+    parts = name.split("-", 3)
+    if len(parts) == 4 and parts[0] == "ptpy" and parts[1] in KINDS and parts[2].isdigit():
+        return int(parts[2])
+    return None
+
+
+def sweep(groups: Cgroups | None) -> None:
+    """Remove the temporary directories (of this user) and control groups of processes
+    that run no more: they were killed with no spawner to clean up after them."""
+    uid = os.geteuid()
+    with contextlib.suppress(OSError), os.scandir(tempfile.gettempdir()) as entries:
+        for entry in entries:
+            pid = _owner(entry.name)
+            with contextlib.suppress(OSError):
+                if (pid is not None and entry.is_dir(follow_symlinks=False)
+                        and entry.stat(follow_symlinks=False).st_uid == uid
+                        and not running(pid)):  # fmt: skip
+                    shutil.rmtree(entry.path, ignore_errors=True)
+    if groups is not None:
+        groups.remove_dead(running)
 
 
 def begin(groups: Cgroups | None) -> None:
@@ -29,19 +83,17 @@ def begin(groups: Cgroups | None) -> None:
     signal.signal(signal.SIGCHLD, _reap)
 
 
-def record(pid: int, dirs: tuple[str, str]) -> None:
-    _DIRS[pid] = dirs
+def record(pid: int) -> None:
     _ENDED.discard(pid)  # (a pid used again: what an old one left is not told apart)
 
 
 def forget() -> None:
     """In a spawned server: its maker's servers are not its children."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # (its runs are waited for by pid)
-    _DIRS.clear()
     _ENDED.clear()
 
 
-def remove(dirs: tuple[str, ...]) -> None:
+def remove(dirs: tuple[str, ...] | list[str]) -> None:
     for directory in dirs:
         shutil.rmtree(directory, ignore_errors=True)
 
@@ -70,7 +122,7 @@ def _collect() -> bool:
     when none has ended (ChildProcessError: none is left)."""
     pid = os.waitpid(-1, os.WNOHANG)[0]
     if pid > 0:
-        remove(_DIRS.pop(pid, ()))
+        remove(dirs_of(pid))
         _ENDED.add(pid)
     _remove_groups()
     return pid > 0
