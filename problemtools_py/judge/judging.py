@@ -82,11 +82,14 @@ class CaseJudge:
     held: HeldJail | None = None
     held_validator: HeldValidator | None = None
     memo: ValidationMemo | None = None  # a custom validator's answers kept by content
+    keep_feedback: bool = False  # the default validator's feedback files too (visualizer)
 
     def judge(self, exe: Executable, input_path: Path, answer: Path, work: Path) -> CaseResult:
         """Judge ``exe`` on one case, using ``work`` (a fresh directory) for its files."""
         work.mkdir(parents=True, exist_ok=True)
-        feedback = fresh_feedback_dir(work / "feedback")
+        feedback = work / "feedback"  # (made for a validator program, or to be kept)
+        if self.interactive or self.keep_feedback or isinstance(self.checker, CustomValidator):
+            fresh_feedback_dir(feedback)
         stdin, cpu, run, validation = input_path, 0.0, None, None
         for number in range(1, self.passes + 1):
             try:
@@ -177,7 +180,7 @@ class CaseJudge:
             return run, None
         if isinstance(self.checker, CustomValidator):
             return run, self._custom(self.checker, input_path, answer, output, feedback)
-        return run, self.checker.validate(output, answer, feedback)
+        return run, self.checker.validate(output, answer, feedback if self.keep_feedback else None)
 
     def _custom(
         self, checker: CustomValidator, input_path: Path, answer: Path, output: Path, feedback: Path

@@ -82,7 +82,9 @@ class DefaultValidator:
     def __init__(self, args: Sequence[str]) -> None:
         self.args = list(args)
 
-    def validate(self, team_output: Path, answer: Path, feedback_dir: Path) -> Validation:
+    def validate(self, team_output: Path, answer: Path, feedback_dir: Path | None) -> Validation:
+        """``feedback_dir``: where to write judgemessage.txt and diffposition.txt too
+        (for a visualizer; the message is the Validation's)."""
         try:
             flags = DefaultFlags.parse(self.args)
         except FlagError as exc:
@@ -90,17 +92,18 @@ class DefaultValidator:
         result = default_compare(team_output.read_bytes(), answer.read_bytes(), flags)
         if result.accepted:
             return Validation(Verdict.AC)
-        (feedback_dir / "judgemessage.txt").write_text(result.message + "\n")
-        (feedback_dir / "diffposition.txt").write_text(
-            f"{result.judge_position} {result.team_position}\n"
-        )
+        if feedback_dir is not None:
+            (feedback_dir / "judgemessage.txt").write_text(result.message + "\n")
+            (feedback_dir / "diffposition.txt").write_text(
+                f"{result.judge_position} {result.team_position}\n"
+            )
         return Validation(Verdict.WA, judgemessage=result.message)
 
 
 class DatasetValidator:
     """The competitive-code-curated dataset's comparator."""
 
-    def validate(self, team_output: Path, answer: Path, feedback_dir: Path) -> Validation:
+    def validate(self, team_output: Path, answer: Path, feedback_dir: Path | None) -> Validation:
         result = dataset_compare(
             team_output.read_bytes().decode("utf-8", "replace"),
             answer.read_bytes().decode("utf-8", "replace"),

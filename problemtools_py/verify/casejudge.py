@@ -101,6 +101,7 @@ class SubmissionJudge:
             jail,
             validator_jail,
             memo=self.checker if not self.visualizer.active else None,  # (it reads feedback)
+            keep_feedback=self.visualizer.active,
         )
         work = Path(tempfile.mkdtemp(dir=self.work))
         work.chmod(0o711)  # (a held validator finds its feedback directory in it)

@@ -104,6 +104,23 @@ def test_python_runs_as_python3_dash_s_in_every_jail(kit: Kit, tmp_path: Path, j
     assert result.message == "exit code 1: NameError: name 'exit' is not defined"
 
 
+@pytest.mark.parametrize("keep", [False, True])
+def test_the_default_validator_writes_feedback_only_to_be_kept(
+        kit: Kit, tmp_path: Path, keep: bool) -> None:
+    """No feedback directory per case for the default validator (its message is the
+    result's), unless a visualizer will read it: then judgemessage.txt and
+    diffposition.txt, as a validator program would leave them."""
+    exe = kit.build(*PROGRAMS["python3"]["WA"])
+    result = CaseJudge(kit.pool, DefaultValidator([]), LIMITS, keep_feedback=keep).judge(
+        exe, HELLO / "data/sample/1.in", HELLO / "data/sample/1.ans", tmp_path)
+    assert result.verdict is Verdict.WA and result.message
+    feedback = tmp_path / "feedback"
+    assert feedback.is_dir() is keep
+    if keep:
+        assert (feedback / "judgemessage.txt").read_text() == result.message + "\n"
+        assert (feedback / "diffposition.txt").read_text().split()[0].isdigit()
+
+
 def test_java_rte_is_not_mle_for_an_uncaught_exception(kit: Kit, tmp_path: Path) -> None:
     exe = kit.build(*PROGRAMS["java"]["RTE"])
     result = CaseJudge(kit.pool, DefaultValidator([]), LIMITS).judge(
