@@ -44,7 +44,8 @@ def dirs_of(pid: int) -> list[str]:
 
 
 def running(pid: int) -> bool:
-    """Whether ``pid`` is a process (a zombie too: its parent cleans up after it)."""
+    """Whether ``pid`` is a process (a zombie too: its parent cleans up after it). Of this
+    PID namespace: judges in containers of their own need a temporary directory each."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
