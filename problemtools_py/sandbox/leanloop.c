@@ -63,7 +63,7 @@ struct lean_state {             /* mirrored by zygote._State */
     double cpu, wall;
     int core;
     unsigned spec_len;
-    char spec[SPEC_MAX];        /* the new spec's JSON (NEED_SPEC) */
+    char spec[SPEC_MAX];        /* the new spec (NEED_SPEC; protocol.lean_spec) */
     char main_path[4096];       /* the current main file (set by Python) */
     int main_known;             /* main_bytes hold it as prepared (0: Python changed it) */
     int pinned;                 /* the core this init runs on, -1: its first affinity */

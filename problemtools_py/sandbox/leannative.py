@@ -82,6 +82,9 @@ class State(ctypes.Structure):
     ]
 
 
+SPEC_AT = State.spec.offset
+
+
 def config(
     control: socket.socket, grader: socket.socket, setup: Setup, stats: Stats
 ) -> Config | None:
@@ -142,7 +145,8 @@ def serve(
         if code == CHILD:
             current.start(state.exec_error)
         elif code == NEED_SPEC:
-            current.update(state.spec[: state.spec_len])
+            # (its bytes as sent: a c_char array field reads only up to its first NUL)
+            current.update(ctypes.string_at(ctypes.addressof(state) + SPEC_AT, state.spec_len))
             state.inprocess = int(current.inprocess is not None)
             state.main_path = (current.inprocess or "").encode()
             state.main_known = 0

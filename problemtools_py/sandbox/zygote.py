@@ -16,7 +16,7 @@ accounting. Standard library only (and the judge modules it imports, which are t
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
 import select
 import signal
@@ -44,6 +44,7 @@ from problemtools_py.sandbox.protocol import (
     Reply,
     pack_lean_error,
     pack_lean_reply,
+    read_lean_spec,
     recv_exact,
     recv_message,
     run_spec,
@@ -87,7 +88,7 @@ def exec_lean_init(
     }
     for fd in (control, grader, *setup.join, *(fd for fd, _ in counters.values())):
         os.set_inheritable(fd, True)
-    argv = ["python3", "-S", "-I", "-c", BOOT, json.dumps(config)]
+    argv = ["python3", "-S", "-I", "-c", BOOT, marshal.dumps(config).hex()]  # (see protocol)
     # The server's own interpreter (the sandbox's python3, see sandbox.server_python), as
     # the jail sees it; else python3 on the jail's PATH.
     if sys.executable and os.access(sys.executable, os.X_OK):
@@ -97,8 +98,9 @@ def exec_lean_init(
 
 def main(config_text: str) -> None:
     """The lean session's init (PID 1 of the jail, its root built, no new privileges):
-    serves runs from the grader until the server closes the control socket."""
-    config = json.loads(config_text)
+    serves runs from the grader until the server closes the control socket. Its config
+    is marshalled by the server, which runs this very interpreter (exec_lean_init)."""
+    config = marshal.loads(bytes.fromhex(config_text))
     inprocess.stdlib_path(config["stdlib_path"])
     LEAN_ENVIRON.update(os.environ)
     setup = Setup(
@@ -163,10 +165,7 @@ class Current:
         self.ready = False  # main installed, the environment the init's own: the short way
 
     def update(self, spec: bytes) -> None:
-        found = json.loads(spec)
-        self.argv = [str(a) for a in found["argv"]]
-        self.env = {str(k): str(v) for k, v in found["env"].items()}
-        self.inprocess = str(found["inprocess"]) if found.get("inprocess") else None
+        self.argv, self.env, self.inprocess = read_lean_spec(spec)
         self.main = None
         self.ready = False
 
