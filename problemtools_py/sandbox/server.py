@@ -111,10 +111,14 @@ class Server:
         python = (sys.version_info[0], sys.version_info[1])
         hello = Hello(self.mode.label, python, tuple(inprocess.stdlib_dirs()), os.getpid(),
                       self.jail_python)  # fmt: skip
-        send_message(self.sock, to_wire(hello), [pidfd] if pidfd is not None else None)
-        if pidfd is not None:
-            os.close(pidfd)
-        else:  # a server started afresh: what killed servers and graders left goes
+        try:
+            send_message(self.sock, to_wire(hello), [pidfd] if pidfd is not None else None)
+        except OSError:  # the judge went away first (it exited without using this server)
+            return
+        finally:
+            if pidfd is not None:
+                os.close(pidfd)
+        if pidfd is None:  # a server started afresh: what killed servers and graders left goes
             spawned.sweep(self.mode.cgroups)
         while True:
             msg, fds = recv_message(self.sock)
