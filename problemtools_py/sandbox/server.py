@@ -121,7 +121,10 @@ class Server:
         if pidfd is None:  # a server started afresh: what killed servers and graders left goes
             spawned.sweep(self.mode.cgroups)
         while True:
-            msg, fds = recv_message(self.sock)
+            try:
+                msg, fds = recv_message(self.sock)
+            except ConnectionError:  # the judge ended with a message of ours unread
+                break
             if msg is None:
                 break
             if "kill" in msg:  # a kill that arrived after its run had ended
@@ -133,9 +136,13 @@ class Server:
                 reply = error_message(f"bad request: {exc}")
             except OSError as exc:
                 reply = error_message(f"sandbox failure: {exc}")
-            send_message(self.sock, reply, give)
-            for fd in give:
-                os.close(fd)
+            try:
+                send_message(self.sock, reply, give)
+            except ConnectionError:  # the judge went away during the run
+                break
+            finally:
+                for fd in give:
+                    os.close(fd)
         self.close_session()
 
     def handle(self, msg: dict[str, Any], fds: list[int]) -> tuple[dict[str, Any], list[int]]:

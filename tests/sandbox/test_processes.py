@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -172,3 +173,20 @@ def test_a_spawned_server_killed_leaves_no_directories_or_cgroups() -> None:
         box.close()
     finally:
         spawner.close()
+
+
+def test_a_server_whose_judge_left_with_its_hello_unread_ends_quietly() -> None:
+    """A judge that exits with the server's hello unread (its early spawner, not used)
+    leaves the server a reset connection, not an end of stream: the server ends as at
+    the end, with exit code 0 and not a word on the judge's stderr."""
+    code = ("import select, socket\n"
+            "from problemtools_py.sandbox.processes import start_server\n"
+            "parent, child = socket.socketpair()\n"
+            "proc = start_server(child, True)\n"
+            "child.close()\n"
+            "assert select.select([parent], [], [], 30)[0]\n"  # (the hello is there, unread)
+            "parent.close()\n"
+            "print(proc.wait(30))\n")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)  # fmt: skip
+    assert (done.stdout, done.stderr) == ("0\n", "")
