@@ -19,6 +19,8 @@ import threading
 import time
 from pathlib import Path
 
+from problemtools_py.cachedir import bound
+
 KEEP = 20_000
 KEEP_ENV = "PROBLEMTOOLS_PY_KEEP_BUILDS"
 GRACE = 600.0  # seconds since its last use before a build may go
@@ -43,8 +45,7 @@ def published(root: Path) -> None:
 
 
 def keep() -> int:
-    value = os.environ.get(KEEP_ENV, "")
-    return int(value) if value.isdigit() else KEEP
+    return bound(KEEP_ENV, KEEP)
 
 
 def prune(root: Path, keep: int, grace: float | None = None) -> int:

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from problemtools_py.cachedir import cache_root
+from problemtools_py.cachedir import bound, cache_root
 
 FILE = "verdicts.sqlite3"
 BATCH = 256  # new verdicts gathered before a commit
@@ -193,8 +193,7 @@ def now() -> int:
 
 
 def kept() -> int:
-    value = os.environ.get(KEEP_ENV, "")
-    return int(value) if value.isdigit() else KEEP
+    return bound(KEEP_ENV, KEEP)
 
 
 def _transaction(db: Any, work: Any) -> None:
