@@ -36,10 +36,9 @@ def temp_dir(kind: str) -> str:
 
 def dirs_of(pid: int) -> list[str]:
     """The temporary directories of the process ``pid``."""
-    prefixes = tuple(f"ptpy-{kind}-{pid}-" for kind in KINDS)
     tmp = tempfile.gettempdir()
     with contextlib.suppress(OSError):
-        return [os.path.join(tmp, n) for n in os.listdir(tmp) if n.startswith(prefixes)]
+        return [os.path.join(tmp, n) for n in os.listdir(tmp) if _owner(n) == pid]
     return []
 
 
@@ -56,6 +55,7 @@ def running(pid: int) -> bool:
 
 
 def _owner(name: str) -> int | None:
+    """The PID in a name of temp_dir's, ``ptpy-KIND-PID-*``; None for any other."""
     parts = name.split("-", 3)
     if len(parts) == 4 and parts[0] == "ptpy" and parts[1] in KINDS and parts[2].isdigit():
         return int(parts[2])
