@@ -4,13 +4,12 @@ package root, usually an example submission)."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from concurrent.futures import Future
 from pathlib import Path
 
 from problemtools_py.judge.compile import Build, Executable
 from problemtools_py.model.programs import make_program
+from problemtools_py.once import OnceEach
 from problemtools_py.verify.context import Context
 
 GENERATORS = "generators"
@@ -25,8 +24,7 @@ class Programs:
     def __init__(self, ctx: Context, named: dict[str, tuple[str, ...]]) -> None:
         self.ctx = ctx
         self.named = named
-        self._built: dict[str, Future[Build | str]] = {}
-        self._lock = threading.Lock()
+        self._built: OnceEach[str, Build | str] = OnceEach()
 
     def generator(self, name: str) -> Executable | str:
         """The built generator, or why there is none."""
@@ -47,17 +45,7 @@ class Programs:
 
     def _once(self, key: str, make: Callable[[], Build | str]) -> Executable | str:
         """``make()`` once per key; other threads asking meanwhile wait for it."""
-        with self._lock:
-            future = self._built.get(key)
-            mine = future is None
-            if future is None:
-                future = self._built[key] = Future()
-        if mine:
-            try:
-                future.set_result(make())
-            except BaseException as exc:
-                future.set_exception(exc)
-        found = future.result()
+        found = self._built.get(key, make)
         if isinstance(found, str):
             return found
         return found.executable if found.executable is not None else found.message[:2000]

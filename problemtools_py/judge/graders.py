@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.execute import run_program
-from problemtools_py.sandbox.client import Sandbox
+from problemtools_py.judge.held import HeldJail
 from problemtools_py.sandbox.results import Limits, SandboxError
 from problemtools_py.verdicts import Verdict
 
@@ -83,24 +82,24 @@ def parse_range(text: str) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class CustomGrader:
-    """A legacy grader program, run in the sandbox on its group's results."""
+    """A legacy grader program, run in a held jail on its group's results."""
 
     executable: Executable
     limits: Limits
 
     def grade(
         self,
-        box: Sandbox,
+        jail: HeldJail,
         results: Sequence[tuple[Verdict, float]],
         flags: Sequence[str],
-        work: Path,
+        feed: Path,
     ) -> Grade:
-        """``<grader> [flags] < results``: one ``VERDICT score`` line out, exit 0."""
-        work.mkdir(parents=True, exist_ok=True)
-        feed = work / "grader.in"
+        """``<grader> [flags] < results``: one ``VERDICT score`` line out, exit 0. The
+        results are written to ``feed`` (a file of the caller's) first."""
+        feed.parent.mkdir(parents=True, exist_ok=True)
         feed.write_text("".join(f"{v.value} {s:g}\n" for v, s in results))
         try:
-            run = run_program(box, self.executable, flags, limits=self.limits, stdin=feed)
+            run = jail.run(flags, limits=self.limits, stdin=feed)
         except SandboxError as exc:
             return Grade(Verdict.JE, 0.0, f"grader could not run: {exc}")
         output = run.stdout.decode("utf-8", "replace")

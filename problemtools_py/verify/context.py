@@ -14,6 +14,7 @@ from problemtools_py.judge.compile import Build, Builder, Executable, read_progr
 from problemtools_py.judge.languages import Language, Languages
 from problemtools_py.model.constants import substitute_bytes
 from problemtools_py.model.problem import Problem, Program, Submission
+from problemtools_py.once import OnceEach
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
 from problemtools_py.verify.options import Options, Progress
@@ -38,7 +39,7 @@ class Context:
     builder: Builder
     languages: Languages
     progress: Progress | None = None
-    _builds: dict[str, Future[Build]] = field(default_factory=dict)
+    _builds: OnceEach[str, Build] = field(default_factory=OnceEach)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _prefetch: ThreadPoolExecutor | None = None
     # submissions judged ahead (see ahead.judge_ahead), by submission path
@@ -90,20 +91,7 @@ class Context:
     ) -> Build:
         """Build a program of the package (once; later calls wait for that build); a
         submission's with what submissions.yaml says of its language and entry point."""
-        with self._lock:
-            future = self._builds.get(program.rel)
-            if future is None:
-                future = Future()
-                self._builds[program.rel] = future
-                mine = True
-            else:
-                mine = False
-        if mine:
-            try:
-                future.set_result(self._build(program, includes, sub))
-            except BaseException as exc:
-                future.set_exception(exc)
-        return future.result()
+        return self._builds.get(program.rel, lambda: self._build(program, includes, sub))
 
     def map(self, func: Callable[[T], R], items: Iterable[T]) -> list[R]:
         """``func`` on every item, ``jobs`` at a time, the results in the items' order

@@ -21,8 +21,10 @@ from problemtools_py.judge.graders import (
     default_grader,
     parse_range,
 )
+from problemtools_py.judge.held import HeldJails
 from problemtools_py.model.groups import required_groups
 from problemtools_py.model.problem import TestGroup
+from problemtools_py.once import OnceEach
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.cache import VerdictCache, digest
 from problemtools_py.verify.context import Context
@@ -39,12 +41,17 @@ class CaseGrade:
 
 
 class Scorer:
+    """Grades submissions, several threads at a time: a custom grader runs in held jails
+    (one per thread at once), once per distinct input."""
+
     def __init__(self, ctx: Context, work: Path) -> None:
         self.ctx = ctx
         self.work = work
-        self.errors: list[str] = []
+        self.errors: list[str] = []  # of the grader itself, not of one submission's grading
         self.cache = VerdictCache()
         self.custom: CustomGrader | None = None
+        self._jails = HeldJails(ctx.pool, ctx.validation_limits)
+        self._graded: OnceEach[str, Grade] = OnceEach()
         if ctx.problem.legacy and ctx.problem.graders:
             build = ctx.build(ctx.problem.graders[0])
             if build.executable is not None:
@@ -52,17 +59,30 @@ class Scorer:
             else:
                 self.errors.append(f"the grader does not build: {build.message[:500]}")
 
-    def grade(self, results: dict[str, CaseGrade]) -> Grade:
-        """The submission's final verdict and score from its judged cases."""
+    def grade(self, results: dict[str, CaseGrade]) -> tuple[Grade, list[str]]:
+        """The submission's final verdict and score from its judged cases, and what went
+        wrong grading it."""
         data = self.ctx.problem.data
+        errors: list[str] = []
         if data is None:
-            return Grade(Verdict.AC, 0.0)
+            return Grade(Verdict.AC, 0.0), errors
         if self.ctx.problem.legacy:
-            return self._legacy(data, results) or Grade(Verdict.AC, 0.0)
-        return self._modern(data, results)
+            return self._legacy(data, results, errors) or Grade(Verdict.AC, 0.0), errors
+        return self._modern(data, results, errors), errors
+
+    def close(self) -> None:
+        self._jails.close()
+
+    def __enter__(self) -> Scorer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- legacy ---------------------------------------------------------------------
-    def _legacy(self, group: TestGroup, results: dict[str, CaseGrade]) -> Grade | None:
+    def _legacy(
+        self, group: TestGroup, results: dict[str, CaseGrade], errors: list[str]
+    ) -> Grade | None:
         settings = self.ctx.problem.settings(group.name)
         items: list[tuple[str, tuple[Verdict, float]]] = []
         for case in group.cases:
@@ -79,17 +99,21 @@ class Scorer:
                 )
                 items.append((case.name.rsplit("/", 1)[-1], (r.verdict, score)))
         for sub in group.groups:
-            graded = self._legacy(sub, results)
+            graded = self._legacy(sub, results, errors)
             if graded is not None:
                 items.append((sub.name.rsplit("/", 1)[-1], (graded.verdict, graded.score)))
         if not items:
             return None
         subresults = [result for _, result in sorted(items)]
-        grade = self._run_grader(group, settings, subresults)
-        return self._in_range(group, settings, grade)
+        grade = self._run_grader(group, settings, subresults, errors)
+        return self._in_range(group, settings, grade, errors)
 
     def _run_grader(
-        self, group: TestGroup, settings: Mapping[str, Any], subresults: list[tuple[Verdict, float]]
+        self,
+        group: TestGroup,
+        settings: Mapping[str, Any],
+        subresults: list[tuple[Verdict, float]],
+        errors: list[str],
     ) -> Grade:
         flags = str(settings.get("grader_flags", "")).split()
         if settings.get("grading") == "custom" or self.ctx.problem.config.grader == "custom":
@@ -99,13 +123,14 @@ class Scorer:
         else:
             grade = default_grader(subresults, flags)
         if grade.error:
-            self.errors.append(f"grading {group.rel}: {grade.error}")
+            errors.append(f"grading {group.rel}: {grade.error}")
         return grade
 
     def _custom(
         self, group: TestGroup, subresults: list[tuple[Verdict, float]], flags: list[str]
     ) -> Grade:
-        """A custom grader's grade; cached by content (grader, flags, subresults)."""
+        """A custom grader's grade; cached by content (grader, flags, subresults), and run
+        once per content in this process however many threads ask at a time."""
         assert self.custom is not None
         key = digest(
             "grade-v1",
@@ -113,17 +138,25 @@ class Scorer:
             *flags,
             repr([(v.value, s) for v, s in subresults]),
         )
+        return self._graded.get(key, lambda: self._run_custom(key, subresults, flags))
+
+    def _run_custom(
+        self, key: str, subresults: list[tuple[Verdict, float]], flags: list[str]
+    ) -> Grade:
+        assert self.custom is not None
         cached = self.cache.get(key)
         if cached is not None:
             return Grade(Verdict(cached["verdict"]), float(cached["score"]), str(cached["error"]))
-        with self.ctx.pool.sandbox() as box:
-            grade = self.custom.grade(box, subresults, flags, self.work / (group.name or "data"))
+        with self._jails.take(self.custom.executable) as jail:
+            grade = self.custom.grade(jail, subresults, flags, self.work / f"grader-{key}.in")
         self.cache.put(
             key, {"verdict": grade.verdict.value, "score": grade.score, "error": grade.error}
         )
         return grade
 
-    def _in_range(self, group: TestGroup, settings: Mapping[str, Any], grade: Grade) -> Grade:
+    def _in_range(
+        self, group: TestGroup, settings: Mapping[str, Any], grade: Grade, errors: list[str]
+    ) -> Grade:
         text = settings.get("range")
         if not isinstance(text, str) or grade.verdict != Verdict.AC:
             return grade
@@ -133,12 +166,12 @@ class Scorer:
             return grade
         if not low <= grade.score <= high:
             message = f"score {grade.score:g} of {group.rel} is outside its range {text}"
-            self.errors.append(message)
+            errors.append(message)
             return Grade(Verdict.JE, grade.score, message)
         return grade
 
     # -- 2023-07 ----------------------------------------------------------------------
-    def _modern(self, data: TestGroup, results: dict[str, CaseGrade]) -> Grade:
+    def _modern(self, data: TestGroup, results: dict[str, CaseGrade], errors: list[str]) -> Grade:
         problem = self.ctx.problem
         statics = [problem.static_validation(g) for g in data.walk()]
         names = [c.name for c in data.all_cases()] + [s.name for s in statics if s is not None]
@@ -155,16 +188,18 @@ class Scorer:
         secret = data.child("secret")
         if secret is None:
             return Grade(sample_bad or Verdict.AC, 0.0)
-        grade = self._modern_group(secret, results, True)
+        grade = self._modern_group(secret, results, True, errors)
         if grade.error:
-            self.errors.append(grade.error)
+            errors.append(grade.error)
         return Grade(
             grade.verdict if grade.verdict != Verdict.AC else (sample_bad or Verdict.AC),
             grade.score,
             grade.error,
         )
 
-    def _modern_group(self, group: TestGroup, results: dict[str, CaseGrade], top: bool) -> Grade:
+    def _modern_group(
+        self, group: TestGroup, results: dict[str, CaseGrade], top: bool, errors: list[str]
+    ) -> Grade:
         config = group.own_settings
         aggregation = str(config.get("score_aggregation", "sum" if top else "pass-fail"))
         raw_max = config.get("max_score", 100 if top else None)
@@ -175,7 +210,7 @@ class Scorer:
             if isinstance(raw_max, int | float)
             else None
         )
-        grade = self._aggregate_group(group, results, aggregation, max_score)
+        grade = self._aggregate_group(group, results, aggregation, max_score, errors)
         if grade.score and not self._passed(required_groups(group.own_settings), results):
             return Grade(grade.verdict, 0.0, grade.error)  # require_pass: not scored
         return grade
@@ -199,6 +234,7 @@ class Scorer:
         results: dict[str, CaseGrade],
         aggregation: str,
         max_score: float | None,
+        errors: list[str],
     ) -> Grade:
         case = self.ctx.problem.static_validation(group)
         found = results.get(case.name) if case is not None else None
@@ -209,8 +245,8 @@ class Scorer:
         )
         subgroups = self.ctx.problem.subgroups(group)
         if subgroups:
-            parts = [self._modern_group(g, results, False) for g in subgroups]
-            self.errors.extend(p.error for p in parts if p.error)
+            parts = [self._modern_group(g, results, False, errors) for g in subgroups]
+            errors.extend(p.error for p in parts if p.error)
             scores = [CaseScore(p.verdict, p.score) for p in parts]
             return (
                 aggregate(scores, aggregation, None, static)

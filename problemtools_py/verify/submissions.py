@@ -202,23 +202,26 @@ def _grade_and_check(
     results: dict[str, SubmissionResult],
     ready: dict[str, Executable],
 ) -> list[Finding]:
-    scorer = Scorer(ctx, judge.work)
     static = StaticJudge(ctx, judge.work)
     findings: list[Finding] = list(static.findings)
-    for result in results.values():
-        if result.compile_error is None:
-            grades = {
-                c.case.name: CaseGrade(c.verdict, c.score, c.multiplier) for c in result.cases
-            }
-            rel = result.submission.rel
-            if rel in ready:
-                grades.update(static.grades(result.submission, ready[rel]))
-            findings.extend(
-                error("static-validation", g.error, rel) for g in grades.values() if g.error
-            )
-            grade = scorer.grade(grades)
-            result.verdict = grade.verdict
-            result.score = grade.score if ctx.problem.config.scoring else None
+    graded = [r for r in results.values() if r.compile_error is None]
+    cases: list[dict[str, CaseGrade]] = []
+    for result in graded:
+        grades = {c.case.name: CaseGrade(c.verdict, c.score, c.multiplier) for c in result.cases}
+        rel = result.submission.rel
+        if rel in ready:
+            grades.update(static.grades(result.submission, ready[rel]))
+        findings.extend(
+            error("static-validation", g.error, rel) for g in grades.values() if g.error
+        )
+        cases.append(grades)
+    with Scorer(ctx, judge.work) as scorer:  # graders run a few at a time, as cases do
+        grades_made = ctx.map(scorer.grade, cases)
+    grading_errors = list(scorer.errors)
+    for result, (grade, errors) in zip(graded, grades_made, strict=True):
+        result.verdict = grade.verdict
+        result.score = grade.score if ctx.problem.config.scoring else None
+        grading_errors += errors
     best = max(
         (
             r.score
@@ -233,7 +236,7 @@ def _grade_and_check(
     for result in results.values():
         findings.extend(expectation_findings(ctx, result, best))
     where = "graders" if ctx.problem.legacy else "output_validator"
-    findings.extend(error("grader", message, where) for message in dict.fromkeys(scorer.errors))
+    findings.extend(error("grader", message, where) for message in dict.fromkeys(grading_errors))
     return findings
 
 

@@ -16,6 +16,7 @@ from problemtools_py.judge.graders import (
     default_grader,
     parse_range,
 )
+from problemtools_py.judge.held import HeldJail
 from problemtools_py.sandbox.results import Limits
 from problemtools_py.verdicts import Verdict
 
@@ -59,12 +60,14 @@ def test_range() -> None:
 
 
 def test_sample_custom_grader(kit: Kit, tmp_path: Path) -> None:
-    grader = CustomGrader(kit.build_file(SAMPLES / "bigsum/graders/grader.py"), Limits(cpu_seconds=5))
-    with kit.pool.sandbox() as box:
-        assert grader.grade(box, [(Verdict.AC, 0), (Verdict.AC, 100)], [], tmp_path).score == 100
-        grade = grader.grade(box, [(Verdict.WA, 0), (Verdict.AC, 30)], ["sum"], tmp_path)
+    limits = Limits(cpu_seconds=5)
+    grader = CustomGrader(kit.build_file(SAMPLES / "bigsum/graders/grader.py"), limits)
+    feed = tmp_path / "grader.in"
+    with HeldJail(kit.pool, grader.executable, limits) as jail:  # one jail, runs after runs
+        assert grader.grade(jail, [(Verdict.AC, 0), (Verdict.AC, 100)], [], feed).score == 100
+        grade = grader.grade(jail, [(Verdict.WA, 0), (Verdict.AC, 30)], ["sum"], feed)
         assert (grade.verdict, grade.score) == (Verdict.AC, 30)
-        assert grader.grade(box, [(Verdict.RTE, 0), (Verdict.WA, 0)], [], tmp_path).verdict == Verdict.RTE
+        assert grader.grade(jail, [(Verdict.RTE, 0), (Verdict.WA, 0)], [], feed).verdict == Verdict.RTE
 
 
 @pytest.mark.parametrize("source", [
@@ -74,10 +77,14 @@ def test_sample_custom_grader(kit: Kit, tmp_path: Path) -> None:
     "while True: pass",
 ])
 def test_misbehaving_custom_grader_is_je(kit: Kit, tmp_path: Path, source: str) -> None:
-    grader = CustomGrader(kit.build("g.py", source), Limits(cpu_seconds=1))
-    with kit.pool.sandbox() as box:
-        grade = grader.grade(box, [(Verdict.AC, 1.0)], [], tmp_path)
-    assert grade.verdict == Verdict.JE and "grader failed" in grade.error
+    limits = Limits(cpu_seconds=1)
+    grader = CustomGrader(kit.build("g.py", source), limits)
+    with HeldJail(kit.pool, grader.executable, limits) as jail:
+        grade = grader.grade(jail, [(Verdict.AC, 1.0)], [], tmp_path / "grader.in")
+        assert grade.verdict == Verdict.JE and "grader failed" in grade.error
+        # the jail serves the next run as a fresh one would
+        again = grader.grade(jail, [(Verdict.AC, 1.0)], [], tmp_path / "grader.in")
+        assert again.verdict == Verdict.JE and "grader failed" in again.error
 
 
 AC, WA = CaseScore(Verdict.AC), CaseScore(Verdict.WA)
