@@ -11,25 +11,21 @@ Usage: python bench/batch.py [--sizes 800,80] [--rounds K] [--jobs J]"""
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
-import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from benchkit import gradecode, passes, timed_map, write_completions
 
 from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.ids import problem_id
 from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file, tests_json
 from problemtools_py.dataset.writer import RowWriter
-from problemtools_py.judge.dataset_rule import first_difference
 
-BIN = Path(sys.executable).parent
 # statement, right program, wrong program, test maker
 Spec = tuple[str, str, str, Callable[[int], tuple[str, str]]]
 PROBLEMS_SPEC: list[Spec] = [
@@ -74,36 +70,10 @@ def completions(problems: list[tuple[str, str, str, list[tuple[str, str]]]],
     return out
 
 
-def gradecode(dataset: Path, items: list[tuple[str, str, list[tuple[str, str]]]],
-              work: Path, jobs: int) -> tuple[float, list[float | None], int]:  # fmt: skip
-    lines = work / "completions.jsonl"
-    lines.write_text("".join(json.dumps({"problem_id": p, "completion": f"```python\n{c}```"})
-                             + "\n" for p, c, _ in items))  # fmt: skip
-    start = time.perf_counter()
-    done = subprocess.run([str(BIN / "gradecode"), str(dataset), str(lines), "-j", str(jobs),
-                           "-q"], capture_output=True, text=True, check=True)  # fmt: skip
-    seconds = time.perf_counter() - start
-    rows = [json.loads(line) for line in done.stdout.splitlines()]
-    return seconds, [r["reward"] for r in rows], sum(r["tests_run"] for r in rows)
-
-
 def fresh(code: str, cases: list[tuple[str, str]], work: Path) -> float:
     program = Path(tempfile.mkstemp(dir=work, suffix=".py")[1])
     program.write_text(code)
-    for stdin, expected in cases:
-        run = subprocess.run(["/usr/bin/python3", str(program)], input=stdin.encode(),
-                             capture_output=True, timeout=30, check=False)  # fmt: skip
-        if run.returncode != 0 or first_difference(run.stdout.decode(), expected) is not None:
-            return 0.0
-    return 1.0
-
-
-def baseline(items: list[tuple[str, str, list[tuple[str, str]]]], work: Path,
-             jobs: int) -> tuple[float, list[float]]:  # fmt: skip
-    start = time.perf_counter()
-    with ThreadPoolExecutor(jobs) as pool:
-        rewards = list(pool.map(lambda item: fresh(item[1], item[2], work), items))
-    return time.perf_counter() - start, rewards
+    return passes(["/usr/bin/python3", str(program)], cases)
 
 
 FLOOR = """
@@ -159,9 +129,12 @@ def main() -> None:
         items = completions(problems, size)
         ours, theirs = [], []
         for _ in range(args.rounds):
-            seconds, rewards, tests = gradecode(work / "ds", items, work, args.jobs)
+            lines = write_completions(work / "completions.jsonl", items, "python")
+            seconds, rows = gradecode(work / "ds", lines, args.jobs, "-q")
+            rewards, tests = [r["reward"] for r in rows], sum(r["tests_run"] for r in rows)
             ours.append(tests / seconds)
-            base_seconds, base = baseline(items, work, args.jobs)
+            base_seconds, base = timed_map(lambda item: fresh(item[1], item[2], work), items,
+                                           args.jobs)  # fmt: skip
             theirs.append(tests / base_seconds)
             assert rewards == base, "gradecode and the baseline disagree"
         mine, other = statistics.median(ours), statistics.median(theirs)

@@ -13,8 +13,6 @@ Usage: python bench/cpp_grading.py [--count 40] [--rounds K] [--jobs J]"""
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import random
 import shutil
 import statistics
@@ -22,13 +20,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from batch import Spec, make_dataset  # (bench/: the directory of this script)
+from benchkit import Item, gradecode, passes, timed_map, write_completions
 
 from problemtools_py.cpus import usable_cores
-from problemtools_py.judge.dataset_rule import first_difference
 
 BIN = Path(sys.executable).parent
 HEAD = "#include <bits/stdc++.h>\nusing namespace std;\n// completion {index}\n"
@@ -49,7 +46,6 @@ SPEC: list[Spec] = [
      "int main() { string s; getline(cin, s); cout << s << endl; }\n",
      lambda i: (f"ab{i}c\n", f"c{str(i)[::-1]}ba\n")),
 ]  # fmt: skip
-Item = tuple[str, str, list[tuple[str, str]]]  # (problem id, program, tests)
 
 
 def completions(problems: list[tuple[str, str, str, list[tuple[str, str]]]], count: int,
@@ -64,20 +60,6 @@ def completions(problems: list[tuple[str, str, str, list[tuple[str, str]]]], cou
     return out
 
 
-def gradecode(dataset: Path, items: list[Item], work: Path, jobs: int,
-              cache: Path) -> tuple[float, list[float | None]]:  # fmt: skip
-    lines = work / "completions.jsonl"
-    lines.write_text("".join(json.dumps({"problem_id": p, "completion": f"```cpp\n{c}```"})
-                             + "\n" for p, c, _ in items))  # fmt: skip
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
-    start = time.perf_counter()
-    done = subprocess.run([str(BIN / "gradecode"), str(dataset), str(lines), "-j", str(jobs),
-                           "--languages", "cpp", "-q"], capture_output=True, text=True,
-                          check=True, env=env)  # fmt: skip
-    seconds = time.perf_counter() - start
-    return seconds, [json.loads(line)["reward"] for line in done.stdout.splitlines()]
-
-
 def plain(code: str, cases: list[tuple[str, str]], work: Path, pch: Path | None) -> float:
     directory = Path(tempfile.mkdtemp(dir=work))
     (directory / "main.cpp").write_text(code)
@@ -85,20 +67,7 @@ def plain(code: str, cases: list[tuple[str, str]], work: Path, pch: Path | None)
     subprocess.run(["g++", *include, "-x", "c++", "-O2", "-std=gnu++20", "-pipe", "-o",
                     str(directory / "a.out"), str(directory / "main.cpp")], check=True,
                    capture_output=True)  # fmt: skip
-    for stdin, expected in cases:
-        run = subprocess.run([str(directory / "a.out")], input=stdin.encode(),
-                             capture_output=True, timeout=30, check=False)  # fmt: skip
-        if run.returncode != 0 or first_difference(run.stdout.decode(), expected) is not None:
-            return 0.0
-    return 1.0
-
-
-def baseline(items: list[Item], work: Path, jobs: int,
-             pch: Path | None = None) -> tuple[float, list[float]]:  # fmt: skip
-    start = time.perf_counter()
-    with ThreadPoolExecutor(jobs) as pool:
-        rewards = list(pool.map(lambda item: plain(item[1], item[2], work, pch), items))
-    return time.perf_counter() - start, rewards
+    return passes([str(directory / "a.out")], cases)
 
 
 def main() -> None:
@@ -113,20 +82,26 @@ def main() -> None:
     (blocked / "problemtools_py").mkdir(parents=True)
     (blocked / "problemtools_py" / "pch").write_text("")  # (a file: no state can be made)
     start = time.perf_counter()
-    gradecode(work / "ds", completions(problems, 1, -1), work, args.jobs, ready)
+    first = write_completions(work / "first.jsonl", completions(problems, 1, -1), "cpp")
+    gradecode(work / "ds", first, args.jobs, "--languages", "cpp", "-q", cache=ready)
     made = time.perf_counter() - start
     (state,) = (ready / "problemtools_py" / "pch").glob("*/bits/stdc++.h.gch")
     names = ("gradecode, state", "gradecode, no state", "g++ per completion", "floor")
     times: dict[str, list[float]] = {name: [] for name in names}
     for round_ in range(args.rounds):
         items = completions(problems, args.count, round_)
+        lines = write_completions(work / "completions.jsonl", items, "cpp")
         for name in names if round_ % 2 == 0 else names[::-1]:
             if name.startswith("gradecode"):
                 cache = ready if name == names[0] else blocked
-                seconds, rewards = gradecode(work / "ds", items, work, args.jobs, cache)
+                seconds, rows = gradecode(work / "ds", lines, args.jobs, "--languages", "cpp",
+                                          "-q", cache=cache)  # fmt: skip
+                rewards = [r["reward"] for r in rows]
             else:
                 pch = state.parent.parent if name == "floor" else None
-                seconds, rewards = baseline(items, work, args.jobs, pch)
+                seconds, rewards = timed_map(
+                    lambda item, pch=pch: plain(item[1], item[2], work, pch), items, args.jobs
+                )
             times[name].append(seconds)
             if name == names[0]:
                 expected = rewards

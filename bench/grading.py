@@ -12,18 +12,18 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
-import subprocess
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from benchkit import passes
 
 from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.ids import problem_id
 from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file, tests_json
 from problemtools_py.dataset.writer import RowWriter
 from problemtools_py.grading import Grader
-from problemtools_py.judge.dataset_rule import first_difference
 
 KINDS = {
     "trivial": (
@@ -67,17 +67,7 @@ def baseline(code: str, cases: list[tuple[str, str]], work: Path) -> float:
     """Reward the naive way: python3 per test, stop at the first failure."""
     program = Path(tempfile.mkstemp(dir=work, suffix=".py")[1])
     program.write_text(code)
-    for stdin, expected in cases:
-        run = subprocess.run(
-            ["/usr/bin/python3", str(program)],
-            input=stdin.encode(),
-            capture_output=True,
-            timeout=30,
-            check=False,
-        )
-        if run.returncode != 0 or first_difference(run.stdout.decode(), expected) is not None:
-            return 0.0
-    return 1.0
+    return passes(["/usr/bin/python3", str(program)], cases)
 
 
 def main() -> None:

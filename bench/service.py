@@ -20,19 +20,18 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from aiohttp import ClientSession, TCPConnector
+from benchkit import BIN, gradecode
 
 from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.ids import problem_id
 from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file, tests_json
 from problemtools_py.dataset.writer import RowWriter
 
-BIN = Path(sys.executable).parent
 STATEMENT = "Print twice the number."
 TESTS = [(f"{i}\n", f"{2 * i}\n") for i in range(1, 6)]
 GOOD = "```python\nprint(2 * int(input()))\n```"
@@ -52,18 +51,6 @@ def make_dataset(root: Path) -> str:
             }
         )
     return pid
-
-
-def gradecode(dataset: Path, lines: Path, jobs: int) -> tuple[float, list[float | None]]:
-    start = time.perf_counter()
-    done = subprocess.run(
-        [str(BIN / "gradecode"), str(dataset), str(lines), "-j", str(jobs)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    seconds = time.perf_counter() - start
-    return seconds, [json.loads(line)["reward"] for line in done.stdout.splitlines()]
 
 
 def start_server(dataset: Path, jobs: int, queue: int) -> tuple[subprocess.Popen[str], str]:
@@ -126,7 +113,8 @@ def main() -> None:
     try:
         asyncio.run(over_http(base, items[:100], args.clients))  # warm up
         for _ in range(args.rounds):
-            local, expected = gradecode(work / "ds", lines, args.jobs)
+            local, rows = gradecode(work / "ds", lines, args.jobs)
+            expected = [r["reward"] for r in rows]
             local_runs.append(tests / local)
             cpu = time.process_time()
             served, got, waits, retried = asyncio.run(over_http(base, items, args.clients))
