@@ -218,6 +218,21 @@ def install(main: Main, streams: Streams | None) -> None:
         sys.stdin, sys.stdout, sys.stderr = streams
     sys.argv, sys.path = main.argv, main.path
     sys.modules["__main__"] = main.module
+    unshadow(main.path[0])
+
+
+def unshadow(directory: str) -> None:
+    """Forget the preloaded modules that a file or package in ``directory`` (the program's,
+    first on its path) is named after: ``import random`` then loads the program's own
+    ``random.py``, as in a new python3, which has not imported random. (A lean init with
+    an interpreter of its own never imports them: see zygote.)"""
+    try:
+        local = {entry.partition(".")[0] for entry in os.listdir(directory or ".")}
+    except OSError:
+        return
+    for name in local.intersection(PRELOAD + BUILD_PRELOAD):
+        for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+            del sys.modules[loaded]
 
 
 def run_main(

@@ -37,6 +37,7 @@ class JailSpec(NamedTuple):
     address_space: int | None  # RLIMIT_AS when there is no memory cgroup
     stat_files: tuple[tuple[str, str, str | None], ...] = ()  # lean path: (name, path, key)
     native: str | None = None  # lean path: the C run loop's library, as the jail sees it
+    forked_init: bool = False  # lean path: the init stays this fork (see zygote.serve_forked)
 
 
 class Jail:
@@ -116,7 +117,8 @@ def _outer(spec: JailSpec, control: int, pid_w: int, lean: int | None) -> None:
 def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
     """PID 1 of the session. (Programs are never PID 1 themselves: PID 1 ignores its own
     fatal signals, so abort() would not end it.) A lean session's init becomes a fresh
-    interpreter once the root is built (see :mod:`zygote`)."""
+    interpreter once the root is built (see :mod:`zygote`), or with ``forked_init`` serves
+    its runs in this process."""
     syscalls.prctl(syscalls.PR_SET_PDEATHSIG, signal.SIGKILL)
     # Inherited by every program (and across exec): no setuid binary or file capability
     # gives a program back what it loses when it becomes the sandbox user.
@@ -128,6 +130,8 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         [os.open(path, os.O_WRONLY) for path in spec.join_paths],
     )
     counters = inside.open_counters({name: (path, key) for name, path, key in spec.stat_files})
+    if lean_fd is not None and spec.forked_init and spec.native:
+        from problemtools_py.sandbox import leannative  # noqa: F401  (the root hides it)
     isolation.build_root(isolation.RootSpec(spec.root_dir, spec.cwd, spec.binds, spec.file_bytes))
     scratch = inside.scratch_dirs(spec.cwd)
     inside.renew_scratch(scratch, spec.file_bytes, mounted=False)
@@ -139,7 +143,10 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
     inside.install_filter()  # on the init, so on every program (kept across exec)
     if lean_fd is not None:
-        zygote.exec_lean_init(control_fd, lean_fd, setup, counters, ENV, spec.native)
+        config = zygote.lean_config(control_fd, lean_fd, setup, counters, spec.native)
+        if spec.forked_init:
+            zygote.serve_forked(config, ENV)
+        zygote.exec_lean_init(config, ENV)
     signal.signal(signal.SIGUSR1, inside.kill_all)  # the server's kill (Jail.kill)
     control = socket.socket(fileno=control_fd)
     while True:

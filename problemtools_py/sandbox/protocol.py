@@ -222,9 +222,12 @@ def error_message(text: str) -> dict[str, Any]:
     return {"error": text}
 
 
-def open_message(request: Request, lean: bool, loop: str | None = None) -> dict[str, Any]:
-    """Open a session; ``loop``: the C run loop's library for a lean init (see native)."""
-    return {"open": to_wire(request), "lean": lean, "loop": loop}
+def open_message(
+    request: Request, lean: bool, loop: str | None = None, forked: bool = False
+) -> dict[str, Any]:
+    """Open a session; ``loop``: the C run loop's library for a lean init (see native);
+    ``forked``: the lean init stays a fork of the server (see zygote.serve_forked)."""
+    return {"open": to_wire(request), "lean": lean, "loop": loop, "forked": forked}
 
 
 def send_message(

@@ -157,7 +157,8 @@ class Server:
             self.close_session()
             loop = msg.get("loop")
             lean = self.open_session(request_from_wire(msg["open"]), bool(msg.get("lean")),
-                                     loop if isinstance(loop, str) else None)  # fmt: skip
+                                     loop if isinstance(loop, str) else None,
+                                     forked=bool(msg.get("forked")))  # fmt: skip
             reply = {"ok": True, "lean": lean is not None, "loop": self.session_loop}
             return reply, [] if lean is None else [lean]
         if "close" in msg:
@@ -195,12 +196,13 @@ class Server:
         return {"ok": True, "pid": pid}
 
     def open_session(
-        self, req: Request, lean: bool = False, loop: str | None = None
+        self, req: Request, lean: bool = False, loop: str | None = None, forked: bool = False
     ) -> int | None:
         """A jail for many runs with the same files and memory (one program, many tests).
         With ``lean`` (and a memory cgroup to account with), the descriptor of a socket on
-        which the jail's init takes runs directly (see :mod:`lean`)."""
-        if not lean and self._binds_stdlib(req):
+        which the jail's init takes runs directly (see :mod:`lean`); ``forked``: that init
+        stays a fork of this server instead of starting a fresh interpreter."""
+        if (not lean or forked) and self._binds_stdlib(req):
             # A jail that may fork in-process Python from its init (forked from here): the
             # modules programs use most, imported once, before it forks (a lean init
             # imports them itself, and a server that only opens lean sessions never does)
@@ -228,6 +230,7 @@ class Server:
             None if group else req.memory_bytes,
             tuple((n, p, k) for n, (p, k) in group.counter_files.items()) if group and lean else (),
             zygote.MOUNT + "/native/" + os.path.basename(loop) if loop is not None else None,
+            forked,
         )
         ours, theirs = socket.socketpair() if lean else (None, None)
         try:
