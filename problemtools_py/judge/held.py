@@ -2,8 +2,8 @@
 cases): each run then costs a fork of the jail's init, not a new jail. The sandbox keeps
 each run fresh inside it (scratch space renewed when a run changed it, leftover processes
 killed, memory peak per run); the jail's binds, working directory and memory limit are
-the program's, fixed when it opens. A jail for many runs is lean where the sandbox offers
-it (as the grader's): runs go straight to the jail's init, past the sandbox server."""
+the program's, fixed when it opens. Jails are lean where the sandbox offers it (as the
+grader's): runs go straight to the jail's init, past the sandbox server."""
 
 from __future__ import annotations
 
@@ -25,13 +25,16 @@ from problemtools_py.sandbox.results import Limits, RunResult, SandboxError
 
 T = TypeVar("T")
 
-# A lean session costs ~45 ms more to open (the jail's own small interpreter starts) and
-# ~2.5 ms less per run than a plain one (measured on two cores): lean from this many runs.
+# A lean session's init is a fresh small interpreter (~45 ms more to open than a jail whose
+# init is a fork of the sandbox server, and cheaper per run: it has less to fork); its
+# runs go straight to it, past the server. A held jail of fewer runs than this is lean
+# with a forked init (see zygote.serve_forked): cheap to open, and its runs skip the
+# server too; from this many, lean with a fresh one.
 LEAN_RUNS = 20
 # A jail whose program will likely stop early (a submission expected to fail, on a problem
 # where the first failure ends its runs: most fail on a sample or the first secret cases)
-# serves this many runs plain before it turns lean: an early end then opens no lean jail,
-# and a late one pays ~20 ms more than lean at once.
+# serves this many runs with a forked init before it takes a fresh one: an early end then
+# starts no interpreter, and a late one pays ~20 ms more than a fresh init at once.
 PLAIN_FIRST = 8
 
 
@@ -42,8 +45,9 @@ def worth_lean(runs: float) -> bool:
 
 class HeldJail:
     """Opened at the first run that needs it (runs answered from a cache open nothing);
-    reopened when its server was lost; closed by :meth:`close`. A lean one with
-    ``plain_first`` serves that many runs in a plain jail first (see PLAIN_FIRST)."""
+    reopened when its server was lost; closed by :meth:`close`. Lean where the sandbox
+    offers it: its init forked, or (``lean``) a fresh interpreter; with ``plain_first``,
+    that many runs with a forked init first (see LEAN_RUNS, PLAIN_FIRST)."""
 
     def __init__(
         self,
@@ -59,7 +63,7 @@ class HeldJail:
         self.lean = lean
         self.plain_first = plain_first if lean else 0
         self.runs = 0  # made in it so far
-        self._lean_open = False  # the kind of jail open now
+        self._lean_open = False  # the kind open now: a fresh init (True) or a forked one
         self.limits = limits  # the session's: its memory (with the program's extra) counts
         self.binds = [*exe.binds(), *binds]
         self._stack: ExitStack | None = None
@@ -67,8 +71,8 @@ class HeldJail:
         self._fast = False  # Python runs in the jail's own interpreter
 
     def box(self) -> Sandbox:
-        lean = self.lean and self.runs >= self.plain_first
-        if self._box is not None and (not self._box.alive or self._lean_open != lean):
+        fresh = self.lean and self.runs >= self.plain_first  # (else its init is forked)
+        if self._box is not None and (not self._box.alive or self._lean_open != fresh):
             self.close()
         if self._box is None:
             stack = ExitStack()
@@ -76,13 +80,17 @@ class HeldJail:
                 box = stack.enter_context(self.pool.sandbox())
                 self._fast = self.exe.inprocess and box.python_matches()
                 session = box.session(
-                    limits=self.limits, binds=self.binds, inprocess=self._fast, lean=lean
+                    limits=self.limits,
+                    binds=self.binds,
+                    inprocess=self._fast,
+                    lean=True,
+                    forked=not fresh,
                 )
                 stack.enter_context(session)
             except BaseException:
                 stack.close()
                 raise
-            self._stack, self._box, self._lean_open = stack, box, lean
+            self._stack, self._box, self._lean_open = stack, box, fresh
         return self._box
 
     def run(

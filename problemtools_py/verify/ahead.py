@@ -11,7 +11,6 @@ from __future__ import annotations
 import shutil
 import threading
 
-from problemtools_py.judge.held import worth_lean
 from problemtools_py.model.problem import Submission
 from problemtools_py.sandbox import native
 from problemtools_py.verify.casejudge import SubmissionJudge, cases_of
@@ -28,8 +27,8 @@ def judge_ahead(ctx: Context) -> None:
     if not cases:
         ctx.prefetch_submissions()
         return
-    if worth_lean(len(cases)):  # lean jails ahead: their run loop is built (once) meanwhile
-        threading.Thread(target=native.library, daemon=True).start()
+    # every held jail is lean (see held.LEAN_RUNS): its C run loop is built (once) meanwhile
+    threading.Thread(target=native.library, daemon=True).start()
     pool = ctx.background()
     jobs = first_round(ctx, subs)
     slow = [job for job in jobs if slowness(job[0]) == 0]

@@ -1,6 +1,6 @@
 """judge/held.py: jails kept for a program's runs on many test cases (the submission's,
-its custom output validator's), plain or lean, give the verdicts fresh jails give, and
-keep the validator to its own feedback directory."""
+its custom output validator's), lean with a forked or a fresh init, give the verdicts
+fresh jails give, and keep the validator to its own feedback directory."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def _judge_all(kit: Kit, submission: str, checker: CustomValidator, work: Path,
     return found
 
 
-@pytest.mark.parametrize("lean", [False, True], ids=["plain", "lean"])
+@pytest.mark.parametrize("lean", [False, True], ids=["forked", "fresh"])
 @pytest.mark.parametrize("submission", [
     "accepted/smallest.py", "accepted/largest.cpp", "wrong_answer/one.py",
     "wrong_answer/overflow.c", "run_time_error/recurse.py",
@@ -77,7 +77,7 @@ sys.exit(42)
 """
 
 
-@pytest.mark.parametrize("lean", [False, True], ids=["plain", "lean"])
+@pytest.mark.parametrize("lean", [False, True], ids=["forked", "fresh"])
 def test_a_held_validator_writes_only_into_its_feedback_directory(kit: Kit, tmp_path: Path,
                                                                   lean: bool) -> None:
     work = _work(tmp_path / "work")
@@ -111,7 +111,7 @@ def test_files_outside_the_bound_roots_are_not_mapped(kit: Kit, tmp_path: Path) 
         assert held.inside(tmp_path / "data/out/../a.in") is None  # (.. after the link)
 
 
-@pytest.mark.parametrize("lean", [False, True], ids=["plain", "lean"])
+@pytest.mark.parametrize("lean", [False, True], ids=["forked", "fresh"])
 def test_a_held_jail_whose_server_was_lost_is_opened_again(kit: Kit, lean: bool) -> None:
     exe = kit.build_file(DIVISOR / "submissions/accepted/smallest.py")
     stdin = DIVISOR / "data/sample/1.in"
@@ -124,16 +124,19 @@ def test_a_held_jail_whose_server_was_lost_is_opened_again(kit: Kit, lean: bool)
         assert again is not first and again.alive
         run = jail.run(limits=LIMITS, stdin=stdin)
         assert run.ok and run.stdout.strip() == b"2"
-        assert again.lean_open is lean  # (lean: straight to the jail's init, as the grader's)
+        # lean either way (straight to the jail's init, as the grader's), its init a fresh
+        # interpreter when asked for, else a fork of the server
+        assert again.lean_open and jail._lean_open is lean
 
 
 @pytest.mark.parametrize(("lean", "plain_first", "kinds"), [
-    (True, 2, [False, False, True, True]),  # (plain for two runs, then lean)
+    (True, 2, [False, False, True, True]),  # (a forked init for two runs, then a fresh one)
     (True, 0, [True] * 4),
-    (False, 2, [False] * 4),  # (never lean: plain_first changes nothing)
+    (False, 2, [False] * 4),  # (never a fresh init: plain_first changes nothing)
 ])
-def test_a_jail_may_serve_its_first_runs_plain(kit: Kit, lean: bool, plain_first: int,
-                                               kinds: list[bool]) -> None:
+def test_a_jail_may_serve_its_first_runs_with_a_forked_init(
+    kit: Kit, lean: bool, plain_first: int, kinds: list[bool]
+) -> None:
     exe = kit.build_file(DIVISOR / "submissions/accepted/smallest.py")
     found = []
     with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), lean=lean,
@@ -142,8 +145,8 @@ def test_a_jail_may_serve_its_first_runs_plain(kit: Kit, lean: bool, plain_first
             run = jail.run(limits=LIMITS, stdin=DIVISOR / "data" / f"{case}.in")
             answer = (DIVISOR / "data" / f"{case}.ans").read_bytes()
             assert run.ok and run.stdout.split() == answer.split()
-            assert jail._box is not None and jail._box.lean_open is jail._lean_open
-            found.append(jail._lean_open)  # (the jail that ran it: box() would switch)
+            assert jail._box is not None and jail._box.lean_open
+            found.append(jail._lean_open)  # (the init that ran it: box() would switch)
     assert found == kinds and jail.runs == len(CASES)
 
 

@@ -67,8 +67,9 @@ CASES = [(lang, verdict) for lang, table in PROGRAMS.items() for verdict in tabl
 @pytest.mark.parametrize(("lang", "verdict"), CASES, ids=[f"{lang}-{v}" for lang, v in CASES])
 def test_every_verdict_in_every_language(kit: Kit, tmp_path: Path, lang: str, verdict: str,
                                          jail: str) -> None:
-    """In a jail of its own per run, and in a jail held for the program's runs, plain or
-    lean (judge/held.py: as verifyproblem judges a submission's test cases)."""
+    """In a jail of its own per run, and in a jail held for the program's runs, lean with
+    a forked or a fresh init (judge/held.py: as verifyproblem judges a submission's test
+    cases)."""
     name, source = PROGRAMS[lang][verdict]
     build = kit.builder.build(kit.languages.get(lang), {name: source.encode()})  # type: ignore[arg-type]
     if verdict == "CE":
@@ -84,13 +85,13 @@ def test_every_verdict_in_every_language(kit: Kit, tmp_path: Path, lang: str, ve
                                  tmp_path / str(attempt))
             assert result.verdict.value == verdict, (result.message, result.run)
         if jail != "fresh":
-            assert held.box().lean_open is (jail == "lean")
+            assert held.box().lean_open and held._lean_open is (jail == "lean")  # (init: fresh)
 
 
 @pytest.mark.parametrize("jail", ["fresh", "held", "lean"])
 def test_python_runs_as_python3_dash_s_in_every_jail(kit: Kit, tmp_path: Path, jail: str) -> None:
     """python3 runs with -S: no site module, so no exit() builtin, whether the program is
-    started afresh or run in a held (plain or lean) jail's own interpreter; the message
+    started afresh or run in a held jail's init (forked or fresh); the message
     says why the run failed."""
     source = b'print(f"Hello {input().strip()}!")\nexit(0)\n'
     exe = kit.builder.build(kit.languages.get("python3"), {"a.py": source}).executable  # type: ignore[arg-type]

@@ -29,14 +29,15 @@ def test_many_cases_are_judged_in_held_jails(
         smallest = next(d for d in range(2, n + 1) if n % d == 0)
         (root / f"data/secret/x{index}.in").write_text(f"{n}\n")
         (root / f"data/secret/x{index}.ans").write_text(f"{smallest}\n")
-    opened: list[bool] = []
+    opened: list[bool] = []  # whether each jail's init is a fresh interpreter
     short: list[bool] = []  # the expected failures' jails (they fail within 4 cases)
     real = held.HeldJail.box
 
     def box(self: held.HeldJail) -> object:
         found = real(self)
+        assert found.lean_open  # (lean in any case: straight to the jail's init)
         if self.runs == 0:
-            (short if self.plain_first else opened).append(found.lean_open)
+            (short if self.plain_first else opened).append(self._lean_open)
         return found
 
     monkeypatch.setattr(held.HeldJail, "box", box)
@@ -46,8 +47,9 @@ def test_many_cases_are_judged_in_held_jails(
     assert verdicts == {"largest.cpp": Verdict.AC, "smallest.py": Verdict.AC,
                         "recurse.py": Verdict.RTE, "one.py": Verdict.WA, "overflow.c": Verdict.WA}
     assert opened and (any(opened) if extra else not any(opened)), opened
-    # (plain first: a lean jail costs more to open than the few runs they make; three
-    # submissions' jails and two validators', the run-time error's output is not checked)
+    # (a forked init first: a fresh one costs more to start than the few runs they make;
+    # three submissions' jails and two validators', the run-time error's output is not
+    # checked)
     assert short == ([False] * 5 if extra else []), short
 
 

@@ -239,13 +239,18 @@ def test_a_second_run_of_an_unchanged_package_runs_nothing(
     code, first = run_json([str(root)], capsys)
     assert code == 0, first["findings"]
     calls: list[object] = []
-    real_run = sandbox.Sandbox.run
 
-    def counting(self: sandbox.Sandbox, *args: object, **kwargs: object) -> object:
-        calls.append(args)
-        return real_run(self, *args, **kwargs)  # type: ignore[arg-type]
+    def counted(name: str) -> Callable[..., object]:
+        real = getattr(sandbox.Sandbox, name)
 
-    monkeypatch.setattr(sandbox.Sandbox, "run", counting)
+        def counting(self: sandbox.Sandbox, *args: object, **kwargs: object) -> object:
+            calls.append(args)
+            return real(self, *args, **kwargs)
+
+        return counting
+
+    for name in ("run", "run_lean"):  # (a held jail's runs go straight to its init)
+        monkeypatch.setattr(sandbox.Sandbox, name, counted(name))
     code, second = run_json([str(root)], capsys)
     assert code == 0 and second["submissions"] == first["submissions"]
     assert calls == []  # builds, validator verdicts and judging results all came from the cache
