@@ -281,6 +281,9 @@ INPROCESS = {
     "signals.py": "import signal\nprint(signal.getsignal(signal.SIGUSR1))",
     "rand.py": "import random\nprint(random.random())",
     "rand2.py": "import random\nprint(random.random())",
+    # a module beside the program named after one the sandbox preloads: its own is imported
+    "string.py": "NAME = 'own'",
+    "ownmod.py": "import string\nprint(string.__file__, getattr(string, 'NAME', None))",
     # python3 -S has no site module: no exit() or quit() builtins, no site-packages
     "nosite.py": "import builtins, sys\nprint(hasattr(builtins, 'exit'), hasattr(builtins, 'quit'),"
                  " 'site' in sys.modules, sys.flags.no_site, [p for p in sys.path if 'packages' in p])",
@@ -299,11 +302,13 @@ def run_lean(box: Sandbox, argv: list[str], data: bytes) -> RunResult:
         os.close(fd)
 
 
-@pytest.mark.parametrize("mode", ["exec", "in-process", "lean"])
+@pytest.mark.parametrize("mode", ["exec", "in-process", "lean", "lean-forked"])
 def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, mode: str) -> None:
     """The same programs give the same results started as python3, forked from the sandbox
-    server, and forked from a lean session's own interpreter (streams made in advance)."""
-    if mode == "lean" and not (ROOT and box.python_matches()):
+    server, and forked from a lean session's init, its own interpreter or a fork of the
+    server (streams made in advance)."""
+    lean = mode.startswith("lean")
+    if lean and not (ROOT and box.python_matches()):
         pytest.skip("a lean session needs full isolation and the same Python inside")
     tmp_path.chmod(0o755)
     for name, source in INPROCESS.items():
@@ -313,11 +318,11 @@ def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, mode: str
     results = {}
     inprocess = mode != "exec"
     with box.session(limits=LIMITS, binds=[Bind(str(tmp_path), "/prog")], inprocess=inprocess,
-                     lean=mode == "lean"):
-        assert box.lean_open == (mode == "lean")
+                     lean=lean, forked=mode == "lean-forked"):
+        assert box.lean_open == lean
         for name in INPROCESS:
             argv = ["python3", "-S", f"/prog/{name}", "x"]
-            if mode == "lean":
+            if lean:
                 results[name] = run_lean(box, argv, data.read_bytes())
             else:
                 results[name] = box.run(argv, limits=LIMITS, stdin=data,
@@ -335,6 +340,7 @@ def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, mode: str
     assert results["env.py"].stdout == (repr(sorted(ENV.items())) + "\n").encode()
     assert results["signals.py"].stdout == b"0\n"  # SIG_DFL
     assert results["nosite.py"].stdout == b"False False False 1 []\n"
+    assert results["ownmod.py"].stdout == b"/prog/string.py own\n"
     # each run is seeded afresh, as a new python3 is
     assert results["rand.py"].stdout != results["rand2.py"].stdout
 
