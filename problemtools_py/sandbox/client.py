@@ -230,7 +230,8 @@ class Sandbox:
         a little more per run (for a jail of few runs)."""
         sent: list[int] = []
         request = self._request(["true"], limits, binds, cwd, inprocess)
-        loop = native.library() if lean else None  # (built on first use, here: see native)
+        # (built on first use, here: see native; a forked init does not wait for a build)
+        loop = native.library(wait=not forked) if lean else None
         opened = self._call(open_message(request, lean, loop, forked), [], [], sent)
         self.lean_loop = str(opened.get("loop") or "")  # "c" or "python" (see leanloop.c)
         self.lean = LeanLine(socket.socket(fileno=sent[0])) if sent else None

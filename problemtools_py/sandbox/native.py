@@ -20,14 +20,20 @@ _lock = threading.Lock()
 _built: list[str | None] = []
 
 
-def library() -> str | None:
-    """The loop's shared library (built now if need be), or None."""
+def library(wait: bool = True) -> str | None:
+    """The loop's shared library (built now if need be), or None. ``wait=False``: None
+    rather than waiting for a build another thread has under way (~0.2 s, once per
+    machine): a session of few runs is served as well by the Python loop meanwhile."""
     if os.environ.get(SWITCH, "").lower() == "python":
         return None
-    with _lock:
+    if not _lock.acquire(blocking=wait):
+        return None
+    try:
         if not _built:
             _built.append(_build())
         return _built[0]
+    finally:
+        _lock.release()
 
 
 def cache_dir() -> Path:

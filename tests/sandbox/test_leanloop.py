@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +32,30 @@ def test_the_loop_is_built_once_and_can_be_switched_off(monkeypatch: pytest.Monk
     assert "ptpy_lean_serve" in symbols.stdout
     monkeypatch.setenv(LEAN_LOOP, "python")
     assert native.library() is None
+
+
+def test_a_caller_that_may_not_wait_gets_no_loop_while_it_is_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A forked init's session does not wait for another thread's build (it runs the
+    Python loop); once built, every caller gets the library."""
+    started, release = threading.Event(), threading.Event()
+
+    def slow_build() -> str:
+        started.set()
+        release.wait(10)
+        return "/built/leanloop.so"
+
+    monkeypatch.setattr(native, "_built", [])
+    monkeypatch.setattr(native, "_build", slow_build)
+    builder = threading.Thread(target=native.library)
+    builder.start()
+    assert started.wait(10)
+    assert native.library(wait=False) is None
+    release.set()
+    builder.join(10)
+    assert native.library(wait=False) == native.library() == "/built/leanloop.so"
+    monkeypatch.setattr(native, "_built", [])
 
 
 @pytest.fixture(params=["c", "python", "c-forked", "python-forked"], scope="module")
