@@ -188,6 +188,7 @@ class Main(NamedTuple):
     path: list[str]
     module: types.ModuleType
     command: str | None = None  # the program of ``python3 -S -c COMMAND`` (see COMMAND)
+    shadowed: tuple[str, ...] = ()  # loaded modules each run drops (see shadowed_modules)
 
 
 # The "main file" of a run of ``python3 -S -c CODE args``: the code is the argument after it.
@@ -205,9 +206,12 @@ def prepare(path: str, args: list[str], code: types.CodeType | None = None) -> M
     if path == COMMAND:  # python3 -S -c CODE args: argv[0] is "-c", the path starts at ""
         module.__dict__["__builtins__"] = builtins
         command = args[0] if args else ""
-        return Main(None, [COMMAND, *args[1:]], ["", *stdlib_path()], module, command)
+        search = ["", *stdlib_path()]
+        return Main(None, [COMMAND, *args[1:]], search, module, command, shadowed_modules(""))
     module.__dict__.update({"__file__": path, "__builtins__": builtins})
-    return Main(code, [path, *args], [os.path.dirname(path), *stdlib_path()], module)
+    directory = os.path.dirname(path)
+    return Main(code, [path, *args], [directory, *stdlib_path()], module, None,
+                shadowed_modules(directory))  # fmt: skip
 
 
 def install(main: Main, streams: Streams | None) -> None:
@@ -218,21 +222,22 @@ def install(main: Main, streams: Streams | None) -> None:
         sys.stdin, sys.stdout, sys.stderr = streams
     sys.argv, sys.path = main.argv, main.path
     sys.modules["__main__"] = main.module
-    unshadow(main.path[0])
 
 
-def unshadow(directory: str) -> None:
-    """Forget the preloaded modules that a file or package in ``directory`` (the program's,
-    first on its path) is named after: ``import random`` then loads the program's own
-    ``random.py``, as in a new python3, which has not imported random. (A lean init with
-    an interpreter of its own never imports them: see zygote.)"""
+def shadowed_modules(directory: str) -> tuple[str, ...]:
+    """The loaded modules (with their submodules) of those we preload that a file or
+    package in ``directory`` (the program's, first on its path) is named after: a run
+    drops them, so that ``import random`` loads the program's own ``random.py``, as in a
+    new python3, which has not imported random (a module built into the interpreter, as
+    math, is found first either way). Dropped in the program's own process, never in a
+    jail's init: that runs as root, and must import nothing from the program's directory."""
     try:
         local = {entry.partition(".")[0] for entry in os.listdir(directory or ".")}
     except OSError:
-        return
-    for name in local.intersection(PRELOAD + BUILD_PRELOAD):
-        for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
-            del sys.modules[loaded]
+        return ()
+    names = [n for n in local.intersection(PRELOAD + BUILD_PRELOAD)
+             if n not in sys.builtin_module_names]  # fmt: skip
+    return tuple(m for m in sys.modules if any(m == n or m.startswith(n + ".") for n in names))
 
 
 def run_main(
@@ -255,6 +260,8 @@ def run_main(
 
 def run_installed(main: Main, path: str) -> int:
     """Run the installed ``__main__`` (see :func:`install`); its exit status."""
+    for name in main.shadowed:
+        sys.modules.pop(name, None)
     code = main.code
     status = 0
     try:
