@@ -224,6 +224,15 @@ def install(main: Main, streams: Streams | None) -> None:
     sys.modules["__main__"] = main.module
 
 
+def local_names(directory: str) -> set[str]:
+    """The module names a program's directory (first on its path) holds files or packages
+    of: what ``import NAME`` finds there before the standard library."""
+    try:
+        return {entry.partition(".")[0] for entry in os.listdir(directory or ".")}
+    except OSError:
+        return set()
+
+
 def shadowed_modules(directory: str) -> tuple[str, ...]:
     """The loaded modules (with their submodules) of those we preload that a file or
     package in ``directory`` (the program's, first on its path) is named after: a run
@@ -231,11 +240,7 @@ def shadowed_modules(directory: str) -> tuple[str, ...]:
     new python3, which has not imported random (a module built into the interpreter, as
     math, is found first either way). Dropped in the program's own process, never in a
     jail's init: that runs as root, and must import nothing from the program's directory."""
-    try:
-        local = {entry.partition(".")[0] for entry in os.listdir(directory or ".")}
-    except OSError:
-        return ()
-    names = [n for n in local.intersection(PRELOAD + BUILD_PRELOAD)
+    names = [n for n in local_names(directory).intersection(PRELOAD + BUILD_PRELOAD)
              if n not in sys.builtin_module_names]  # fmt: skip
     return tuple(m for m in sys.modules if any(m == n or m.startswith(n + ".") for n in names))
 

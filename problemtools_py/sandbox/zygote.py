@@ -345,11 +345,7 @@ def _named(code: types.CodeType, path: str) -> set[str]:
     """The modules of PRELOAD ``code`` names, but for those its own directory has (a
     ``random.py`` beside the program is what its ``import random`` loads, as it would be
     in a new python3)."""
-    try:
-        local = {entry.partition(".")[0] for entry in os.listdir(os.path.dirname(path) or ".")}
-    except OSError:
-        local = set()
-    return inprocess.imported_names(code) - local
+    return inprocess.imported_names(code) - inprocess.local_names(os.path.dirname(path))
 
 
 def wait_run(
