@@ -35,7 +35,7 @@ LEAN_RUNS = 20
 # where the first failure ends its runs: most fail on a sample or the first secret cases)
 # serves this many runs with a forked init before it takes a fresh one: an early end then
 # starts no interpreter, and a late one pays ~20 ms more than a fresh init at once.
-PLAIN_FIRST = 8
+FORKED_FIRST = 8
 
 
 def worth_lean(runs: float) -> bool:
@@ -46,8 +46,8 @@ def worth_lean(runs: float) -> bool:
 class HeldJail:
     """Opened at the first run that needs it (runs answered from a cache open nothing);
     reopened when its server was lost; closed by :meth:`close`. Lean where the sandbox
-    offers it: its init forked, or (``lean``) a fresh interpreter; with ``plain_first``,
-    that many runs with a forked init first (see LEAN_RUNS, PLAIN_FIRST)."""
+    offers it: its init forked, or (``lean``) a fresh interpreter; with ``forked_first``,
+    that many runs with a forked init first (see LEAN_RUNS, FORKED_FIRST)."""
 
     def __init__(
         self,
@@ -56,14 +56,14 @@ class HeldJail:
         limits: Limits,
         binds: Sequence[Bind] = (),
         lean: bool = False,
-        plain_first: int = 0,
+        forked_first: int = 0,
     ) -> None:
         self.pool = pool
         self.exe = exe
         self.lean = lean
-        self.plain_first = plain_first if lean else 0
+        self.forked_first = forked_first if lean else 0
         self.runs = 0  # made in it so far
-        self._lean_open = False  # the kind open now: a fresh init (True) or a forked one
+        self._fresh_open = False  # the kind open now: a fresh init (True) or a forked one
         self.limits = limits  # the session's: its memory (with the program's extra) counts
         self.binds = [*exe.binds(), *binds]
         self._stack: ExitStack | None = None
@@ -71,8 +71,8 @@ class HeldJail:
         self._fast = False  # Python runs in the jail's own interpreter
 
     def box(self) -> Sandbox:
-        fresh = self.lean and self.runs >= self.plain_first  # (else its init is forked)
-        if self._box is not None and (not self._box.alive or self._lean_open != fresh):
+        fresh = self.lean and self.runs >= self.forked_first  # (else its init is forked)
+        if self._box is not None and (not self._box.alive or self._fresh_open != fresh):
             self.close()
         if self._box is None:
             stack = ExitStack()
@@ -90,7 +90,7 @@ class HeldJail:
             except BaseException:
                 stack.close()
                 raise
-            self._stack, self._box, self._lean_open = stack, box, fresh
+            self._stack, self._box, self._fresh_open = stack, box, fresh
         return self._box
 
     def run(
@@ -224,11 +224,11 @@ class HeldValidator:
         data: Path,
         work: Path,
         lean: bool = False,
-        plain_first: int = 0,
+        forked_first: int = 0,
     ) -> None:
         self.roots = ((str(data.resolve()), "/data"), (str(work.resolve()), "/judge"))
         binds = [Bind(self.roots[0][0], "/data"), Bind(self.roots[1][0], "/judge", True)]
-        self.jail = HeldJail(pool, exe, limits, binds, lean, plain_first)
+        self.jail = HeldJail(pool, exe, limits, binds, lean, forked_first)
         self._real: dict[str, str] = {}  # a directory -> its resolved path (see _resolved)
 
     def inside(self, *paths: Path) -> list[str] | None:

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.held import PLAIN_FIRST, HeldJail, HeldValidator, worth_lean
+from problemtools_py.judge.held import FORKED_FIRST, HeldJail, HeldValidator, worth_lean
 from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.validators import CustomValidator
 from problemtools_py.model.problem import Submission, TestCase
@@ -175,15 +175,15 @@ class SubmissionJudge:
         custom = self.checker.custom
         lean = worth_lean(len(self.cases))
         likely_short = self.stop_early and sub is not None and expects_failure(sub)
-        plain = PLAIN_FIRST if likely_short else 0
+        forked_first = FORKED_FIRST if likely_short else 0
         with contextlib.ExitStack() as stack:
             held = stack.enter_context(HeldJail(self.ctx.pool, exe, limits, lean=lean,
-                                                plain_first=plain))  # fmt: skip
+                                                forked_first=forked_first))  # fmt: skip
             checker = None
             if custom is not None and not interactive:
                 data, pool, work = self.ctx.problem.root / "data", self.ctx.pool, self.work
                 checker = HeldValidator(pool, custom.executable, custom.limits, data, work,
-                                        lean, plain)  # fmt: skip
+                                        lean, forked_first)  # fmt: skip
                 stack.enter_context(checker)
             for case in self.cases:
                 if self.ctx.closing.is_set():  # (a run ahead, no longer wanted)

@@ -126,27 +126,27 @@ def test_a_held_jail_whose_server_was_lost_is_opened_again(kit: Kit, lean: bool)
         assert run.ok and run.stdout.strip() == b"2"
         # lean either way (straight to the jail's init, as the grader's), its init a fresh
         # interpreter when asked for, else a fork of the server
-        assert again.lean_open and jail._lean_open is lean
+        assert again.lean_open and jail._fresh_open is lean
 
 
-@pytest.mark.parametrize(("lean", "plain_first", "kinds"), [
+@pytest.mark.parametrize(("lean", "forked_first", "kinds"), [
     (True, 2, [False, False, True, True]),  # (a forked init for two runs, then a fresh one)
     (True, 0, [True] * 4),
-    (False, 2, [False] * 4),  # (never a fresh init: plain_first changes nothing)
+    (False, 2, [False] * 4),  # (never a fresh init: forked_first changes nothing)
 ])
 def test_a_jail_may_serve_its_first_runs_with_a_forked_init(
-    kit: Kit, lean: bool, plain_first: int, kinds: list[bool]
+    kit: Kit, lean: bool, forked_first: int, kinds: list[bool]
 ) -> None:
     exe = kit.build_file(DIVISOR / "submissions/accepted/smallest.py")
     found = []
     with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), lean=lean,
-                  plain_first=plain_first) as jail:  # fmt: skip
+                  forked_first=forked_first) as jail:  # fmt: skip
         for case in CASES:
             run = jail.run(limits=LIMITS, stdin=DIVISOR / "data" / f"{case}.in")
             answer = (DIVISOR / "data" / f"{case}.ans").read_bytes()
             assert run.ok and run.stdout.split() == answer.split()
             assert jail._box is not None and jail._box.lean_open
-            found.append(jail._lean_open)  # (the init that ran it: box() would switch)
+            found.append(jail._fresh_open)  # (the init that ran it: box() would switch)
     assert found == kinds and jail.runs == len(CASES)
 
 

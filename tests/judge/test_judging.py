@@ -85,7 +85,7 @@ def test_every_verdict_in_every_language(kit: Kit, tmp_path: Path, lang: str, ve
                                  tmp_path / str(attempt))
             assert result.verdict.value == verdict, (result.message, result.run)
         if jail != "fresh":
-            assert held.box().lean_open and held._lean_open is (jail == "lean")  # (init: fresh)
+            assert held.box().lean_open and held._fresh_open is (jail == "lean")  # (init: fresh)
 
 
 @pytest.mark.parametrize("jail", ["fresh", "held", "lean"])

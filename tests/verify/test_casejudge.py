@@ -37,7 +37,7 @@ def test_many_cases_are_judged_in_held_jails(
         found = real(self)
         assert found.lean_open  # (lean in any case: straight to the jail's init)
         if self.runs == 0:
-            (short if self.plain_first else opened).append(self._lean_open)
+            (short if self.forked_first else opened).append(self._fresh_open)
         return found
 
     monkeypatch.setattr(held.HeldJail, "box", box)
