@@ -21,6 +21,8 @@ if TYPE_CHECKING:
         """The runs' argv, environment and main file, as the init holds them
         (zygote.Current)."""
 
+        argv: list[str]
+        env: dict[str, str]
         inprocess: str | None
 
         def update(self, spec: bytes) -> None: ...
@@ -79,6 +81,9 @@ class State(ctypes.Structure):
         ("oom_count", ctypes.c_longlong),
         ("snap", (ctypes.c_longlong * 9) * MAX_SCRATCH),
         ("error", ctypes.c_char * 512),
+        ("exec_argv", ctypes.POINTER(ctypes.c_char_p)),
+        ("exec_envp", ctypes.POINTER(ctypes.c_char_p)),
+        ("exec_path", ctypes.c_char_p),
     ]
 
 
@@ -137,6 +142,7 @@ def serve(
     if made is None:
         return
     state = State()
+    held: list[object] = []  # (the arrays state.exec_* point into, see exec_spec)
     lib.ptpy_lean_start(ctypes.byref(made), ctypes.byref(state))
     prepared = 0
     while True:
@@ -150,6 +156,7 @@ def serve(
             state.inprocess = int(current.inprocess is not None)
             state.main_path = (current.inprocess or "").encode()
             state.main_known = 0
+            held[:] = [exec_spec(state, current.argv, current.env, current.inprocess)]
             if current.inprocess is None:
                 prepared = 1
         elif code == NEED_PREPARE:
@@ -163,3 +170,27 @@ def serve(
         else:
             os.write(2, b"lean init: " + state.error.rstrip(b"\0") + b"\n")
             os._exit(1)
+
+
+def exec_spec(state: State, argv: list[str], env: dict[str, str], inprocess: str | None
+              ) -> object:  # fmt: skip
+    """Give the C loop an exec'd spec's argv, environment and PATH, so that it starts the
+    program itself (see leanloop.c, spawn); returns what they point into, to be held while
+    the spec stands. A spec os.execve would refuse (an empty argv or name, a name with
+    "=") is left to Python, which says why as inside.start always has."""
+    state.exec_argv = state.exec_envp = None
+    state.exec_path = None
+    words = [os.fsencode(arg) for arg in argv]
+    named = [(os.fsencode(name), os.fsencode(value)) for name, value in env.items()]
+    if inprocess is not None or not words or not words[0]:
+        return None
+    if any(not name or b"=" in name for name, _ in named):
+        return None
+    pairs = [name + b"=" + value for name, value in named]
+    args = (ctypes.c_char_p * (len(words) + 1))(*words, None)
+    envp = (ctypes.c_char_p * (len(pairs) + 1))(*pairs, None)
+    state.exec_argv = ctypes.cast(args, ctypes.POINTER(ctypes.c_char_p))
+    state.exec_envp = ctypes.cast(envp, ctypes.POINTER(ctypes.c_char_p))
+    if b"/" not in words[0]:  # (searched as os.get_exec_path does)
+        state.exec_path = os.fsencode(env.get("PATH", os.defpath))
+    return (args, envp, words, pairs)

@@ -6,6 +6,7 @@ argv changes, setup failures, and a program's own module beside it."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -17,7 +18,7 @@ import pytest
 
 from problemtools_py.sandbox import native
 from problemtools_py.sandbox.client import Sandbox
-from problemtools_py.sandbox.protocol import LEAN_LOOP, Bind
+from problemtools_py.sandbox.protocol import LEAN_LOOP, SANDBOX_UID, Bind
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="a lean session needs root")
@@ -135,6 +136,71 @@ def test_outcomes(lean: tuple[Sandbox, Path], name: str, code: str, outcome: Out
     assert run(box, "print('next')", work).stdout == b"next\n"  # the session goes on
 
 
+EXEC_CASES = [case for case in CASES if case[0] != "wall-limit"]  # (the same wait as in-process)
+
+
+@pytest.mark.parametrize(("name", "code", "outcome", "stdout"), EXEC_CASES,
+                         ids=[c[0] for c in EXEC_CASES])  # fmt: skip
+def test_outcomes_of_exec_runs(lean: tuple[Sandbox, Path], name: str, code: str,
+                               outcome: Outcome, stdout: bytes | None) -> None:  # fmt: skip
+    """The same programs exec'd (the C loop starts them without a copy of the init)."""
+    box, work = lean
+    result = run(box, code, work, b"abc\n", argv=["python3", "-S", "/prog/main.py"])
+    assert result.outcome is outcome, result
+    if stdout is not None:
+        assert result.stdout == stdout
+    if name == "cpu-limit":
+        assert 1.0 <= result.cpu_seconds < 2.0 and not result.wall_killed
+    assert run(box, None, work, argv=["echo", "next"]).stdout == b"next\n"
+
+
+def test_an_exec_run_starts_as_a_new_program(lean: tuple[Sandbox, Path]) -> None:
+    """As the sandbox's user, without privileges, no signal ignored or blocked, only its
+    three descriptors open, its limits set, in the session's cgroup."""
+    box, work = lean
+    status = run(box, None, work, argv=["cat", "/proc/self/status"]).stdout.decode()
+    fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+    assert fields["Uid"].split()[0] == str(SANDBOX_UID) and fields["NoNewPrivs"] == "1"
+    assert int(fields["SigIgn"], 16) == 0 and int(fields["SigBlk"], 16) == 0, fields
+    assert run(box, None, work, argv=["ls", "/proc/self/fd"]).stdout == b"0\n1\n2\n3\n"
+    limits = run(box, None, work, argv=["cat", "/proc/self/limits"]).stdout.decode()
+    assert re.search(r"Max cpu time\s+3\s+4 ", limits), limits  # (LIMITS' second, and 2 more)
+    assert re.search(r"Max core file size\s+0\s+0 ", limits), limits
+    cgroups = run(box, None, work, argv=["cat", "/proc/self/cgroup"]).stdout
+    assert cgroups == run(box, "print(open('/proc/self/cgroup').read(), end='')", work).stdout
+
+
+def test_an_exec_run_searches_the_path_as_python_does(lean: tuple[Sandbox, Path]) -> None:
+    """A name without a slash is looked for in each directory of the run's PATH; the
+    failure told is the first that is not "not found" (a file that may not be run)."""
+    box, work = lean
+    tools = work / "bin"
+    tools.mkdir(exist_ok=True)
+    tools.chmod(0o755)
+    for name in ("cat", "tool"):
+        (tools / name).write_text("not a program\n")
+        (tools / name).chmod(0o644)
+    path = {"PATH": "/nowhere:/prog/bin:/usr/bin:/bin"}
+    assert _exec(box, ["cat"], path, b"through\n").stdout == b"through\n"
+    refused = "[Errno 13] Permission denied: b'/prog/bin/tool'"  # (searched for: bytes)
+    with pytest.raises(SandboxError, match=re.escape(refused)):
+        _exec(box, ["tool"], path)
+    missing = "[Errno 2] No such file or directory: b'/bin/none'"
+    with pytest.raises(SandboxError, match=re.escape(missing)):
+        _exec(box, ["none"], {"PATH": "/usr/bin:/bin"})
+    assert run(box, None, work, argv=["echo", "next"]).stdout == b"next\n"
+
+
+def _exec(box: Sandbox, argv: list[str], env: dict[str, str], data: bytes = b"") -> RunResult:
+    fd = os.memfd_create("stdin")
+    try:
+        os.write(fd, data)
+        os.lseek(fd, 0, os.SEEK_SET)
+        return box.run_lean(argv, limits=LIMITS, stdin=fd, env=env)
+    finally:
+        os.close(fd)
+
+
 def test_a_main_file_rewritten_in_place_runs_anew(lean: tuple[Sandbox, Path]) -> None:
     """Same size, same inode, within one clock tick: compared by content, not by time."""
     box, work = lean
@@ -149,7 +215,8 @@ def test_argv_and_exec_changes_reach_the_init(lean: tuple[Sandbox, Path]) -> Non
     assert run(box, None, work, b"", "y", "z").stdout == b"['y', 'z']\n"
     executed = run(box, None, work, argv=["python3", "-S", "/prog/main.py", "w"])
     assert executed.stdout == b"['w']\n"
-    with pytest.raises(SandboxError, match="sandbox setup failed"):
+    missing = "sandbox setup failed: [Errno 2] No such file or directory: '/no/such/program'"
+    with pytest.raises(SandboxError, match=re.escape(missing)):
         run(box, None, work, argv=["/no/such/program"])
     assert run(box, None, work, b"", "v").stdout == b"['v']\n"
 
