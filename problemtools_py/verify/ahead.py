@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import shutil
 import threading
+from collections.abc import Callable
 
 from problemtools_py.model.problem import Submission
 from problemtools_py.sandbox import native
 from problemtools_py.verify.casejudge import SubmissionJudge, cases_of
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.submissions import first_round, slowness
+
+# Cases a submission must have left for a thread with nothing else to do to help judge
+# them: a helper opens jails of its own (~10-25 ms, see held.py).
+HELP_LEFT = 8
 
 
 def judge_ahead(ctx: Context) -> None:
@@ -38,6 +43,11 @@ def judge_ahead(ctx: Context) -> None:
     for sub, cpu_limit, time_limit in jobs:
         if sub.rel not in ctx.ahead:
             ctx.ahead[sub.rel] = pool.submit(_judge, ctx, sub, cpu_limit, time_limit)
+    judging = list(ctx.ahead.values())
+    for future in judging:
+        future.add_done_callback(lambda _: ctx.sharing.wake())
+    for _ in range(max(1, ctx.options.jobs)):  # (each starts once every judging has)
+        pool.submit(_help, ctx, lambda: ctx.closing.is_set() or all(f.done() for f in judging))
 
 
 def _judge(ctx: Context, sub: Submission, cpu_limit: float, time_limit: float | None) -> None:
@@ -52,3 +62,13 @@ def _judge(ctx: Context, sub: Submission, cpu_limit: float, time_limit: float | 
             judge.run(build.executable, cpu_limit, time_limit, sub)
     finally:
         shutil.rmtree(judge.work, ignore_errors=True)
+
+
+def _help(ctx: Context, finished: Callable[[], bool]) -> None:
+    """A thread with nothing left to start: judge cases of the submissions still running
+    (the one with the most left first) while one has HELP_LEFT or more, until every
+    submission judged ahead is done. A helper that failed stops (the cases it gave back
+    are its submission's own thread's)."""
+    while (helper := ctx.sharing.next_helper(HELP_LEFT, finished)) is not None:
+        if not helper():
+            return

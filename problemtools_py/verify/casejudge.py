@@ -20,6 +20,7 @@ from problemtools_py.verify.answers import AnswerChecker
 from problemtools_py.verify.cache import VerdictCache, data_digest, digest
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome
+from problemtools_py.verify.sharing import CaseQueue
 from problemtools_py.verify.visualize import OutputVisualizer
 
 
@@ -167,15 +168,40 @@ class SubmissionJudge:
         self, exe: Executable, cpu_limit: float, tl: float | None, sub: Submission | None = None
     ) -> list[CaseOutcome]:
         """``exe`` (of ``sub``) on every case, or up to its first failure, in one jail kept
-        for its runs (interactive ones pair two jails per case)."""
-        outcomes = []
+        for its runs (interactive ones pair two jails per case). Threads left with nothing
+        else to do may judge some of its cases, in jails of their own (see sharing.py);
+        not those of a submission expected to fail early."""
+        likely_short = self.stop_early and sub is not None and expects_failure(sub)
+        queue: CaseQueue[CaseOutcome] = CaseQueue(len(self.cases), self.stop_early)
+
+        def helper() -> bool:
+            return self.serve(queue, exe, cpu_limit, tl, sub, helping=True)
+
+        shared = not likely_short and not self.visualizer.active
+        with self.ctx.sharing.offer(queue, helper) if shared else contextlib.nullcontext():
+            self.serve(queue, exe, cpu_limit, tl, sub, FORKED_FIRST if likely_short else 0)
+        while not queue.settle():  # (a case a failed helper gave back)
+            self.serve(queue, exe, cpu_limit, tl, sub)
+        return queue.outcomes()
+
+    def serve(
+        self,
+        queue: CaseQueue[CaseOutcome],
+        exe: Executable,
+        cpu_limit: float,
+        tl: float | None,
+        sub: Submission | None,
+        forked_first: int = 0,
+        helping: bool = False,
+    ) -> bool:
+        """Judge the queue's cases until none is left, in jails opened for them (False:
+        stopped early). A helper that fails gives its case back (its owner judges it, and
+        fails as it would have)."""
         name = sub.rel if sub is not None else ""
         limits = run_limits(self.ctx.submission_limits(cpu_limit), exe)
         interactive = self.ctx.problem.config.interactive
         custom = self.checker.custom
-        lean = worth_lean(len(self.cases))
-        likely_short = self.stop_early and sub is not None and expects_failure(sub)
-        forked_first = FORKED_FIRST if likely_short else 0
+        lean = worth_lean(queue.left())
         with contextlib.ExitStack() as stack:
             held = stack.enter_context(HeldJail(self.ctx.pool, exe, limits, lean=lean,
                                                 forked_first=forked_first))  # fmt: skip
@@ -185,13 +211,19 @@ class SubmissionJudge:
                 checker = HeldValidator(pool, custom.executable, custom.limits, data, work,
                                         lean, forked_first)  # fmt: skip
                 stack.enter_context(checker)
-            for case in self.cases:
-                if self.ctx.closing.is_set():  # (a run ahead, no longer wanted)
-                    break
-                outcome = self.judge_case(
-                    exe, case, cpu_limit, tl, name, None if interactive else (held, checker)
-                )
-                outcomes.append(outcome)
-                if self.stop_early and outcome.verdict is not Verdict.AC:
-                    break
-        return outcomes
+            while (index := queue.take()) is not None:
+                if self.ctx.closing.is_set():  # (runs ahead, no longer wanted)
+                    queue.give_back(index)
+                    queue.stop()
+                    return False
+                try:
+                    outcome = self.judge_case(exe, self.cases[index], cpu_limit, tl, name,
+                                              None if interactive else (held, checker))  # fmt: skip
+                except BaseException:
+                    queue.give_back(index)
+                    if helping:
+                        return False
+                    queue.stop()
+                    raise
+                queue.put(index, outcome, outcome.verdict is not Verdict.AC)
+        return True

@@ -18,6 +18,7 @@ from problemtools_py.once import OnceEach
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
 from problemtools_py.verify.options import Options, Progress
+from problemtools_py.verify.sharing import Sharing
 
 MIB = 1 << 20
 T = TypeVar("T")
@@ -45,6 +46,8 @@ class Context:
     # submissions judged ahead (see ahead.judge_ahead), by submission path
     ahead: dict[str, Future[None]] = field(default_factory=dict)
     closing: threading.Event = field(default_factory=threading.Event)  # work ahead stops
+    # submissions' cases open to threads with nothing else to do (see sharing.py)
+    sharing: Sharing = field(default_factory=Sharing)
 
     @classmethod
     def create(
@@ -134,6 +137,7 @@ class Context:
         from problemtools_py.verify.cache import flush_all
 
         self.closing.set()
+        self.sharing.wake()
         if self._prefetch is not None:
             self._prefetch.shutdown(wait=True, cancel_futures=True)
         flush_all()  # (this problem's new verdicts, committed together)
