@@ -71,13 +71,23 @@ def drop(path: Path) -> None:
 
 
 def _key(real: str, options: tuple[str, ...]) -> str:
+    """The JDK's identity: its javac, its ``release`` file, the -J options, and the JDK's
+    own archives (``lib/<vm>/classes*.jsa``), which ours is laid on: a JVM maps ours only
+    over the very archive it was made on ("static archive header checksum verification
+    failed"), and a JDK's package may make that one anew (Debian's does, at install, with
+    ``java -Xshare:dump``) without a new version."""
+    home = Path(real).parent.parent
     st = os.stat(real)
     try:
-        release = (Path(real).parent.parent / "release").read_bytes()
+        release = (home / "release").read_bytes()
     except OSError:
         release = b""
     h = hashlib.sha256(f"{real} {st.st_ino} {st.st_size} {st.st_mtime_ns}".encode())
     h.update(release + "\0".join(options).encode())
+    for base in sorted(home.glob("lib/*/classes*.jsa")):
+        with contextlib.suppress(OSError):
+            found = base.stat()
+            h.update(f"\0{base} {found.st_ino} {found.st_size} {found.st_mtime_ns}".encode())
     return h.hexdigest()[:24]
 
 

@@ -44,6 +44,23 @@ def test_the_archive_is_made_once_and_found_by_later_processes(
     assert javacds._key(real, OPTIONS) != javacds._key(real, ("-J-Xmx512m",))  # another one
 
 
+def test_an_archive_is_made_anew_when_the_jdks_own_is(tmp_path: Path) -> None:
+    """Ours is laid on the JDK's archive: made anew (Debian's package runs `java
+    -Xshare:dump` at install), it no longer maps ours, so ours is named by it too."""
+    home = tmp_path / "jdk"
+    (home / "bin").mkdir(parents=True)
+    (home / "lib/server").mkdir(parents=True)
+    (home / "bin/javac").write_text("javac")
+    (home / "release").write_text('JAVA_VERSION="17.0.16"\n')
+    base = home / "lib/server/classes.jsa"
+    base.write_bytes(b"archive one")
+    first = javacds._key(str(home / "bin/javac"), OPTIONS)
+    assert javacds._key(str(home / "bin/javac"), OPTIONS) == first
+    base.unlink()
+    base.write_bytes(b"archive two")  # (a new file, as the dump writes it)
+    assert javacds._key(str(home / "bin/javac"), OPTIONS) != first
+
+
 def test_no_javac_no_archive(cache: Path) -> None:
     assert javacds.archive("no-such-javac", OPTIONS) is None
     assert not cache.exists()
