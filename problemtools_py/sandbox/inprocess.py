@@ -7,6 +7,7 @@ own path for the rest."""
 
 from __future__ import annotations
 
+import _imp
 import builtins
 import os
 import sys
@@ -234,15 +235,26 @@ def local_names(directory: str) -> set[str]:
 
 
 def shadowed_modules(directory: str) -> tuple[str, ...]:
-    """The loaded modules (with their submodules) of those we preload that a file or
-    package in ``directory`` (the program's, first on its path) is named after: a run
-    drops them, so that ``import random`` loads the program's own ``random.py``, as in a
-    new python3, which has not imported random (a module built into the interpreter, as
-    math, is found first either way). Dropped in the program's own process, never in a
-    jail's init: that runs as root, and must import nothing from the program's directory."""
-    names = [n for n in local_names(directory).intersection(PRELOAD + BUILD_PRELOAD)
-             if n not in sys.builtin_module_names]  # fmt: skip
-    return tuple(m for m in sys.modules if any(m == n or m.startswith(n + ".") for n in names))
+    """The loaded modules a run drops so that its imports find what they would in a new
+    ``python3 -S``: when ``directory`` (the program's, first on its path) holds a file or
+    package named after a module this interpreter has loaded that a new one finds on the
+    path (not built in, not frozen, not its ``encodings``), every such loaded module, so
+    that ``import socket`` loads the program's ``socket.py`` and anything that imports it
+    does too. Else none (the usual case: preloaded modules stay, the point of running in
+    process). Dropped in the program's own process, never in a jail's init: that runs as
+    root, and must import nothing from the program's directory."""
+    local = local_names(directory)  # (a loaded submodule's package is loaded too)
+    if not any(name in sys.modules and not _found_first(name) for name in local):
+        return ()
+    return tuple(name for name in sys.modules if not _found_first(name))
+
+
+def _found_first(name: str) -> bool:
+    """Whether a new ``python3 -S`` has module ``name`` whatever its program's directory
+    holds: built in, frozen (found before the path), or imported as it starts."""
+    root = name.partition(".")[0]
+    return (root in sys.builtin_module_names or root in ("__main__", "encodings")
+            or _imp.is_frozen(root))  # fmt: skip
 
 
 def run_main(

@@ -284,6 +284,12 @@ INPROCESS = {
     # a module beside the program named after one the sandbox preloads: its own is imported
     "string.py": "NAME = 'own'",
     "ownmod.py": "import string\nprint(string.__file__, getattr(string, 'NAME', None))",
+    # a module the sandbox's own interpreters have loaded (not one a program is thought to
+    # use), and a frozen one, which a new python3 finds before its directory
+    "socket.py": "NAME = 'own'",
+    "os.py": "NAME = 'own'",
+    "ownsock.py": "import os, socket\nprint(socket.__file__, getattr(socket, 'NAME', None),"
+                  " getattr(os, 'NAME', None))",
     # python3 -S has no site module: no exit() or quit() builtins, no site-packages
     "nosite.py": "import builtins, sys\nprint(hasattr(builtins, 'exit'), hasattr(builtins, 'quit'),"
                  " 'site' in sys.modules, sys.flags.no_site, [p for p in sys.path if 'packages' in p])",
@@ -341,6 +347,7 @@ def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, mode: str
     assert results["signals.py"].stdout == b"0\n"  # SIG_DFL
     assert results["nosite.py"].stdout == b"False False False 1 []\n"
     assert results["ownmod.py"].stdout == b"/prog/string.py own\n"
+    assert results["ownsock.py"].stdout == b"/prog/socket.py own None\n"
     # each run is seeded afresh, as a new python3 is
     assert results["rand.py"].stdout != results["rand2.py"].stdout
 
