@@ -25,14 +25,13 @@ class CaseQueue(Generic[T]):
         self._changed = threading.Condition()
         self._next = 0  # the next case never handed out
         self._end = count  # no case from here on is handed out
-        self._returned: list[int] = []  # handed out, not judged: to be handed out again
+        self._returned: list[int] = []  # handed out, not judged, before _end: hand out again
         self._running = 0
         self._done: dict[int, T] = {}
 
     def take(self) -> int | None:
         """The next case to judge, or None when there is none left."""
         with self._changed:
-            self._returned = [i for i in self._returned if i < self._end]
             if self._returned:
                 index = min(self._returned)
                 self._returned.remove(index)
@@ -48,21 +47,27 @@ class CaseQueue(Generic[T]):
             self._done[index] = outcome
             self._running -= 1
             if failed and self.stop_early:
-                self._end = min(self._end, index + 1)
+                self._shrink(index + 1)
             self._changed.notify_all()
 
     def give_back(self, index: int) -> None:
         """A case taken but not judged (its helper failed): the next taker gets it."""
         with self._changed:
-            self._returned.append(index)
+            if index < self._end:
+                self._returned.append(index)
             self._running -= 1
             self._changed.notify_all()
 
     def stop(self) -> None:
         """Hand out nothing more (the verification is closing)."""
         with self._changed:
-            self._end = min(self._end, self._next)
+            self._shrink(self._next)
             self._returned.clear()
+
+    def _shrink(self, end: int) -> None:
+        """Hand out nothing from ``end`` on (nor anything given back there)."""
+        self._end = min(self._end, end)
+        self._returned = [i for i in self._returned if i < self._end]
 
     def left(self) -> int:
         with self._changed:
@@ -72,7 +77,7 @@ class CaseQueue(Generic[T]):
         """Wait for the cases being judged; True when none was given back meanwhile."""
         with self._changed:
             self._changed.wait_for(lambda: self._running == 0)
-            return not [i for i in self._returned if i < self._end]
+            return not self._returned
 
     def outcomes(self) -> list[T]:
         """The outcomes in case order, up to the first case not judged (or the first
