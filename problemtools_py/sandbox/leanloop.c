@@ -44,7 +44,7 @@
 
 enum { CHILD = 0, NEED_SPEC = 1, NEED_PREPARE = 2, CONTROL = 3, GRADER_GONE = 4, FAILED = -1 };
 
-struct lean_config {            /* mirrored by zygote._Config (ctypes) */
+struct lean_config {            /* mirrored by leannative.Config (ctypes) */
     int grader, control;
     int cpu_fd, cpu_usec;       /* cpu counter; 1: cgroup v2 cpu.stat usage_usec, 0: ns */
     int peak_fd, oom_fd, tasks_fd;
@@ -56,7 +56,7 @@ struct lean_config {            /* mirrored by zygote._Config (ctypes) */
     unsigned uid, gid;
 };
 
-struct lean_state {             /* mirrored by zygote._State */
+struct lean_state {             /* mirrored by leannative.State */
     int pending;                /* a request read, its descriptors below, not yet run */
     int fds[3];                 /* stdin, stdout, stderr of the pending run */
     int exec_error;             /* in the child: the setup-error pipe (close-on-exec) */

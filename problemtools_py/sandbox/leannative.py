@@ -180,9 +180,11 @@ def exec_spec(state: State, argv: list[str], env: dict[str, str], inprocess: str
     "=") is left to Python, which says why as inside.start always has."""
     state.exec_argv = state.exec_envp = None
     state.exec_path = None
+    if inprocess is not None:
+        return None
     words = [os.fsencode(arg) for arg in argv]
     named = [(os.fsencode(name), os.fsencode(value)) for name, value in env.items()]
-    if inprocess is not None or not words or not words[0]:
+    if not words or not words[0]:
         return None
     if any(not name or b"=" in name for name, _ in named):
         return None
