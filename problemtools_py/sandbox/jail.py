@@ -23,7 +23,9 @@ import tempfile
 import time
 from typing import Any, NamedTuple
 
-from problemtools_py.sandbox import inside, isolation, syscalls, zygote
+# leannative too, though only an init runs it: a forked init is a fork of this server,
+# and a module it imported itself cost every jail ~1.3 ms of CPU (~350 pages copied).
+from problemtools_py.sandbox import inside, isolation, leannative, syscalls, zygote  # noqa: F401
 from problemtools_py.sandbox.inside import RunFds
 from problemtools_py.sandbox.protocol import ENV, Bind, recv_message, send_message
 
@@ -130,8 +132,6 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         [os.open(path, os.O_WRONLY) for path in spec.join_paths],
     )
     counters = inside.open_counters({name: (path, key) for name, path, key in spec.stat_files})
-    if lean_fd is not None and spec.forked_init and spec.native:
-        from problemtools_py.sandbox import leannative  # noqa: F401  (the root hides it)
     isolation.build_root(isolation.RootSpec(spec.root_dir, spec.cwd, spec.binds, spec.file_bytes))
     scratch = inside.scratch_dirs(spec.cwd)
     inside.renew_scratch(scratch, spec.file_bytes, mounted=False)
