@@ -140,9 +140,13 @@ def entry_point(
 class Builder:
     """Builds programs into ``cache/builds/<sha256>/``, reusing earlier builds."""
 
-    def __init__(self, pool: SandboxPool, limits: Limits, cache: Path | None = None) -> None:
+    def __init__(self, pool: SandboxPool, limits: Limits, cache: Path | None = None,
+                 warm_compilers: bool = True) -> None:  # fmt: skip
+        """``warm_compilers``: make the compilers' own caches (g++'s precompiled headers,
+        javac's class-data archive) when missing, else use only those there (see pch.py)."""
         self.pool = pool
         self.limits = limits
+        self.warm_compilers = warm_compilers
         self.root = (cache or cache_root()) / "builds"
         self.root.mkdir(parents=True, exist_ok=True)
 
@@ -259,7 +263,8 @@ class Builder:
         binds = [Bind(str(work), BUILD_DIR, True)]
         if language.precompiled_headers:  # (the sources as staged: their bytes in hand)
             texts = [files[name] for name in sources]
-            argv, binds = pch.decorate(argv, binds, sources, texts, language.precompiled_headers)
+            argv, binds = pch.decorate(argv, binds, sources, texts, language.precompiled_headers,
+                                       self.warm_compilers)  # fmt: skip
         shared = self._class_data(language, argv)
         result = self._run_compiler(
             argv[:1] + javacds.flags(shared) + argv[1:] if shared else argv,
@@ -291,7 +296,8 @@ class Builder:
     def _class_data(self, language: Language, argv: list[str]) -> Path | None:
         if not language.class_data_sharing or not argv:
             return None
-        return javacds.archive(argv[0], tuple(a for a in argv if a.startswith("-J")))
+        options = tuple(a for a in argv if a.startswith("-J"))
+        return javacds.archive(argv[0], options, self.warm_compilers)
 
     def _run_compiler(
         self, argv: list[str], binds: list[Bind], in_process: bool = False

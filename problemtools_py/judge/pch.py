@@ -4,7 +4,11 @@ precompiled state. Parsing ``<bits/stdc++.h>`` is ~1.1 s of the ~1.35 s such a
 compilation takes (g++ 12, -O2), ~0.25 s from the state; ``<iostream>`` 0.25 -> 0.09 s
 of CPU. A state is made once per compiler, options and headers (~3.5 s and ~120 MB for
 ``<bits/stdc++.h>``, ~0.5 s and ~30 MB for ``<iostream>``), when the first program that
-starts with the header is compiled, and kept in the cache.
+starts with the header is compiled, and kept in the cache; it pays for itself from the
+fourth compilation or so. So a builder may be told to use a state only where there is one
+(``make=False``): a verification on a machine whose cache is new (see
+cachedir.used_before) compiles its few programs without, in parallel, rather than wait
+for a state nothing may use again.
 
 g++ looks for ``<header>.gch`` in each include directory before the header itself; a
 compilation gets the state's directory as ``-I /pch/0`` (bound read-only). g++ uses it
@@ -69,17 +73,17 @@ def options(argv: Sequence[str], sources: Sequence[str]) -> tuple[str, ...]:
     return tuple(kept)
 
 
-def directory(compiler: str, flags: tuple[str, ...], header: str) -> Path | None:
+def directory(compiler: str, flags: tuple[str, ...], header: str, make: bool = True) -> Path | None:
     """The directory holding ``header``'s state for ``compiler`` (a g++) with ``flags``,
-    made now if need be, or None when there is none (another compiler, no room, a
-    failure)."""
+    made now if need be (and ``make``), or None when there is none (another compiler, no
+    room, a failure)."""
     found = shutil.which(compiler, path=ENV["PATH"])
     if found is None or "g++" not in os.path.basename(os.path.realpath(found)):
         return None
-    key = (os.path.realpath(found), header, *flags)
+    key = (os.path.realpath(found), header, str(make), *flags)
     with _lock:
         if key not in _memo:
-            _memo[key] = _find_or_make(key[0], flags, header)
+            _memo[key] = _find_or_make(key[0], flags, header, make)
         return _memo[key]
 
 
@@ -89,14 +93,15 @@ def decorate(
     sources: Sequence[str],
     texts: Iterable[bytes],
     headers: Sequence[str],
+    make: bool = True,
 ) -> tuple[list[str], list[Bind]]:
     """A C++ compile command and its binds, with the states of the ``headers`` its
-    sources include first."""
+    sources include first (made now if need be, and ``make``)."""
     wanted = sorted({h for h in map(first_include, texts) if h is not None and h in headers})
     if not argv or not wanted:
         return argv, binds
     flags = options(argv, sources)
-    found = [d for d in (directory(argv[0], flags, h) for h in wanted) if d is not None]
+    found = [d for d in (directory(argv[0], flags, h, make) for h in wanted) if d is not None]
     mounts = [f"{MOUNT}/{index}" for index in range(len(found))]
     extra = [arg for mount in mounts for arg in ("-I", mount)]
     return [argv[0], *extra, *argv[1:]], [*binds, *map(Bind, map(str, found), mounts)]
@@ -138,9 +143,11 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _find_or_make(real: str, flags: tuple[str, ...], header: str) -> Path | None:
+def _find_or_make(real: str, flags: tuple[str, ...], header: str, make: bool) -> Path | None:
     try:
         base = cache_root() / "pch"
+        if not make and not any(base.glob(f"*-*/{state(header)}")):
+            return None  # (nothing to find: not even the ~60 ms of asking g++ its key)
         base.mkdir(parents=True, exist_ok=True)
         base.chmod(0o755)  # (bound into jails, read by the sandbox's user)
         with tempfile.TemporaryDirectory(dir=base, prefix=".make-") as scratch:
@@ -150,7 +157,7 @@ def _find_or_make(real: str, flags: tuple[str, ...], header: str) -> Path | None
             final = base / f"{key[0]}-{key[1]}"
             if (final / state(header)).is_file():
                 return final
-            if shutil.disk_usage(base).free < ROOM + SIZE:
+            if not make or shutil.disk_usage(base).free < ROOM + SIZE:
                 return None
             made = _make(real, flags, header, Path(scratch))
             if made is None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from problemtools_py.cachedir import used_before
 from problemtools_py.judge.compile import Build, Builder, Executable, read_program, scripts_language
 from problemtools_py.judge.languages import Language, Languages
 from problemtools_py.model.constants import substitute_bytes
@@ -67,7 +68,9 @@ class Context:
             problem,
             options,
             pool,
-            Builder(pool, compile_limits),
+            # (g++'s and javac's own caches made only on a machine that keeps its cache:
+            # one verification's few compilations do not pay for them; see pch.py)
+            Builder(pool, compile_limits, warm_compilers=used_before()),
             Languages.load((problem.root,)),
             progress,
         )

@@ -61,6 +61,15 @@ def test_an_archive_is_made_anew_when_the_jdks_own_is(tmp_path: Path) -> None:
     assert javacds._key(str(home / "bin/javac"), OPTIONS) != first
 
 
+def test_told_not_to_make_one_it_only_finds_one(cache: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    assert javacds.archive("javac", OPTIONS, make=False) is None
+    assert not cache.exists()
+    made = javacds.archive("javac", OPTIONS)
+    monkeypatch.setattr(javacds, "_memo", {})  # (as a new process)
+    assert made is not None and javacds.archive("javac", OPTIONS, make=False) == made
+
+
 def test_no_javac_no_archive(cache: Path) -> None:
     assert javacds.archive("no-such-javac", OPTIONS) is None
     assert not cache.exists()

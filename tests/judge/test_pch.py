@@ -140,6 +140,33 @@ def test_where_it_cannot_be_made_the_program_compiles_without(
     assert not list(empty.glob(f"*/{pch.state(BITS)}")) and not list(empty.glob(".make-*"))
 
 
+def test_told_not_to_make_one_a_builder_compiles_without_asking_g_plus_plus(
+    kit: Kit, empty: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_run(*args: object) -> None:
+        raise AssertionError("g++ asked for a state's name")
+
+    monkeypatch.setattr(pch, "_run", no_run)
+    builder = Builder(kit.pool, kit.builder.limits, tmp_path, warm_compilers=False)
+    build = builder.build(_cpp(kit), {"p.cpp": SUM})
+    assert build.executable is not None, build.message
+    assert not empty.exists()
+
+
+def test_told_not_to_make_one_a_builder_uses_one_there(
+    kit: Kit, made: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Builder(kit.pool, kit.builder.limits, tmp_path / "a").build(_cpp(kit), {"p.cpp": IOSTREAM})
+    monkeypatch.setattr(pch, "_memo", {})  # (a new process)
+    monkeypatch.setattr(pch, "_make", lambda *args: pytest.fail("made again"))
+    cpp = _cpp(kit)
+    told = dataclasses.replace(cpp, compile=(*cpp.compile[:1], "-H", *cpp.compile[1:]))
+    builder = Builder(kit.pool, kit.builder.limits, tmp_path / "b", warm_compilers=False)
+    build = builder.build(told, {"p.cpp": IOSTREAM})
+    assert build.executable is not None, build.message
+    assert build.message.startswith(f"! {pch.MOUNT}/0/{pch.state(IO)}"), build.message
+
+
 @pytest.mark.parametrize(("argv", "sources", "kept"), [
     (["g++", "-x", "c++", "-O2", "-pipe", "-o", "/build/a.out", "a.cpp", "b.cpp"],
      ["a.cpp", "b.cpp"], ("-O2", "-pipe")),
