@@ -1,15 +1,15 @@
 """A class-data-sharing archive for javac: the classes javac loads, dumped once per JDK
 and mapped by every later javac, which then starts in 0.3 s of CPU instead of 0.55 s.
 
-The archive is made on the first Java compilation (~1.2 s of CPU: it pays for itself from
-the sixth or so; a builder told ``make=False`` uses one only where there is one, see
-pch.py) by a javac run on a small program of our own, outside the sandbox (none of the
-package's code runs), checked by one more javac run
-that maps it, and published whole into the cache under a name of the JDK's identity (its
-javac, its ``release`` file, the -J options), so an upgraded JDK makes a new one. A javac
-that cannot use it (missing, or made by another JVM build) starts as before; a damaged one
-can crash the JVM, so a compilation that fails by a signal or a JVM fatal error is run
-again without it, and the archive is dropped (see compile.Builder)."""
+The archive is made on the first Java compilation that may make it (~1.2 s of CPU, paid
+back from the sixth or so: a builder told ``make=False`` uses one only where there is
+one, see pch.py), by a javac run on a small program of our own, outside the sandbox (none
+of the package's code runs), checked by one more javac run that maps it, and published
+whole into the cache under a name of the JDK's identity (its javac, its ``release`` file,
+the -J options), so an upgraded JDK makes a new one. A javac that cannot use it (missing,
+or made by another JVM build) starts as before; a damaged one can crash the JVM, so a
+compilation that fails by a signal or a JVM fatal error is run again without it, and the
+archive is dropped (see compile.Builder)."""
 
 from __future__ import annotations
 
