@@ -25,12 +25,11 @@ from problemtools_py.sandbox.results import Limits, RunResult, SandboxError
 
 T = TypeVar("T")
 
-# A lean session's init is a fresh small interpreter (~45 ms more to open than a jail whose
-# init is a fork of the sandbox server, and cheaper per run: it has less to fork); its
-# runs go straight to it, past the server. A held jail of fewer runs than this is lean
-# with a forked init (see zygote.serve_forked): cheap to open, and its runs skip the
-# server too; from this many, lean with a fresh one.
-LEAN_RUNS = 20
+# Every held jail is a lean session (its runs go straight to its init, past the server).
+# Its init is a fork of the sandbox server (see zygote.serve_forked: cheap to open) for a
+# jail of fewer runs than this; from this many, a fresh small interpreter (~45 ms more to
+# open, cheaper per run: it has less to fork).
+FRESH_INIT_RUNS = 20
 # A jail whose program will likely stop early (a submission expected to fail, on a problem
 # where the first failure ends its runs: most fail on a sample or the first secret cases)
 # serves this many runs with a forked init before it takes a fresh one: an early end then
@@ -38,16 +37,16 @@ LEAN_RUNS = 20
 FORKED_FIRST = 8
 
 
-def worth_lean(runs: float) -> bool:
-    """Whether a jail expected to serve ``runs`` runs should be lean."""
-    return runs >= LEAN_RUNS
+def worth_fresh_init(runs: float) -> bool:
+    """Whether a jail expected to serve ``runs`` runs should have a fresh init."""
+    return runs >= FRESH_INIT_RUNS
 
 
 class HeldJail:
     """Opened at the first run that needs it (runs answered from a cache open nothing);
     reopened when its server was lost; closed by :meth:`close`. Lean where the sandbox
-    offers it: its init forked, or (``lean``) a fresh interpreter; with ``forked_first``,
-    that many runs with a forked init first (see LEAN_RUNS, FORKED_FIRST)."""
+    offers it: its init forked, or (``fresh``) a fresh interpreter; with ``forked_first``,
+    that many runs with a forked init first (see FRESH_INIT_RUNS, FORKED_FIRST)."""
 
     def __init__(
         self,
@@ -55,13 +54,13 @@ class HeldJail:
         exe: Executable,
         limits: Limits,
         binds: Sequence[Bind] = (),
-        lean: bool = False,
+        fresh: bool = False,
         forked_first: int = 0,
     ) -> None:
         self.pool = pool
         self.exe = exe
-        self.lean = lean
-        self.forked_first = forked_first if lean else 0
+        self.fresh = fresh
+        self.forked_first = forked_first if fresh else 0
         self.runs = 0  # made in it so far
         self._fresh_open = False  # the kind open now: a fresh init (True) or a forked one
         self.limits = limits  # the session's: its memory (with the program's extra) counts
@@ -71,7 +70,7 @@ class HeldJail:
         self._fast = False  # Python runs in the jail's own interpreter
 
     def box(self) -> Sandbox:
-        fresh = self.lean and self.runs >= self.forked_first  # (else its init is forked)
+        fresh = self.fresh and self.runs >= self.forked_first  # (else its init is forked)
         if self._box is not None and (not self._box.alive or self._fresh_open != fresh):
             self.close()
         if self._box is None:
@@ -187,15 +186,15 @@ class HeldJails:
     """Held jails for a program's runs spread over threads (validators on many inputs,
     ``jobs`` at a time): each run takes a free one of the program's (see Lent)."""
 
-    def __init__(self, pool: SandboxPool, limits: Limits, lean: bool = False) -> None:
+    def __init__(self, pool: SandboxPool, limits: Limits, fresh: bool = False) -> None:
         self.pool = pool
         self.limits = limits
-        self.lean = lean
+        self.fresh = fresh
         self._lent: Lent[HeldJail] = Lent()
 
     def take(self, exe: Executable) -> contextlib.AbstractContextManager[HeldJail]:
         return self._lent.take(
-            str(exe.directory), lambda: HeldJail(self.pool, exe, self.limits, lean=self.lean)
+            str(exe.directory), lambda: HeldJail(self.pool, exe, self.limits, fresh=self.fresh)
         )
 
     def close(self) -> None:
@@ -223,12 +222,12 @@ class HeldValidator:
         limits: Limits,
         data: Path,
         work: Path,
-        lean: bool = False,
+        fresh: bool = False,
         forked_first: int = 0,
     ) -> None:
         self.roots = ((str(data.resolve()), "/data"), (str(work.resolve()), "/judge"))
         binds = [Bind(self.roots[0][0], "/data"), Bind(self.roots[1][0], "/judge", True)]
-        self.jail = HeldJail(pool, exe, limits, binds, lean, forked_first)
+        self.jail = HeldJail(pool, exe, limits, binds, fresh, forked_first)
         self._real: dict[str, str] = {}  # a directory -> its resolved path (see _resolved)
 
     def inside(self, *paths: Path) -> list[str] | None:

@@ -32,7 +32,7 @@ def judge_ahead(ctx: Context) -> None:
     if not cases:
         ctx.prefetch_submissions()
         return
-    # every held jail is lean (see held.LEAN_RUNS): its C run loop is built (once) meanwhile
+    # every held jail is lean (see judge/held.py): its C run loop is built (once) meanwhile
     threading.Thread(target=native.library, daemon=True).start()
     pool = ctx.background()
     jobs = first_round(ctx, subs)

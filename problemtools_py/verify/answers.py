@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from problemtools_py.findings import Finding, error, warning
-from problemtools_py.judge.held import HeldValidator, Lent, worth_lean
+from problemtools_py.judge.held import HeldValidator, Lent, worth_fresh_init
 from problemtools_py.judge.validators import (
     CustomValidator,
     DefaultValidator,
@@ -52,7 +52,7 @@ class AnswerChecker:
 
     def __init__(self, ctx: Context, runs: int = 0) -> None:
         self.ctx = ctx
-        self.lean = worth_lean(runs / max(1, ctx.options.jobs))  # (runs: how many checks)
+        self.fresh = worth_fresh_init(runs / max(1, ctx.options.jobs))  # (runs: how many checks)
         self.cache = VerdictCache()
         self.custom: CustomValidator | None = None
         self.error: str | None = None
@@ -155,7 +155,7 @@ class AnswerChecker:
             work, data = self._work, self.ctx.problem.root / "data"
             exe, limits = validator.executable, validator.limits
             with self._held.take(
-                "", lambda: HeldValidator(self.ctx.pool, exe, limits, data, work, self.lean)
+                "", lambda: HeldValidator(self.ctx.pool, exe, limits, data, work, self.fresh)
             ) as held:
                 inside = held.inside(given, answer, feedback)
                 if inside is not None:

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.held import FORKED_FIRST, HeldJail, HeldValidator, worth_lean
+from problemtools_py.judge.held import FORKED_FIRST, HeldJail, HeldValidator, worth_fresh_init
 from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.validators import CustomValidator
 from problemtools_py.model.problem import Submission, TestCase
@@ -201,15 +201,15 @@ class SubmissionJudge:
         limits = run_limits(self.ctx.submission_limits(cpu_limit), exe)
         interactive = self.ctx.problem.config.interactive
         custom = self.checker.custom
-        lean = worth_lean(queue.left())
+        fresh = worth_fresh_init(queue.left())
         with contextlib.ExitStack() as stack:
-            held = stack.enter_context(HeldJail(self.ctx.pool, exe, limits, lean=lean,
+            held = stack.enter_context(HeldJail(self.ctx.pool, exe, limits, fresh=fresh,
                                                 forked_first=forked_first))  # fmt: skip
             checker = None
             if custom is not None and not interactive:
                 data, pool, work = self.ctx.problem.root / "data", self.ctx.pool, self.work
                 checker = HeldValidator(pool, custom.executable, custom.limits, data, work,
-                                        lean, forked_first)  # fmt: skip
+                                        fresh, forked_first)  # fmt: skip
                 stack.enter_context(checker)
             while (index := queue.take()) is not None:
                 if self.ctx.closing.is_set():  # (runs ahead, no longer wanted)

@@ -13,7 +13,7 @@ from pathlib import Path
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
-from problemtools_py.judge.held import HeldJail, HeldJails, worth_lean
+from problemtools_py.judge.held import HeldJail, HeldJails, worth_fresh_init
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Outcome, SandboxError
@@ -131,7 +131,7 @@ def check_inputs(ctx: Context) -> list[Finding]:
     root = ctx.problem.root
     inputs = [(case, root / case.files[".in"]) for case in _cases(ctx, validation=False)]
     runs = (len(inputs) + 8) * len(built) / max(1, ctx.options.jobs)  # (8 junk inputs)
-    with HeldJails(ctx.pool, ctx.validation_limits, worth_lean(runs)) as jails:  # per thread
+    with HeldJails(ctx.pool, ctx.validation_limits, worth_fresh_init(runs)) as jails:  # per thread
         verdicts = _verdicts(ctx, built, inputs, cache, jails)
         more = [*_invalid_inputs(ctx, built, cache, jails), *_fuzz(ctx, built, cache, jails)]
     which = [(program, case) for case, _path in inputs for program, _exe in built]

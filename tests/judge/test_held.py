@@ -33,11 +33,11 @@ def _validator(kit: Kit, source: str | None = None) -> CustomValidator:
 
 
 def _judge_all(kit: Kit, submission: str, checker: CustomValidator, work: Path,
-               held: bool, lean: bool = False) -> list[tuple[Verdict, str]]:
+               held: bool, fresh: bool = False) -> list[tuple[Verdict, str]]:
     exe = kit.build_file(DIVISOR / "submissions" / submission)
     found = []
-    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), lean=lean) as jail, HeldValidator(
-        kit.pool, checker.executable, checker.limits, DIVISOR / "data", work, lean
+    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), fresh=fresh) as jail, HeldValidator(
+        kit.pool, checker.executable, checker.limits, DIVISOR / "data", work, fresh
     ) as validator:
         judge = CaseJudge(kit.pool, checker, LIMITS, held=jail if held else None,
                           held_validator=validator if held else None)
@@ -49,15 +49,15 @@ def _judge_all(kit: Kit, submission: str, checker: CustomValidator, work: Path,
     return found
 
 
-@pytest.mark.parametrize("lean", [False, True], ids=["forked", "fresh"])
+@pytest.mark.parametrize("fresh", [False, True], ids=["forked", "fresh"])
 @pytest.mark.parametrize("submission", [
     "accepted/smallest.py", "accepted/largest.cpp", "wrong_answer/one.py",
     "wrong_answer/overflow.c", "run_time_error/recurse.py",
 ])
 def test_held_jails_judge_as_fresh_jails_do(kit: Kit, tmp_path: Path, submission: str,
-                                            lean: bool) -> None:
+                                            fresh: bool) -> None:
     checker, work = _validator(kit), _work(tmp_path / "work")
-    held = _judge_all(kit, submission, checker, work, held=True, lean=lean)
+    held = _judge_all(kit, submission, checker, work, held=True, fresh=fresh)
     fresh = _judge_all(kit, submission, checker, work, held=False)
     assert held == fresh
     assert {verdict for verdict, _ in held} != {Verdict.JE}
@@ -77,12 +77,12 @@ sys.exit(42)
 """
 
 
-@pytest.mark.parametrize("lean", [False, True], ids=["forked", "fresh"])
+@pytest.mark.parametrize("fresh", [False, True], ids=["forked", "fresh"])
 def test_a_held_validator_writes_only_into_its_feedback_directory(kit: Kit, tmp_path: Path,
-                                                                  lean: bool) -> None:
+                                                                  fresh: bool) -> None:
     work = _work(tmp_path / "work")
     results = _judge_all(kit, "accepted/smallest.py", _validator(kit, HOSTILE), work,
-                         held=True, lean=lean)
+                         held=True, fresh=fresh)
     assert results == [(Verdict.AC, "only feedback")] * len(CASES)
     assert not (DIVISOR / "data/planted").exists() and not (work / "planted").exists()
 
@@ -111,11 +111,11 @@ def test_files_outside_the_bound_roots_are_not_mapped(kit: Kit, tmp_path: Path) 
         assert held.inside(tmp_path / "data/out/../a.in") is None  # (.. after the link)
 
 
-@pytest.mark.parametrize("lean", [False, True], ids=["forked", "fresh"])
-def test_a_held_jail_whose_server_was_lost_is_opened_again(kit: Kit, lean: bool) -> None:
+@pytest.mark.parametrize("fresh", [False, True], ids=["forked", "fresh"])
+def test_a_held_jail_whose_server_was_lost_is_opened_again(kit: Kit, fresh: bool) -> None:
     exe = kit.build_file(DIVISOR / "submissions/accepted/smallest.py")
     stdin = DIVISOR / "data/sample/1.in"
-    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), lean=lean) as jail:
+    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), fresh=fresh) as jail:
         first = jail.box()
         assert jail.box() is first  # (kept between runs)
         first.proc.kill()  # (its server dies)
@@ -126,20 +126,20 @@ def test_a_held_jail_whose_server_was_lost_is_opened_again(kit: Kit, lean: bool)
         assert run.ok and run.stdout.strip() == b"2"
         # lean either way (straight to the jail's init, as the grader's), its init a fresh
         # interpreter when asked for, else a fork of the server
-        assert again.lean_open and jail._fresh_open is lean
+        assert again.lean_open and jail._fresh_open is fresh
 
 
-@pytest.mark.parametrize(("lean", "forked_first", "kinds"), [
+@pytest.mark.parametrize(("fresh", "forked_first", "kinds"), [
     (True, 2, [False, False, True, True]),  # (a forked init for two runs, then a fresh one)
     (True, 0, [True] * 4),
     (False, 2, [False] * 4),  # (never a fresh init: forked_first changes nothing)
 ])
 def test_a_jail_may_serve_its_first_runs_with_a_forked_init(
-    kit: Kit, lean: bool, forked_first: int, kinds: list[bool]
+    kit: Kit, fresh: bool, forked_first: int, kinds: list[bool]
 ) -> None:
     exe = kit.build_file(DIVISOR / "submissions/accepted/smallest.py")
     found = []
-    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), lean=lean,
+    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), fresh=fresh,
                   forked_first=forked_first) as jail:  # fmt: skip
         for case in CASES:
             run = jail.run(limits=LIMITS, stdin=DIVISOR / "data" / f"{case}.in")

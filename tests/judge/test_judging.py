@@ -77,7 +77,7 @@ def test_every_verdict_in_every_language(kit: Kit, tmp_path: Path, lang: str, ve
         return
     exe = build.executable
     assert exe is not None, build.message
-    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), lean=jail == "lean") as held:
+    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), fresh=jail == "lean") as held:
         judge = CaseJudge(kit.pool, DefaultValidator([]), LIMITS,
                           held=held if jail != "fresh" else None)
         for attempt in range(2 if jail != "fresh" else 1):  # (a held jail: again, the same)
@@ -96,7 +96,7 @@ def test_python_runs_as_python3_dash_s_in_every_jail(kit: Kit, tmp_path: Path, j
     source = b'print(f"Hello {input().strip()}!")\nexit(0)\n'
     exe = kit.builder.build(kit.languages.get("python3"), {"a.py": source}).executable  # type: ignore[arg-type]
     assert exe is not None
-    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), lean=jail == "lean") as held:
+    with HeldJail(kit.pool, exe, run_limits(LIMITS, exe), fresh=jail == "lean") as held:
         judge = CaseJudge(kit.pool, DefaultValidator([]), LIMITS,
                           held=held if jail != "fresh" else None)
         result = judge.judge(exe, HELLO / "data/secret/02.in", HELLO / "data/secret/02.ans",

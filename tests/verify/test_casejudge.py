@@ -1,6 +1,6 @@
-"""verify/casejudge.py: a package with many test cases is judged in held jails, lean ones
-past judge.held.LEAN_RUNS runs (plain at first for a submission expected to fail), with the
-verdicts its submissions claim and no finding."""
+"""verify/casejudge.py: a package with many test cases is judged in held jails, their
+inits fresh past judge.held.FRESH_INIT_RUNS runs (forked at first for a submission expected
+to fail), with the verdicts its submissions claim and no finding."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from problemtools_py.verify.context import Options
 from problemtools_py.verify.verifier import verify_all
 
 
-@pytest.mark.parametrize("extra", [0, held.LEAN_RUNS])
+@pytest.mark.parametrize("extra", [0, held.FRESH_INIT_RUNS])
 def test_many_cases_are_judged_in_held_jails(
     copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch, extra: int
 ) -> None:
