@@ -6,16 +6,17 @@ back from the sixth or so: a builder told ``make=False`` uses one only where the
 one, see pch.py), by a javac run on a small program of our own, outside the sandbox (none
 of the package's code runs), checked by one more javac run that maps it, and published
 whole into the cache under a name of the JDK's identity (its javac, its ``release`` file,
-the -J options), so an upgraded JDK makes a new one. A javac that cannot use it (missing,
-or made by another JVM build) starts as before; a damaged one can crash the JVM, so a
-compilation that fails by a signal or a JVM fatal error is run again without it, and the
-archive is dropped (see compile.Builder)."""
+the -J options), so an upgraded JDK makes a new one, which replaces the one before. A
+javac that cannot use it (missing, or made by another JVM build) starts as before; a
+damaged one can crash the JVM, so a compilation that fails by a signal or a JVM fatal
+error is run again without it, and the archive is dropped (see compile.Builder)."""
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -32,6 +33,7 @@ _PROBE = (
     "  List<String> l = new ArrayList<>(); Map<String, Integer> m = new HashMap<>();\n"
     "  System.out.println(l.size() + m.size() + new Scanner(System.in).nextInt()); } }\n"
 )
+_OLD_NAME = re.compile(r"javac-[0-9a-f]{24}\.jsa$")
 _lock = threading.Lock()
 _memo: dict[tuple[str, tuple[str, ...], bool], Path | None] = {}
 
@@ -93,10 +95,17 @@ def _key(real: str, options: tuple[str, ...]) -> str:
     return h.hexdigest()[:24]
 
 
+def _place(real: str, options: tuple[str, ...]) -> str:
+    """The part of an archive's name that stays when its JDK is upgraded in place: the
+    javac's path and the -J options (the rest of the name, _key, changes then)."""
+    return hashlib.sha256("\0".join((real, *options)).encode()).hexdigest()[:12]
+
+
 def _find_or_make(real: str, options: tuple[str, ...], make: bool) -> Path | None:
     try:
         directory = cache_root() / "javac-cds"
-        final = directory / f"javac-{_key(real, options)}.jsa"
+        place = _place(real, options)
+        final = directory / f"javac-{place}-{_key(real, options)}.jsa"
         if final.is_file() or not make:
             return final if final.is_file() else None
         directory.mkdir(parents=True, exist_ok=True)
@@ -107,9 +116,20 @@ def _find_or_make(real: str, options: tuple[str, ...], make: bool) -> Path | Non
                 return None
             made.chmod(0o644)
             os.replace(made, final)
+        _sweep(directory, place, final)
         return final
     except OSError:
         return None
+
+
+def _sweep(directory: Path, place: str, final: Path) -> None:
+    """Delete the archives ``final`` replaces (~10 MB each): the same javac's before an
+    upgrade, and those named as before 2026-12-01 (no place in the name), which nothing
+    looks for. (A javac mapping one keeps it; one started after goes on without.)"""
+    for old in directory.glob("javac-*.jsa"):
+        if old != final and (old.name.startswith(f"javac-{place}-") or _OLD_NAME.match(old.name)):
+            with contextlib.suppress(OSError):
+                old.unlink()
 
 
 def _make(real: str, options: tuple[str, ...], scratch: Path) -> Path | None:

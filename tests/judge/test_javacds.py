@@ -70,6 +70,29 @@ def test_told_not_to_make_one_it_only_finds_one(cache: Path,
     assert made is not None and javacds.archive("javac", OPTIONS, make=False) == made
 
 
+def test_a_new_archive_replaces_the_same_javacs_older_ones(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An upgraded JDK's archive replaces the one before (~10 MB) and those named as before
+    2026-12-01; another javac's (or other options') stays."""
+    def quick(real: str, options: tuple[str, ...], scratch: Path) -> Path:
+        (scratch / "javac.jsa").write_bytes(b"an archive")
+        return scratch / "javac.jsa"
+
+    monkeypatch.setattr(javacds, "_make", quick)
+    real = str(Path(shutil.which("javac") or "").resolve())
+    place = javacds._place(real, OPTIONS)
+    cache.mkdir(parents=True)
+    before = cache / f"javac-{place}-{'0' * 24}.jsa"
+    unplaced = cache / f"javac-{'a' * 24}.jsa"
+    other = cache / f"javac-{javacds._place(real, ('-J-Xmx512m',))}-{'0' * 24}.jsa"
+    for path in (before, unplaced, other):
+        path.write_bytes(b"old")
+    made = javacds.archive("javac", OPTIONS)
+    assert made is not None and made.name.startswith(f"javac-{place}-")
+    assert sorted(p.name for p in cache.iterdir()) == sorted([made.name, other.name])
+
+
 def test_no_javac_no_archive(cache: Path) -> None:
     assert javacds.archive("no-such-javac", OPTIONS) is None
     assert not cache.exists()
