@@ -1,5 +1,6 @@
-""""Did you mean" hints: the known word closest to a misspelt one. difflib is imported at
-the first misspelling, not by every command that might meet one (-p config starts faster)."""
+"""Hints that ask "did you mean": the known word closest to a misspelt one. difflib is
+imported at the first misspelling, not by every command that might meet one (-p config
+starts faster)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The package stays mypy-strict and ruff-clean: CI fails otherwise."""
+"""The package stays mypy-strict and ruff-clean (its code ruff-formatted too): CI fails
+otherwise."""
 
 from __future__ import annotations
 
@@ -18,6 +19,12 @@ def tool(name: str) -> str:
 
 def test_ruff_is_clean() -> None:
     proc = subprocess.run([tool("ruff"), "check", "problemtools_py", "tests", "bench"], cwd=REPO,
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_package_is_ruff_formatted() -> None:
+    proc = subprocess.run([tool("ruff"), "format", "--check", "problemtools_py"], cwd=REPO,
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 

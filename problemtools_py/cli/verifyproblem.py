@@ -183,9 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from problemtools_py.cli.reporters import JsonReporter, TextReporter
         from problemtools_py.verify.verifier import verify_all
 
-        reporter = (
-            JsonReporter() if args.json else TextReporter(args.quiet, args.verbose)
-        )
+        reporter = JsonReporter() if args.json else TextReporter(args.quiet, args.verbose)
         options = Options(
             jobs=args.jobs,
             fixed_time_limit=args.fixed_timelim,

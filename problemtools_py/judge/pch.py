@@ -120,9 +120,7 @@ def _stat(path: str) -> str:
     return f"{path} {st.st_ino} {st.st_size} {st.st_mtime_ns}"
 
 
-def _key(
-    real: str, flags: tuple[str, ...], header: str, scratch: Path
-) -> tuple[str, str] | None:
+def _key(real: str, flags: tuple[str, ...], header: str, scratch: Path) -> tuple[str, str] | None:
     """(the compiler, options and header's part of the name, the files' part), or None."""
     (scratch / "h.h").write_text(_SOURCE.format(header=header))
     cc1plus = _run([real, "-print-prog-name=cc1plus"], scratch)
