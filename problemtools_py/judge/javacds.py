@@ -143,8 +143,10 @@ def _make(real: str, options: tuple[str, ...], scratch: Path) -> Path | None:
              "-d", str(scratch / "out"), str(source)]  # fmt: skip
     for argv in (dump, check):
         try:
+            # (in the sandbox's environment, as compilations run: never the judge's
+            # JAVA_TOOL_OPTIONS and the like, which would dump another archive)
             done = subprocess.run(argv, capture_output=True, timeout=120, check=False,
-                                  stdin=subprocess.DEVNULL, cwd=scratch)  # fmt: skip
+                                  stdin=subprocess.DEVNULL, cwd=scratch, env=dict(ENV))  # fmt: skip
         except (OSError, subprocess.TimeoutExpired):
             return None
         if done.returncode != 0 or not made.is_file():

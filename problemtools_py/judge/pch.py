@@ -108,9 +108,11 @@ def decorate(
 
 
 def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes] | None:
+    """g++ in the environment the sandbox's compilations have, never the judge's own (a
+    CPATH there would make a state of other headers, which g++ would then take)."""
     try:
         return subprocess.run(argv, capture_output=True, timeout=300, check=False,
-                              stdin=subprocess.DEVNULL, cwd=cwd)  # fmt: skip
+                              stdin=subprocess.DEVNULL, cwd=cwd, env=dict(ENV))  # fmt: skip
     except (OSError, subprocess.TimeoutExpired):
         return None
 

@@ -93,6 +93,16 @@ def test_a_new_archive_replaces_the_same_javacs_older_ones(
     assert sorted(p.name for p in cache.iterdir()) == sorted([made.name, other.name])
 
 
+def test_the_judges_own_java_options_do_not_reach_the_dump(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """javac is dumped as compilations run it, in the sandbox's environment: a
+    JAVA_TOOL_OPTIONS of the judge's (here one that forbids dumping) changes nothing."""
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", "-Xshare:off")
+    made = javacds.archive("javac", OPTIONS)
+    assert made is not None and made.is_file()
+
+
 def test_no_javac_no_archive(cache: Path) -> None:
     assert javacds.archive("no-such-javac", OPTIONS) is None
     assert not cache.exists()

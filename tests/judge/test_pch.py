@@ -167,6 +167,29 @@ def test_told_not_to_make_one_a_builder_uses_one_there(
     assert build.message.startswith(f"! {pch.MOUNT}/0/{pch.state(IO)}"), build.message
 
 
+def test_a_state_is_made_in_the_environment_compilations_have(
+    kit: Kit, empty: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The judge's own environment (a CPATH, as some toolchains set) never shapes a state:
+    the sandbox compiles with a clean one, and g++ would take a state made from other
+    headers without a word."""
+    shadow = tmp_path / "include"
+    shadow.mkdir()
+    (shadow / "iostream").write_text("#define PTPY_SHADOWED 1\n#include_next <iostream>\n")
+    monkeypatch.setenv("CPATH", str(shadow))
+    told = b"#include <iostream>\nint main() {\n#ifdef PTPY_SHADOWED\n return 3;\n#endif\n}\n"
+    build = Builder(kit.pool, kit.builder.limits, tmp_path / "b").build(_cpp(kit), {"p.cpp": told})
+    assert build.executable is not None, build.message
+    assert list(empty.glob(f"*/{pch.state(IO)}"))  # (made, and used by the compilation)
+    from problemtools_py.judge.held import HeldJail
+
+    (tmp_path / "in").write_bytes(b"")
+    limits = Limits(cpu_seconds=2.0, memory_bytes=256 << 20, output_bytes=1 << 20)
+    with HeldJail(kit.pool, build.executable, limits) as jail:
+        run = jail.run(limits=limits, stdin=tmp_path / "in")
+    assert run.exit_code == 0, "the state was made from the judge's CPATH"
+
+
 @pytest.mark.parametrize(("argv", "sources", "kept"), [
     (["g++", "-x", "c++", "-O2", "-pipe", "-o", "/build/a.out", "a.cpp", "b.cpp"],
      ["a.cpp", "b.cpp"], ("-O2", "-pipe")),
