@@ -13,6 +13,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from problemtools_py.sandbox.protocol import ENV
 from problemtools_py.sandbox.protocol import LEAN_LOOP as SWITCH
 
 SOURCE = Path(__file__).with_name("leanloop.c")
@@ -60,8 +61,10 @@ def _build() -> str | None:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, scratch = tempfile.mkstemp(dir=target.parent, prefix=".leanloop-", suffix=".so")
         os.close(fd)
-        done = subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", scratch, str(SOURCE)],
-                              capture_output=True, timeout=120, check=False)  # fmt: skip
+        # (in the sandbox's environment: a CPATH of the judge's would shadow its headers,
+        # and the build is kept for every later run)
+        argv = [compiler, "-O2", "-shared", "-fPIC", "-o", scratch, str(SOURCE)]
+        done = subprocess.run(argv, capture_output=True, timeout=120, check=False, env=dict(ENV))
         if done.returncode != 0:
             os.unlink(scratch)
             return None

@@ -35,6 +35,21 @@ def test_the_loop_is_built_once_and_can_be_switched_off(monkeypatch: pytest.Monk
     assert native.library() is None
 
 
+def test_the_loop_is_built_in_the_sandboxs_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CPATH of the judge's shadows no header of the loop (the build is kept for every
+    later run)."""
+    shadow = tmp_path / "include"
+    shadow.mkdir()
+    (shadow / "signal.h").write_text("#error the judge's own header\n")
+    monkeypatch.setenv("CPATH", str(shadow))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(native, "_built", [])
+    built = native.library()
+    assert built is not None and built.startswith(str(tmp_path / "cache"))
+
+
 def test_a_caller_that_may_not_wait_gets_no_loop_while_it_is_built(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
