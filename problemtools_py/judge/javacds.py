@@ -106,8 +106,10 @@ def _find_or_make(real: str, options: tuple[str, ...], make: bool) -> Path | Non
         directory = cache_root() / "javac-cds"
         place = _place(real, options)
         final = directory / f"javac-{place}-{_key(real, options)}.jsa"
-        if final.is_file() or not make:
-            return final if final.is_file() else None
+        if final.is_file():
+            return final
+        if not make:
+            return None
         directory.mkdir(parents=True, exist_ok=True)
         directory.chmod(0o755)  # (bound into jails, read by the sandbox's user)
         with tempfile.TemporaryDirectory(dir=directory, prefix=".make-") as scratch:

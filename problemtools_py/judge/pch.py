@@ -44,7 +44,7 @@ SIZE = 300 << 20  # the most a state takes (g++ 12, -std=gnu++20: ~120 MB)
 _SOURCE = "#include <{header}>\n"  # (the one-line header a state is made from)
 _INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.M)
 _lock = threading.Lock()
-_memo: dict[tuple[str, ...], Path | None] = {}
+_memo: dict[tuple[str, str, bool, tuple[str, ...]], Path | None] = {}
 
 
 def first_include(text: bytes) -> str | None:
@@ -80,7 +80,7 @@ def directory(compiler: str, flags: tuple[str, ...], header: str, make: bool = T
     found = shutil.which(compiler, path=ENV["PATH"])
     if found is None or "g++" not in os.path.basename(os.path.realpath(found)):
         return None
-    key = (os.path.realpath(found), header, str(make), *flags)
+    key = (os.path.realpath(found), header, make, flags)
     with _lock:
         if key not in _memo:
             _memo[key] = _find_or_make(key[0], flags, header, make)
