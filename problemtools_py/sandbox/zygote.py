@@ -315,28 +315,35 @@ def _pin(core: int | None) -> None:
         pass
 
 
-_PREPARED: dict[tuple[str, tuple[str, ...]], tuple[bytes, inprocess.Main]] = {}
+_COMPILED: dict[str, tuple[bytes, types.CodeType]] = {}  # main file: (its bytes, its code)
+_PREPARED: dict[tuple[str, tuple[str, ...]], inprocess.Main] = {}  # made of _COMPILED's code
 
 
 def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
     """The main file made ready once for all of a completion's tests (compiled, with its
     ``__main__`` module): reused while the file holds the same bytes (compared in full:
-    timestamps are too coarse to tell two quick completions of one size apart). None when
-    the program should load it itself: unreadable to the sandbox user, or not valid Python
-    (its own run reports that)."""
+    timestamps are too coarse to tell two quick completions of one size apart). Its code
+    outlives a change of arguments (a validator's name each test's files): only the small
+    :class:`inprocess.Main` is made again. None when the program should load it itself:
+    unreadable to the sandbox user, or not valid Python (its own run reports that)."""
     args = tuple(inprocess.script_args(argv, path))
     try:
         if not os.stat(path).st_mode & 0o004:
             return None
         with open(path, "rb") as handle:
             source = handle.read()
-        cached = _PREPARED.get((path, args))
-        if cached is None or cached[0] != source:
-            _PREPARED.clear()  # one program at a time
+        compiled = _COMPILED.get(path)
+        if compiled is None or compiled[0] != source:
+            _COMPILED.clear()  # one program at a time
+            _PREPARED.clear()
             code = compile(source, path, "exec")
             inprocess.preload(_named(code, path))  # (what it may use, once)
-            cached = _PREPARED[(path, args)] = (source, inprocess.prepare(path, list(args), code))
-        return cached[1]
+            compiled = _COMPILED[path] = (source, code)
+        main = _PREPARED.get((path, args))
+        if main is None:
+            _PREPARED.clear()  # (one argv at a time: a validator's differ every test)
+            main = _PREPARED[(path, args)] = inprocess.prepare(path, list(args), compiled[1])
+        return main
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
 
