@@ -274,6 +274,21 @@ def test_a_session_imports_only_the_modules_its_program_names(
     assert uses.stdout == b"['heapq']\n"
 
 
+def test_a_program_that_may_open_a_file_finds_the_codecs_looked_up(
+    lean: tuple[Sandbox, Path],
+) -> None:
+    """inprocess.CODECS: looked up by the init where the program names ``open`` (or
+    decode...), so that its runs do not import them (a run's own import would leave the
+    init without them)."""
+    box, work = lean
+    (work / "latin.txt").write_bytes("Gauß\n".encode("latin-1"))
+    (work / "latin.txt").chmod(0o644)
+    code = "import sys\nprint('encodings.latin_1' in sys.modules)\n"
+    code += "print(open('/prog/latin.txt', encoding='latin-1').read().strip())"
+    for _ in range(2):
+        assert run(box, code, work).stdout == "True\nGauß\n".encode()
+
+
 def test_a_module_beside_the_program_is_the_one_it_imports(lean: tuple[Sandbox, Path]) -> None:
     """The init's import of a named module never reads the program's directory (a module
     there runs as the program, in its own process), and the program gets its own module,
