@@ -337,7 +337,10 @@ def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
             _COMPILED.clear()  # one program at a time
             _PREPARED.clear()
             code = compile(source, path, "exec")
-            inprocess.preload(_named(code, path))  # (what it may use, once)
+            named = _named(code, path)
+            inprocess.preload(named)  # (what it may use, once)
+            if "re" in named:
+                inprocess.precompile_patterns(code)
             compiled = _COMPILED[path] = (source, code)
         main = _PREPARED.get((path, args))
         if main is None:

@@ -289,6 +289,19 @@ def test_a_program_that_may_open_a_file_finds_the_codecs_looked_up(
         assert run(box, code, work).stdout == "True\nGauß\n".encode()
 
 
+def test_a_programs_patterns_are_compiled_once_by_the_init(lean: tuple[Sandbox, Path]) -> None:
+    """inprocess.precompile_patterns: each run finds its pattern in re's cache; a pattern
+    that warns is compiled by the run, which prints the warning a new python3 prints."""
+    box, work = lean
+    code = "import re\nprint(any(key[1] == '[0-9]+' for key in re._cache))\n"
+    code += "print(bool(re.fullmatch('[0-9]+', '12')))"
+    for _ in range(2):
+        assert run(box, code, work).stdout == b"True\nTrue\n"
+    warns = run(box, "import re\nprint(re.compile('[[a]').pattern)", work)
+    assert warns.stdout == b"[[a]\n"
+    assert b"FutureWarning: Possible nested set" in warns.stderr
+
+
 def test_a_module_beside_the_program_is_the_one_it_imports(lean: tuple[Sandbox, Path]) -> None:
     """The init's import of a named module never reads the program's directory (a module
     there runs as the program, in its own process), and the program gets its own module,

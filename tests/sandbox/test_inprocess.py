@@ -1,0 +1,56 @@
+"""What a lean init makes ready once for its program's runs (the parts that need no jail)."""
+
+from __future__ import annotations
+
+import re
+
+from problemtools_py.sandbox import inprocess
+
+SOURCE = '''
+import re
+PLAIN = "hello world"
+LONG = "[" + "a" * 300 + "]"
+
+
+def check(line):
+    return re.fullmatch(r"[0-9]{1,13}", line) and re.match(rb"\\d+\\n", b"1\\n")
+
+
+class Reader:
+    def parse(self):
+        return re.split("[ \\t]+", "a b")
+'''
+
+
+def _cached(text: str | bytes) -> bool:
+    return any(key[1] == text for key in re._cache)  # type: ignore[attr-defined]
+
+
+def test_pattern_constants_are_short_texts_with_a_special_character() -> None:
+    code = compile(SOURCE, "main.py", "exec")
+    found = inprocess.pattern_constants(code)
+    assert set(found) == {r"[0-9]{1,13}", rb"\d+\n", "[ \t]+"}
+
+
+def test_at_most_max_patterns_are_taken() -> None:
+    lines = [f"x{i} = '[{i}]+'" for i in range(inprocess.MAX_PATTERNS * 2)]
+    code = compile("\n".join(lines), "main.py", "exec")
+    assert len(inprocess.pattern_constants(code)) == inprocess.MAX_PATTERNS
+
+
+def test_the_patterns_are_compiled_into_res_own_cache() -> None:
+    re.purge()
+    kept = inprocess.precompile_patterns(compile(SOURCE, "main.py", "exec"))
+    assert set(kept) == {r"[0-9]{1,13}", rb"\d+\n", "[ \t]+"}
+    assert _cached(r"[0-9]{1,13}") and _cached(rb"\d+\n")
+    assert not _cached("hello world")
+
+
+def test_a_pattern_that_warns_or_fails_is_left_to_the_program() -> None:
+    """Its warning is the run's to print (a FutureWarning here): compiled in the init,
+    the run would find it cached and print nothing. Nothing escapes the init either (the
+    suite turns warnings into errors)."""
+    re.purge()
+    code = compile("a = '[[a]'\nb = '(unclosed'\nc = 'x+'", "main.py", "exec")
+    assert inprocess.precompile_patterns(code) == ["x+"]
+    assert _cached("x+") and not _cached("[[a]") and not _cached("(unclosed")
