@@ -52,11 +52,12 @@ CODECS = ("ascii", "latin-1", "utf-8")
 CODEC_USERS = frozenset({"open", "decode", "encode", "TextIOWrapper"})
 
 
-def preload(names: set[str] | None = None) -> None:
+def preload(names: set[str] | None = None, code: types.CodeType | None = None) -> None:
     """Import the modules of PRELOAD and BUILD_PRELOAD (the server's), or those of PRELOAD
     in ``names`` (see :func:`imported_names`), from the standard library alone: never a
     program's directory, which may be first on sys.path by now. CODECS too, where
-    ``names`` says they may be used."""
+    ``names`` says they may be used, and with ``code``, the program's, its patterns where
+    it names re (see :func:`precompile_patterns`: it imports warnings)."""
     wanted = [name for name in PRELOAD if names is None or name in names]
     wanted += BUILD_PRELOAD if names is None else ()
     saved = sys.path
@@ -71,6 +72,8 @@ def preload(names: set[str] | None = None) -> None:
         if names is None or names & CODEC_USERS:
             for codec in CODECS:
                 codecs.lookup(codec)
+        if code is not None and names is not None and "re" in names:
+            precompile_patterns(code)
     finally:
         sys.path = saved
 
@@ -87,7 +90,8 @@ MAX_PATTERN_CHARS = 256
 
 def precompile_patterns(code: types.CodeType) -> list[str | bytes]:
     """Compile :func:`pattern_constants` of ``code`` into re's cache when re is loaded;
-    the ones kept there."""
+    the ones kept there. (In an init, called by :func:`preload` only, whose sys.path is
+    the standard library's: ``import warnings`` must never find a program's file.)"""
     re = sys.modules.get("re")
     if re is None:
         return []

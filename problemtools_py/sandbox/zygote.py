@@ -337,10 +337,7 @@ def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
             _COMPILED.clear()  # one program at a time
             _PREPARED.clear()
             code = compile(source, path, "exec")
-            named = _named(code, path)
-            inprocess.preload(named)  # (what it may use, once)
-            if "re" in named:
-                inprocess.precompile_patterns(code)
+            inprocess.preload(_named(code, path), code)  # (what it may use, once)
             compiled = _COMPILED[path] = (source, code)
         main = _PREPARED.get((path, args))
         if main is None:

@@ -302,6 +302,27 @@ def test_a_programs_patterns_are_compiled_once_by_the_init(lean: tuple[Sandbox, 
     assert b"FutureWarning: Possible nested set" in warns.stderr
 
 
+def test_the_init_never_imports_from_the_programs_directory_for_its_patterns(
+    tmp_path: Path,
+) -> None:
+    """precompile_patterns imports warnings in a fresh init (root, PID 1 of the jail):
+    from the standard library only, also once a program made its directory the first on
+    the init's path. Found there, a ``warnings.py`` beside the program would run as the
+    init; it is the program's own import that loads it, as in a new python3."""
+    tmp_path.chmod(0o755)
+    (tmp_path / "warnings.py").write_text("import os\nos.environ['OWN'] = str(os.getpid())\n")
+    (tmp_path / "warnings.py").chmod(0o644)
+    with Sandbox() as box, box.session(limits=LIMITS, binds=[Bind(str(tmp_path), "/prog")],
+                                       inprocess=True, lean=True):  # fmt: skip
+        if not box.lean_open:
+            pytest.skip("no lean session here (no memory cgroup, or another Python inside)")
+        assert run(box, "print(1)", tmp_path).stdout == b"1\n"  # (its path is the init's now)
+        probe = "import os, re\nprint(bool(re.match('[ab]+', 'a')), os.environ.get('OWN'))"
+        assert run(box, probe, tmp_path).stdout == b"True None\n"
+        imports = "import os, re, warnings\nprint(os.environ.get('OWN') not in (None, '1'))"
+        assert run(box, imports, tmp_path).stdout == b"True\n"
+
+
 def test_a_module_beside_the_program_is_the_one_it_imports(lean: tuple[Sandbox, Path]) -> None:
     """The init's import of a named module never reads the program's directory (a module
     there runs as the program, in its own process), and the program gets its own module,
