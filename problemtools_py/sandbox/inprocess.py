@@ -12,6 +12,7 @@ import builtins
 import codecs
 import os
 import sys
+import time
 import types
 
 from problemtools_py.sandbox.records import NamedTuple
@@ -82,10 +83,15 @@ def preload(names: set[str] | None = None, code: types.CodeType | None = None) -
 # hundred copy-on-write faults each): the init compiles the short text constants of its
 # code that look like patterns, once, into re's own cache (as ``re.compile(text)``), where
 # a run's ``re.match(text, ...)`` or ``re.compile(text)`` finds them. One that warns is left
-# for the run to compile, and warn, itself. Bounded: they come from an untrusted program.
+# for the run to compile, and warn, itself. Bounded, as they come from an untrusted
+# program and no run is charged for the init's CPU: ASCII text without ``\u``, ``\U`` or
+# ``\N`` escapes (a case-insensitive class of Unicode ranges compiles for ~8 ms; an ASCII
+# pattern of 256 characters in ~3 ms at worst), and no new one past PATTERN_SECONDS.
 PATTERN_CHARS = frozenset("\\[](){}.*+?^$|")
+WIDE_ESCAPES = ("\\u", "\\U", "\\N")
 MAX_PATTERNS = 16
 MAX_PATTERN_CHARS = 256
+PATTERN_SECONDS = 0.005  # of the init's CPU, for all of a program's patterns
 
 
 def precompile_patterns(code: types.CodeType) -> list[str | bytes]:
@@ -99,9 +105,12 @@ def precompile_patterns(code: types.CodeType) -> list[str | bytes]:
 
     kept: list[str | bytes] = []
     warned = False
+    start = time.thread_time()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        for text in pattern_constants(code):
+        for index, text in enumerate(pattern_constants(code)):
+            if index and time.thread_time() - start > PATTERN_SECONDS:
+                break
             caught.clear()
             try:
                 re.compile(text)
@@ -119,7 +128,8 @@ def precompile_patterns(code: types.CodeType) -> list[str | bytes]:
 
 def pattern_constants(code: types.CodeType) -> list[str | bytes]:
     """The text and bytes constants of ``code`` and its functions and classes that may be
-    regular expressions (short, with a character special to one), at most MAX_PATTERNS."""
+    regular expressions (short ASCII, with a character special to one, see above), at
+    most MAX_PATTERNS."""
     found: list[str | bytes] = []
     stack = [code]
     while stack and len(found) < MAX_PATTERNS:
@@ -128,9 +138,17 @@ def pattern_constants(code: types.CodeType) -> list[str | bytes]:
                 stack.append(const)
             elif isinstance(const, (str, bytes)) and 0 < len(const) <= MAX_PATTERN_CHARS:
                 text = const if isinstance(const, str) else const.decode("latin-1")
-                if not PATTERN_CHARS.isdisjoint(text) and len(found) < MAX_PATTERNS:
+                if _may_be_pattern(text) and len(found) < MAX_PATTERNS:
                     found.append(const)
     return found
+
+
+def _may_be_pattern(text: str) -> bool:
+    return (
+        text.isascii()
+        and not PATTERN_CHARS.isdisjoint(text)
+        and not any(escape in text for escape in WIDE_ESCAPES)
+    )
 
 
 def imported_names(code: types.CodeType) -> set[str]:

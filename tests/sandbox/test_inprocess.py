@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from problemtools_py.sandbox import inprocess
 
 SOURCE = '''
@@ -54,3 +56,18 @@ def test_a_pattern_that_warns_or_fails_is_left_to_the_program() -> None:
     code = compile("a = '[[a]'\nb = '(unclosed'\nc = 'x+'", "main.py", "exec")
     assert inprocess.precompile_patterns(code) == ["x+"]
     assert _cached("x+") and not _cached("[[a]") and not _cached("(unclosed")
+
+
+def test_patterns_that_may_compile_slowly_are_left_to_the_program() -> None:
+    """No run pays for the init's CPU: only ASCII text without wide escapes (a
+    case-insensitive class of Unicode ranges compiles for milliseconds)."""
+    source = "a = r'(?i)[\\u0100-\\uffff]+'\nb = '[é]+'\nc = r'\\N{DASH}+'\nd = rb'[\\xff]+'"
+    code = compile(source, "main.py", "exec")
+    assert inprocess.pattern_constants(code) == [rb"[\xff]+"]
+
+
+def test_no_pattern_is_compiled_past_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(inprocess, "PATTERN_SECONDS", 0.0)
+    re.purge()
+    code = compile("a = 'x+'\nb = 'y+'\nc = 'z+'", "main.py", "exec")
+    assert inprocess.precompile_patterns(code) == ["x+"]  # (the first always)
