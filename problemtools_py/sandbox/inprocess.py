@@ -47,8 +47,8 @@ PRELOAD = (
 # process (see COMMAND), ~5 ms of every Python program's build.
 BUILD_PRELOAD = ("py_compile",)
 # Codecs a new python3 imports at their first use (``open(..., encoding="ascii")``, a
-# ``decode``): looked up once where a program may name one, so that each run finds them
-# cached instead of importing one (~0.4 ms and a hundred page faults a run).
+# ``decode``): looked up once by an init whose program may name one, so that each run
+# finds them cached instead of importing one (~0.4 ms and a hundred page faults a run).
 CODECS = ("ascii", "latin-1", "utf-8")
 CODEC_USERS = frozenset({"open", "decode", "encode", "TextIOWrapper"})
 
@@ -70,7 +70,7 @@ def preload(names: set[str] | None = None, code: types.CodeType | None = None) -
                 __import__(name)
             except ImportError:  # (then the program's own import says why)
                 pass
-        if names is None or names & CODEC_USERS:
+        if names is not None and names & CODEC_USERS:  # (not the server: ~0.5 ms of its start)
             for codec in CODECS:
                 codecs.lookup(codec)
         if code is not None and names is not None and "re" in names:
