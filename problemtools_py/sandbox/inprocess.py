@@ -288,7 +288,10 @@ def script_args(argv: list[str], path: str) -> list[str]:
     return argv[argv.index(path) + 1 :] if path in argv else []
 
 
-def prepare(path: str, args: list[str], code: types.CodeType | None = None) -> Main:
+def prepare(path: str, args: list[str], code: types.CodeType | None = None,
+            shadowed: tuple[str, ...] | None = None) -> Main:  # fmt: skip
+    """``shadowed``: :func:`shadowed_modules` of the main file's directory when known (a
+    lean init finds it once per program, not once per argv)."""
     module = types.ModuleType("__main__")
     if path == COMMAND:  # python3 -S -c CODE args: argv[0] is "-c", the path starts at ""
         module.__dict__["__builtins__"] = builtins
@@ -297,8 +300,9 @@ def prepare(path: str, args: list[str], code: types.CodeType | None = None) -> M
         return Main(None, [COMMAND, *args[1:]], search, module, command, shadowed_modules(""))
     module.__dict__.update({"__file__": path, "__builtins__": builtins})
     directory = os.path.dirname(path)
-    return Main(code, [path, *args], [directory, *stdlib_path()], module, None,
-                shadowed_modules(directory))  # fmt: skip
+    if shadowed is None:
+        shadowed = shadowed_modules(directory)
+    return Main(code, [path, *args], [directory, *stdlib_path()], module, None, shadowed)
 
 
 def install(main: Main, streams: Streams | None) -> None:

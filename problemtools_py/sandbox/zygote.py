@@ -315,7 +315,8 @@ def _pin(core: int | None) -> None:
         pass
 
 
-_COMPILED: dict[str, tuple[bytes, types.CodeType]] = {}  # main file: (its bytes, its code)
+# main file: its bytes, its code, and what each run drops (inprocess.shadowed_modules)
+_COMPILED: dict[str, tuple[bytes, types.CodeType, tuple[str, ...]]] = {}
 _PREPARED: dict[tuple[str, tuple[str, ...]], inprocess.Main] = {}  # made of _COMPILED's code
 
 
@@ -338,11 +339,13 @@ def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
             _PREPARED.clear()
             code = compile(source, path, "exec")
             inprocess.preload(_named(code, path), code)  # (what it may use, once)
-            compiled = _COMPILED[path] = (source, code)
+            shadowed = inprocess.shadowed_modules(os.path.dirname(path))  # (after preload)
+            compiled = _COMPILED[path] = (source, code, shadowed)
         main = _PREPARED.get((path, args))
         if main is None:
             _PREPARED.clear()  # (one argv at a time: a validator's differ every test)
-            main = _PREPARED[(path, args)] = inprocess.prepare(path, list(args), compiled[1])
+            main = inprocess.prepare(path, list(args), compiled[1], compiled[2])
+            _PREPARED[(path, args)] = main
         return main
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from problemtools_py.sandbox import zygote
+import pytest
+
+from problemtools_py.sandbox import inprocess, zygote
 
 
 def _argv(main: Path, *args: str) -> list[str]:
@@ -48,3 +50,21 @@ def test_a_main_file_the_sandbox_user_cannot_read_is_left_to_the_program(
     main.chmod(0o644)
     main.write_text("print(\n")
     assert zygote.prepared(str(main), _argv(main)) is None  # (its own run says why)
+
+
+def test_a_change_of_arguments_alone_lists_no_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What each run drops (inprocess.shadowed_modules) is found with the code, once: a
+    validator's runs do not list its directory every test."""
+    main = tmp_path / "main.py"
+    main.write_text("print(1)\n")
+    main.chmod(0o644)
+    listed: list[str] = []
+    real = inprocess.local_names
+    monkeypatch.setattr(inprocess, "local_names", lambda d: listed.append(d) or real(d))
+    first = zygote.prepared(str(main), _argv(main, "a"))
+    count = len(listed)
+    second = zygote.prepared(str(main), _argv(main, "b"))
+    assert first is not None and second is not None and count > 0
+    assert len(listed) == count and second.shadowed == first.shadowed
