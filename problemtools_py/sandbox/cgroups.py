@@ -78,8 +78,14 @@ class RunGroup:
         self.v2 = v2
 
     def join_paths(self) -> list[str]:
-        """cgroup.procs files a forked child writes "0" into to join the run's groups."""
-        return [str(d / "cgroup.procs") for d in self.dirs.values()]
+        """The files a forked child writes "0" into to join the run's groups: on v1 each
+        group's ``tasks``, which moves only the writing thread (all there is of a child
+        just forked, which writes before it starts any), where ``cgroup.procs`` moves a
+        whole thread group under a system-wide lock whose first taker after a quiet
+        spell waits out an RCU grace period: 5-15 ms of every jail's start, with every
+        fork on the machine stalled behind it. v2 has no such file for a domain group."""
+        name = "cgroup.procs" if self.v2 else "tasks"
+        return [str(d / name) for d in self.dirs.values()]
 
     @functools.cached_property
     def counter_files(self) -> dict[str, tuple[str, str | None]]:

@@ -39,7 +39,7 @@ class Setup(NamedTuple):
     cwd: str
     file_bytes: int
     address_space: int | None  # RLIMIT_AS when there is no memory cgroup
-    join: list[int]  # cgroup.procs files (open) the program writes itself into
+    join: list[int]  # cgroup membership files (open) the program writes itself into
     streams: inprocess.Streams | None = None  # made once for in-process runs (lean)
     scratch: tuple[str, ...] = ()  # the directories given a new tmpfs after every run
 

@@ -35,7 +35,7 @@ class JailSpec(NamedTuple):
     cwd: str
     binds: tuple[Bind, ...]
     file_bytes: int
-    join_paths: tuple[str, ...]  # cgroup.procs files the program joins
+    join_paths: tuple[str, ...]  # cgroup membership files the program joins
     address_space: int | None  # RLIMIT_AS when there is no memory cgroup
     stat_files: tuple[tuple[str, str, str | None], ...] = ()  # lean path: (name, path, key)
     native: str | None = None  # lean path: the C run loop's library, as the jail sees it

@@ -48,7 +48,7 @@ struct lean_config {            /* mirrored by leannative.Config (ctypes) */
     int grader, control;
     int cpu_fd, cpu_usec;       /* cpu counter; 1: cgroup v2 cpu.stat usage_usec, 0: ns */
     int peak_fd, oom_fd, tasks_fd;
-    int njoin, join[MAX_JOIN];  /* cgroup.procs files the program writes itself into */
+    int njoin, join[MAX_JOIN];  /* cgroup membership files the program writes itself into */
     int nscratch, shared[MAX_SCRATCH];
     const char *scratch[MAX_SCRATCH];
     const char *cwd;
