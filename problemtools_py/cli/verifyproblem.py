@@ -176,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             else list(PARTS)
         )
         if needs_sandboxes(parts, not args.no_run):  # (its start overlaps the imports)
-            from problemtools_py.sandbox.pool import start_early
+            from problemtools_py.sandbox.launch import start_early
 
             start_early()
         # (imported here: --help and usage errors need neither the reporters nor the model)

@@ -28,13 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from problemtools_py.sandbox import native
+from problemtools_py.sandbox.launch import Started, start_server
 from problemtools_py.sandbox.lean import LeanLine, lean_call
-from problemtools_py.sandbox.processes import (
-    ServerProcess,
-    SpawnedServer,
-    exited_in_time,
-    start_server,
-)
+from problemtools_py.sandbox.processes import ServerProcess, SpawnedServer, exited_in_time
 from problemtools_py.sandbox.protocol import (
     CLOSE,
     ENV,
@@ -63,21 +59,18 @@ warn_hook: WarnHook = _default_warn
 
 
 class Sandbox:
-    def __init__(self, isolate: bool = True, spawner: Sandbox | None = None) -> None:
+    def __init__(
+        self, isolate: bool = True, spawner: Sandbox | None = None, started: Started | None = None
+    ) -> None:
         """A new server: a new interpreter, or with ``spawner`` (a sandbox that runs
         nothing else, see Server.spawn) a fork of that one's server, which starts in a
-        millisecond with its imports and its probe's answers."""
-        parent, child = socket.socketpair()
-        try:
-            if spawner is not None:
-                spawner._spawn([child.fileno()])
-            else:
-                self.proc: ServerProcess = start_server(child, isolate)
-        except BaseException:
-            parent.close()
-            raise
-        finally:
-            child.close()
+        millisecond with its imports and its probe's answers; or ``started``, a new
+        interpreter started earlier (see launch.start_early), whose hello is read now."""
+        if started is not None:
+            self.proc: ServerProcess
+            self.proc, parent = started
+        else:
+            parent = self._start(isolate, spawner)
         self.sock = parent
         self._send_lock = threading.Lock()
         self._python_matches: bool | None = None
@@ -102,6 +95,21 @@ class Sandbox:
             self._python_matches = hello.jail_python == self.python[:2]
         if self.isolation != "full":
             _warn_once(f"sandbox isolation is {self.isolation}")
+
+    def _start(self, isolate: bool, spawner: Sandbox | None) -> socket.socket:
+        """Start the server (see __init__); the judge's end of its line."""
+        parent, child = socket.socketpair()
+        try:
+            if spawner is not None:
+                spawner._spawn([child.fileno()])
+            else:
+                self.proc = start_server(child, isolate)
+        except BaseException:
+            parent.close()
+            raise
+        finally:
+            child.close()
+        return parent
 
     def run(
         self,

@@ -13,6 +13,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from problemtools_py.sandbox.launch import cache_dir
 from problemtools_py.sandbox.protocol import ENV
 from problemtools_py.sandbox.protocol import LEAN_LOOP as SWITCH
 
@@ -35,13 +36,6 @@ def library(wait: bool = True) -> str | None:
         return _built[0]
     finally:
         _lock.release()
-
-
-def cache_dir() -> Path:
-    """problemtools_py's cache directory (as cachedir.cache_root: the sandbox package
-    imports nothing of the judge's outside it)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "problemtools_py"
 
 
 def _compiler() -> str | None:

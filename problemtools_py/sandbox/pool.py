@@ -3,62 +3,14 @@ server (see Server.spawn), closed together."""
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import queue
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from problemtools_py.sandbox.client import Sandbox
+from problemtools_py.sandbox.launch import take_early
 from problemtools_py.sandbox.results import SandboxError
-
-_early: list[tuple[bool, threading.Thread, list[Sandbox]]] = []  # see start_early
-_early_lock = threading.Lock()
-
-
-def start_early(isolate: bool = True) -> None:
-    """Start the spawner of this process's first pool now, in a thread: a command that
-    knows it will run programs calls this before its own imports (~0.1 s), which the
-    server's start (~50 ms) then overlaps. One not taken by a pool is closed at exit."""
-    with _early_lock:
-        if _early:
-            return
-        made: list[Sandbox] = []
-        thread = threading.Thread(target=_start_into, args=(made, isolate), daemon=True)
-        thread.start()
-        _early.append((isolate, thread, made))
-    atexit.register(_close_early)
-
-
-def _start_into(made: list[Sandbox], isolate: bool) -> None:
-    with contextlib.suppress(Exception):  # (the pool starts its own)
-        made.append(Sandbox(isolate))
-
-
-def _take_early(isolate: bool) -> Sandbox | None:
-    """The early spawner (waited for), once, to a pool of the same isolation."""
-    with _early_lock:
-        if not _early or _early[0][0] != isolate:
-            return None
-        _, thread, made = _early[0]
-        thread.join()
-        box = made.pop() if made else None
-    return box if box is not None and box.alive else None
-
-
-def _close_early() -> None:
-    """At exit, an early spawner no pool took: its end of the line closed, not waited for
-    (it ends by itself on seeing that, or on its hello finding the judge gone, cleaning up
-    as it ends; a warm verification, which runs nothing, does not wait for a server it
-    never used to finish starting: ~5 ms)."""
-    with _early_lock:
-        for _, thread, made in _early:
-            if thread.is_alive():
-                continue  # (still starting: the judge's exit closes the line)
-            for box in made:
-                box.sock.close()
-            made.clear()
 
 
 class SandboxPool:
@@ -95,7 +47,7 @@ class SandboxPool:
                     if self._spawner is not None:
                         self._spawner.close()
                     self._spawner = None
-                    self._spawner = _take_early(self.isolate) or Sandbox(self.isolate)
+                    self._spawner = _early_spawner(self.isolate) or Sandbox(self.isolate)
                 return Sandbox(self.isolate, spawner=self._spawner)
             except SandboxError:
                 pass
@@ -174,3 +126,15 @@ class SandboxPool:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _early_spawner(isolate: bool) -> Sandbox | None:
+    """The server this process started early (see launch.start_early), hello read, when
+    it is of this isolation and started well."""
+    started = take_early(isolate)
+    if started is None:
+        return None
+    try:
+        return Sandbox(isolate, started=started)
+    except SandboxError:
+        return None

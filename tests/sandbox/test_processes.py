@@ -15,34 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from problemtools_py.sandbox import processes
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.processes import SpawnedServer
 from problemtools_py.sandbox.results import Limits, Outcome, SandboxError
 
 LIMITS = Limits(cpu_seconds=1.0, memory_bytes=256 << 20, output_bytes=1 << 20)
-
-
-def test_the_server_interpreter_is_probed_once_per_file(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """python3's version is asked by starting it once; later processes read the answer,
-    kept by the file's identity. (Another file than this interpreter, which is never
-    probed: a script starting it.)"""
-    python = tmp_path / "bin" / "python3"
-    python.parent.mkdir()
-    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
-    python.chmod(0o755)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert processes._is_recent(str(python)) is True
-    assert list((tmp_path / "problemtools_py" / "sandbox").glob("python3-*"))
-
-    def no_probe(*args: object, **kwargs: object) -> None:
-        raise AssertionError("probed again")
-
-    monkeypatch.setattr(processes.subprocess, "run", no_probe)
-    assert processes._is_recent(str(python)) is True
-    assert processes._is_recent(sys.executable) is True  # (this one: never probed)
 
 
 def gone(pid: int, timeout: float = 5.0) -> bool:
@@ -180,7 +158,7 @@ def test_a_server_whose_judge_left_with_its_hello_unread_ends_quietly() -> None:
     leaves the server a reset connection, not an end of stream: the server ends as at
     the end, with exit code 0 and not a word on the judge's stderr."""
     code = ("import select, socket\n"
-            "from problemtools_py.sandbox.processes import start_server\n"
+            "from problemtools_py.sandbox.launch import start_server\n"
             "parent, child = socket.socketpair()\n"
             "proc = start_server(child, True)\n"
             "child.close()\n"

@@ -1,0 +1,148 @@
+"""Starting a sandbox server's process: which interpreter runs it, and a start made as
+early as a command knows it will run programs, before its own imports (~0.1 s), which
+the server's start (~50 ms, and its probe of the jails) then overlaps. This module
+imports only what a start needs, so that the start comes first."""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from problemtools_py.sandbox.protocol import ENV
+
+# The server imports only the standard library and this package, so it can run on the
+# interpreter programs know as python3, whatever runs the judge.
+_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); del sys.argv[1]; "
+    "from problemtools_py.sandbox.server import main; main()"
+)
+_server_python: list[str] = []
+_server_python_lock = threading.Lock()
+
+
+def server_python() -> str:
+    """The interpreter for sandbox servers: ``python3`` as the sandbox finds it (so that
+    in-process Python programs run on exactly the interpreter they would be started with,
+    optimised builds included) when it is 3.11 or newer, else this one. Asked once per
+    process, and its answer kept in the cache by the file's identity (the probe is a
+    Python start-up, on the path of every first sandbox)."""
+    with _server_python_lock:
+        if not _server_python:
+            candidate = shutil.which("python3", path=ENV["PATH"])
+            recent = candidate is not None and _is_recent(candidate)
+            _server_python.append(candidate if recent and candidate else sys.executable)
+        return _server_python[0]
+
+
+def _is_recent(python: str) -> bool:
+    """Whether ``python`` is 3.11 or newer (remembered per file: path, inode, size, time)."""
+    try:
+        st = os.stat(python)
+    except OSError:
+        return False
+    real = os.path.realpath(python)
+    if real == os.path.realpath(sys.executable):
+        return sys.version_info >= (3, 11)
+    import hashlib  # (here: only an interpreter other than this one is ever probed)
+    import tempfile
+
+    key = hashlib.sha256(f"{real} {st.st_ino} {st.st_size} {st.st_mtime_ns}".encode())
+    memo = cache_dir() / "sandbox" / f"python3-{key.hexdigest()[:16]}"
+    with contextlib.suppress(OSError):
+        return memo.read_text() == "1"
+    try:
+        probe = subprocess.run(
+            [python, "-I", "-S", "-c", "import sys; print(sys.version_info >= (3, 11))"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    recent = probe.stdout.strip() == "True"
+    with contextlib.suppress(OSError):  # (written whole: another process may be reading)
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        fd, scratch = tempfile.mkstemp(dir=memo.parent)
+        with os.fdopen(fd, "w") as handle:
+            handle.write("1" if recent else "0")
+        os.replace(scratch, memo)
+    return recent
+
+
+def start_server(child: socket.socket, isolate: bool) -> subprocess.Popen[bytes]:
+    """A new server process (a new interpreter: ~50 ms) talking on ``child``."""
+    package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+    # -S: the server's interpreter is the one its Python programs run in (in process), and
+    # they run as ``python3 -S``: no site module, so no exit() or quit() builtins and no
+    # site-packages (and no site start-up, 5-25 ms, for the server).
+    args = [server_python(), "-I", "-S", "-c", _BOOT, package_root, str(child.fileno())]
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    with contextlib.suppress(OSError):
+        # The process's cores (its main thread's), not those of the thread starting the
+        # server: a grading worker thread may be pinned to one (see Grader).
+        env["PROBLEMTOOLS_PY_CPUS"] = ",".join(map(str, os.sched_getaffinity(os.getpid())))
+    if not isolate:
+        env["PROBLEMTOOLS_PY_NO_ISOLATION"] = "1"
+    return subprocess.Popen(
+        args, pass_fds=[child.fileno()], stdin=subprocess.DEVNULL, env=env, close_fds=True
+    )
+
+
+def cache_dir() -> Path:
+    """problemtools_py's cache directory (as cachedir.cache_root: the sandbox package
+    imports nothing of the judge's outside it)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "problemtools_py"
+
+
+Started = tuple[subprocess.Popen[bytes], socket.socket]  # a server and the judge's end
+_early: list[tuple[bool, Started]] = []  # see start_early
+_left: list[subprocess.Popen[bytes]] = []  # (kept: dropping a running Popen warns)
+_early_asked: list[bool] = []
+_early_lock = threading.Lock()
+
+
+def start_early(isolate: bool = True) -> None:
+    """Start this process's first server now (once): the first pool to need one takes
+    it (see take_early) and waits for its hello then. One no pool took has its end of
+    the line closed at exit, and ends by itself on seeing that. A failure here is met
+    again, and reported, by the pool."""
+    with _early_lock:
+        if _early_asked:
+            return
+        _early_asked.append(isolate)
+        parent, child = socket.socketpair()
+        try:
+            _early.append((isolate, (start_server(child, isolate), parent)))
+        except OSError:
+            parent.close()
+            return
+        finally:
+            child.close()
+    atexit.register(close_early)
+
+
+def take_early(isolate: bool) -> Started | None:
+    """The server started early, once, to a pool of the same isolation."""
+    with _early_lock:
+        if not _early or _early[0][0] != isolate:
+            return None
+        return _early.pop()[1]
+
+
+def close_early() -> None:
+    """At exit, an early server no pool took: its line closed, not waited for (a warm
+    verification, which runs nothing, does not wait for a server it never used)."""
+    with _early_lock:
+        for _, (proc, sock) in _early:
+            sock.close()
+            _left.append(proc)
+        _early.clear()

@@ -1,0 +1,91 @@
+"""sandbox/launch.py: the servers' interpreter, and the server a command starts early,
+before its own imports, which the first pool takes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from problemtools_py.sandbox import launch, spawned
+from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.sandbox.processes import exited_in_time
+from problemtools_py.sandbox.results import Limits
+
+
+def test_the_server_interpreter_is_probed_once_per_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """python3's version is asked by starting it once; later processes read the answer,
+    kept by the file's identity. (Another file than this interpreter, which is never
+    probed: a script starting it.)"""
+    python = tmp_path / "bin" / "python3"
+    python.parent.mkdir()
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert launch._is_recent(str(python)) is True
+    assert list((tmp_path / "problemtools_py" / "sandbox").glob("python3-*"))
+
+    def no_probe(*args: object, **kwargs: object) -> None:
+        raise AssertionError("probed again")
+
+    monkeypatch.setattr(launch.subprocess, "run", no_probe)
+    assert launch._is_recent(str(python)) is True
+    assert launch._is_recent(sys.executable) is True  # (this one: never probed)
+
+
+@pytest.fixture
+def early(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, launch.Started]]:
+    """A process's early-server state of its own (start_early acts once per process)."""
+    fresh: list[tuple[bool, launch.Started]] = []
+    monkeypatch.setattr(launch, "_early", fresh)
+    monkeypatch.setattr(launch, "_early_asked", [])
+    monkeypatch.setattr(launch, "_left", [])
+    monkeypatch.setattr(launch.atexit, "register", lambda *a, **k: None)
+    return fresh
+
+
+def test_the_server_starts_at_once_and_the_first_pool_takes_it(
+        early: list[tuple[bool, launch.Started]]) -> None:
+    launch.start_early()
+    launch.start_early()  # (once per process)
+    assert len(early) == 1
+    _, (proc, _) = early[0]
+    assert proc.poll() is None  # (started already: the pool reads its hello)
+    with SandboxPool(2) as pool, pool.sandbox() as box:
+        assert pool._spawner is not None and pool._spawner.proc is proc
+        assert box.run(["true"], limits=Limits()).ok
+    assert early == [] and proc.poll() is not None
+
+
+def test_a_pool_of_another_isolation_leaves_it(
+        early: list[tuple[bool, launch.Started]]) -> None:
+    launch.start_early()
+    _, (proc, _) = early[0]
+    with SandboxPool(2, isolate=False) as pool, pool.sandbox() as box:
+        assert box.run(["true"], limits=Limits()).ok and pool._spawner is not None
+        assert pool._spawner.proc is not proc
+    assert len(early) == 1
+    launch.close_early()
+    assert early == [] and launch._left == [proc]
+    assert exited_in_time(proc, 5.0)  # (its line closed, it ends by itself)
+    assert proc.wait() == 0
+
+
+def test_a_server_whose_judge_left_before_its_hello_ends_quietly() -> None:
+    """The judge exits while its early server still starts: the server finds it gone
+    when it says hello, and ends without a word (run returns once it has: it holds the
+    judge's stderr), leaving none of its directories."""
+    code = ("import os\n"
+            "from problemtools_py.sandbox import launch\n"
+            "launch.start_early()\n"
+            "print(*open(f'/proc/self/task/{os.getpid()}/children').read().split(),"
+            " flush=True)\n"
+            "os._exit(0)\n")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)  # fmt: skip
+    (server,) = done.stdout.split()
+    assert done.stderr == ""
+    assert spawned.dirs_of(int(server)) == []
