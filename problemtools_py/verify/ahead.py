@@ -1,6 +1,6 @@
 """Runs made ahead of the part that needs them. The submissions part waits for the parts
 before it (validators, data), yet its runs need only the builds: so every submission's
-first round (see submissions.first_round) starts as the verification does, in the
+first round (see rounds.first_round) starts as the verification does, in the
 background threads, expected TLEs first (their runs are the longest chain), then the
 builds of everything else, then the other submissions. The outcomes go into the verdict
 cache, where the submissions part finds them (waiting, through ``Context.ahead``, for
@@ -14,9 +14,8 @@ from collections.abc import Callable
 
 from problemtools_py.model.problem import Submission
 from problemtools_py.sandbox import native
-from problemtools_py.verify.casejudge import SubmissionJudge, cases_of
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.submissions import first_round, slowness
+from problemtools_py.verify.rounds import cases_of, first_round, slowness
 
 # Cases a submission must have left for a thread with nothing else to do to help judge
 # them: a helper opens jails of its own (~10-25 ms, see held.py).
@@ -56,6 +55,9 @@ def _judge(ctx: Context, sub: Submission, cpu_limit: float, time_limit: float | 
     build = ctx.submission(sub)
     if build.executable is None:
         return
+    # (imported here, while the first builds run: not on the way to their start)
+    from problemtools_py.verify.casejudge import SubmissionJudge
+
     judge = SubmissionJudge(ctx)
     try:
         if not judge.checker.error and not judge.visualizer.active:

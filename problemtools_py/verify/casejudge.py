@@ -20,20 +20,9 @@ from problemtools_py.verify.answers import AnswerChecker
 from problemtools_py.verify.cache import VerdictCache, data_digest, digest
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome
+from problemtools_py.verify.rounds import cases_of
 from problemtools_py.verify.sharing import CaseQueue
 from problemtools_py.verify.visualize import OutputVisualizer
-
-
-def cases_of(ctx: Context) -> list[TestCase]:
-    if ctx.problem.data is None:
-        return []
-    return [
-        c
-        for g in ctx.problem.data.walk()
-        if g.name.split("/")[0] in ("sample", "secret")
-        for c in g.cases
-        if {".in", ".ans"} <= set(c.files) and ctx.data_selected(c.name)
-    ]
 
 
 def _maybe_starved(run: RunResult, limits: Limits) -> bool:

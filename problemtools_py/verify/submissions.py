@@ -20,6 +20,7 @@ from problemtools_py.verify.casejudge import SubmissionJudge
 from problemtools_py.verify.claims import expectation_findings
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
+from problemtools_py.verify.rounds import Job, first_round, times_the_limit
 from problemtools_py.verify.scoring import CaseGrade, Scorer
 from problemtools_py.verify.static import StaticJudge
 from problemtools_py.verify.timelimit import (
@@ -38,23 +39,6 @@ class Judged:
     results: list[SubmissionResult]
     limit: TimeLimit | None
     findings: list[Finding]
-
-
-Job = tuple[Submission, float, float | None]  # a submission, its CPU limit, the time limit
-
-
-def _times_the_limit(sub: Submission) -> bool:
-    exp = sub.expectation
-    if exp is None or exp.compile_error or exp.time_limit_use in (False, "upper"):
-        return False
-    if exp.time_limit_use == "lower":
-        return True
-    return exp.accepted or (
-        exp.permitted is not None
-        and Verdict.TLE not in exp.permitted
-        and Verdict.AC in exp.permitted
-        and exp.required is None
-    )
 
 
 def judge_submissions(ctx: Context) -> Judged:
@@ -140,8 +124,8 @@ def _time_and_judge(
     first_round); when the derived limit turns out larger than the first, the others run
     again."""
     jobs = first_round(ctx, [s for s in subs if s.rel in ready])
-    timers = [s for s, _, _ in jobs if _times_the_limit(s)]
-    others = [s for s, _, _ in jobs if not _times_the_limit(s)]
+    timers = [s for s, _, _ in jobs if times_the_limit(s)]
+    others = [s for s, _, _ in jobs if not times_the_limit(s)]
     fixed = fixed_limit(ctx.problem, ctx.options.fixed_time_limit)
     guess = first_limit(ctx.problem, ctx.options.fixed_time_limit)
 
@@ -170,30 +154,6 @@ def _time_and_judge(
     for sub in others:
         results[sub.rel].cases = outcomes[sub.rel]
     return limit
-
-
-def first_round(ctx: Context, subs: list[Submission]) -> list[Job]:
-    """The submissions' first runs, in the order they start, each with the CPU limit it
-    runs under and the time limit its verdict is taken at. Expected TLEs first (they run to
-    the limit, and must not be the last to start), then the timing runs of the accepted
-    ones (under the timing cap), then the rest. The others run under the smallest limit
-    the rules allow (legacy: 1 s; 2023-07: one time_resolution) times the margin until the
-    accepted ones are timed: the final limit on most problems."""
-    timers = [s for s in subs if _times_the_limit(s)]
-    others = [s for s in subs if s not in timers]
-    fixed = fixed_limit(ctx.problem, ctx.options.fixed_time_limit)
-    guess = first_limit(ctx.problem, ctx.options.fixed_time_limit)
-    cap = fixed.hard if fixed is not None else ctx.options.timing_cap
-    slow = [s for s in others if slowness(s) == 0]
-    jobs: list[Job] = [(s, guess.hard, guess.seconds) for s in slow]
-    jobs += [(s, cap, guess.seconds if fixed is not None else None) for s in timers]
-    jobs += [(s, guess.hard, guess.seconds) for s in others if s not in slow]
-    return jobs
-
-
-def slowness(sub: Submission) -> int:
-    exp = sub.expectation
-    return 0 if exp is not None and exp.required is not None and Verdict.TLE in exp.required else 1
 
 
 def _grade_and_check(
