@@ -15,7 +15,7 @@ import sys
 import threading
 from pathlib import Path
 
-from problemtools_py.sandbox.protocol import ENV
+from problemtools_py.sandbox.protocol import ENV, SPAWNS
 
 # The server imports only the standard library and this package, so it can run on the
 # interpreter programs know as python3, whatever runs the judge.
@@ -77,8 +77,12 @@ def _is_recent(python: str) -> bool:
     return recent
 
 
-def start_server(child: socket.socket, isolate: bool) -> subprocess.Popen[bytes]:
-    """A new server process (a new interpreter: ~50 ms) talking on ``child``."""
+def start_server(
+    child: socket.socket, isolate: bool, spawns: bool = False
+) -> subprocess.Popen[bytes]:
+    """A new server process (a new interpreter: ~50 ms) talking on ``child``; with
+    ``spawns``, one that will fork the others and run nothing itself (see Server.spawn),
+    which prepares for that as soon as it has said hello."""
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
     # -S: the server's interpreter is the one its Python programs run in (in process), and
     # they run as ``python3 -S``: no site module, so no exit() or quit() builtins and no
@@ -91,6 +95,8 @@ def start_server(child: socket.socket, isolate: bool) -> subprocess.Popen[bytes]
         env["PROBLEMTOOLS_PY_CPUS"] = ",".join(map(str, os.sched_getaffinity(os.getpid())))
     if not isolate:
         env["PROBLEMTOOLS_PY_NO_ISOLATION"] = "1"
+    if spawns:
+        env[SPAWNS] = "1"
     return subprocess.Popen(
         args, pass_fds=[child.fileno()], stdin=subprocess.DEVNULL, env=env, close_fds=True
     )
@@ -111,17 +117,17 @@ _early_lock = threading.Lock()
 
 
 def start_early(isolate: bool = True) -> None:
-    """Start this process's first server now (once): the first pool to need one takes
-    it (see take_early) and waits for its hello then. One no pool took has its end of
-    the line closed at exit, and ends by itself on seeing that. A failure here is met
-    again, and reported, by the pool."""
+    """Start this process's first server now (once): the first pool to need one takes it
+    as the spawner of its servers (see take_early) and waits for its hello then. One no
+    pool took has its end of the line closed at exit, and ends by itself on seeing that.
+    A failure here is met again, and reported, by the pool."""
     with _early_lock:
         if _early_asked:
             return
         _early_asked.append(isolate)
         parent, child = socket.socketpair()
         try:
-            _early.append((isolate, (start_server(child, isolate), parent)))
+            _early.append((isolate, (start_server(child, isolate, spawns=True), parent)))
         except OSError:
             parent.close()
             return

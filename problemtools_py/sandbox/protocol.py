@@ -41,6 +41,7 @@ SANDBOX_GID = 65534  # nogroup
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
 KILL = {"kill": True}
 LEAN_LOOP = "PROBLEMTOOLS_PY_LEAN_LOOP"  # "python": lean inits run their loop in Python
+SPAWNS = "PROBLEMTOOLS_PY_SPAWNS"  # (in a server's environment: see launch.start_server)
 CLOSE = {"close": True}
 
 

@@ -22,6 +22,7 @@ from problemtools_py.sandbox.jail import Jail, JailSpec
 from problemtools_py.sandbox.process import Run, RunPlace
 from problemtools_py.sandbox.protocol import (
     ENV,
+    SPAWNS,
     Bind,
     Hello,
     Request,
@@ -58,6 +59,7 @@ class Server:
         self.mode = Mode()
         self.jail_python: tuple[int, int] | None = None
         self.spawner = False  # it forked other servers, and runs nothing (see spawn)
+        self.spawns = False  # it is to fork the others: it prepares after its hello
         if maker is None:
             self.mode = self._probe()
         else:  # forked from a server that probed (see spawn)
@@ -120,6 +122,8 @@ class Server:
                 os.close(pidfd)
         if pidfd is None:  # a server started afresh: what killed servers and graders left goes
             spawned.sweep(self.mode.cgroups)
+        if self.spawns:  # (while the judge, its hello sent, still imports what it needs)
+            self.become_spawner()
         while True:
             try:
                 msg, fds = recv_message(self.sock)
@@ -184,16 +188,21 @@ class Server:
                 os.close(fd)
             why = "holds a session" if self.session is not None else "needs one socket"
             return error_message(f"a spawn request {why}")
-        if not self.spawner:
-            self.spawner = True
-            inprocess.preload()  # (once, for every server forked from here)
-            spawned.begin(self.mode.cgroups)
+        self.become_spawner()
         pid = os.fork()
         if pid == 0:
             _serve_spawned(self, fds[0])
         spawned.record(pid)  # (its directories, named by its PID, go when it is reaped)
         os.close(fds[0])
         return {"ok": True, "pid": pid}
+
+    def become_spawner(self) -> None:
+        """From now on this server forks others and runs nothing itself: the modules they
+        preload, imported here once for all of them, and its reaping of them."""
+        if not self.spawner:
+            self.spawner = True
+            inprocess.preload()
+            spawned.begin(self.mode.cgroups)
 
     def open_session(
         self, req: Request, lean: bool = False, loop: str | None = None, forked: bool = False
@@ -343,6 +352,7 @@ def main() -> None:
             os.sched_setaffinity(0, {int(cpu) for cpu in cpus.split(",")})
     inprocess.stdlib_path()
     server = Server(sock)
+    server.spawns = os.environ.pop(SPAWNS, "") == "1"
     try:
         run_server(server)
     finally:

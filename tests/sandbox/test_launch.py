@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from problemtools_py.sandbox import launch, spawned
+from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.processes import exited_in_time
-from problemtools_py.sandbox.results import Limits
+from problemtools_py.sandbox.results import Limits, SandboxError
 
 
 def test_the_server_interpreter_is_probed_once_per_file(
@@ -58,6 +59,20 @@ def test_the_server_starts_at_once_and_the_first_pool_takes_it(
         assert pool._spawner is not None and pool._spawner.proc is proc
         assert box.run(["true"], limits=Limits()).ok
     assert early == [] and proc.poll() is not None
+
+
+def test_the_early_server_prepares_to_spawn_and_runs_nothing_itself(
+        early: list[tuple[bool, launch.Started]]) -> None:
+    """It becomes a spawner as soon as it has said hello (its preloading overlaps the
+    judge's imports): a run asked of it directly is refused, a spawn is made."""
+    launch.start_early()
+    started = launch.take_early(True)
+    assert started is not None
+    with Sandbox(True, started=started) as spawner:
+        with pytest.raises(SandboxError, match="runs nothing itself"):
+            spawner.run(["true"], limits=Limits())
+        with Sandbox(True, spawner=spawner) as box:
+            assert box.run(["true"], limits=Limits()).ok
 
 
 def test_a_pool_of_another_isolation_leaves_it(
