@@ -68,6 +68,19 @@ class SandboxPool:
         for thread in self._starting:
             thread.join()
 
+    def _first_free(self) -> Sandbox | None:
+        """A free sandbox, the first that is ready while others start (a user that came
+        first would start more); None when none is free and none is starting."""
+        while any(thread.is_alive() for thread in self._starting):
+            try:
+                return self._free.get(timeout=0.05)  # (woken by the first put)
+            except queue.Empty:
+                continue
+        try:
+            return self._free.get_nowait()
+        except queue.Empty:
+            return None
+
     @contextmanager
     def sandbox(self) -> Iterator[Sandbox]:
         """A free sandbox (started now when none is). At the first use, ``ahead`` more
@@ -77,10 +90,8 @@ class SandboxPool:
             with self._lock:
                 count, self.ahead = self.ahead, 0
             self.prestart(count)
-        self._started()
-        try:
-            box = self._free.get_nowait()
-        except queue.Empty:
+        box = self._first_free()
+        if box is None:
             box = self._new()  # (outside the pool's lock: others may start theirs)
             with self._lock:
                 self._all.append(box)
