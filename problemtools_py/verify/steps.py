@@ -9,7 +9,6 @@ from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answer_validation import check_answer_files
 from problemtools_py.verify.answers import check_answers
-from problemtools_py.verify.constraints import coverage
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.inputs import check_inputs, validators
 from problemtools_py.verify.outcomes import SubmissionResult
@@ -36,7 +35,9 @@ def run_part(ctx: Context, part: str, out: RunOutput) -> None:
             out.findings.extend(check_answers(ctx))
             out.findings.extend(check_answer_files(ctx))
             out.findings.extend(check_visualizers(ctx))
-            if ctx.options.constraints:
+            if ctx.options.constraints:  # (its patterns compiled only when asked: ~5 ms)
+                from problemtools_py.verify.constraints import coverage
+
                 found = coverage(ctx, validators(ctx)[0])
                 out.findings.extend(found.findings)
                 out.constraints = [b.row() for b in found.bounds.values()]
