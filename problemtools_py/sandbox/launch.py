@@ -97,8 +97,16 @@ def start_server(
         env["PROBLEMTOOLS_PY_NO_ISOLATION"] = "1"
     if spawns:
         env[SPAWNS] = "1"
+    # A process group of its own: Ctrl-C at the terminal goes to the judge's group, and the
+    # judge decides (a server started early is still importing, and would die of it with a
+    # traceback); a server ends anyway when the judge's end of its line closes.
     return subprocess.Popen(
-        args, pass_fds=[child.fileno()], stdin=subprocess.DEVNULL, env=env, close_fds=True
+        args,
+        pass_fds=[child.fileno()],
+        stdin=subprocess.DEVNULL,
+        env=env,
+        close_fds=True,
+        process_group=0,
     )
 
 

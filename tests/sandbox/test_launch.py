@@ -104,3 +104,23 @@ def test_a_server_whose_judge_left_before_its_hello_ends_quietly() -> None:
     (server,) = done.stdout.split()
     assert done.stderr == ""
     assert spawned.dirs_of(int(server)) == []
+
+
+def test_ctrl_c_at_the_terminal_reaches_the_judge_not_its_server() -> None:
+    """SIGINT to the judge's process group while its early server still imports: the
+    server, in a group of its own, lives on, and ends quietly when the judge leaves."""
+    code = ("import os, signal, time\n"
+            "signal.signal(signal.SIGINT, lambda *a: None)\n"  # (a handler: reset by exec)
+            "from problemtools_py.sandbox import launch\n"
+            "launch.start_early()\n"
+            "(_, (proc, sock)), = launch._early\n"
+            "time.sleep(0.02)\n"
+            "os.killpg(os.getpgid(0), signal.SIGINT)\n"
+            "time.sleep(0.3)\n"
+            "print(proc.poll(), proc.pid, flush=True)\n"
+            "os._exit(0)\n")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True, start_new_session=True)  # fmt: skip
+    alive, server = done.stdout.split()
+    assert alive == "None" and done.stderr == ""
+    assert spawned.dirs_of(int(server)) == []
