@@ -8,6 +8,7 @@ from __future__ import annotations
 import enum
 from dataclasses import asdict, dataclass, field
 
+from problemtools_py.exitcodes import ExitCode as ExitCode  # (re-exported)
 from problemtools_py.verdicts import Verdict
 
 TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
@@ -18,14 +19,6 @@ if TYPE_CHECKING:
 class Severity(enum.Enum):
     ERROR = "error"
     WARNING = "warning"
-
-
-class ExitCode(enum.IntEnum):
-    CLEAN = 0
-    FINDINGS = 1
-    USAGE = 2
-    INTERNAL = 3
-    INTERRUPTED = 130
 
 
 @dataclass(frozen=True)

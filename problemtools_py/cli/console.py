@@ -4,10 +4,13 @@ code. The command's module is imported only here, when it runs."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 from collections.abc import Callable
 from importlib import import_module
 
-from problemtools_py.cli.errorhandler import exit_process
+from problemtools_py.exitcodes import ExitCode
 
 TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
 if TYPE_CHECKING:
@@ -16,10 +19,22 @@ if TYPE_CHECKING:
 
 def _entry(command: str) -> Callable[[], NoReturn]:
     def run() -> NoReturn:
-        exit_process(import_module(f"problemtools_py.cli.{command}").main())
+        try:  # (Ctrl-C before the command's own handler is in place: no traceback either)
+            from problemtools_py.cli.errorhandler import exit_process
+
+            code = import_module(f"problemtools_py.cli.{command}").main()
+        except KeyboardInterrupt:
+            _interrupted()
+        exit_process(code)
 
     run.__name__ = run.__qualname__ = command
     return run
+
+
+def _interrupted() -> NoReturn:
+    with contextlib.suppress(OSError, ValueError):
+        print(f"{os.path.basename(sys.argv[0])}: interrupted", file=sys.stderr, flush=True)
+    os._exit(ExitCode.INTERRUPTED)
 
 
 verifyproblem = _entry("verifyproblem")

@@ -39,3 +39,23 @@ def test_python_dash_m_runs_verifyproblem(args: list[str], code: int, said: str)
     done = subprocess.run([sys.executable, "-m", "problemtools_py", *args], capture_output=True,
                           text=True, timeout=120, check=False)  # fmt: skip
     assert done.returncode == code and said in done.stdout
+
+
+@pytest.mark.parametrize("where", ["import", "main"])
+def test_ctrl_c_before_the_commands_handler_is_an_interrupt_not_a_traceback(where: str) -> None:
+    """Ctrl-C while the command's modules load (or before its main's own handler is in
+    place) exits 130 with one line, as an interrupt anywhere later does."""
+    code = ("import sys\n"
+            "from problemtools_py.cli import console\n"
+            "def stop(*args):\n"
+            "    raise KeyboardInterrupt\n"
+            f"if {where!r} == 'import':\n"
+            "    console.import_module = stop\n"
+            "else:\n"
+            "    import problemtools_py.cli.verifyproblem as command\n"
+            "    command.main = stop\n"
+            "sys.argv[0] = '/somewhere/verifyproblem'\n"
+            "console.verifyproblem()\n")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+    assert (done.returncode, done.stderr) == (130, "verifyproblem: interrupted\n")
