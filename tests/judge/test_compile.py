@@ -89,3 +89,23 @@ def test_a_program_without_a_default_entry_point_runs_its_main(
     files = {"main.sh": b". ./secondary.sh\ngreet\n", "secondary.sh": b"greet() { echo hi; }\n"}
     build = Builder(pool, LIMITS, tmp_path).build(language, files)
     assert build.executable is not None and build.executable.main == "main.sh", build.message
+
+
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        (b"x = (\n", "File \"main.py\", line 1\n    x = (\n        ^\nSyntaxError: '(' was never closed"),
+        (b"if True:\nx = 1\n", "File \"main.py\", line 2\n    x = 1\n    ^\nIndentationError: "),
+        (b"a = 1\0\n", "main.py: ValueError: source code string cannot contain null bytes"),
+    ],
+)
+def test_a_python_syntax_error_is_told_as_python_tells_it(
+    pool: SandboxPool, tmp_path: Path, source: bytes, said: str
+) -> None:
+    """The file, line, caret and error (or the file and the error where there is no line),
+    not py_compile's two tracebacks around them."""
+    language = Languages.load().get("python3")
+    assert language is not None
+    build = Builder(pool, LIMITS, tmp_path).build(language, {"main.py": source})
+    assert build.executable is None
+    assert said in build.message and "Traceback" not in build.message, build.message
