@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from problemtools_py.checks.registry import PARTS, checks_of
-from problemtools_py.findings import Finding, ProblemReport, RunReport
+from problemtools_py.findings import Finding, ProblemReport, RunReport, warning
 from problemtools_py.model import Problem, load_problem
 from problemtools_py.model.archive import is_archive, unpacked
 from problemtools_py.verify.options import RUNNING_PARTS, Options, Progress, needs_sandboxes
@@ -53,6 +53,11 @@ def verify_problem(
     report = ProblemReport(problem.short_name, str(path), problem.format.value, list(parts))
     report.findings.extend(made)
     ctx = None
+    not_run = [p for p in RUNNING_PARTS if p in parts] if problem.config_unreadable else []
+    if pool is not None and not_run:
+        pool = None
+    else:
+        not_run = []
     if pool is not None:
         from problemtools_py.verify.context import Context
 
@@ -62,10 +67,24 @@ def verify_problem(
 
         judge_ahead(ctx)  # the runs to the time limit first: the longest chain
     try:
-        return _run_parts(problem, report, parts, bail, on_part, ctx, start)
+        _run_parts(problem, report, parts, bail, on_part, ctx, start)
     finally:
         if ctx is not None:
             ctx.close()
+    if not_run:
+        report.findings.append(_not_run(not_run))
+    return report
+
+
+def _not_run(parts: list[str]) -> Finding:
+    """Why nothing runs in a package whose problem.yaml cannot be read (as problemtools
+    stops there): what it sets decides how every program is judged."""
+    return warning(
+        "problem-yaml",
+        f"{', '.join(parts)} not run: problem.yaml cannot be read, and what it sets "
+        "(type, limits, validator flags) decides how programs are judged",
+        "problem.yaml",
+    )
 
 
 def _generate(path: Path, pool: SandboxPool | None, options: Options) -> list[Finding]:

@@ -295,3 +295,29 @@ def test_static_checks_beside_the_running_parts_keep_the_parts_order(
                 if kind == "static" or part in RUNNING_PARTS]
     assert [(f.check, f.message) for f in report.findings] == expected
     assert where == {thread}
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "error"),
+    [
+        ("hello", "limits: [1, 2\n", "YAML syntax error"),
+        ("hello", "- a list\n- not a mapping\n", "must be a mapping of keys to values"),
+    ],
+)
+def test_an_unreadable_problem_yaml_runs_nothing(
+    copy_sample: Callable[..., Path], capsys: Capture, name: str, text: str, error: str
+) -> None:
+    """Its error, and one warning that the running parts did not run (as problemtools
+    stops there): not verdicts judged under defaults the file may not have meant."""
+    path = copy_sample(name)
+    yaml = path / "problem.yaml"
+    yaml.write_text(text if text.startswith("-") else yaml.read_text() + text)
+    code, problem = run_json([str(path)], capsys)
+    found = [(f["severity"], f["check"], f["path"]) for f in problem["findings"]]
+    assert code == 1 and found == [("error", "problem-yaml", "problem.yaml"),
+                                   ("warning", "problem-yaml", "problem.yaml")], problem["findings"]  # fmt: skip
+    assert error in problem["findings"][0]["message"]
+    assert problem["findings"][1]["message"].startswith("validators, graders, submissions not run")
+    assert problem["submissions"] == []
+    code, problem = run_json(["--no-run", str(path)], capsys)  # (nothing was to run)
+    assert [f["severity"] for f in problem["findings"]] == ["error"]
