@@ -54,6 +54,14 @@ class YamlDoc:
     syntax_error: YamlProblem | None = None
     duplicates: tuple[YamlProblem, ...] = ()
 
+    @property
+    def unreadable(self) -> bool:
+        """There, but not a mapping of keys to values (a syntax error, another kind of top
+        level): nothing it sets is known."""
+        return self.exists and (
+            self.syntax_error is not None or not isinstance(self.data, dict | None)
+        )
+
     def line_of(self, key_path: KeyPath) -> int | None:
         """Line of the longest prefix of ``key_path`` that has a recorded mark."""
         for end in range(len(key_path), -1, -1):

@@ -51,6 +51,16 @@ def test_bad_bytes_are_a_problem_with_a_line(tmp_path: Path) -> None:
     assert doc.syntax_error is not None and doc.syntax_error.line == 2
 
 
+def test_unreadable_is_there_but_no_mapping(tmp_path: Path) -> None:
+    """A syntax error or another kind of top level; an empty or missing file is not."""
+    texts = {"ok.yaml": "a: 1\n", "empty.yaml": "", "broken.yaml": "a: [1\n", "list.yaml": "- 1\n"}
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text)
+    found = {n: load_yaml(tmp_path / n, n).unreadable for n in [*texts, "missing.yaml"]}
+    assert found == {"ok.yaml": False, "empty.yaml": False, "broken.yaml": True,
+                     "list.yaml": True, "missing.yaml": False}  # fmt: skip
+
+
 @given(st.text(max_size=200))
 @settings(max_examples=300, deadline=None)
 def test_any_text_parses_or_reports(text: str) -> None:

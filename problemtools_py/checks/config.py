@@ -56,7 +56,7 @@ def problem_yaml(problem: Problem) -> Iterator[Finding]:
         yield error("problem-yaml", "problem.yaml is missing", FILE)
         return
     yield from yaml_doc_findings(doc, "problem-yaml")
-    if problem.config_unreadable:
+    if doc.unreadable:
         return
     declared = problem.format_declared
     if declared is not None and declared not in LEGACY_VERSIONS | V2023_VERSIONS | V2025_VERSIONS:

@@ -204,7 +204,7 @@ def group_configs(problem: Problem) -> Iterator[Finding]:
         if not doc.exists:
             continue
         yield from yaml_doc_findings(doc, "test-group")
-        if doc.syntax_error is not None or not isinstance(doc.data, dict | None):
+        if doc.unreadable:
             continue
         yield from validate(doc, schema, "test-group")
         if problem.format is FormatVersion.V2023_07:

@@ -129,6 +129,6 @@ def modern_structure(problem: Problem) -> Iterator[Finding]:
             if case.config is None:
                 continue
             yield from yaml_doc_findings(case.config, "test-case")
-            if case.config.syntax_error is None and isinstance(case.config.data, dict | None):
+            if not case.config.unreadable:
                 schema = f"test_case-{problem.format.schema_suffix}"
                 yield from validate(case.config, schema, "test-case")

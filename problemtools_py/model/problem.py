@@ -269,16 +269,6 @@ class Problem:
     def legacy(self) -> bool:
         return self.format is FormatVersion.LEGACY
 
-    @property
-    def config_unreadable(self) -> bool:
-        """problem.yaml is there but cannot be read as a mapping (a syntax error, another
-        kind of top level): nothing it sets (the type, the limits, the validator flags)
-        is known, so nothing judged under the defaults would say anything."""
-        doc = self.yaml
-        return doc.exists and (
-            doc.syntax_error is not None or not isinstance(doc.data, dict | None)
-        )
-
     @cached_property
     def constants(self) -> dict[str, str]:
         """Every name of every constant (``name``, ``name.variant``) -> its text."""

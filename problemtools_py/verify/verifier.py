@@ -53,7 +53,7 @@ def verify_problem(
     report = ProblemReport(problem.short_name, str(path), problem.format.value, list(parts))
     report.findings.extend(made)
     ctx = None
-    not_run = [p for p in RUNNING_PARTS if p in parts] if problem.config_unreadable else []
+    not_run = [p for p in RUNNING_PARTS if p in parts] if problem.yaml.unreadable else []
     if pool is not None and not_run:
         pool = None
     else:
