@@ -6,9 +6,9 @@ is in :mod:`inside`.)"""
 from __future__ import annotations
 
 import os
-from typing import NamedTuple
 
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
+from problemtools_py.sandbox.records import NamedTuple
 from problemtools_py.sandbox.syscalls import (
     MS_BIND,
     MS_NODEV,

@@ -21,13 +21,17 @@ import signal
 import socket
 import tempfile
 import time
-from typing import Any, NamedTuple
 
 # leannative too, though only an init runs it: a forked init is a fork of this server,
 # and a module it imported itself cost every jail ~1.3 ms of CPU (~350 pages copied).
 from problemtools_py.sandbox import inside, isolation, leannative, syscalls, zygote  # noqa: F401
 from problemtools_py.sandbox.inside import RunFds
 from problemtools_py.sandbox.protocol import ENV, Bind, recv_message, send_message
+from problemtools_py.sandbox.records import NamedTuple
+
+TYPE_CHECKING = False  # (not typing's: the sandbox server imports no more than it uses)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class JailSpec(NamedTuple):

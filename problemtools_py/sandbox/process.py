@@ -10,7 +10,6 @@ import selectors
 import signal
 import socket
 import time
-from typing import Any, NamedTuple
 
 from problemtools_py.sandbox.cgroups import RunGroup
 from problemtools_py.sandbox.inside import RunFds
@@ -23,6 +22,11 @@ from problemtools_py.sandbox.protocol import (
     recv_message,
     to_wire,
 )
+from problemtools_py.sandbox.records import NamedTuple
+
+TYPE_CHECKING = False  # (not typing's: the sandbox server imports no more than it uses)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class RunPlace(NamedTuple):

@@ -5,9 +5,12 @@ from __future__ import annotations
 import enum
 import signal
 from dataclasses import dataclass
-from typing import Any
 
 from problemtools_py.sandbox.protocol import Reply, reply_from_wire
+
+TYPE_CHECKING = False  # (not typing's: the sandbox server imports no more than it uses)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class SandboxError(Exception):

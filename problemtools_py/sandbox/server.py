@@ -14,7 +14,6 @@ import shutil
 import signal
 import socket
 import sys
-from typing import Any, NoReturn
 
 from problemtools_py.sandbox import inprocess, spawned, syscalls, zygote
 from problemtools_py.sandbox.cgroups import Cgroups, RunGroup
@@ -32,6 +31,10 @@ from problemtools_py.sandbox.protocol import (
     send_message,
     to_wire,
 )
+
+TYPE_CHECKING = False  # (not typing's: the sandbox server imports no more than it uses)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 
 class Mode:

@@ -72,3 +72,16 @@ def test_a_forked_init_imports_nothing_the_server_has_not() -> None:
     )
     loaded = set(ast.literal_eval(result.stdout))
     assert sorted(name for name in wanted if name not in loaded) == []
+
+
+def test_the_server_starts_without_typing_or_dataclasses() -> None:
+    """A new server is a new interpreter at the start of every command that runs programs:
+    what it imports is its start. typing (~4 ms) and dataclasses with inspect (~8 ms) are
+    only for annotations and records, which the sandbox has lighter ways to give."""
+    code = ("import sys\n"
+            "sys.path.insert(0, sys.argv[1])\n"
+            "import problemtools_py.sandbox.server\n"
+            "print(sorted(m for m in ('typing', 'dataclasses', 'inspect') if m in sys.modules))")  # fmt: skip
+    result = subprocess.run([sys.executable, "-S", "-I", "-c", code, str(ROOT)],
+                            capture_output=True, text=True, check=True, timeout=60)  # fmt: skip
+    assert result.stdout.strip() == "[]"
