@@ -53,11 +53,10 @@ def verify_problem(
     report = ProblemReport(problem.short_name, str(path), problem.format.value, list(parts))
     report.findings.extend(made)
     ctx = None
-    not_run = [p for p in RUNNING_PARTS if p in parts] if problem.yaml.unreadable else []
-    if pool is not None and not_run:
+    unread = pool is not None and problem.yaml.unreadable
+    not_run = [p for p in RUNNING_PARTS if p in parts] if unread else []
+    if not_run:
         pool = None
-    else:
-        not_run = []
     if pool is not None:
         from problemtools_py.verify.context import Context
 
