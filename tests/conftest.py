@@ -6,9 +6,12 @@ import atexit
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +27,15 @@ atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], ignore_errors=True)
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_problems"
 SAMPLE_NAMES = sorted(p.name for p in SAMPLES.iterdir() if (p / "problem.yaml").is_file())
+
+
+def run_python(code: str, *args: str, check: bool = True, timeout: float = 60,
+               **popen: Any) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """``python -c code args`` in a new interpreter (this one's), its output captured as
+    text: for what only shows from outside a process (its exit, its children, signals,
+    what it imports)."""
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          timeout=timeout, check=check, **popen)  # fmt: skip
 
 
 @pytest.fixture

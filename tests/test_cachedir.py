@@ -3,11 +3,10 @@ only over many compilations is made where the cache outlives a run)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_python
 
 from problemtools_py import cachedir
 
@@ -55,7 +54,6 @@ def test_two_processes_one_after_the_other(tmp_path: Path) -> None:
     probe = ("import sys; sys.path.insert(0, sys.argv[1]); "
              "from problemtools_py.cachedir import used_before; print(used_before())")  # fmt: skip
     env = {"XDG_CACHE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    said = [subprocess.run([sys.executable, "-c", probe, str(ROOT)], env=env, check=True,
-                           capture_output=True, text=True).stdout.strip()
+    said = [run_python(probe, str(ROOT), env=env).stdout.strip()
             for _ in range(2)]  # fmt: skip
     assert said == ["False", "True"]

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import run_python
 
 from problemtools_py import rewards
 from problemtools_py.dataset.ids import problem_id
@@ -111,7 +112,6 @@ def test_bad_calls_are_clear(
 
 def test_no_process_outlives_the_trainer() -> None:
     import subprocess
-    import sys
     import time
 
     def servers() -> int:
@@ -122,8 +122,7 @@ def test_no_process_outlives_the_trainer() -> None:
     before = servers()
     code = ("from problemtools_py import rewards\n"
             f"print(rewards.compute_score('a', {ECHO!r}, {TESTS!r})['score'])\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120, check=True).stdout
+    out = run_python(code, timeout=120).stdout
     assert out.strip() == "1.0"
     deadline = time.monotonic() + 10
     while servers() > before and time.monotonic() < deadline:

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, SAMPLES
+from conftest import REPO, SAMPLES, run_python
 
 from problemtools_py.cli import console
 
@@ -56,6 +56,5 @@ def test_ctrl_c_before_the_commands_handler_is_an_interrupt_not_a_traceback(wher
             "    command.main = stop\n"
             "sys.argv[0] = '/somewhere/verifyproblem'\n"
             "console.verifyproblem()\n")  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, check=False)  # fmt: skip
+    done = run_python(code, check=False)
     assert (done.returncode, done.stderr) == (130, "verifyproblem: interrupted\n")

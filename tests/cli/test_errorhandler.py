@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_python
 
 PROBE = """
 import atexit, sys, threading, time
@@ -34,8 +35,7 @@ exit_process(int(sys.argv[3]))
 def test_a_console_script_ends_with_its_code_its_handlers_run(
     tmp_path: Path, threads: str, code: int
 ) -> None:
-    done = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path), threads, str(code)],
-                          capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
+    done = run_python(PROBE, str(tmp_path), threads, str(code), check=False, timeout=30)
     assert done.returncode == code and done.stderr == ""
     assert done.stdout == "no newline at the end"
     assert (tmp_path / "atexit").read_text() == "ran"

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES
+from conftest import SAMPLES, run_python
 
 HEAVY = ("jsonschema", "rich", "pyarrow", "jinja2", "plasTeX", "markdown_it", "yaml", "ray",
          "ruamel")
@@ -27,8 +25,7 @@ COMMANDS = ("verifyproblem", "generatedata", "gradecode", "parquet2kattis", "kat
 
 def _loaded(code: str, env: dict[str, str] | None = None) -> set[str]:
     probe = code + "\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         check=True, env=env).stdout
+    out = run_python(probe, env=env).stdout
     return set(json.loads(out.strip().splitlines()[-1]))
 
 

@@ -3,12 +3,11 @@ numpy, and numpy still imports afterwards; where numpy is already loaded, nothin
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+from conftest import run_python
 
 SCRIPT = """
 import sys
@@ -26,8 +25,7 @@ print(rows[0]["problem_id"], loaded, numpy.__name__)
 def run(tmp_path: Path, before: str) -> str:
     path = tmp_path / "t.parquet"
     pq.write_table(pa.Table.from_pylist([{"problem_id": "ab", "tests_json": "[]"}]), path)
-    done = subprocess.run([sys.executable, "-c", SCRIPT.format(before=before), str(path)],
-                          capture_output=True, text=True, check=True)  # fmt: skip
+    done = run_python(SCRIPT.format(before=before), str(path))
     return done.stdout.strip()
 
 

@@ -3,11 +3,11 @@ before its own imports, which the first pool takes."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_python
 
 from problemtools_py.sandbox import launch, spawned
 from problemtools_py.sandbox.client import Sandbox
@@ -99,8 +99,7 @@ def test_a_server_whose_judge_left_before_its_hello_ends_quietly() -> None:
             "print(*open(f'/proc/self/task/{os.getpid()}/children').read().split(),"
             " flush=True)\n"
             "os._exit(0)\n")  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, check=True)  # fmt: skip
+    done = run_python(code)
     (server,) = done.stdout.split()
     assert done.stderr == ""
     assert spawned.dirs_of(int(server)) == []
@@ -119,8 +118,7 @@ def test_ctrl_c_at_the_terminal_reaches_the_judge_not_its_server() -> None:
             "time.sleep(0.3)\n"
             "print(proc.poll(), proc.pid, flush=True)\n"
             "os._exit(0)\n")  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, check=True, start_new_session=True)  # fmt: skip
+    done = run_python(code, start_new_session=True)
     alive, server = done.stdout.split()
     assert alive == "None" and done.stderr == ""
     assert spawned.dirs_of(int(server)) == []

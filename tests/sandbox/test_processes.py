@@ -7,13 +7,12 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
+from conftest import run_python
 
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
@@ -165,6 +164,5 @@ def test_a_server_whose_judge_left_with_its_hello_unread_ends_quietly() -> None:
             "assert select.select([parent], [], [], 30)[0]\n"  # (the hello is there, unread)
             "parent.close()\n"
             "print(proc.wait(30))\n")  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60, check=True)  # fmt: skip
+    done = run_python(code)
     assert (done.stdout, done.stderr) == ("0\n", "")
