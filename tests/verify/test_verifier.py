@@ -83,6 +83,11 @@ CASES = [
            lambda p: write(p, "submissions/accepted/broken.c", "int main(void) { return x; }\n"),
            "submission", "does not compile", "submissions/accepted/broken.c",
            ("-p", "submissions", "-s", "accepted/(broken|hello.c)")),
+    Broken("python-syntax-error-not-expected", "hello",
+           lambda p: write(p, "submissions/accepted/broken.py", "print((1)\n"),
+           "submission", "(exit code 1)\nFile \"broken.py\", line 1\n    print((1)\n         ^\n"
+           "SyntaxError: '(' was never closed", "submissions/accepted/broken.py",
+           ("-p", "submissions", "-s", "accepted/(broken|hello.c)")),
     Broken("compile-error-expected-but-compiles", "average",
            lambda p: replace(p, "submissions/intdiv.c", "@EXPECTED_RESULT@: WA", "@EXPECTED_RESULT@: CE"),
            "submission", "expects a compile error", "submissions/intdiv.c",
