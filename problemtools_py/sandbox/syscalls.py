@@ -1,6 +1,7 @@
-"""The Linux system calls Python's standard library lacks (unshare on 3.11, mount, prctl,
-seccomp), through ctypes. Imported by the jail's inits and every program's set-up, so it
-holds nothing else (no dataclasses: the lean init's footprint is copied by every fork)."""
+"""The Linux system calls Python's standard library lacks (unshare and setns on 3.11,
+mount, prctl, seccomp), through ctypes. Imported by the jail's inits and every program's
+set-up, so it holds nothing else (no dataclasses: the lean init's footprint is copied by
+every fork)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ MS_REC = 16384
 MS_PRIVATE = 1 << 18
 PR_SET_PDEATHSIG = 1
 PR_SET_SECCOMP = 22
-PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 SECCOMP_MODE_FILTER = 2
 
@@ -39,6 +39,10 @@ def _check(result: int, what: str) -> None:
 
 def unshare(flags: int) -> None:
     _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
+
+
+def setns(fd: int, kind: int) -> None:
+    _check(_libc.setns(ctypes.c_int(fd), ctypes.c_int(kind)), "setns")
 
 
 def prctl(option: int, value: int) -> None:
