@@ -21,6 +21,7 @@ from problemtools_py.resources import package_file
 from problemtools_py.sandbox.protocol import ENV
 
 SYSTEM_CONFIG = Path("/etc/problemtools_py/languages.yaml")
+_LINKER = re.compile(r"[a-z][a-z0-9]*")
 
 
 def user_config() -> Path:
@@ -167,7 +168,7 @@ def _build(code: str, raw: dict[str, Any], origin: dict[str, str]) -> Language:
         code=code,
         name=text("name") or code,
         files=words("files"),
-        compile=words("compile"),
+        compile=_linked(words("compile"), words("linkers"), fail),
         run=words("run"),
         entrypoint=words("entrypoint"),
         shebang=shebang,
@@ -185,6 +186,21 @@ def _headers(names: tuple[str, ...], fail: Callable[[str, str], NoReturn]) -> tu
         if not _HEADER.fullmatch(name) or ".." in name.split("/"):
             fail("precompiled_headers", f"names '{name}', not a header such as bits/stdc++.h")
     return names
+
+
+def _linked(
+    command: tuple[str, ...], linkers: tuple[str, ...], fail: Callable[[str, str], NoReturn]
+) -> tuple[str, ...]:
+    """A compile command that links with the first of ``linkers`` installed (``ld.NAME``
+    on the sandbox's PATH), through the driver's ``-fuse-ld=NAME``; with none installed,
+    as it is (the driver's default linker)."""
+    for name in linkers:
+        if not _LINKER.fullmatch(name):
+            fail("linkers", f"names '{name}', not a linker such as gold")
+    for name in linkers if command else ():
+        if shutil.which(f"ld.{name}", path=ENV["PATH"]) is not None:
+            return (command[0], f"-fuse-ld={name}", *command[1:])
+    return command
 
 
 def runs_as_python3_dash_s(run: tuple[str, ...]) -> bool:

@@ -60,7 +60,8 @@ def state(header: str) -> str:
 
 def options(argv: Sequence[str], sources: Sequence[str]) -> tuple[str, ...]:
     """The options of a compile command that shape what the header compiles to: all but
-    the compiler, its output (``-o X``), its language (``-x X``) and the sources."""
+    the compiler, its output (``-o X``), its language (``-x X``), its linker
+    (``-fuse-ld=X``) and the sources."""
     kept: list[str] = []
     skip = False
     for arg in argv[1:]:
@@ -68,7 +69,7 @@ def options(argv: Sequence[str], sources: Sequence[str]) -> tuple[str, ...]:
             skip = False
         elif arg in ("-o", "-x"):
             skip = True
-        elif arg not in sources and not arg.startswith(("-o", "-x")):
+        elif arg not in sources and not arg.startswith(("-o", "-x", "-fuse-ld=")):
             kept.append(arg)
     return tuple(kept)
 

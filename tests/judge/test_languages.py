@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,32 @@ def test_python_compiles_in_process_only_as_python3_dash_s_dash_c(
 
 
 @pytest.mark.parametrize(
+    ("linkers", "used"),
+    [
+        (None, "gold" if shutil.which("ld.gold") else None),  # the shipped choice
+        ("[nosuchld, bfd]", "bfd"),  # the first installed (GNU ld is ld.bfd too)
+        ("[nosuchld]", None),  # none: the driver's own
+        ("[]", None),
+    ],
+)
+def test_c_and_cpp_link_with_the_first_linker_installed(
+    tmp_path: Path, linkers: str | None, used: str | None
+) -> None:
+    (tmp_path / "p").mkdir()
+    if linkers is not None:
+        (tmp_path / "languages.yaml").write_text(f"c:\n  linkers: {linkers}\n")
+    table = Languages.load((tmp_path / "p",))
+    c, cpp = table.get("c"), table.get("cpp")
+    assert c is not None and cpp is not None
+    flags = [arg for arg in c.compile if arg.startswith("-fuse-ld=")]
+    assert flags == ([f"-fuse-ld={used}"] if used else [])
+    if used:
+        assert c.compile[:2] == ("gcc", f"-fuse-ld={used}")  # (right after the driver)
+    if linkers is None:
+        assert cpp.compile[1:2] == c.compile[1:2] and cpp.compile[0] == "g++"
+
+
+@pytest.mark.parametrize(
     ("text", "message", "line"),
     [
         ("python3:\n  run: [a, b\n", "invalid YAML", 3),
@@ -87,6 +114,8 @@ def test_python_compiles_in_process_only_as_python3_dash_s_dash_c(
         ("cpp:\n  precompiled_headers: [../x.h]\n", "names '../x.h', not a header", None),
         ("cpp:\n  precompiled_headers: [/usr/x.h]\n", "names '/usr/x.h', not a header", None),
         ("mine:\n  files: ['*.x']\n", "language 'mine': 'run' is missing", None),
+        ("c:\n  linkers: 3\n", "'linkers' must be a list of strings", None),
+        ("c:\n  linkers: [../ld]\n", "names '../ld', not a linker such as gold", None),
     ],
 )
 def test_a_broken_layer_names_its_file_and_line(

@@ -196,6 +196,7 @@ def test_a_state_is_made_in_the_environment_compilations_have(
     (["g++", "-xc++", "-DONLINE", "-std=gnu++20", "-oa.out", "a.cc", "-lm"], ["a.cc"],
      ("-DONLINE", "-std=gnu++20", "-lm")),
     (["g++", "-D", "X", "a.cpp"], ["a.cpp"], ("-D", "X")),  # (an option's own argument)
+    (["g++", "-fuse-ld=gold", "-O2", "a.cpp"], ["a.cpp"], ("-O2",)),  # (the linker: not)
 ])  # fmt: skip
 def test_the_options_that_shape_the_header(argv: list[str], sources: list[str],
                                            kept: tuple[str, ...]) -> None:
