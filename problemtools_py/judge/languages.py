@@ -22,6 +22,8 @@ from problemtools_py.sandbox.protocol import ENV
 
 SYSTEM_CONFIG = Path("/etc/problemtools_py/languages.yaml")
 _LINKER = re.compile(r"[a-z][a-z0-9]*")
+# the compiler drivers that take -fuse-ld (gcc, g++, cc, c++, clang, as versioned or prefixed)
+_DRIVER = re.compile(r"([\w.-]+-)?(gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(-[0-9.]+)?")
 
 
 def user_config() -> Path:
@@ -193,11 +195,12 @@ def _linked(
 ) -> tuple[str, ...]:
     """A compile command that links with the first of ``linkers`` installed (``ld.NAME``
     on the sandbox's PATH), through the driver's ``-fuse-ld=NAME``; with none installed,
-    as it is (the driver's default linker)."""
+    or a command that is not gcc's, g++'s or clang's, as it is."""
     for name in linkers:
         if not _LINKER.fullmatch(name):
             fail("linkers", f"names '{name}', not a linker such as gold")
-    for name in linkers if command else ():
+    driver = command[0].rsplit("/", 1)[-1] if command else ""
+    for name in linkers if _DRIVER.fullmatch(driver) else ():
         if shutil.which(f"ld.{name}", path=ENV["PATH"]) is not None:
             return (command[0], f"-fuse-ld={name}", *command[1:])
     return command

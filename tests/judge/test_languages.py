@@ -72,6 +72,25 @@ def test_python_compiles_in_process_only_as_python3_dash_s_dash_c(
 
 
 @pytest.mark.parametrize(
+    ("compiler", "linked"),
+    [("gcc", True), ("/usr/bin/x86_64-linux-gnu-g++-12", True), ("clang++", True),
+     ("cc", True), ("tcc", False), ("sh", False), ("gccgo", False)],
+)  # fmt: skip
+def test_only_a_compiler_driver_is_told_its_linker(
+    tmp_path: Path, compiler: str, linked: bool
+) -> None:
+    """A languages.yaml whose C compile command is not gcc's, g++'s or clang's (tcc, a
+    script) keeps it as it is: the option is the drivers' own."""
+    (tmp_path / "p").mkdir()
+    (tmp_path / "languages.yaml").write_text(
+        f'c:\n  compile: [{compiler}, -o, "{{dir}}/a.out", "{{files}}"]\n  linkers: [bfd]\n'
+    )
+    c = Languages.load((tmp_path / "p",)).get("c")
+    assert c is not None
+    assert c.compile[:2] == ((compiler, "-fuse-ld=bfd") if linked else (compiler, "-o"))
+
+
+@pytest.mark.parametrize(
     ("linkers", "used"),
     [
         (None, "gold" if shutil.which("ld.gold") else None),  # the shipped choice
