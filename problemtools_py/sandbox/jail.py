@@ -70,11 +70,33 @@ class Jail:
         return self.init_pid is not None
 
     def start(self, run: dict[str, Any], fds: RunFds, watch: tuple[int, ...] = ()) -> None:
-        send_message(
-            self.control,
-            run,
-            [fds.stdin, fds.stdout, fds.stderr, fds.exec_error, fds.status, *watch],
-        )
+        """Hand the run to the init. An init that is gone (it could not set the jail up)
+        gets no run: why is written where a failed exec's error goes, so the run ends
+        with it (its pipes close with the caller's ends)."""
+        try:
+            send_message(
+                self.control,
+                run,
+                [fds.stdin, fds.stdout, fds.stderr, fds.exec_error, fds.status, *watch],
+            )
+        except OSError as exc:
+            why = self.setup_error() or f"its init ended ({exc.strerror or exc})"
+            inside.write_quietly(fds.exec_error, f"sandbox setup failed: {why}")
+
+    def setup_error(self) -> str | None:
+        """What the init said of a failure to set the jail up, when it said so before it
+        ended (see _fork_init); None otherwise, never waiting."""
+        try:
+            self.control.setblocking(False)
+            msg, fds = recv_message(self.control)
+        except (OSError, ValueError):  # (nothing sent: BlockingIOError)
+            return None
+        finally:
+            with contextlib.suppress(OSError):
+                self.control.setblocking(True)
+        for fd in fds:
+            os.close(fd)
+        return str(msg["setup_error"]) if msg and "setup_error" in msg else None
 
     def kill(self) -> None:
         """Kill the current program and everything it started (the init stays)."""
@@ -104,6 +126,9 @@ def _fork_init(spec: JailSpec, control: int, lean: int | None) -> int:
                 try:
                     inside.close_all_but({control} | ({lean} if lean is not None else set()))
                     _init(spec, control, lean)
+                except BaseException as exc:  # (the server reads it: Jail.setup_error)
+                    with contextlib.suppress(BaseException):
+                        send_message(socket.socket(fileno=control), {"setup_error": str(exc)})
                 finally:
                     os._exit(127)
         finally:

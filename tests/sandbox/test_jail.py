@@ -1,5 +1,6 @@
 """sandbox/jail.py: a session's init is forked by the server itself, as PID 1 of a new PID
-namespace, and the server's own next children are back in its namespace."""
+namespace, and the server's own next children are back in its namespace; an init that
+cannot set its jail up says why."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import run_python
 
 from problemtools_py.sandbox.jail import Jail, JailSpec
 
@@ -50,3 +52,41 @@ def test_a_jail_closed_at_once_leaves_no_process(tmp_path: Path) -> None:
         jail.close()
     for pid in pids:
         assert pid is not None and not Path(f"/proc/{pid}").exists()
+
+
+# A server whose jails' inits cannot enter their mount namespace (the call made to fail
+# here): its probe run says why, and the server goes on with partial isolation. In a
+# process of its own (a server's probe enters a network namespace).
+FAILING_INIT = r"""
+import socket, sys, time
+from problemtools_py.sandbox import jail, server, spawned, syscalls
+real = syscalls.unshare
+def unshare(flags):
+    if flags & syscalls.CLONE_NEWNS:
+        raise OSError(1, "unshare: Operation not permitted (made to fail)")
+    return real(flags)
+syscalls.unshare = unshare
+if sys.argv[1] == "late":  # the run is handed over once the init is gone
+    start = jail.Jail.start
+    def late(self, *args, **kwargs):
+        time.sleep(0.3)
+        return start(self, *args, **kwargs)
+    jail.Jail.start = late
+ours, theirs = socket.socketpair()
+made = server.Server(ours)
+spawned.remove((made.root_dir, made.host_cwd_base))
+print(made.mode.label)
+"""
+
+
+@pytest.mark.parametrize("when", ["at_once", "late"])
+def test_an_init_that_cannot_set_its_jail_up_says_why(when: str) -> None:
+    """The init's error reaches the run, whether the run was handed over before it ended
+    (the run then finds no report) or after (the hand-over fails): before, the first gave
+    "the sandbox lost track of the program" and the second a server crash."""
+    done = run_python(FAILING_INIT, when)
+    assert done.stdout.strip() == (
+        "partial: no namespaces (sandbox setup failed: [Errno 1] unshare: Operation not "
+        "permitted (made to fail))"
+    ), done.stderr
+    assert "Traceback" not in done.stderr
