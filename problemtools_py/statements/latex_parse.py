@@ -15,12 +15,16 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from plasTeX import Command, Environment
-from plasTeX import Logging as plastex_logging
-from plasTeX.TeX import TeX
+from problemtools_py.statements import collation
 
-from problemtools_py.model.statements import strip_comments
-from problemtools_py.statements.images import resolve
+collation.defer()  # (before plasTeX is imported: see collation)
+
+from plasTeX import Command, Environment  # noqa: E402
+from plasTeX import Logging as plastex_logging  # noqa: E402
+from plasTeX.TeX import TeX  # noqa: E402
+
+from problemtools_py.model.statements import strip_comments  # noqa: E402
+from problemtools_py.statements.images import resolve  # noqa: E402
 
 PREAMBLE = (
     r"\documentclass{article}\usepackage{amsmath,amssymb,graphicx,hyperref,url}"
