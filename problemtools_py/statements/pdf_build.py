@@ -10,8 +10,6 @@ from pathlib import Path
 
 from problemtools_py.findings import Finding
 from problemtools_py.resources import template_dir
-from problemtools_py.statements.markdown_html import MarkdownHtml
-from problemtools_py.statements.markdown_latex import MarkdownLatex
 from problemtools_py.statements.samples_html import SampleCursor
 from problemtools_py.statements.source import Sample, StatementSource
 from problemtools_py.statements.templating import latex_env
@@ -79,6 +77,10 @@ def prepare(build: Path, sources: list[StatementSource], letters: bool) -> list[
             entries.append(entry)
             continue
         if source.statement.kind == "md":
+            # (imported here: markdown-it, ~20 ms, is for Markdown statements only)
+            from problemtools_py.statements.markdown_html import MarkdownHtml
+            from problemtools_py.statements.markdown_latex import MarkdownLatex
+
             entry.file = Path(entry.file).with_suffix(".md.tex").name
             converter = MarkdownHtml(source, SampleCursor(source.samples, source.statement.lang))
             (sub / entry.file).write_text(MarkdownLatex(converter).render(), encoding="utf-8")
