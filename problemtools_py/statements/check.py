@@ -58,15 +58,24 @@ def render_findings(problem: Problem, cache: VerdictCache | None = None) -> list
 
 
 def _render(problem: Problem, lang: str) -> list[Finding]:
-    # Imported here: plasTeX and friends cost 0.2 s, which a cached run need not pay.
-    from problemtools_py.statements.html import render_html
+    """The HTML's findings, and the PDF's when the HTML is clean (a fault in the LaTeX is
+    told once, by the HTML). The PDF is built meanwhile, in a thread: pdflatex (~0.3 s) is
+    a process of its own, and runs on another core while plasTeX renders the HTML."""
+    # Imported here: plasTeX and friends cost 0.1 s, which a cached run need not pay.
+    from concurrent.futures import ThreadPoolExecutor
+
     from problemtools_py.statements.pdf import latex_command, render_pdf
 
-    html = render_html(problem, lang, math="mathjax", mathjax_url=None)  # (TeX as written)
-    if not html.ok or latex_command() is None:
-        return html.findings
-    pdf = render_pdf([problem], None, lang=lang, draft=True)
-    return html.findings + pdf.findings
+    with ThreadPoolExecutor(1, thread_name_prefix="statement-pdf") as pool:
+        pdf = None
+        if latex_command() is not None:
+            pdf = pool.submit(render_pdf, [problem], None, lang=lang, draft=True)
+        from problemtools_py.statements.html import render_html
+
+        html = render_html(problem, lang, math="mathjax", mathjax_url=None)  # (TeX as written)
+        if pdf is None or not html.ok:
+            return html.findings  # (a PDF under way is waited for, its findings unused)
+        return html.findings + pdf.result().findings
 
 
 def _key(problem: Problem, statement: Statement) -> str:

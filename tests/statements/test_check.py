@@ -1,0 +1,61 @@
+"""verifyproblem's statement rendering: the PDF is built while the HTML renders, and counts
+only when the HTML is clean."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from builders import replace
+
+from problemtools_py.findings import Severity
+from problemtools_py.model import load_problem
+from problemtools_py.statements import check
+from problemtools_py.statements import html as html_module
+from problemtools_py.statements import pdf as pdf_module
+
+TEX = "problem_statement/problem.en.tex"
+
+
+def test_the_pdf_is_built_while_the_html_renders(
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_pdf, real_html = pdf_module.render_pdf, html_module.render_html
+    started = threading.Event()
+
+    def pdf(*args: Any, **kwargs: Any) -> pdf_module.PdfResult:
+        started.set()
+        return real_pdf(*args, **kwargs)
+
+    def html(*args: Any, **kwargs: Any) -> html_module.HtmlResult:
+        assert started.wait(30), "the PDF was not under way while the HTML rendered"
+        return real_html(*args, **kwargs)
+
+    monkeypatch.setattr(pdf_module, "render_pdf", pdf)
+    monkeypatch.setattr(html_module, "render_html", html)
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "Politeness\\footnote{")  # (pdflatex alone objects)
+    findings = check._render(load_problem(root), "en")
+    assert [f.severity for f in findings] == [Severity.ERROR]
+    assert findings[0].path == TEX and "LaTeX" in findings[0].message
+
+
+def test_html_errors_leave_the_pdfs_out(copy_sample: Callable[..., Path]) -> None:
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "\\frobnicate{x} Politeness")  # (both would object)
+    findings = check._render(load_problem(root), "en")
+    assert len(findings) == 1 and "\\frobnicate" in findings[0].message
+
+
+def test_without_pdflatex_only_the_html(
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_pdf(*args: Any, **kwargs: Any) -> pdf_module.PdfResult:
+        raise AssertionError("a PDF built without pdflatex")
+
+    monkeypatch.setattr(pdf_module, "latex_command", lambda: None)
+    monkeypatch.setattr(pdf_module, "render_pdf", no_pdf)
+    assert check._render(load_problem(copy_sample("hello")), "en") == []
