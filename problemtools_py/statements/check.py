@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from problemtools_py import __version__
+from problemtools_py.cachedir import used_before
 from problemtools_py.findings import Finding, warning
 from problemtools_py.model.problem import Problem, Statement
 from problemtools_py.resources import template_text
@@ -69,7 +70,9 @@ def _render(problem: Problem, lang: str) -> list[Finding]:
     with ThreadPoolExecutor(1, thread_name_prefix="statement-pdf") as pool:
         pdf = None
         if latex_command() is not None:
-            pdf = pool.submit(render_pdf, [problem], None, lang=lang, draft=True)
+            # (the class's format made where the cache outlives the run, see texformat)
+            make = used_before()
+            pdf = pool.submit(render_pdf, [problem], None, lang=lang, draft=True, make_format=make)
         from problemtools_py.statements.html import render_html
 
         html = render_html(problem, lang, math="mathjax", mathjax_url=None)  # (TeX as written)

@@ -16,7 +16,7 @@ from pathlib import Path
 from problemtools_py import atomicfile
 from problemtools_py.findings import Finding, Severity, error, warning
 from problemtools_py.model.problem import Problem
-from problemtools_py.statements import latexlog
+from problemtools_py.statements import latexlog, texformat
 from problemtools_py.statements.pdf_build import Entry, document, prepare
 from problemtools_py.statements.source import StatementSource, load_source, pick_statement
 
@@ -50,10 +50,13 @@ def render_pdf(
     title: str | None = None,
     subtitle: str = "",
     draft: bool = False,
+    make_format: bool = False,
 ) -> PdfResult:
     """Compile the problems' statements into one PDF at ``output`` (or only check them,
     with ``draft`` and no output). Paths in findings are relative to the problem root,
-    prefixed with the problem's name when there are several problems."""
+    prefixed with the problem's name when there are several problems. A draft uses the
+    class's format where the cache has one (see texformat), made first with
+    ``make_format``."""
     start = time.perf_counter()
     result = PdfResult([p.short_name for p in problems])
     prefix = len(problems) > 1
@@ -68,7 +71,12 @@ def render_pdf(
         if title is None and len(sources) > 1:
             title = "Problem Set"
         (build / "main.tex").write_text(document(entries, title, subtitle), encoding="utf-8")
-        ok, log = _compile(build, draft)
+        fmt = _draft_format(make_format) if draft else None
+        ok, log = _compile(build, draft, fmt)
+        if not ok and fmt is not None:  # (a fault is told as pdflatex alone tells it)
+            ok, log = _compile(build, draft)
+            if ok:  # (the format was at fault)
+                texformat.drop(fmt)
         if ok and not draft and _needs_rerun(log):  # \ref to a later \label
             ok, log = _compile(build, draft)
         if not ok:
@@ -104,17 +112,9 @@ def _needs_rerun(log: str) -> bool:
     return "Rerun to get cross-references right" in log or "There were undefined references" in log
 
 
-def _compile(build: Path, draft: bool) -> tuple[bool, str]:
-    """Run pdflatex: whether it succeeded, and its log."""
-    command = [
-        latex_command() or "pdflatex",
-        "-interaction=nonstopmode",
-        "-halt-on-error",
-        "-file-line-error",
-        "-no-shell-escape",
-    ]
-    command += ["-draftmode"] if draft else []
-    env = {
+def latex_env() -> dict[str, str]:
+    """pdflatex's environment: files read and written only below its directory, no shell."""
+    return {
         "SOURCE_DATE_EPOCH": "0",  # the same bytes every build (unless the caller sets it)
         "FORCE_SOURCE_DATE": "1",
         **os.environ,
@@ -123,11 +123,29 @@ def _compile(build: Path, draft: bool) -> tuple[bool, str]:
         "shell_escape": "f",
         "max_print_line": "100000",
     }
+
+
+def _draft_format(make: bool) -> Path | None:
+    latex = latex_command()
+    return texformat.draft_format(latex, latex_env(), make) if latex is not None else None
+
+
+def _compile(build: Path, draft: bool, fmt: Path | None = None) -> tuple[bool, str]:
+    """Run pdflatex (from the format ``fmt``, when given): whether it succeeded, its log."""
+    command = [
+        latex_command() or "pdflatex",
+        "-interaction=nonstopmode",
+        "-halt-on-error",
+        "-file-line-error",
+        "-no-shell-escape",
+    ]
+    command += ["-draftmode"] if draft else []
+    command += [f"-fmt={fmt}"] if fmt is not None else []
     try:
         proc = subprocess.Popen(
             [*command, "main.tex"],
             cwd=build,
-            env=env,
+            env=latex_env(),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
