@@ -40,22 +40,21 @@ def defer() -> None:
     sys.modules[MODULE] = module
 
 
-def deferred(collator: type) -> type:
+def deferred(collator: Any) -> type:
     """A subclass of pyuca's ``collator`` whose table is read at its first sort key."""
 
-    class DeferredCollator(collator):  # type: ignore[misc]
-        def __init__(self, filename: str) -> None:  # (the table is read later)
-            self._filename = filename
-            self._lock = threading.Lock()
-            self.loaded = False
+    def __init__(self: Any, filename: str) -> None:  # (the table is read later)
+        self._filename = filename
+        self._lock = threading.Lock()
+        self.loaded = False
 
-        def sort_key(self, string: str) -> Any:
-            if not self.loaded:
-                with self._lock:
-                    if not self.loaded:
-                        super().__init__(self._filename)
-                        self.loaded = True
-            return super().sort_key(string)
+    def sort_key(self: Any, string: str) -> Any:
+        if not self.loaded:
+            with self._lock:
+                if not self.loaded:
+                    collator.__init__(self, self._filename)
+                    self.loaded = True
+        return collator.sort_key(self, string)
 
-    DeferredCollator.__qualname__ = DeferredCollator.__name__ = collator.__name__
-    return DeferredCollator
+    methods = {"__init__": __init__, "sort_key": sort_key, "__module__": __name__}
+    return type(collator.__name__, (collator,), methods)
