@@ -22,8 +22,9 @@ done
 # Python submissions run with the system's python3 inside the sandbox (which sees /usr only).
 [ -x /usr/bin/python3 ] || missing+=(python3)
 # problem2pdf (and verifyproblem's statement check) compile with TeX Live's pdflatex; the
-# problemset class needs wrapfig and fancyvrb (texlive-latex-extra / -recommended).
-if ! command -v pdflatex >/dev/null 2>&1 || ! kpsewhich wrapfig.sty >/dev/null 2>&1; then
+# problemset class needs wrapfig and fancyvrb (texlive-latex-extra / -recommended), the
+# statement check's preloaded format mylatexformat (texlive-latex-extra).
+if ! command -v pdflatex >/dev/null 2>&1 || ! kpsewhich wrapfig.sty mylatexformat.ltx >/dev/null 2>&1; then
   missing+=(texlive-latex-base texlive-latex-recommended texlive-latex-extra
             texlive-fonts-recommended lmodern)
 fi

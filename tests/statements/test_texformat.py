@@ -3,6 +3,7 @@ there, and never the reason a check's findings differ from pdflatex's own."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +18,10 @@ from problemtools_py.statements import pdf, texformat
 
 TEX = "problem_statement/problem.en.tex"
 LATEX = pdf.latex_command()
-pytestmark = pytest.mark.skipif(LATEX is None, reason="pdflatex is not installed")
+DUMPER = shutil.which("kpsewhich") and subprocess.run(
+    ["kpsewhich", texformat.DUMPER], capture_output=True, check=False
+).stdout.strip()
+pytestmark = pytest.mark.skipif(not (LATEX and DUMPER), reason="pdflatex or mylatexformat missing")
 
 
 @pytest.fixture
