@@ -32,7 +32,10 @@ def defer() -> None:
     if not path.is_file() or found is None or found.loader is None:
         return
     module = importlib.util.module_from_spec(found)
-    found.loader.exec_module(module)
+    try:
+        found.loader.exec_module(module)
+    except Exception:  # (a plasTeX of another make: it is left to import its own)
+        return
     table_reader = getattr(module, "Collator", None)
     if not isinstance(table_reader, type):
         return

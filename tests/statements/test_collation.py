@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -58,3 +59,19 @@ def test_a_loaded_plastex_is_left_alone() -> None:
     before = sys.modules[collation.MODULE]
     collation.defer()  # (plasTeX is imported in this process: nothing to change)
     assert sys.modules[collation.MODULE] is before
+
+
+def test_a_collator_module_that_will_not_load_is_left_to_plastex(tmp_path: Path) -> None:
+    broken = tmp_path / "plasTeX"
+    (broken / "Base" / "LaTeX").mkdir(parents=True)
+    (broken / "__init__.py").write_text("")
+    (broken / "Base" / "LaTeX" / "pyuca.py").write_text("this is not Python\n")
+    code = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('plasTeX', {str(broken / '__init__.py')!r})\n"
+        "importlib.util.find_spec = lambda name, *a: spec\n"
+        "from problemtools_py.statements import collation\n"
+        "collation.defer()\n"
+        "print(collation.MODULE in sys.modules)\n"
+    )
+    assert run_python(code).stdout.split() == ["False"]
