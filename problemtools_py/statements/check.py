@@ -5,6 +5,7 @@ everything a render reads, so an unchanged package is not rendered again."""
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 
 from problemtools_py import __version__
@@ -67,17 +68,19 @@ def _render(problem: Problem, lang: str) -> list[Finding]:
 
     from problemtools_py.statements.pdf import latex_command, render_pdf
 
+    unwanted = threading.Event()  # (set: the PDF's pdflatex is stopped)
     with ThreadPoolExecutor(1, thread_name_prefix="statement-pdf") as pool:
         pdf = None
         if latex_command() is not None:
             # (the class's format made where the cache outlives the run, see texformat)
-            make = used_before()
-            pdf = pool.submit(render_pdf, [problem], None, lang=lang, draft=True, make_format=make)
+            pdf = pool.submit(render_pdf, [problem], None, lang=lang, draft=True,
+                              make_format=used_before(), cancel=unwanted)  # fmt: skip
         from problemtools_py.statements.html import render_html
 
         html = render_html(problem, lang, math="mathjax", mathjax_url=None)  # (TeX as written)
         if pdf is None or not html.ok:
-            return html.findings  # (a PDF under way is waited for, its findings unused)
+            unwanted.set()  # (an endless macro would keep pdflatex to its time limit)
+            return html.findings
         return html.findings + pdf.result().findings
 
 

@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from problemtools_py.statements.pdf_build import Entry, document, prepare
 from problemtools_py.statements.source import StatementSource, load_source, pick_statement
 
 LATEX_TIMEOUT = 120.0
+_POLL = 0.05  # (how often a cancellable run looks at its cancel event)
 _LOG_EXCERPT = 1500
 
 
@@ -51,12 +53,13 @@ def render_pdf(
     subtitle: str = "",
     draft: bool = False,
     make_format: bool = False,
+    cancel: threading.Event | None = None,
 ) -> PdfResult:
     """Compile the problems' statements into one PDF at ``output`` (or only check them,
     with ``draft`` and no output). Paths in findings are relative to the problem root,
     prefixed with the problem's name when there are several problems. A draft uses the
     class's format where the cache has one (see texformat), made first with
-    ``make_format``."""
+    ``make_format``. Setting ``cancel`` stops pdflatex (its findings are then unwanted)."""
     start = time.perf_counter()
     result = PdfResult([p.short_name for p in problems])
     prefix = len(problems) > 1
@@ -72,9 +75,10 @@ def render_pdf(
             title = "Problem Set"
         (build / "main.tex").write_text(document(entries, title, subtitle), encoding="utf-8")
         fmt = _draft_format(make_format) if draft else None
-        ok, log = _compile(build, draft, fmt)
-        if not ok and fmt is not None:  # (a fault is told as pdflatex alone tells it)
-            ok, log = _compile(build, draft)
+        ok, log = _compile(build, draft, fmt, cancel)
+        stopped = cancel is not None and cancel.is_set()
+        if not ok and fmt is not None and not stopped:  # (told as pdflatex alone tells it)
+            ok, log = _compile(build, draft, None, cancel)
             if ok:  # (the format was at fault)
                 texformat.drop(fmt)
         if ok and not draft and _needs_rerun(log):  # \ref to a later \label
@@ -130,8 +134,11 @@ def _draft_format(make: bool) -> Path | None:
     return texformat.draft_format(latex, latex_env(), make) if latex is not None else None
 
 
-def _compile(build: Path, draft: bool, fmt: Path | None = None) -> tuple[bool, str]:
-    """Run pdflatex (from the format ``fmt``, when given): whether it succeeded, its log."""
+def _compile(
+    build: Path, draft: bool, fmt: Path | None = None, cancel: threading.Event | None = None
+) -> tuple[bool, str]:
+    """Run pdflatex (from the format ``fmt``, when given; stopped when ``cancel`` is set):
+    whether it succeeded, and its log."""
     command = [
         latex_command() or "pdflatex",
         "-interaction=nonstopmode",
@@ -153,11 +160,10 @@ def _compile(build: Path, draft: bool, fmt: Path | None = None) -> tuple[bool, s
         )
     except FileNotFoundError:
         return False, "! pdflatex is not installed (TeX Live; scripts/setup.sh installs it)"
-    try:
-        out, _ = proc.communicate(timeout=LATEX_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
+    out = _wait(proc, cancel)
+    if out is None:
+        if cancel is not None and cancel.is_set():
+            return False, "! pdflatex stopped: its result was no longer wanted"
         return (
             False,
             f"! pdflatex ran for more than {LATEX_TIMEOUT:g} s (an endless loop?); stopped",
@@ -225,3 +231,17 @@ def _prefixed(findings: list[Finding], entry: Entry, prefix: bool) -> list[Findi
         Finding(f.severity, f.check, f.message, f"{name}/{f.path}" if f.path else name, f.line)
         for f in findings
     ]
+
+
+def _wait(proc: subprocess.Popen[bytes], cancel: threading.Event | None) -> bytes | None:
+    """pdflatex's output; None when it ran out of time or was cancelled (then killed)."""
+    deadline = time.monotonic() + LATEX_TIMEOUT
+    while True:
+        left = max(0.0, deadline - time.monotonic())
+        try:
+            return proc.communicate(timeout=min(left, _POLL) if cancel is not None else left)[0]
+        except subprocess.TimeoutExpired:
+            if time.monotonic() >= deadline or (cancel is not None and cancel.is_set()):
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.communicate()
+                return None

@@ -4,6 +4,7 @@ only when the HTML is clean."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from builders import replace
 
 from problemtools_py.findings import Severity
 from problemtools_py.model import load_problem
-from problemtools_py.statements import check
+from problemtools_py.statements import check, latex_parse
 from problemtools_py.statements import html as html_module
 from problemtools_py.statements import pdf as pdf_module
 
@@ -59,3 +60,18 @@ def test_without_pdflatex_only_the_html(
     monkeypatch.setattr(pdf_module, "latex_command", lambda: None)
     monkeypatch.setattr(pdf_module, "render_pdf", no_pdf)
     assert check._render(load_problem(copy_sample("hello")), "en") == []
+
+
+def test_an_html_failure_stops_the_pdf(
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An endless macro stops plasTeX at its clock; pdflatex, at work on the same statement,
+    is stopped then instead of running to its own time limit."""
+    monkeypatch.setattr(latex_parse, "MAX_SECONDS", 1.0)
+    monkeypatch.setattr(pdf_module, "LATEX_TIMEOUT", 600.0)
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "\\def\\x{\\x}\\x Politeness")
+    start = time.monotonic()
+    findings = check._render(load_problem(root), "en")
+    assert time.monotonic() - start < 120  # (not pdflatex's 600 s)
+    assert len(findings) == 1 and "still expanding" in findings[0].message

@@ -544,7 +544,7 @@ def test_pdflatex_runs_again_only_for_references(
     runs: list[bool] = []
     real = pdf_module._compile
     monkeypatch.setattr(pdf_module, "_compile",
-                        lambda b, d, f=None: runs.append(d) or real(b, d, f))  # fmt: skip
+                        lambda b, d, f=None, c=None: runs.append(d) or real(b, d, f, c))  # fmt: skip
     assert pdf_module.render_pdf([load_problem(SAMPLES / "hello")], tmp_path / "a.pdf").ok
     assert len(runs) == 1
     root = copy_sample("hello")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,9 +37,10 @@ def compiles(monkeypatch: pytest.MonkeyPatch) -> list[Path | None]:
     seen: list[Path | None] = []
     real = pdf._compile
 
-    def compile_(build: Path, draft: bool, fmt: Path | None = None) -> tuple[bool, str]:
+    def compile_(build: Path, draft: bool, fmt: Path | None = None,
+                 cancel: threading.Event | None = None) -> tuple[bool, str]:  # fmt: skip
         seen.append(fmt)
-        return real(build, draft, fmt)
+        return real(build, draft, fmt, cancel)
 
     monkeypatch.setattr(pdf, "_compile", compile_)
     return seen
@@ -84,8 +86,9 @@ def test_findings_are_pdflatexs_own(old: str, new: str, cache: Path,
     assert plain and _draft(root, make=True) == plain and any(cache.glob("*.fmt"))
 
 
-def test_a_format_that_fails_a_passing_check_is_dropped_for_good(cache: Path, copy_sample: Callable[..., Path],
-                                              compiles: list[Path | None]) -> None:  # fmt: skip
+def test_a_format_that_fails_a_passing_check_is_dropped_for_good(
+    cache: Path, copy_sample: Callable[..., Path], compiles: list[Path | None]
+) -> None:
     root = copy_sample("hello")
     assert _draft(root, make=True) == []
     (made,) = cache.glob("problemset-*.fmt")
