@@ -75,9 +75,13 @@ def _render(problem: Problem, lang: str) -> list[Finding]:
             # (the class's format made where the cache outlives the run, see texformat)
             pdf = pool.submit(render_pdf, [problem], None, lang=lang, draft=True,
                               make_format=used_before(), cancel=unwanted)  # fmt: skip
-        from problemtools_py.statements.html import render_html
+        try:
+            from problemtools_py.statements.html import render_html
 
-        html = render_html(problem, lang, math="mathjax", mathjax_url=None)  # (TeX as written)
+            html = render_html(problem, lang, math="mathjax", mathjax_url=None)  # (TeX as is)
+        except BaseException:
+            unwanted.set()  # (nothing waits up to pdflatex's time limit for an unused PDF)
+            raise
         if pdf is None or not html.ok:
             unwanted.set()  # (an endless macro would keep pdflatex to its time limit)
             return html.findings

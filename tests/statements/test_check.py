@@ -75,3 +75,19 @@ def test_an_html_failure_stops_the_pdf(
     findings = check._render(load_problem(root), "en")
     assert time.monotonic() - start < 120  # (not pdflatex's 600 s)
     assert len(findings) == 1 and "still expanding" in findings[0].message
+
+
+def test_an_html_renderer_that_raises_stops_the_pdf(
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> html_module.HtmlResult:
+        raise RuntimeError("the renderer broke")
+
+    monkeypatch.setattr(html_module, "render_html", broken)
+    monkeypatch.setattr(pdf_module, "LATEX_TIMEOUT", 600.0)
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "\\def\\x{\\x}\\x Politeness")  # (pdflatex never ends)
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="the renderer broke"):
+        check._render(load_problem(root), "en")
+    assert time.monotonic() - start < 120  # (not pdflatex's 600 s)
