@@ -6,9 +6,10 @@ It is made from the class and a document of our own (never a statement: nothing 
 package is in it), once per class and pdflatex (~0.5 s), and kept in the cache; made only
 on a machine whose cache outlives the run (see cachedir.used_before), as g++'s precompiled
 headers are. Where it cannot be made (no mylatexformat), that is remembered under the same
-name, and checks run without. A check that fails with the format is run again without it
-(see pdf.render_pdf), so a fault is always reported as pdflatex alone reports it; where
-the check passes without it, the format is dropped for good (for this class and pdflatex)."""
+name for a day (TeX packages installed meanwhile are then tried), and checks run without.
+A check that fails with the format is run again without it (see pdf.render_pdf), so a
+fault is always reported as pdflatex alone reports it; where the check passes without it,
+the format is dropped, and not made again for a day."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from problemtools_py.cachedir import cache_root
@@ -28,6 +30,7 @@ CLASS = "problemset.cls"
 DOCUMENT = "\\documentclass{problemset}\n\\begin{document}\n\\end{document}\n"
 DUMPER = "mylatexformat.ltx"  # (TeX Live, texlive-latex-extra in Debian)
 TIMEOUT = 120.0
+RETRY_AFTER = 86400.0  # (seconds: see _failed_lately)
 _lock = threading.Lock()
 
 
@@ -37,7 +40,7 @@ def draft_format(latex: str, env: dict[str, str], make: bool) -> Path | None:
     target = _target(latex)
     if target.is_file():
         return target.with_suffix("")
-    if not make or target.with_suffix(".failed").exists():
+    if not make or _failed_lately(target):
         return None
     with _lock:  # (one process makes it once; two processes: either's bytes will do)
         try:
@@ -50,10 +53,18 @@ def draft_format(latex: str, env: dict[str, str], make: bool) -> Path | None:
 
 def drop(fmt: Path) -> None:
     """A format that failed a check pdflatex alone passes (damaged, or our class acting
-    otherwise from it): removed, and not made again for this class and pdflatex."""
+    otherwise from it): removed, and not made again for a day."""
     with contextlib.suppress(OSError):
         fmt.with_suffix(".failed").write_text("a check failed with it and passed without\n")
         fmt.with_suffix(".fmt").unlink()
+
+
+def _failed_lately(target: Path) -> bool:
+    """Whether making or using this format failed less than RETRY_AFTER (a day) ago."""
+    try:
+        return time.time() - target.with_suffix(".failed").stat().st_mtime < RETRY_AFTER
+    except OSError:
+        return False
 
 
 def _target(latex: str) -> Path:
