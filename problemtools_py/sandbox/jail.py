@@ -80,12 +80,16 @@ class Jail:
                 [fds.stdin, fds.stdout, fds.stderr, fds.exec_error, fds.status, *watch],
             )
         except OSError as exc:
-            why = self.setup_error() or f"its init ended ({exc.strerror or exc})"
-            inside.write_quietly(fds.exec_error, f"sandbox setup failed: {why}")
+            why = (
+                self.setup_error()
+                or f"sandbox setup failed: its init ended ({exc.strerror or exc})"
+            )
+            inside.write_quietly(fds.exec_error, why)
 
     def setup_error(self) -> str | None:
-        """What the init said of a failure to set the jail up, when it said so before it
-        ended (see _fork_init); None otherwise, never waiting."""
+        """``sandbox setup failed: ...`` with what the init said of a failure to set the
+        jail up, when it said so before it ended (see _fork_init); None otherwise, never
+        waiting."""
         try:
             self.control.setblocking(False)
             msg, fds = recv_message(self.control)
@@ -96,7 +100,9 @@ class Jail:
                 self.control.setblocking(True)
         for fd in fds:
             os.close(fd)
-        return str(msg["setup_error"]) if msg and "setup_error" in msg else None
+        return (
+            f"sandbox setup failed: {msg['setup_error']}" if msg and "setup_error" in msg else None
+        )
 
     def kill(self) -> None:
         """Kill the current program and everything it started (the init stays)."""

@@ -203,9 +203,9 @@ class Run:
             return error_message(exec_error.decode(errors="replace"))
         if self.jail is not None:
             if self.final is None:
-                why = self.jail.setup_error()  # (an init that could not set the jail up)
-                lost = "the sandbox lost track of the program"
-                return error_message(f"sandbox setup failed: {why}" if why else lost)
+                # (an init that could not set the jail up said why)
+                why = self.jail.setup_error() or "the sandbox lost track of the program"
+                return error_message(why)
             raw = int(self.final["status"])
             cpu = float(self.final["utime"]) + float(self.final["stime"])
             maxrss = int(self.final["maxrss"])
