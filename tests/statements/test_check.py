@@ -62,32 +62,33 @@ def test_without_pdflatex_only_the_html(
     assert check._render(load_problem(copy_sample("hello")), "en") == []
 
 
-def test_an_html_failure_stops_the_pdf(
-    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """An endless macro stops plasTeX at its clock; pdflatex, at work on the same statement,
-    is stopped then instead of running to its own time limit."""
-    monkeypatch.setattr(latex_parse, "MAX_SECONDS", 1.0)
+@pytest.fixture
+def endless(copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> Path:
+    """hello with a macro that never ends, pdflatex given 600 s for it."""
     monkeypatch.setattr(pdf_module, "LATEX_TIMEOUT", 600.0)
     root = copy_sample("hello")
     replace(root, TEX, "Politeness", "\\def\\x{\\x}\\x Politeness")
+    return root
+
+
+def test_an_html_failure_stops_the_pdf(endless: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An endless macro stops plasTeX at its clock; pdflatex, at work on the same statement,
+    is stopped then instead of running to its own time limit."""
+    monkeypatch.setattr(latex_parse, "MAX_SECONDS", 1.0)
     start = time.monotonic()
-    findings = check._render(load_problem(root), "en")
+    findings = check._render(load_problem(endless), "en")
     assert time.monotonic() - start < 120  # (not pdflatex's 600 s)
     assert len(findings) == 1 and "still expanding" in findings[0].message
 
 
 def test_an_html_renderer_that_raises_stops_the_pdf(
-    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+    endless: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def broken(*args: Any, **kwargs: Any) -> html_module.HtmlResult:
         raise RuntimeError("the renderer broke")
 
     monkeypatch.setattr(html_module, "render_html", broken)
-    monkeypatch.setattr(pdf_module, "LATEX_TIMEOUT", 600.0)
-    root = copy_sample("hello")
-    replace(root, TEX, "Politeness", "\\def\\x{\\x}\\x Politeness")  # (pdflatex never ends)
     start = time.monotonic()
     with pytest.raises(RuntimeError, match="the renderer broke"):
-        check._render(load_problem(root), "en")
+        check._render(load_problem(endless), "en")
     assert time.monotonic() - start < 120  # (not pdflatex's 600 s)
