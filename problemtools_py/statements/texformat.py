@@ -89,12 +89,13 @@ def _make(latex: str, env: dict[str, str], target: Path) -> bool:
         try:
             done = subprocess.run(command, cwd=work, env=env, stdin=subprocess.DEVNULL,
                                   capture_output=True, timeout=TIMEOUT, check=False)  # fmt: skip
-        except (OSError, subprocess.TimeoutExpired):
-            return False
+            said = done.stdout[-4000:] if done.returncode != 0 else b""
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            said = str(exc).encode()
         made = work / "problemset.fmt"
-        if done.returncode != 0 or not made.is_file():
+        if said or not made.is_file():  # (remembered: not tried again for a day)
             with contextlib.suppress(OSError):
-                target.with_suffix(".failed").write_bytes(done.stdout[-4000:])
+                target.with_suffix(".failed").write_bytes(said or b"no format written\n")
             return False
         os.replace(made, target)
     for stale in target.parent.glob("problemset-*"):  # (for an older class or pdflatex)

@@ -122,3 +122,14 @@ def test_a_format_that_cannot_be_made_is_not_tried_again(
     monkeypatch.setattr(texformat, "DUMPER", "mylatexformat.ltx")
     assert _draft(root, make=True) == [] and len(makes) == 2
     assert any(cache.glob("*.fmt")) and not failed.exists()
+
+
+def test_a_format_make_that_runs_out_of_time_is_not_tried_again(
+    cache: Path, copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(texformat, "TIMEOUT", 0.001)
+    root = copy_sample("hello")
+    assert _draft(root, make=True) == []
+    monkeypatch.setattr(texformat, "TIMEOUT", 120.0)  # (would make it, if it tried)
+    assert _draft(root, make=True) == []
+    assert not any(cache.glob("*.fmt")) and list(cache.glob("*.failed"))
