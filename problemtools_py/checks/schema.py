@@ -18,7 +18,7 @@ TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_CACHE_VERSION = 1
+SCHEMA_CACHE_VERSION = 2
 
 
 @cache
@@ -105,19 +105,19 @@ def validate(
 
 
 def _key(doc: YamlDoc, schema: str, check: str, renamed: Mapping[KeyPath, str] | None) -> str:
-    text = json.dumps(
+    # (repr, not JSON: YAML keys may be numbers, null or dates beside strings, which JSON
+    # can neither sort nor tell from the strings they print as; 1 and '1' differ here)
+    text = repr(
         [
             SCHEMA_CACHE_VERSION,
             schema,
             schema_text(schema),
             check,
-            sorted((list(k), v) for k, v in (renamed or {}).items()),
+            list((renamed or {}).items()),
             doc.rel,
             doc.data,
-            sorted((list(k), v) for k, v in doc.lines.items()),
-        ],
-        sort_keys=True,
-        default=str,
+            list(doc.lines.items()),
+        ]
     )
     try:  # (hashlib's blake2b without hashlib, which loads OpenSSL: ~3 ms of -p config)
         from _blake2 import blake2b

@@ -8,7 +8,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from problemtools_py.checks.schema import validate
 from problemtools_py.resources import load_schema
+from problemtools_py.yamlfile import YamlDoc, load_yaml
 
 SCHEMAS = sorted(
     p.name.removesuffix(".schema.json")
@@ -28,3 +30,20 @@ def test_each_schema_is_a_valid_draft_2020_12_schema(name: str) -> None:
 def test_a_broken_schema_would_be_caught() -> None:
     with pytest.raises(jsonschema.SchemaError):
         jsonschema.Draft202012Validator.check_schema({"type": "no such type"})
+
+
+def _doc(tmp_path: Path, text: str) -> YamlDoc:
+    path = tmp_path / "test_group.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_yaml(path, "data/secret/test_group.yaml")
+
+
+def test_keys_that_are_not_strings_are_validated_not_a_crash(tmp_path: Path) -> None:
+    # (keys of several types: JSON could not sort them for the cache key)
+    doc = _doc(tmp_path, "score_aggregation: sum\n1: x\nnull: y\n2024-01-01: z\nb: [1, {a: 1}]\n")
+    messages = [f.message for f in validate(doc, "test_group-2025-09", "test-group")]
+    assert messages and all("unknown key" in m for m in messages)
+    assert validate(doc, "test_group-2025-09", "test-group") == validate(
+        doc, "test_group-2025-09", "test-group"
+    )
+
