@@ -52,3 +52,17 @@ def read_timelimit(root: Path) -> DeclaredLimit | None:
     if not 0 < seconds < float("inf"):
         return DeclaredLimit(None, TIMELIMIT_FILE, f"{words[0][:40]} is not a positive time")
     return DeclaredLimit(seconds, TIMELIMIT_FILE)
+
+
+def number_setting(settings: Mapping[str, Any], key: str, default: float) -> float:
+    """A group setting that is a number (legacy ``accept_score``, ``reject_score``): its
+    value, or ``default`` when it is absent or not a number (true/false, a list, a word,
+    NaN); the test group checks report such a value."""
+    value = settings.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        return default
+    return number if number == number else default

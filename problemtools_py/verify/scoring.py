@@ -24,6 +24,7 @@ from problemtools_py.judge.graders import (
 from problemtools_py.judge.held import HeldJails
 from problemtools_py.model.groups import required_groups
 from problemtools_py.model.problem import TestGroup
+from problemtools_py.model.settings import number_setting
 from problemtools_py.once import OnceEach
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.cache import VerdictCache, digest
@@ -91,11 +92,9 @@ class Scorer:
                 score = (
                     r.score
                     if r.score is not None
-                    else float(
-                        settings.get("accept_score", 1)
-                        if r.verdict == Verdict.AC
-                        else settings.get("reject_score", 0)
-                    )
+                    else number_setting(settings, "accept_score", 1)
+                    if r.verdict == Verdict.AC
+                    else number_setting(settings, "reject_score", 0)
                 )
                 items.append((case.name.rsplit("/", 1)[-1], (r.verdict, score)))
         for sub in group.groups:

@@ -11,7 +11,7 @@ from builders import case, write
 from conftest import verify
 
 from problemtools_py.model import load_problem
-from problemtools_py.model.settings import read_timelimit
+from problemtools_py.model.settings import number_setting, read_timelimit
 
 MODERN = "problem_format_version: 2023-07-draft\nname: x\n"
 
@@ -78,3 +78,15 @@ def test_a_timelimit_file_without_a_time_is_one_warning(copy_sample: Callable[..
         ("warning", "timelimit", ".timelimit")
     ]
     assert "'soon' is not a number" in report.findings[0].message
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(3, 3.0), (2.5, 2.5), ("7", 7.0), (" -1e2 ", -100.0), (float("inf"), float("inf")),
+     (True, 1.5), (None, 1.5), ([1], 1.5), ({"a": 1}, 1.5), ("x", 1.5), (float("nan"), 1.5)],
+)
+def test_a_number_setting_reads_its_default_unless_it_is_a_number(
+    value: object, expected: float
+) -> None:
+    assert number_setting({"accept_score": value}, "accept_score", 1.5) == expected
+    assert number_setting({}, "accept_score", 1.5) == 1.5

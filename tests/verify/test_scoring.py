@@ -81,3 +81,12 @@ def test_modern_pass_fail_problem_is_all_ac(scorer: Make) -> None:
     s = scorer({**MODERN, "problem.yaml": "problem_format_version: 2023-07-draft\nname: x\n"})
     assert s.grade({"secret/a/1": CaseGrade(V.AC, None)})[0].verdict is V.AC
     assert s.grade({"secret/a/1": CaseGrade(V.RTE, None)})[0].verdict is V.RTE
+
+
+@pytest.mark.parametrize("value", ["[1, 2]", "{a: 1}", "true", "ten", ".nan"])
+def test_legacy_score_that_is_not_a_number_reads_as_its_default(scorer: Make, value: str) -> None:
+    # (the test group check reports the value; grading must not crash on it)
+    s = scorer({**LEGACY, "data/secret/a/testdata.yaml": f"accept_score: {value}\n"})
+    grade, errors = s.grade({c: CaseGrade(V.AC, None)
+                     for c in ("sample/1", "secret/a/1", "secret/a/2", "secret/b/1")})
+    assert (grade.verdict, grade.score, errors) == (V.AC, 4.0, [])
