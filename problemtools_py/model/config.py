@@ -195,6 +195,9 @@ def _source(data: dict[str, Any]) -> str | None:
     return value if isinstance(value, str) else None
 
 
+LEGACY_TYPES = frozenset({"pass-fail", "scoring"})
+
+
 def _names(data: dict[str, Any]) -> dict[str, str]:
     value = data.get("name")
     if isinstance(value, str):
@@ -224,7 +227,10 @@ def _legacy_validation(data: dict[str, Any]) -> tuple[bool, frozenset[str], tupl
 def build_config(doc: YamlDoc, modern: bool) -> ProblemConfig:
     data = doc.data if isinstance(doc.data, dict) else {}
     raw_type = data.get("type", "pass-fail")
-    types = set(_words(raw_type)) or {"pass-fail"}
+    types = set(_words(raw_type))
+    if not modern:  # (legacy's type is one of these; validation says the rest)
+        types &= LEGACY_TYPES
+    types = types or {"pass-fail"}
     custom, extra_types, flags = (
         (False, frozenset[str](), ()) if modern else _legacy_validation(data)
     )
