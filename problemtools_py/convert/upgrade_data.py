@@ -6,6 +6,7 @@ as ``*_args`` lists, legacy scoring keys as ``score_aggregation``/``max_score``,
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ ARGS = {  # legacy/earlier-draft key -> 2025-09 key (a string of words becomes a
     "input_visualizer_args": "input_visualizer_args",
     "output_visualizer_args": "output_visualizer_args",
 }
+UNBOUNDED = "unbounded"  # (a 2025-09 max_score with no bound)
 KEPT = ("full_feedback", "static_validation_score", "require_pass")
 SCORING = ("grading", "grader_flags", "accept_score", "reject_score", "range", "on_reject",
            "score_aggregation", "max_score")  # fmt: skip
@@ -149,7 +151,7 @@ class _Data:
             out["score_aggregation"] = aggregation
         for flag in (f for f in flags if f not in ("sum", "min", "first_error")):
             self.note("unmappable", where, f"grader flag {flag}: no 2025-09 counterpart")
-        if float(settings.get("reject_score", 0) or 0) != 0:
+        if self._number(where, "reject_score", settings.get("reject_score", 0)) not in (0, None):
             self.note("unmappable", where, "reject_score other than 0: 2025-09 gives a "
                       "rejected case no score")  # fmt: skip
         top_score = self._max_score(group, settings, aggregation)
@@ -157,20 +159,43 @@ class _Data:
             out["max_score"] = top_score
 
     def _max_score(self, group: TestGroup, settings: Mapping[str, Any],
-                   aggregation: str | None) -> int | None:  # fmt: skip
+                   aggregation: str | None) -> int | str | None:  # fmt: skip
+        where = group.rel
         if "max_score" in settings:
-            return int(settings["max_score"])
-        bounds = words(settings.get("range"))
-        if len(bounds) == 2:
-            if float(bounds[0]) != 0:
-                self.note("unmappable", group.rel, f"range {bounds[0]} {bounds[1]}: a 2025-09 "
-                          "score starts at 0")  # fmt: skip
-            return int(float(bounds[1]))
+            if settings["max_score"] == UNBOUNDED:
+                return UNBOUNDED
+            top = self._number(where, "max_score", settings["max_score"])
+            return None if top is None else int(top)
+        if "range" in settings:
+            return self._range_top(where, settings["range"])
         if "accept_score" in settings and group.name != "secret":
-            each = float(settings["accept_score"])
+            each = self._number(where, "accept_score", settings["accept_score"])
             count = sum(1 for _ in _cases(group))
-            return int(each * (count if aggregation != "min" else 1))
+            return None if each is None else int(each * (count if aggregation != "min" else 1))
         return None
+
+    def _range_top(self, where: str, value: object) -> int | str | None:
+        """A legacy ``range: "low high"`` as a 2025-09 max_score (+inf: unbounded)."""
+        bounds = words(value)
+        low, high = (_bound(b) for b in bounds) if len(bounds) == 2 else (None, None)
+        if low is None or high is None:
+            self.note("unmappable", where, f"range {str(value)[:60]!r}: not two numbers")
+            return None
+        if low != 0:
+            self.note("unmappable", where, f"range {bounds[0]} {bounds[1]}: a 2025-09 "
+                      "score starts at 0")  # fmt: skip
+        return UNBOUNDED if high == float("inf") else int(high)
+
+    def _number(self, where: str, key: str, value: object) -> float | None:
+        """The number a scoring key says, or None with a note that it says none."""
+        number = None
+        if isinstance(value, int | float | str) and not isinstance(value, bool):
+            with contextlib.suppress(ValueError):
+                number = float(value)
+        if number is None or number != number or abs(number) == float("inf"):
+            self.note("unmappable", where, f"{key}: {str(value)[:60]!r} is not a finite number")
+            return None
+        return number
 
     def _downloads(self, name: str, files: Mapping[str, str]) -> None:
         """2025-09: a case shown by its ``.interaction`` must name its downloads too;
@@ -214,3 +239,12 @@ def _cases(group: TestGroup) -> Any:
 
 def upgrade_data(problem: Problem, root_args: list[str]) -> DataResult:
     return _Data(problem, root_args).run()
+
+
+def _bound(word: str) -> float | None:
+    """One bound of a legacy range (a number, inf, -inf, +inf), or None."""
+    try:
+        number = float(word)
+    except ValueError:
+        return None
+    return None if number != number else number

@@ -203,3 +203,33 @@ def test_a_draft_submission_without_a_claim_stays_as_it_is(tmp_path: Path) -> No
     assert main([str(package), "-o", str(out), "-q", "--no-time-limit"]) == 0
     kept = out / "different" / "submissions" / "partially_accepted" / "half.py"
     assert kept.read_text() == "print(0)\n"
+
+
+@pytest.mark.parametrize(("group1", "said", "max_score"), [
+    ("range: '{1: 2}'\n", "range '{1: 2}': not two numbers", None),
+    ("range: 0 abc\n", "range '0 abc': not two numbers", None),
+    ("range: 7\n", "range '7': not two numbers", None),
+    ("max_score: [3]\n", "max_score: '[3]' is not a finite number", None),
+    ("accept_score: [1, 2]\n", "accept_score: '[1, 2]' is not a finite number", None),
+    ("reject_score: {a: 1}\n", "reject_score: \"{'a': 1}\" is not a finite number", None),
+    ("range: 0 +inf\n", None, "unbounded"),
+    ("max_score: unbounded\n", None, "unbounded"),
+], ids=["range-map", "range-word", "range-one", "max-list", "accept-list", "reject-map", "inf", "unbounded"])
+def test_a_score_setting_that_is_no_number_is_unmappable(
+        tmp_path: Path, capsys: Capture, group1: str, said: str | None,
+        max_score: int | str | None) -> None:  # fmt: skip
+    # (each crashed upgradeproblem in int() or float(): an internal error)
+    source = tmp_path / "in" / "bigsum"
+    shutil.copytree(SAMPLES / "bigsum", source)
+    shutil.rmtree(source / "graders")
+    (source / "data" / "testdata.yaml").write_text("on_reject: continue\n")
+    (source / "data" / "secret" / "group1" / "testdata.yaml").write_text(group1)
+    code = main([str(source), "-o", str(tmp_path / "out"), "--force"])
+    err = "".join(capsys.readouterr())
+    assert code in (0, 1) and "internal error" not in err
+    if said is not None:
+        assert f"/data/secret/group1: warning: {said}\n" in err, err
+    group = tmp_path / "out" / "bigsum" / "data" / "secret" / "group1" / "test_group.yaml"
+    written = group.read_text() if group.exists() else ""
+    assert (f"max_score: {max_score}" in written) if max_score is not None else (
+        "max_score" not in written)
