@@ -269,7 +269,9 @@ def modern_cross_fields(problem: Problem) -> Iterator[Finding]:
 
 
 def _positive(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    return 0 < value < float("inf")
 
 
 def _time_resolution(problem: Problem, limits: dict[str, Any]) -> Iterator[Finding]:

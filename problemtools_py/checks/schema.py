@@ -18,7 +18,7 @@ TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_CACHE_VERSION = 2
+SCHEMA_CACHE_VERSION = 3
 
 
 @cache
@@ -100,8 +100,24 @@ def validate(
         return cached
     data = doc.data if doc.data is not None else {}
     findings = [] if surely_valid(schema, data) else _validate(doc, schema, check, renamed)
+    told = {f.line for f in findings}
+    findings += [f for f in _not_finite(doc, data, (), check) if f.line not in told]
     _store(key, findings)
     return findings
+
+
+def _not_finite(doc: YamlDoc, data: object, path: KeyPath, check: str) -> Iterator[Finding]:
+    """YAML's .nan and .inf where a number belongs: JSON has neither, so no schema bound
+    rejects them (NaN compares false with every bound) and the model reads the default."""
+    if isinstance(data, float) and not abs(data) < float("inf"):
+        text = f"{key_path_text(path)}: {data} is not a finite number"
+        yield error(check, text, doc.rel, doc.line_of(path))
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            yield from _not_finite(doc, v, (*path, k), check)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _not_finite(doc, v, (*path, i), check)
 
 
 def _key(doc: YamlDoc, schema: str, check: str, renamed: Mapping[KeyPath, str] | None) -> str:

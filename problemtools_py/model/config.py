@@ -4,6 +4,7 @@ to its default here and is reported by the config checks (which validate the sch
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import isfinite
 
 from problemtools_py.yamlfile import YamlDoc
 
@@ -117,10 +118,12 @@ def _words(value: object) -> tuple[str, ...]:
     return ()
 
 
-def _number(value: object, default: float) -> float:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    return default
+def _number(value: object, default: float, least: float = 0.0, strict: bool = True) -> float:
+    """A limit as a number when it is one the format allows (finite, over ``least``, or
+    at least it when not ``strict``), else its default: the schema reports the value."""
+    if not isinstance(value, int | float) or isinstance(value, bool) or not isfinite(value):
+        return default
+    return float(value) if value > least or (not strict and value == least) else default
 
 
 # problem.yaml's integer limit keys -> the ProblemLimits fields that hold them
@@ -143,16 +146,16 @@ def _limits(raw: object, modern: bool) -> ProblemLimits:
     if modern:
         mult = raw.get("time_multipliers")
         mult = mult if isinstance(mult, dict) else {}
-        tm = _number(mult.get("ac_to_time_limit"), 2.0)
-        ts = _number(mult.get("time_limit_to_tle"), 1.5)
+        tm = _number(mult.get("ac_to_time_limit"), 2.0, 1.0, strict=False)
+        ts = _number(mult.get("time_limit_to_tle"), 1.5, 1.0, strict=False)
     else:
         tm = _number(raw.get("time_multiplier"), base.time_multiplier)
         ts = _number(raw.get("time_safety_margin"), base.time_safety_margin)
     time_limit = raw.get("time_limit")
-    ints = {
-        field: int(_number(raw.get(key), getattr(base, field)))
-        for key, field in (*LIMIT_FIELDS.items(), ("validation_passes", "validation_passes"))
-    }
+    ints = {field: int(_number(raw.get(key), getattr(base, field), 1, False))
+            for key, field in LIMIT_FIELDS.items()}  # fmt: skip
+    passes = int(_number(raw.get("validation_passes"), base.validation_passes, 2, False))
+    ints["validation_passes"] = passes
     return ProblemLimits(
         time_multiplier=tm,
         time_safety_margin=ts,
