@@ -65,6 +65,12 @@ class FileEntry:
         """A regular file (or a symlink to one inside the package) that may be read."""
         return not self.is_dir and not self.special and (not self.is_symlink or self.link_ok)
 
+    @property
+    def usable(self) -> bool:
+        """A readable file or a directory (a symlink only to either inside the package): an
+        entry the package is read from; the others are reported and never opened."""
+        return not self.special and (not self.is_symlink or self.link_ok)
+
 
 def is_text_name(name: str) -> bool:
     return name.lower().endswith(TEXT_SUFFIXES)

@@ -72,8 +72,8 @@ def load_group(
     groups: list[TestGroup] = []
     other: list[str] = []
     for entry in entries:
-        if entry.name in config_names and not entry.is_dir:
-            continue
+        if (entry.name in config_names and not entry.is_dir) or not entry.usable:
+            continue  # (a link out of the package, a FIFO: checks/layout.py reports it)
         split = split_case_name(entry.name)
         if entry.is_dir and not (split and split[1] == ".files" and split[0] in stems):
             groups.append(load_group(root, entry.rel, children, modern, group_files))

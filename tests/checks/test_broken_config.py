@@ -29,6 +29,10 @@ CASES = [
            E, "file-name", "2023-07 file-name pattern", "data/secret/g.1"),
     Broken("symlink-absolute", "hello", lambda p: symlink(p, "data/secret/05.in", "/etc/hostname"),
            E, "symlink", "is absolute", "data/secret/05.in"),
+    Broken("symlink-to-a-device", "hello", lambda p: symlink(p, "data/secret/05.in", "/dev/zero"),
+           E, "symlink", "is absolute", "data/secret/05.in"),  # (once read without end)
+    Broken("symlink-to-a-directory-outside", "hello", lambda p: symlink(p, "data/secret/g",
+           "/"), E, "symlink", "is absolute", "data/secret/g"),
     Broken("symlink-dangling", "hello", lambda p: symlink(p, "data/secret/05.in", "../nothing"),
            E, "symlink", "does not exist inside the package", "data/secret/05.in"),
     Broken("symlink-escapes", "hello", lambda p: symlink(p, "notes", "../../"), E, "symlink",
