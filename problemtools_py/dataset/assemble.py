@@ -98,6 +98,7 @@ class Assembler:
                 "sha256": {f.name: file_digest(f) for f in files},
             }
             (self.tmp / REPORT_FILE).write_text(json.dumps(report, indent=2) + "\n")
+            self.tmp.chmod(0o755)  # (mkdtemp's 0700, as every other output directory is made)
             os.replace(self.tmp, self.out)
         except BaseException:
             self.abort()

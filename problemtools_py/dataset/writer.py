@@ -67,6 +67,7 @@ class RowWriter:
                 self._flush()
             self.writer.close()
             if kind is None:
+                os.chmod(self.tmp, 0o644)  # (mkstemp's 0600: others, a cluster's workers, read it)
                 os.replace(self.tmp, self.path)
         finally:
             if self.tmp.exists():

@@ -57,6 +57,10 @@ def test_sample_packages_become_rows_or_drops(tmp_path: Path) -> None:
     assert hello.time_limit_s == 4.0  # 4 x the package's 1 s, within [1, 10]
     assert json.loads(hello.origin_json)["reference_kind"] == "python_reference"
     assert "print" in (data.reference(hello.problem_id) or "")
+    # readable by others, as the files of every other command (the temporary names were
+    # 0700 and 0600: a cluster's workers running as another user could not read them)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in [out, *out.iterdir()]}
+    assert modes == {"built": 0o755, **{p.name: 0o644 for p in out.iterdir()}}
 
 
 def test_a_failed_conversion_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
