@@ -71,8 +71,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
         if own_process:  # (not a caller's: see import_without_numpy)
             import_without_numpy()
-        from problemtools_py.cli.reporters import count_bar
-        from problemtools_py.dataset.export import package
         from problemtools_py.dataset.reader import Dataset
 
         data = Dataset(args.dataset)
@@ -80,25 +78,50 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not splits:
             raise FatalError("no problems-<split>.parquet files", path=args.dataset)
         ids = {i.strip() for i in args.ids.split(",") if i.strip()} if args.ids else None
+        created = not args.out.exists()
         args.out.mkdir(parents=True, exist_ok=True)
-        modern = args.format == "2023-07"
-        written = 0
-        with (
-            count_bar("writing packages", args.quiet) as bar,
-            ThreadPoolExecutor(args.jobs) as pool,
-        ):
-            task = bar.add_task("write", total=None)
-            pending = []
-            for problem in _selected(data, splits, ids, args.share):
-                reference = data.reference(problem.problem_id) if _has_refs(data) else None
-                pending.append(pool.submit(package, problem, reference, args.out, modern))
-                if len(pending) >= 4 * args.jobs:  # bounded memory
-                    written += _drain(pending, bar, task)
-            written += _drain(pending, bar, task)
+        made: list[str] = []  # (the packages written, to take back if a later one fails)
+        try:
+            written = _write_all(args, data, splits, ids, made)
+        except BaseException:
+            import shutil
+
+            for name in made:
+                shutil.rmtree(args.out / name, ignore_errors=True)
+            if created:
+                shutil.rmtree(args.out, ignore_errors=True)
+            raise
         print(f"{PROG}: wrote {count(written, 'package')} to {args.out}", file=sys.stderr)
         return ExitCode.CLEAN
 
     return run_cli(PROG, parser, argv, body)
+
+
+def _write_all(
+    args: argparse.Namespace, data: Dataset, splits: list[str], ids: set[str] | None,
+    made: list[str],
+) -> int:  # fmt: skip
+    """Every selected package into ``args.out``, each named in ``made`` once written."""
+    from problemtools_py.cli.reporters import count_bar
+    from problemtools_py.dataset.export import package
+
+    def one(problem: DatasetProblem, reference: str | None) -> None:
+        made.append(package(problem, reference, args.out, args.format == "2023-07").name)
+
+    written = 0
+    with (
+        count_bar("writing packages", args.quiet) as bar,
+        ThreadPoolExecutor(args.jobs) as pool,
+    ):
+        task = bar.add_task("write", total=None)
+        pending: list[Future[Any]] = []
+        for problem in _selected(data, splits, ids, args.share):
+            reference = data.reference(problem.problem_id) if _has_refs(data) else None
+            pending.append(pool.submit(one, problem, reference))
+            if len(pending) >= 4 * args.jobs:  # bounded memory
+                written += _drain(pending, bar, task)
+        written += _drain(pending, bar, task)
+    return written
 
 
 def _has_refs(data: Dataset) -> bool:
