@@ -10,12 +10,14 @@
 
 Requests wait for one of ``jobs`` graders; when ``queue`` requests already wait, a new
 one gets ``503`` with ``Retry-After``. Bodies over ``max_body`` bytes get ``413``; a body
-that is no valid request gets ``400`` with a JSON ``error``. Grading runs in threads on
+that is no valid request (a field of the wrong type, a time over ``MAX_SECONDS``) gets
+``400`` with a JSON ``error``. Grading runs in threads on
 one shared :class:`Grader`; shutting down finishes what runs and closes every sandbox."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections import Counter
@@ -33,6 +35,9 @@ from problemtools_py.sandbox.results import Outcome, RunResult
 
 MAX_BODY = 16 << 20
 RUN_OUTPUT = 8 << 20
+# the most CPU seconds a request may ask for one run (run_timeout, time_limit): one run
+# holds a grader for that long, and the queue is bounded, not the time
+MAX_SECONDS = 60.0
 
 
 class BadRequest(ValueError):
@@ -191,7 +196,7 @@ class Service:
         start = time.perf_counter()
         if tests is not None:
             pairs = _pairs(tests)
-            limit = float(item.get("time_limit") or self.time_limit)
+            limit = _seconds(item.get("time_limit"), self.time_limit, "time_limit")
             result = await self._work(Grader.grade_tests, pairs, limit, completion, language)
         elif isinstance(item.get("problem_id"), str):
             result = await self._work(grade_or_unknown, item["problem_id"], completion, language)
@@ -208,7 +213,7 @@ class Service:
             raise BadRequest("run_code needs code (a string) and language")
         language = _language(body.get("language"))
         stdin = body.get("stdin") or ""
-        timeout = float(body.get("run_timeout") or 10)
+        timeout = _seconds(body.get("run_timeout"), 10, "run_timeout")
         start = time.perf_counter()
         found = await self._work(Grader.execute, body["code"], language, str(stdin),
                                  timeout, RUN_OUTPUT)  # fmt: skip
@@ -223,7 +228,7 @@ class Service:
             raise BadRequest("submit needs completion and config (with provided_data)")
         cases = _stdio_cases(config.get("provided_data"))
         language = _language(config.get("language"))
-        timeout = float(config.get("run_timeout") or self.time_limit)
+        timeout = _seconds(config.get("run_timeout"), self.time_limit, "run_timeout")
         found = self.grader.extract(body["completion"], language)
         code = found[1] if found is not None else ""
         runs = await asyncio.gather(*[
@@ -255,6 +260,20 @@ def _same(run: RunResult, expected: str) -> bool:
     return first_difference(run.stdout.decode("utf-8", "replace"), expected) is None
 
 
+def _seconds(value: object, default: float, name: str) -> float:
+    """A request's CPU seconds per run: absent (or 0, as SandboxFusion reads it) is the
+    default; else a number, or a string of one, in (0, MAX_SECONDS]."""
+    if value is None or value == 0 or value == "":
+        return default
+    seconds = None
+    if isinstance(value, int | float | str) and not isinstance(value, bool):
+        with contextlib.suppress(ValueError):
+            seconds = float(value)
+    if seconds is None or not 0 < seconds <= MAX_SECONDS:
+        raise BadRequest(f"{name} must be a number of seconds in (0, {MAX_SECONDS:g}]")
+    return seconds
+
+
 def _language(value: object) -> str:
     code = language_of_tag(str(value or "python"))
     if code is None:
@@ -282,8 +301,10 @@ def _stdio_cases(data: object) -> list[tuple[str, str]]:
         raise BadRequest("config.provided_data.test must list the cases")
     cases = []
     for case in tests:
-        stdin = case.get("input", {}).get("stdin") if isinstance(case, dict) else None
-        stdout = case.get("output", {}).get("stdout") if isinstance(case, dict) else None
+        given = case.get("input") if isinstance(case, dict) else None
+        wanted = case.get("output") if isinstance(case, dict) else None
+        stdin = given.get("stdin") if isinstance(given, dict) else None
+        stdout = wanted.get("stdout") if isinstance(wanted, dict) else None
         if not isinstance(stdin, str) or not isinstance(stdout, str):
             raise BadRequest("each case is {input: {stdin}, output: {stdout}}")
         cases.append((stdin, stdout))

@@ -118,6 +118,24 @@ def test_grade_one_or_many_and_metrics(grader: Grader) -> None:
               b'"problem_id": "nope"}]', 404, "no problem with id 'nope'"),
     ("grade", b'{"completion": "x", "tests": [["1", "1"]], "language": "cobolx"}', 400,
      "unknown language"),
+    # (each of these was a 500 with a traceback in the server's log)
+    ("run_code", b'{"code": "1", "language": "python", "run_timeout": "abc"}', 400,
+     "run_timeout must be a number of seconds in (0, 60]"),
+    ("run_code", b'{"code": "1", "language": "python", "run_timeout": [1]}', 400,
+     "run_timeout must be"),
+    ("run_code", b'{"code": "1", "language": "python", "run_timeout": 1e9}', 400,
+     "run_timeout must be"),  # (a grader held for 30 years)
+    ("submit", b'{"completion": "x", "config": {"run_timeout": {"a": 1}, "provided_data": '
+               b'{"test": [{"input": {"stdin": ""}, "output": {"stdout": ""}}]}}}', 400,
+     "run_timeout must be"),
+    ("submit", b'{"completion": "x", "config": {"provided_data": {"test": [{"input": 0, '
+               b'"output": {"stdout": ""}}]}}}', 400, "each case is {input: {stdin}"),
+    ("submit", b'{"completion": "x", "config": {"provided_data": {"test": [{"input": '
+               b'{"stdin": ""}, "output": "x"}]}}}', 400, "each case is {input: {stdin}"),
+    ("grade", b'{"completion": "x", "tests": [["1", "1"]], "time_limit": -2}', 400,
+     "time_limit must be"),
+    ("grade", b'{"completion": "x", "tests": [["1", "1"]], "time_limit": NaN}', 400,
+     "time_limit must be"),
 ])
 def test_malformed_requests(grader: Grader, path: str, body: bytes, status: int,
                             says: str) -> None:
