@@ -77,6 +77,20 @@ def test_files_generators_yaml_does_not_make(gensum: Path, pool: SandboxPool) ->
     assert (gensum / "data/secret/.gitignore").exists()
 
 
+def test_a_failing_generator_keeps_the_committed_files_of_its_case(
+        tmp_path: Path, pool: SandboxPool) -> None:  # fmt: skip
+    # (a fresh clone with its committed data/, one generator failing: --clean removed
+    # that case's .in and .ans as files generators.yaml did not make)
+    root = tmp_path / "gensum"
+    shutil.copytree(SAMPLES / "gensum", root)
+    text = (root / "problem.yaml").read_text()
+    (root / "problem.yaml").write_text(text.replace("max_a: 1000000", "max_a: x"))
+    report = _generate(root, pool, clean=True)
+    assert [(severity, path) for severity, path, _ in _found(report)] == [
+        ("error", "data/secret/6-large")]
+    assert _tree(root / "data") == _tree(SAMPLES / "gensum/data")
+
+
 def test_a_generator_that_is_not_deterministic(gensum: Path, pool: SandboxPool) -> None:
     write(gensum, "generators/noisy.py", "import os\nprint(1)\nprint(int.from_bytes(os.urandom(4)))\n")
     text = (gensum / "generators/generators.yaml").read_text()
