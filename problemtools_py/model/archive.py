@@ -71,6 +71,9 @@ def _prefix(bundle: zipfile.ZipFile, archive: Path) -> str:
 
 
 def _extract(bundle: zipfile.ZipFile, archive: Path, root: Path, prefix: str) -> None:
+    import zipfile
+    import zlib
+
     infos = bundle.infolist()
     if len(infos) > MAX_ENTRIES:
         raise FatalError(f"more than {MAX_ENTRIES} entries", path=archive)
@@ -82,23 +85,42 @@ def _extract(bundle: zipfile.ZipFile, archive: Path, root: Path, prefix: str) ->
         rel = PurePosixPath(info.filename[len(prefix) :])  # (every name was checked first)
         if not rel.parts:
             continue
-        target = root / rel
-        mode = info.external_attr >> 16
-        if info.is_dir():
-            target.mkdir(parents=True, exist_ok=True)
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if stat.S_ISLNK(mode):
-            _symlink(bundle, info, target, root, archive)
-            continue
-        with bundle.open(info) as source, target.open("wb") as out:
-            while chunk := source.read(1 << 20):
-                written += len(chunk)
-                if written > MAX_TOTAL:
-                    raise FatalError(f"unpacks to more than {MAX_TOTAL >> 30} GiB", path=archive)
-                out.write(chunk)
-        if mode & 0o111:
-            target.chmod(0o755)
+        try:
+            written += _entry(bundle, info, root / rel, root, archive, MAX_TOTAL - written)
+        except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError) as exc:
+            # (a damaged entry, an encrypted one, a compression zipfile cannot read)
+            raise FatalError(
+                f"not a readable ZIP archive: entry '{info.filename}': {exc}", path=archive
+            ) from exc
+        except OSError as exc:  # (a file where a directory is, or the other way round)
+            raise FatalError(
+                f"entry '{info.filename}' cannot be unpacked: {exc.strerror or exc}", path=archive
+            ) from exc
+
+
+def _entry(
+    bundle: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, root: Path, archive: Path,
+    room: int,
+) -> int:  # fmt: skip
+    """Unpack one entry to ``target``; the bytes it wrote (at most ``room``)."""
+    mode = info.external_attr >> 16
+    if info.is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+        return 0
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if stat.S_ISLNK(mode):
+        _symlink(bundle, info, target, root, archive)
+        return 0
+    written = 0
+    with bundle.open(info) as source, target.open("wb") as out:
+        while chunk := source.read(1 << 20):
+            written += len(chunk)
+            if written > room:
+                raise FatalError(f"unpacks to more than {MAX_TOTAL >> 30} GiB", path=archive)
+            out.write(chunk)
+    if mode & 0o111:
+        target.chmod(0o755)
+    return written
 
 
 def _check_name(name: str, archive: Path) -> None:

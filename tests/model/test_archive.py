@@ -78,6 +78,27 @@ def test_a_zip_bomb_stops_at_the_size_bound(tmp_path: Path, capsys: Capture,
     assert "unpacks to more than" in capsys.readouterr().err
 
 
+def test_a_damaged_entry_is_a_clear_error(tmp_path: Path, capsys: Capture) -> None:
+    # (a byte changed inside an entry's data: zipfile's CRC error was an internal error)
+    packed = _bundle(tmp_path / "hello.zip", [("hello/problem.yaml", b"name: x\n" * 50)])
+    data = bytearray(packed.read_bytes())
+    data[data.index(b"name: x") + 3] ^= 0xFF
+    packed.write_bytes(bytes(data))
+    assert main(["--no-run", str(packed)]) == 2
+    err = capsys.readouterr().err
+    assert "not a readable ZIP archive: entry 'hello/problem.yaml': Bad CRC-32" in err
+
+
+def test_a_file_where_a_directory_must_be_is_a_clear_error(tmp_path: Path,
+                                                           capsys: Capture) -> None:  # fmt: skip
+    packed = _bundle(tmp_path / "hello.zip", [("hello/problem.yaml", b"name: x\n"),
+                                              ("hello/data", b"a file"),
+                                              ("hello/data/sample/1.in", b"1\n")])  # fmt: skip
+    assert main(["--no-run", str(packed)]) == 2
+    err = capsys.readouterr().err
+    assert "entry 'hello/data/sample/1.in' cannot be unpacked: " in err and "Traceback" not in err
+
+
 def test_not_a_zip_is_a_clear_error(tmp_path: Path, capsys: Capture) -> None:
     fake = tmp_path / "hello.zip"
     fake.write_text("not a zip")
