@@ -33,8 +33,8 @@ def positive_float(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be positive")
+    if not 0 < value < float("inf"):  # (nan, inf: a limit never reached, a run never ended)
+        raise argparse.ArgumentTypeError("must be a positive number")
     return value
 
 

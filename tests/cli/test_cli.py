@@ -163,7 +163,12 @@ def test_module_entry_point_runs_as_a_process() -> None:
 
 BAD_NUMBERS = [
     ("verifyproblem", [HELLO, "-j", "0"], "must be at least 1"),
-    ("verifyproblem", [HELLO, "-t", "-1"], "must be positive"),
+    ("verifyproblem", [HELLO, "-t", "-1"], "must be a positive number"),
+    # (an endless limit: an expected TLE once ran for ever)
+    ("verifyproblem", [HELLO, "-t", "inf"], "must be a positive number"),
+    ("verifyproblem", [HELLO, "-t", "nan"], "must be a positive number"),
+    ("upgradeproblem", [HELLO, "--dry-run", "--time-limit", "inf"], "must be a positive number"),
+    ("gradeserver", ["--time-limit", "1e999"], "must be a positive number"),
     ("gradecode", [HELLO, "c.jsonl", "-j", "0"], "must be at least 1"),
     ("gradecode", [HELLO, "c.jsonl", "--memory-mb", "0"], "must be at least 1"),
     ("gradecode", [HELLO, "c.jsonl", "--output-factor", "two"], "not a whole number: 'two'"),
