@@ -8,6 +8,7 @@ legacy does not read left out."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import isfinite
 from typing import Any
 
 from problemtools_py.convert.roundtrip import dump, load_map, new_map, words
@@ -96,8 +97,9 @@ class _Data:
         if group.name == "":
             child = group.child("secret")
             secret = child.own_settings if child is not None else {}
+            top = _number(secret.get("max_score", 100))  # (secret's own write notes a bad one)
             out.update({"on_reject": "continue", "grader_flags": "first_error sum",
-                        "range": f"0 {secret.get('max_score', 100)}"})  # fmt: skip
+                        "range": f"0 {'+inf' if top is None else top}"})  # fmt: skip
             return
         if group.name == "sample":
             out.update({"accept_score": 0, "reject_score": 0, "range": "0 0"})
@@ -108,10 +110,21 @@ class _Data:
         cases = len(self.problem.group_cases(group))
         top = own.get("max_score", 100 if group.name == "secret" else None)
         if top is not None:
-            out["range"] = f"0 {top}"
+            top = self._top(group, top)
+            out["range"] = f"0 {'+inf' if top is None else top}"
         if cases and top is not None and not self.problem.subgroups(group):
             share = float(top) / cases if aggregation == "sum" else float(top)
             out["accept_score"] = int(share) if share.is_integer() else share
+
+    def _top(self, group: TestGroup, value: object) -> int | float | None:
+        """A group's max_score as legacy's range bound: a number, or None for unbounded
+        (range 0 +inf: every accepted case's score is its validator's score.txt, as
+        2025-09 asks of an unbounded group) and for a value that is no number (noted)."""
+        number = _number(value)
+        if number is None and value != "unbounded":
+            self.note("unmappable", f"{group.rel}/test_group.yaml",
+                      f"max_score: {str(value)[:60]!r} is not a number")  # fmt: skip
+        return number
 
     def _case(self, name: str, files: dict[str, str]) -> None:
         rel = f"data/{name}"
@@ -134,3 +147,10 @@ class _Data:
 
 def downgrade_data(problem: Problem) -> DowngradedData:
     return _Data(problem).run()
+
+
+def _number(value: object) -> int | float | None:
+    """A finite number (not true/false) as it is, else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return value if isfinite(value) else None

@@ -194,3 +194,25 @@ def test_what_a_legacy_zip_leaves_out_is_reported_by_the_command(tmp_path: Path,
     assert "left out" not in err
     assert main([*args, "-q"]) == 0
     assert "left out" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("max_score", "bound", "said"), [
+    ("unbounded", "range: 0 +inf", None),  # (valid 2025-09; it crashed in float())
+    ("[3]", "range: 0 +inf", "max_score: '[3]' is not a number"),  # (with --force)
+])
+def test_a_group_max_score_that_is_no_number(tmp_path: Path, capsys: Capture, max_score: str,
+                                             bound: str, said: str | None) -> None:  # fmt: skip
+    import shutil
+
+    package = tmp_path / "subtasks"
+    shutil.copytree(SAMPLES / "subtasks", package)
+    (package / "data/secret/1-small/test_group.yaml").write_text(f"max_score: {max_score}\n")
+    target = tmp_path / "subtasks.zip"
+    assert main([str(package), "--format", "legacy", "-o", str(target), "--force"]) in (0, 1)
+    out = "".join(capsys.readouterr())
+    assert "internal error" not in out
+    if said is not None:
+        assert f"1-small/test_group.yaml: warning: {said}" in out
+    with zipfile.ZipFile(target) as bundle:
+        group = bundle.read("subtasks/data/secret/1-small/testdata.yaml").decode()
+    assert bound in group
