@@ -20,6 +20,12 @@ from problemtools_py.statements.renderer import HtmlWriter
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\s*\}\}")
 _MARK = "PTPY-SAMPLES-{}-END"
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+_ACTIVE = re.compile(
+    r"<\s*(?:script|iframe|object|embed|frame|applet)\b|\son[a-z]+\s*=|javascript\s*:"
+    r"|(?P<src>\s(?:src|srcset|data|poster)\s*=\s*[\"']?\s*(?:[a-z][a-z0-9+.-]*:|//))",
+    re.IGNORECASE,
+)
 
 
 def parser() -> MarkdownIt:
@@ -90,9 +96,25 @@ class MarkdownHtml(HtmlWriter):
     def _images(self, tokens: list[Token]) -> None:
         for token in tokens:
             line = token.map[0] + 1 if token.map else None
+            self._html(token, line)
             for child in token.children or ():
                 if child.type == "image":
                     self._image(child, line)
+                self._html(child, line)
+
+    def _html(self, token: Token, line: int | None) -> None:
+        """Raw HTML that scripts or loads from elsewhere, which 2025-09 forbids in a
+        statement (the page drops it: sanitize.py; the package is still wrong)."""
+        if token.type not in ("html_block", "html_inline"):
+            return
+        found = _ACTIVE.search(_COMMENT.sub("", token.content))
+        if found is not None:
+            what = "loads a resource from outside the package" if found.group("src") else (
+                "scripts")  # fmt: skip
+            self.findings.append(error(
+                "statement", f"raw HTML that {what} ({found.group(0).strip()[:40]}): a "
+                "statement may not contain scripting or reference external resources",
+                self.rel, line))  # fmt: skip
 
     def _image(self, token: Token, line: int | None) -> None:
         found = self.image(str(token.attrGet("src") or ""), line, pdf_allowed=False)

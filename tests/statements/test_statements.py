@@ -262,6 +262,16 @@ BROKEN = [
      "Till exempel:", "![figur](figur.png)"), "figur.png not found", "statement/problem.sv.md", 15),
     ("markdown-unknown-placeholder", "twopass", lambda p: replace(p, "statement/problem.sv.md",
      "Till exempel:", "{{nosuch}}"), "no constant 'nosuch'", "statement/problem.sv.md", 15),
+    # (2025-09: no scripting, no external resources; the page dropped them, unreported)
+    ("markdown-script", "twopass", lambda p: replace(p, "statement/problem.sv.md",
+     "Till exempel:", "<script>alert(1)</script>"), "raw HTML that scripts (<script)",
+     "statement/problem.sv.md", 15),
+    ("markdown-event-handler", "twopass", lambda p: replace(p, "statement/problem.sv.md",
+     "Till exempel:", "Se <b onclick=\"x()\">här</b>"), "raw HTML that scripts (onclick=)",
+     "statement/problem.sv.md", 15),
+    ("markdown-external-image", "twopass", lambda p: replace(p, "statement/problem.sv.md",
+     "Till exempel:", "<img src='https://example.org/a.png'>"),
+     "raw HTML that loads a resource from outside the package", "statement/problem.sv.md", 15),
 ]
 
 
