@@ -40,7 +40,7 @@ def unpacked(archive: Path) -> Iterator[Path]:
 
     try:
         bundle = zipfile.ZipFile(archive)
-    except (OSError, zipfile.BadZipFile) as exc:
+    except (OSError, zipfile.BadZipFile, NotImplementedError) as exc:  # (a version it lacks)
         raise FatalError(f"not a readable ZIP archive: {exc}", path=archive) from exc
     tmp = Path(tempfile.mkdtemp(prefix="ptpy-archive-"))
     try:

@@ -91,6 +91,17 @@ def test_a_damaged_entry_is_a_clear_error(tmp_path: Path, capsys: Capture) -> No
     assert "not a readable ZIP archive: entry 'hello/problem.yaml': Bad CRC-32" in err
 
 
+def test_an_archive_of_a_zip_version_zipfile_lacks_is_a_clear_error(tmp_path: Path,
+                                                                    capsys: Capture) -> None:  # fmt: skip
+    packed = _bundle(tmp_path / "hello.zip", [("hello/problem.yaml", b"name: x\n")])
+    data = bytearray(packed.read_bytes())
+    at = data.index(b"PK\x01\x02") + 6  # (the central directory's "version needed")
+    data[at : at + 2] = (209).to_bytes(2, "little")
+    packed.write_bytes(bytes(data))
+    assert main(["--no-run", str(packed)]) == 2
+    assert "not a readable ZIP archive: zip file version 20.9" in capsys.readouterr().err
+
+
 def test_a_file_where_a_directory_must_be_is_a_clear_error(tmp_path: Path,
                                                            capsys: Capture) -> None:  # fmt: skip
     packed = _bundle(tmp_path / "hello.zip", [("hello/problem.yaml", b"name: x\n"),
