@@ -123,11 +123,18 @@ class _Downgrader:
     def _limits(self, limits: Any) -> None:
         if not isinstance(limits, dict):
             return
-        multipliers = limits.pop("time_multipliers", None) or {}
-        limits["time_multiplier"] = multipliers.get("ac_to_time_limit", 2.0)
-        limits["time_safety_margin"] = multipliers.get("time_limit_to_tle", 1.5)
+        # (the values as the model read them: one that is no number is its default there,
+        # and the checks report it; a number keeps the form it was written in)
+        read = self.problem.config.limits
+        multipliers = limits.pop("time_multipliers", None)
+        multipliers = multipliers if isinstance(multipliers, dict) else {}
+        limits["time_multiplier"] = _as_read(multipliers.get("ac_to_time_limit"),
+                                             read.time_multiplier)  # fmt: skip
+        limits["time_safety_margin"] = _as_read(multipliers.get("time_limit_to_tle"),
+                                                read.time_safety_margin)  # fmt: skip
         limits.pop("time_resolution", None)
-        seconds = limits.pop("time_limit", None) or self.time_limit
+        limits.pop("time_limit", None)
+        seconds = read.time_limit or self.time_limit
         if seconds is not None:
             self.plan.files[".timelimit"] = f"{float(seconds):g}\n".encode()
             self.note("changed", "problem.yaml", f"limits.time_limit -> .timelimit ({seconds})")
@@ -197,3 +204,8 @@ def plan_downgrade(
     ``tag_claims`` (DOMjudge) a claim no directory carries is written into the
     submission as an ``@EXPECTED_RESULTS@`` comment."""
     return _Downgrader(problem, time_limit, tag_claims).run()
+
+
+def _as_read(written: object, read: float) -> object:
+    """A limit as written when the model read it so (3 stays 3, not 3.0), else as read."""
+    return written if not isinstance(written, bool) and written == read else read

@@ -216,3 +216,20 @@ def test_a_group_max_score_that_is_no_number(tmp_path: Path, capsys: Capture, ma
     with zipfile.ZipFile(target) as bundle:
         group = bundle.read("subtasks/data/secret/1-small/testdata.yaml").decode()
     assert bound in group
+
+
+def test_time_multipliers_that_are_no_map_become_the_defaults(tmp_path: Path,
+                                                              capsys: Capture) -> None:  # fmt: skip
+    # (an internal error: multipliers.get on a string)
+    import shutil
+
+    package = tmp_path / "gensum"
+    shutil.copytree(SAMPLES / "gensum", package)
+    with (package / "problem.yaml").open("a") as handle:
+        handle.write("limits:\n  time_multipliers: fast\n")
+    target = tmp_path / "gensum.zip"
+    assert main([str(package), "--format", "legacy", "-o", str(target)]) in (0, 1)
+    assert "internal error" not in "".join(capsys.readouterr())
+    with zipfile.ZipFile(target) as bundle:
+        config = bundle.read("gensum/problem.yaml").decode()
+    assert "time_multiplier: 2.0" in config and "time_safety_margin: 1.5" in config
