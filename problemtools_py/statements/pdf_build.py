@@ -65,7 +65,7 @@ def prepare(build: Path, sources: list[StatementSource], letters: bool) -> list[
     entries = []
     for index, source in enumerate(sources, 1):
         sub = build / f"p{index}"
-        shutil.copytree(source.directory, sub, ignore=shutil.ignore_patterns("*.pdf.*"))
+        _copy_directory(source, sub)
         entry = Entry(
             source,
             chr(ord("A") + index - 1) if letters and index <= 26 else "",
@@ -88,6 +88,19 @@ def prepare(build: Path, sources: list[StatementSource], letters: bool) -> list[
         entry.samples = _samples(sub, entry)
         entries.append(entry)
     return entries
+
+
+def _copy_directory(source: StatementSource, sub: Path) -> None:
+    """The statement's directory, as the model lists it: its readable files only (a link
+    out of the package, a FIFO or a device is never read: a copy that followed them once
+    copied whatever directory a link named), the ``*.pdf.*`` of other builds left out."""
+    prefix = source.statement.rel.rsplit("/", 1)[0] + "/"
+    sub.mkdir()
+    for entry in source.problem.files:
+        if entry.rel.startswith(prefix) and entry.readable and ".pdf." not in entry.name:
+            target = sub / entry.rel[len(prefix) :]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source.problem.root / entry.rel, target)
 
 
 def document(entries: list[Entry], title: str | None, subtitle: str) -> str:

@@ -610,3 +610,21 @@ def test_icelandic_headings_as_problemtools_has_them(copy_sample: Callable[..., 
     assert problem2pdf.main([str(root), "-l", "is", "-o", str(out), "-q"]) == 0
     text = _pdf_text(out)
     assert "Sýniinntak 1" in text and "Sýniúttak 1" in text and "Skrifaðu forrit" in text
+
+
+def test_a_statement_directory_link_out_of_the_package_is_not_followed(
+    copy_sample: Callable[..., Path], tmp_path: Path
+) -> None:
+    # (the PDF build copied the statement's directory following links: a link to `..`
+    # of a temporary directory copied all of /tmp, and a FIFO there failed the build)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("not the package's\n")
+    os.mkfifo(outside / "pipe")
+    root = copy_sample("hello")
+    os.symlink(outside, root / "problem_statement" / "extra")
+    report = verify(root, ("config", "statement"))
+    errors = [(f.check, f.path) for f in report.findings if f.severity is Severity.ERROR]
+    assert errors == [("symlink", "problem_statement/extra")], describe(report)
+    out = tmp_path / "hello.pdf"
+    assert problem2pdf.main([str(root), "-o", str(out), "-q"]) == 0 and out.stat().st_size > 0
