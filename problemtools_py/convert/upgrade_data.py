@@ -6,7 +6,6 @@ as ``*_args`` lists, legacy scoring keys as ``score_aggregation``/``max_score``,
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +15,7 @@ from ruamel.yaml.comments import CommentedMap
 from problemtools_py.convert.roundtrip import dump, flow_seq, load_map, new_map, rename, words
 from problemtools_py.convert.upgrade_config import Note
 from problemtools_py.model.problem import Problem, TestGroup
+from problemtools_py.model.settings import as_number
 
 ARGS = {  # legacy/earlier-draft key -> 2025-09 key (a string of words becomes a list)
     "input_validator_flags": "input_validator_args",
@@ -177,7 +177,7 @@ class _Data:
     def _range_top(self, where: str, value: object) -> int | str | None:
         """A legacy ``range: "low high"`` as a 2025-09 max_score (+inf: unbounded)."""
         bounds = words(value)
-        low, high = (_bound(b) for b in bounds) if len(bounds) == 2 else (None, None)
+        low, high = (as_number(b) for b in bounds) if len(bounds) == 2 else (None, None)
         if low is None or high is None:
             self.note("unmappable", where, f"range {str(value)[:60]!r}: not two numbers")
             return None
@@ -188,11 +188,8 @@ class _Data:
 
     def _number(self, where: str, key: str, value: object) -> float | None:
         """The number a scoring key says, or None with a note that it says none."""
-        number = None
-        if isinstance(value, int | float | str) and not isinstance(value, bool):
-            with contextlib.suppress(ValueError):
-                number = float(value)
-        if number is None or number != number or abs(number) == float("inf"):
+        number = as_number(value)
+        if number is None or abs(number) == float("inf"):
             self.note("unmappable", where, f"{key}: {str(value)[:60]!r} is not a finite number")
             return None
         return number
@@ -239,12 +236,3 @@ def _cases(group: TestGroup) -> Any:
 
 def upgrade_data(problem: Problem, root_args: list[str]) -> DataResult:
     return _Data(problem, root_args).run()
-
-
-def _bound(word: str) -> float | None:
-    """One bound of a legacy range (a number, inf, -inf, +inf), or None."""
-    try:
-        number = float(word)
-    except ValueError:
-        return None
-    return None if number != number else number

@@ -54,15 +54,21 @@ def read_timelimit(root: Path) -> DeclaredLimit | None:
     return DeclaredLimit(seconds, TIMELIMIT_FILE)
 
 
+def as_number(value: object) -> float | None:
+    """The number a YAML value says: an int or float (not true/false), or a string of one
+    ("7", "-inf"); None for anything else, and for NaN."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return number if number == number else None
+
+
 def number_setting(settings: Mapping[str, Any], key: str, default: float) -> float:
     """A group setting that is a number (legacy ``accept_score``, ``reject_score``): its
     value, or ``default`` when it is absent or not a number (true/false, a list, a word,
     NaN); the test group checks report such a value."""
-    value = settings.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        return default
-    try:
-        number = float(value)
-    except ValueError:
-        return default
-    return number if number == number else default
+    number = as_number(settings.get(key))
+    return float(default) if number is None else number
