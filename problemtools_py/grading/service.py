@@ -11,8 +11,8 @@
 Requests wait for one of ``jobs`` graders; when ``queue`` requests already wait, a new
 one gets ``503`` with ``Retry-After``. Bodies over ``max_body`` bytes get ``413``; a body
 that is no valid request (a field of the wrong type, a time over ``MAX_SECONDS``) gets
-``400`` with a JSON ``error``. Grading runs in threads on
-one shared :class:`Grader`; shutting down finishes what runs and closes every sandbox."""
+``400`` with a JSON ``error``. Grading runs in threads on one shared :class:`Grader`;
+shutting down finishes what runs and closes every sandbox."""
 
 from __future__ import annotations
 

@@ -63,7 +63,7 @@ class FileEntry:
     @property
     def readable(self) -> bool:
         """A regular file (or a symlink to one inside the package) that may be read."""
-        return not self.is_dir and not self.special and (not self.is_symlink or self.link_ok)
+        return self.usable and not self.is_dir
 
     @property
     def usable(self) -> bool:
