@@ -6,8 +6,8 @@ limit, then the rest). Kept apart from the judging itself, so that the runs made
 from __future__ import annotations
 
 from problemtools_py.model.problem import Submission, TestCase
+from problemtools_py.model.timelimit import first_limit, fixed_limit
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.timelimit import first_limit, fixed_limit
 
 TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
 if TYPE_CHECKING:

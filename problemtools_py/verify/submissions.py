@@ -15,6 +15,13 @@ from dataclasses import dataclass
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.model.problem import Submission
+from problemtools_py.model.timelimit import (
+    LimitKind,
+    TimeLimit,
+    first_limit,
+    fixed_limit,
+    time_limit,
+)
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.casejudge import SubmissionJudge
 from problemtools_py.verify.claims import expectation_findings
@@ -23,13 +30,6 @@ from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
 from problemtools_py.verify.rounds import Job, first_round, times_the_limit
 from problemtools_py.verify.scoring import CaseGrade, Scorer
 from problemtools_py.verify.static import StaticJudge
-from problemtools_py.verify.timelimit import (
-    LimitKind,
-    TimeLimit,
-    first_limit,
-    fixed_limit,
-    time_limit,
-)
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""verify/timelimit.py: the time-limit rules, on packages loaded but never run."""
+"""model/timelimit.py: the time-limit rules, on packages loaded but never run."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from builders import write
 
 from problemtools_py.model import load_problem
 from problemtools_py.model.problem import Problem
-from problemtools_py.verify.timelimit import LimitKind, derive, fixed_limit, time_limit
+from problemtools_py.model.timelimit import LimitKind, derive, fixed_limit, time_limit
 
 LEGACY = "name: x\n"
 MODERN = "problem_format_version: 2023-07-draft\nname: x\n"
