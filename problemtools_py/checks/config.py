@@ -19,10 +19,17 @@ from problemtools_py.model.config import (
 )
 from problemtools_py.model.language_codes import KNOWN_LANGUAGES
 from problemtools_py.model.problem import Problem
+from problemtools_py.model.settings import TIMELIMIT_FILE
+from problemtools_py.model.timelimit import first_limit
 from problemtools_py.yamlfile import YamlDoc
 
 FILE = "problem.yaml"
 EMBARGO_FORM = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?$")
+# The longest run per test case a package should ask for: a judge's usual cap on compiling
+# and on validating (the format's "typical system default" for both is 60 s).
+LONG_RUN_SECONDS = 60.0
+MARGIN_KEYS = {True: ("limits", "time_safety_margin"),
+               False: ("limits", "time_multipliers", "time_limit_to_tle")}  # fmt: skip
 INCOMPATIBLE_TYPES = (
     ("pass-fail", "scoring"),
     ("multi-pass", "submit-answer"),
@@ -302,3 +309,34 @@ def timelimit_file(problem: Problem) -> Iterator[Finding]:
             f"{found.problem}; it should hold the time limit in seconds, so it is ignored",
             found.source,
         )
+
+
+@check("config")
+def long_runs(problem: Problem) -> Iterator[Finding]:
+    """Limits under which an expected-TLE submission runs for over a minute per test case
+    even when every accepted one is instant: most likely milliseconds written where the
+    format wants seconds, or a mistyped margin. The format sets no maximum, so this is a
+    warning; a judge may refuse such a package, and verification burns that long."""
+    least = first_limit(problem, None)
+    if least.hard <= LONG_RUN_SECONDS:
+        return
+    margin = MARGIN_KEYS[problem.legacy]
+    message = (
+        f"every expected-TLE submission runs up to {least.hard:g} s per test case "
+        f"(a time limit of {least.seconds:g} s x {'.'.join(margin)} {least.margin:g})"
+    )
+    declared = problem.declared_time_limit
+    if least.seconds <= LONG_RUN_SECONDS:  # (the margin's doing)
+        yield warning("problem-yaml", message, FILE, problem.yaml.line_of(margin))
+    elif declared is None or declared.seconds is None:  # (2025-09's time_resolution)
+        where = problem.yaml.line_of(("limits", "time_resolution"))
+        yield warning("problem-yaml", message, FILE, where)
+    else:
+        if declared.seconds >= 100:
+            message += f"; times are in seconds: {declared.seconds:g} ms would be "
+            message += f"{declared.seconds / 1000:g} s"
+        if declared.source == TIMELIMIT_FILE:
+            yield warning("timelimit", message, TIMELIMIT_FILE)
+        else:
+            where = problem.yaml.line_of(("limits", "time_limit"))
+            yield warning("problem-yaml", message, FILE, where)

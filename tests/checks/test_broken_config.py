@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from broken import Broken, E, W, assert_reported
 from builders import append, case, move, remove, replace, symlink, write
+from conftest import describe, verify
 
 
 def yaml_append(text: str) -> Callable[[Path], None]:
@@ -147,9 +148,47 @@ CASES = [
            "layout", "did you mean 'submissions'?", "submision"),
     Broken("data-misspelled", "hello", lambda p: move(p, "data/sample", "data/samples"), W,
            "layout", "did you mean 'sample'?", "data/samples"),
+    # limits that make an expected-TLE run last over a minute (milliseconds for seconds)
+    Broken("long-runs-legacy-margin", "hello", lambda p: replace(p, "problem.yaml",
+           "time_safety_margin: 2", "time_safety_margin: 100"), W, "problem-yaml",
+           "runs up to 100 s per test case (a time limit of 1 s x limits.time_safety_margin 100)",
+           "problem.yaml", 9),
+    Broken("long-runs-timelimit-file", "hello", lambda p: write(p, ".timelimit", "1000\n"), W,
+           "timelimit", "up to 2000 s per test case (a time limit of 1000 s x limits.time_safety"
+           "_margin 2); times are in seconds: 1000 ms would be 1 s", ".timelimit"),
+    Broken("long-runs-modern-time-limit", "hilo", lambda p: replace(p, "problem.yaml",
+           "limits:\n", "limits:\n  time_limit: 1500\n"), W, "problem-yaml",
+           "up to 4500 s per test case (a time limit of 1500 s x limits.time_multipliers.time_"
+           "limit_to_tle 3); times are in seconds: 1500 ms would be 1.5 s", "problem.yaml", 10),
+    Broken("long-runs-modern-margin", "hilo", lambda p: replace(p, "problem.yaml",
+           "time_limit_to_tle: 3", "time_limit_to_tle: 90"), W, "problem-yaml",
+           "up to 90 s per test case", "problem.yaml", 11),
+    Broken("long-runs-modern-resolution", "hilo", lambda p: replace(p, "problem.yaml",
+           "limits:\n", "limits:\n  time_resolution: 70\n"), W, "problem-yaml",
+           "up to 210 s per test case (a time limit of 70 s x", "problem.yaml", 10),
 ]
 
 
 @pytest.mark.parametrize("broken", CASES, ids=[c.id for c in CASES])
 def test_broken_package_is_reported(broken: Broken, copy_sample: Callable[..., Path]) -> None:
     assert_reported(broken, copy_sample)
+
+
+@pytest.mark.parametrize(("timelimit", "margin", "found"), [
+    ("30", "2", []),  # 60 s: the longest run a package may ask for without a word
+    ("31", "2", ["up to 62 s per test case (a time limit of 31 s x limits.time_safety_margin 2)"]),
+    (None, "60", []),
+    (None, "61", ["up to 61 s per test case (a time limit of 1 s x"]),
+])
+def test_long_runs_are_one_warning_over_a_minute(
+    copy_sample: Callable[..., Path], timelimit: str | None, margin: str, found: list[str]
+) -> None:
+    root = copy_sample("hello")
+    if timelimit is not None:
+        write(root, ".timelimit", f"{timelimit}\n")
+    replace(root, "problem.yaml", "time_safety_margin: 2", f"time_safety_margin: {margin}")
+    report = verify(root, ("config",))
+    assert len(report.findings) == len(found), describe(report)
+    for finding, text in zip(report.findings, found, strict=True):
+        assert (finding.severity, text in finding.message) == (W, True), describe(report)
+        assert "ms would be" not in finding.message  # (under 100 s: not taken for ms)
