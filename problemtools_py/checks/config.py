@@ -322,8 +322,8 @@ def long_runs(problem: Problem) -> Iterator[Finding]:
         return
     margin = MARGIN_KEYS[problem.legacy]
     message = (
-        f"every expected-TLE submission runs up to {least.hard:g} s per test case "
-        f"(a time limit of {least.seconds:g} s x {'.'.join(margin)} {least.margin:g})"
+        f"every expected-TLE submission runs up to {least.hard:.10g} s per test case "
+        f"(a time limit of {least.seconds:.10g} s x {'.'.join(margin)} {least.margin:.10g})"
     )
     declared = problem.declared_time_limit
     if least.seconds <= LONG_RUN_SECONDS:  # (the margin's doing)
@@ -333,8 +333,8 @@ def long_runs(problem: Problem) -> Iterator[Finding]:
         yield warning("problem-yaml", message, FILE, where)
     else:
         if declared.seconds >= 100:
-            message += f"; times are in seconds: {declared.seconds:g} ms would be "
-            message += f"{declared.seconds / 1000:g} s"
+            message += f"; times are in seconds: {declared.seconds:.10g} ms would be "
+            message += f"{declared.seconds / 1000:.10g} s"
         if declared.source == TIMELIMIT_FILE:
             yield warning("timelimit", message, TIMELIMIT_FILE)
         else:

@@ -192,3 +192,11 @@ def test_long_runs_are_one_warning_over_a_minute(
     for finding, text in zip(report.findings, found, strict=True):
         assert (finding.severity, text in finding.message) == (W, True), describe(report)
         assert "ms would be" not in finding.message  # (under 100 s: not taken for ms)
+
+
+def test_a_long_run_is_written_without_an_exponent(copy_sample: Callable[..., Path]) -> None:
+    root = copy_sample("hello")
+    replace(root, "problem.yaml", "time_safety_margin: 2", "time_safety_margin: 1000000")
+    [finding] = verify(root, ("config",)).findings
+    assert "up to 1000000 s per test case" in finding.message
+    assert "limits.time_safety_margin 1000000)" in finding.message
