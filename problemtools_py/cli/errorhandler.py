@@ -35,6 +35,9 @@ def run_cli(
             args = parser.parse_args(argv)
         except SystemExit as exc:
             return ExitCode.CLEAN if exc.code == 0 else ExitCode.USAGE
+        from problemtools_py.sandbox.stopping import stop_on_interrupt
+
+        stop_on_interrupt()  # (Ctrl-C ends the programs running, not only this thread)
         return body(args)
 
     return run_command(prog, parsed)

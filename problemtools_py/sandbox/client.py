@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from problemtools_py.sandbox import native
+from problemtools_py.sandbox import native, stopping
 from problemtools_py.sandbox.launch import Started, start_server
 from problemtools_py.sandbox.lean import LeanLine, lean_call
 from problemtools_py.sandbox.processes import ServerProcess, SpawnedServer, exited_in_time
@@ -66,12 +66,16 @@ class Sandbox:
         nothing else, see Server.spawn) a fork of that one's server, which starts in a
         millisecond with its imports and its probe's answers; or ``started``, a new
         interpreter started earlier (see launch.start_early), whose hello is read now."""
+        if stopping.stopped():
+            raise SandboxError("interrupted: no sandbox starts after Ctrl-C")
         if started is not None:
             self.proc: ServerProcess
             self.proc, parent = started
         else:
             parent = self._start(isolate, spawner)
         self.sock = parent
+        if spawner is None:  # (a forked one is tracked once its hello names it, below)
+            stopping.track(self.proc)
         self._send_lock = threading.Lock()
         self._python_matches: bool | None = None
         self.lean: LeanLine | None = None  # the open session's direct line (see session)
@@ -84,6 +88,7 @@ class Sandbox:
                 parent.close()
                 raise SandboxError("the sandbox server did not start")
             self.proc = SpawnedServer(int(message.get("pid", 0)), fds[0])
+            stopping.track(self.proc)
         if message is None:
             self.close()
             raise SandboxError("the sandbox server did not start")

@@ -15,6 +15,7 @@ import sys
 import threading
 from pathlib import Path
 
+from problemtools_py.sandbox import stopping
 from problemtools_py.sandbox.protocol import ENV, SPAWNS
 
 # The server imports only the standard library and this package, so it can run on the
@@ -135,7 +136,9 @@ def start_early(isolate: bool = True) -> None:
         _early_asked.append(isolate)
         parent, child = socket.socketpair()
         try:
-            _early.append((isolate, (start_server(child, isolate, spawns=True), parent)))
+            early = start_server(child, isolate, spawns=True)
+            stopping.track(early)
+            _early.append((isolate, (early, parent)))
         except OSError:
             parent.close()
             return
