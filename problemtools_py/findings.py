@@ -124,6 +124,7 @@ class ProblemReport:
     time_limit_hard: float | None = None  # the limit runs were stopped at (the margin)
     submissions: list[SubmissionRow] = field(default_factory=list)  # the results table
     constraints: list[ConstraintRow] = field(default_factory=list)  # --constraints
+    interrupted: bool = False  # Ctrl-C: the findings of what had finished, no more
 
     @property
     def errors(self) -> int:

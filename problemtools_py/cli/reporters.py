@@ -147,6 +147,7 @@ class TextReporter:
             (", ", ""),
             (count(report.warnings, "warning"), "yellow" if report.warnings else "green"),
             (f" ({report.format_version}, {report.seconds:.2f} s)" if self.verbose else "", "dim"),
+            (" (interrupted: what had finished)" if report.interrupted else "", "yellow"),
         )
 
     def _table(self, report: ProblemReport) -> None:

@@ -6,6 +6,7 @@ the static parts start at once (the pre-commit hook, ``-p config``)."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -25,6 +26,18 @@ if TYPE_CHECKING:
     from problemtools_py.verify.context import Context
 
 PartHook = Callable[[str, str], None]
+STATIC_WAIT = 5.0  # seconds an interrupted verification waits for its static findings
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a package's running parts, with what had finished by then (every
+    static finding, the runs of the parts that ended): reported before the process ends,
+    so a user who stops a long verification still learns what it found, such as limits
+    that make its runs that long."""
+
+    def __init__(self, report: ProblemReport) -> None:
+        super().__init__()
+        self.report = report
 
 
 def verify_problem(
@@ -41,10 +54,14 @@ def verify_problem(
     sandbox ``pool`` nothing is run (static checks only). With ``bail``, stop after the
     first part that found errors."""
     if is_archive(path):
-        with unpacked(path) as root:
-            report = verify_problem(
-                root, parts, bail, on_part, pool=pool, options=options, progress=progress
-            )
+        try:
+            with unpacked(path) as root:
+                report = verify_problem(
+                    root, parts, bail, on_part, pool=pool, options=options, progress=progress
+                )
+        except Interrupted as stop:
+            stop.report.path = str(path)
+            raise
         report.path = str(path)
         return report
     start = time.perf_counter()
@@ -67,6 +84,8 @@ def verify_problem(
         judge_ahead(ctx)  # the runs to the time limit first: the longest chain
     try:
         _run_parts(problem, report, parts, bail, on_part, ctx, start)
+    except KeyboardInterrupt as exc:
+        raise exc if isinstance(exc, Interrupted) else Interrupted(report) from None
     finally:
         if ctx is not None:
             ctx.close()
@@ -111,6 +130,44 @@ def _run_parts(
     chosen = [part for part in PARTS if part in parts]
     static = _static_ahead(problem, chosen) if ctx is not None and not bail else None
     by_part: dict[str, list[Finding]] = {}
+    try:
+        _each_part(problem, report, chosen, bail, on_part, ctx, static, by_part)
+    except KeyboardInterrupt:
+        report.interrupted = True
+        if static is not None:
+            with contextlib.suppress(BaseException):  # (a second Ctrl-C ends the wait)
+                static.result(STATIC_WAIT)
+            done = static.done() and static.exception() is None
+            _merge(report, chosen, static.result() if done else {}, by_part)
+        raise
+    if static is not None:
+        _merge(report, chosen, static.result(), by_part)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _merge(
+    report: ProblemReport,
+    chosen: list[str],
+    static: dict[str, list[Finding]],
+    by_part: dict[str, list[Finding]],
+) -> None:
+    """Each part's static findings, then its runs' (of a part whose runs ended), in the
+    parts' order: with the static checks in a thread beside the runs, they came apart."""
+    for part in chosen:
+        report.findings.extend(static.get(part, []) + by_part.get(part, []))
+
+
+def _each_part(
+    problem: Problem,
+    report: ProblemReport,
+    chosen: list[str],
+    bail: bool,
+    on_part: PartHook | None,
+    ctx: Context | None,
+    static: Future[dict[str, list[Finding]]] | None,
+    by_part: dict[str, list[Finding]],
+) -> None:
     out = None
     if ctx is not None:
         from problemtools_py.verify.steps import RunOutput
@@ -132,16 +189,11 @@ def _run_parts(
                 report.findings.extend(by_part[part])
         if bail and report.errors:
             break
-    if static is not None:  # (each part's static findings, then its runs')
-        for part in chosen:
-            report.findings.extend(static.result()[part] + by_part.get(part, []))
     if out is not None:
         report.time_limit, report.time_limit_source = out.time_limit, out.time_limit_source
         report.time_limit_hard = out.time_limit_hard
         report.submissions = list(out.submissions)
         report.constraints = list(out.constraints)
-    report.seconds = time.perf_counter() - start
-    return report
 
 
 def _static(problem: Problem, part: str) -> list[Finding]:
@@ -188,9 +240,15 @@ def verify_all(
         pool = SandboxPool(options.jobs + 1, ahead=options.jobs)
     try:
         for index, path in enumerate(paths):
-            report = verify_problem(
-                path, parts, bail, on_part, pool=pool, options=options, progress=progress
-            )
+            try:
+                report = verify_problem(
+                    path, parts, bail, on_part, pool=pool, options=options, progress=progress
+                )
+            except Interrupted as stop:
+                run.problems.append(stop.report)
+                if on_report is not None:
+                    on_report(stop.report)
+                raise
             run.problems.append(report)
             if pool is not None and (index == len(paths) - 1 or (bail and run.failed(report))):
                 pool.release()  # (its servers end while the report is written)

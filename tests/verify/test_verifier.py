@@ -3,7 +3,13 @@ copies trigger each failure (data-driven: one small builder per case)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -326,3 +332,34 @@ def test_an_unreadable_problem_yaml_runs_nothing(
     assert problem["submissions"] == []
     code, problem = run_json(["--no-run", str(path)], capsys)  # (nothing was to run)
     assert [f["severity"] for f in problem["findings"]] == ["error"]
+
+
+def test_ctrl_c_ends_every_run_at_once_and_reports_what_had_finished(
+    copy_sample: Callable[..., Path], tmp_path: Path
+) -> None:
+    """SIGINT while expected-TLE submissions burn a 200 s margin: the command ends within
+    seconds (exit 130), with the static findings (here the long-run warning that says why
+    it was slow) and the summary marked interrupted, and no program of the sandbox left."""
+    root = copy_sample("hello")
+    write(root, ".timelimit", "100\n")
+    command = [str(Path(sys.executable).parent / "verifyproblem"), str(root)]
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}  # (no cached verdicts)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        start_new_session=True,  # (its group, for the kill below should it hang)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # (as in a terminal)
+    )  # fmt: skip
+    try:
+        time.sleep(5)  # (the burns have started: the TLE runs go first)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=100)  # (waiting for the runs: 200 s)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # (only if it is still there)
+    assert process.returncode == 130, err
+    assert "every expected-TLE submission runs up to 200 s per test case" in out
+    assert f"{root.name}: 0 errors, 1 warning (interrupted: what had finished)" in out
+    assert err.strip().endswith("verifyproblem: interrupted")
+    leftover = subprocess.run(["ps", "-u", "65534", "-o", "pid=,cmd="], capture_output=True,
+                              text=True, check=False).stdout  # fmt: skip
+    assert leftover.strip() == ""
