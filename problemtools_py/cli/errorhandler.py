@@ -37,7 +37,7 @@ def run_cli(
             return ExitCode.CLEAN if exc.code == 0 else ExitCode.USAGE
         from problemtools_py.sandbox.stopping import stop_on_interrupt
 
-        stop_on_interrupt()  # (Ctrl-C ends the programs running, not only this thread)
+        stop_on_interrupt(ExitCode.INTERRUPTED)  # (Ctrl-C ends the programs running too)
         return body(args)
 
     return run_command(prog, parsed)

@@ -5,13 +5,18 @@ long time limit). With :func:`stop_on_interrupt` installed, the first SIGINT kil
 sandbox server this process started (their jails and programs die with them: each
 jail's init dies with its server, and the programs with their PID namespace's init),
 refuses new ones, and then raises KeyboardInterrupt as Python would: the threads waiting
-on a killed server get an error at once and end."""
+on a killed server get an error at once and end. Should the process still be there GRACE
+seconds later, it ends then: a KeyboardInterrupt that lands while the main thread imports
+can leave a module lock held (CPython's), and threads importing wait on it for ever."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import sys
 import threading
+import time
 import weakref
 
 TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
@@ -22,6 +27,8 @@ if TYPE_CHECKING:
     class Killable(Protocol):
         def kill(self) -> None: ...
 
+
+GRACE = 10.0  # seconds from Ctrl-C to the end of a process that did not end by itself
 
 _live: weakref.WeakSet[Killable] = weakref.WeakSet()
 _stopped = threading.Event()
@@ -55,11 +62,24 @@ def _interrupted(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def stop_on_interrupt() -> None:
+def stop_on_interrupt(exit_code: int) -> None:
     """Install the SIGINT handler (from the main thread, where Python's own is in place:
     a process started with SIGINT ignored, as a background job of a script, keeps
-    ignoring it)."""
+    ignoring it), and the watch that ends the process with ``exit_code`` GRACE seconds
+    after it ran. (The watch waits from now: a thread started in the handler could wait
+    for a lock the interrupted main thread holds.)"""
     if threading.current_thread() is not threading.main_thread():
         return
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _interrupted)
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return
+    threading.Thread(target=_watch, args=(exit_code,), name="ctrl-c", daemon=True).start()
+    signal.signal(signal.SIGINT, _interrupted)
+
+
+def _watch(exit_code: int) -> None:
+    _stopped.wait()
+    time.sleep(GRACE)
+    with contextlib.suppress(OSError, ValueError):
+        name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
+        os.write(2, f"{name}: interrupted\n".encode())
+    os._exit(exit_code)

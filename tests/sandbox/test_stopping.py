@@ -53,7 +53,7 @@ def test_the_handler_replaces_only_pythons_own(before: str, after: str) -> None:
         "from problemtools_py.sandbox import stopping\n"
         "def handler(*args): pass\n"
         f"signal.signal(signal.SIGINT, {before})\n"
-        "stopping.stop_on_interrupt()\n"
+        "stopping.stop_on_interrupt(130)\n"
         f"print(signal.getsignal(signal.SIGINT) is {after})\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -68,7 +68,7 @@ def test_sigint_kills_the_servers_then_raises_keyboard_interrupt() -> None:
         "from problemtools_py.sandbox import stopping\n"
         "from problemtools_py.sandbox.client import Sandbox\n"
         "from problemtools_py.sandbox.results import Limits\n"
-        "stopping.stop_on_interrupt()\n"
+        "stopping.stop_on_interrupt(130)\n"
         "box = Sandbox()\n"
         "ended = []\n"
         "def spin():\n"
@@ -92,3 +92,25 @@ def test_sigint_kills_the_servers_then_raises_keyboard_interrupt() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, check=False)  # fmt: skip
     assert done.stdout.split("\n")[:2] == ["interrupted", "['done'] False"], done.stderr
+
+
+def test_a_process_stuck_after_ctrl_c_ends_after_the_grace() -> None:
+    """A main thread that never gets to its end after Ctrl-C (as one blocked on an import
+    lock an interrupted import left held): the watch ends it with the code it was given."""
+    code = (
+        "import os, signal, threading\n"
+        "from problemtools_py.sandbox import stopping\n"
+        "stopping.GRACE = 0.5\n"
+        "stopping.stop_on_interrupt(130)\n"
+        "try:\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    threading.Event().wait(60)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+        "    threading.Event().wait(60)  # (stuck)\n"
+        "print('not ended')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, "stuck"], capture_output=True, text=True,
+                          timeout=30, check=False)  # fmt: skip
+    assert (done.returncode, done.stdout) == (130, "interrupted\n")
+    assert done.stderr.endswith("-c: interrupted\n")
