@@ -74,8 +74,6 @@ class Sandbox:
         else:
             parent = self._start(isolate, spawner)
         self.sock = parent
-        if spawner is None:  # (a forked one is tracked once its hello names it, below)
-            stopping.track(self.proc)
         self._send_lock = threading.Lock()
         self._python_matches: bool | None = None
         self.lean: LeanLine | None = None  # the open session's direct line (see session)
@@ -88,7 +86,7 @@ class Sandbox:
                 parent.close()
                 raise SandboxError("the sandbox server did not start")
             self.proc = SpawnedServer(int(message.get("pid", 0)), fds[0])
-            stopping.track(self.proc)
+            stopping.track(self.proc)  # (a new interpreter is tracked by start_server)
         if message is None:
             self.close()
             raise SandboxError("the sandbox server did not start")

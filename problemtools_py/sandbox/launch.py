@@ -101,7 +101,7 @@ def start_server(
     # A process group of its own: Ctrl-C at the terminal goes to the judge's group, and the
     # judge decides (a server started early is still importing, and would die of it with a
     # traceback); a server ends anyway when the judge's end of its line closes.
-    return subprocess.Popen(
+    server = subprocess.Popen(
         args,
         pass_fds=[child.fileno()],
         stdin=subprocess.DEVNULL,
@@ -109,6 +109,8 @@ def start_server(
         close_fds=True,
         process_group=0,
     )
+    stopping.track(server)  # (and so killed at Ctrl-C)
+    return server
 
 
 def cache_dir() -> Path:
@@ -136,9 +138,7 @@ def start_early(isolate: bool = True) -> None:
         _early_asked.append(isolate)
         parent, child = socket.socketpair()
         try:
-            early = start_server(child, isolate, spawns=True)
-            stopping.track(early)
-            _early.append((isolate, (early, parent)))
+            _early.append((isolate, (start_server(child, isolate, spawns=True), parent)))
         except OSError:
             parent.close()
             return
