@@ -312,8 +312,17 @@ class Sandbox:
 
     @property
     def alive(self) -> bool:
-        """Whether its server still runs (a sandbox whose server died is replaced)."""
-        return self.proc.poll() is None
+        """Whether its server still runs (a sandbox whose server died is replaced). Its
+        line is looked at too: a killed server's end of it closes before the process can
+        be reaped, and a run that failed on that is already over."""
+        if self.proc.poll() is not None:
+            return False
+        try:  # (idle, nothing is on the line: end of file there is a dead server)
+            return self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) != b""
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
 
     def kill(self) -> None:
         """End the current run early (from another thread); harmless when none runs."""

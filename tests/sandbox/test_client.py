@@ -172,6 +172,21 @@ def test_cannot_kill_its_parent_or_the_judge(box: Sandbox, programs: Path) -> No
     assert run(box, ["echo", "still here"], programs).stdout == b"still here\n"
 
 
+def test_a_server_whose_line_is_closed_is_not_alive(box: Sandbox) -> None:
+    """A killed server's end of the line closes before its process can be reaped: a run
+    then fails at once, and the pool must not hand that sandbox out again (its process
+    still looks alive for a moment). Here a closed line stands in for that moment."""
+    real, (ours, theirs) = box.sock, socket.socketpair()
+    theirs.close()
+    box.sock = ours
+    try:
+        assert box.proc.poll() is None and not box.alive
+    finally:
+        box.sock = real
+        ours.close()
+    assert box.alive and box.run(["true"], limits=LIMITS).ok
+
+
 @needs_root
 def test_no_network_even_to_localhost(box: Sandbox, programs: Path) -> None:
     with socket.socket() as listener:
