@@ -141,6 +141,7 @@ class RunReport:
 
     problems: list[ProblemReport] = field(default_factory=list)
     werror: bool = False
+    interrupted: bool = False  # Ctrl-C: the problems it had looked at, the last one in part
 
     @property
     def errors(self) -> int:
@@ -155,6 +156,8 @@ class RunReport:
 
     @property
     def exit_code(self) -> ExitCode:
+        if self.interrupted:
+            return ExitCode.INTERRUPTED
         if any(self.failed(p) for p in self.problems):
             return ExitCode.FINDINGS
         return ExitCode.CLEAN

@@ -162,6 +162,9 @@ class TextReporter:
                 return
         self.console.print(results_table(report))
 
+    def interrupted(self) -> None:
+        """Ctrl-C: each problem's findings so far were printed as it was reported."""
+
     def finish(self, run: RunReport) -> None:
         if len(run.problems) > 1 and not self.quiet:
             total = f"total: {count(run.errors, 'error')}, {count(run.warnings, 'warning')}"
@@ -234,6 +237,7 @@ def run_to_json(run: RunReport) -> dict[str, Any]:
         "exit_code": int(run.exit_code),
         "errors": run.errors,
         "warnings": run.warnings,
+        "interrupted": run.interrupted,
         "problems": [
             {
                 "name": p.name,
@@ -248,6 +252,7 @@ def run_to_json(run: RunReport) -> dict[str, Any]:
                 "submissions": [row.to_json() for row in p.submissions],
                 "constraints": [row.to_json() for row in p.constraints],
                 "findings": [f.to_json() for f in p.findings],
+                "interrupted": p.interrupted,
             }
             for p in run.problems
         ],
@@ -255,7 +260,11 @@ def run_to_json(run: RunReport) -> dict[str, Any]:
 
 
 class JsonReporter:
-    """Prints the whole run as one JSON document on stdout when it ends."""
+    """Prints the whole run as one JSON document on stdout when it ends; at Ctrl-C, the
+    problems reported so far (the last one marked interrupted when it was cut short)."""
+
+    def __init__(self, werror: bool = False) -> None:
+        self._seen = RunReport(werror=werror)
 
     def part(self, problem: str, part: str) -> None:
         pass
@@ -265,11 +274,15 @@ class JsonReporter:
         yield None
 
     def problem(self, report: ProblemReport) -> None:
-        pass
+        self._seen.problems.append(report)
 
     def finish(self, run: RunReport) -> None:
         json.dump(run_to_json(run), sys.stdout, indent=2)
         sys.stdout.write("\n")
+
+    def interrupted(self) -> None:
+        self._seen.interrupted = True
+        self.finish(self._seen)
 
 
 class QuietBar:

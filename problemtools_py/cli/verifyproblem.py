@@ -165,6 +165,19 @@ def _check_dirs(paths: list[Path]) -> None:
         raise FatalError(f"{path}: {what}")
 
 
+def _options(args: argparse.Namespace) -> Options:
+    return Options(
+        jobs=args.jobs,
+        fixed_time_limit=args.fixed_timelim,
+        submissions=args.submissions,
+        data=args.data,
+        visualize=args.visualize,
+        generate=args.generate,
+        constraints=args.constraints,
+        all_cases=args.all_cases,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
@@ -183,29 +196,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         from problemtools_py.cli.reporters import JsonReporter, TextReporter
         from problemtools_py.verify.verifier import verify_all
 
-        reporter = JsonReporter() if args.json else TextReporter(args.quiet, args.verbose)
-        options = Options(
-            jobs=args.jobs,
-            fixed_time_limit=args.fixed_timelim,
-            submissions=args.submissions,
-            data=args.data,
-            visualize=args.visualize,
-            generate=args.generate,
-            constraints=args.constraints,
-            all_cases=args.all_cases,
+        reporter = (
+            JsonReporter(args.werror) if args.json else TextReporter(args.quiet, args.verbose)
         )
-        with reporter.progress() as progress:
-            run = verify_all(
-                args.problems,
-                parts,
-                bail=args.bail_on_error,
-                werror=args.werror,
-                run_programs=not args.no_run,
-                options=options,
-                on_part=reporter.part,
-                on_report=reporter.problem,
-                progress=progress,
-            )
+        try:
+            with reporter.progress() as progress:
+                run = verify_all(
+                    args.problems,
+                    parts,
+                    bail=args.bail_on_error,
+                    werror=args.werror,
+                    run_programs=not args.no_run,
+                    options=_options(args),
+                    on_part=reporter.part,
+                    on_report=reporter.problem,
+                    progress=progress,
+                )
+        except KeyboardInterrupt:
+            reporter.interrupted()  # (--json: what had finished, marked so; exit 130)
+            raise
         reporter.finish(run)
         if args.report is not None:
             from problemtools_py.cli.htmlreport import write_report

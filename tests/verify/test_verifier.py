@@ -334,15 +334,11 @@ def test_an_unreadable_problem_yaml_runs_nothing(
     assert [f["severity"] for f in problem["findings"]] == ["error"]
 
 
-def test_ctrl_c_ends_every_run_at_once_and_reports_what_had_finished(
-    copy_sample: Callable[..., Path], tmp_path: Path
-) -> None:
-    """SIGINT while expected-TLE submissions burn a 200 s margin: the command ends within
-    seconds (exit 130), with the static findings (here the long-run warning that says why
-    it was slow) and the summary marked interrupted, and no program of the sandbox left."""
-    root = copy_sample("hello")
+def _interrupt_a_long_verification(root: Path, tmp_path: Path, *flags: str) -> tuple[str, str]:
+    """verifyproblem on ``root`` (its expected-TLE runs burning a 200 s margin), SIGINT
+    5 s in; its output, once it has ended with exit 130 leaving no program of the sandbox."""
     write(root, ".timelimit", "100\n")
-    command = [str(Path(sys.executable).parent / "verifyproblem"), str(root)]
+    command = [str(Path(sys.executable).parent / "verifyproblem"), *flags, str(root)]
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}  # (no cached verdicts)
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -357,9 +353,39 @@ def test_ctrl_c_ends_every_run_at_once_and_reports_what_had_finished(
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)  # (only if it is still there)
     assert process.returncode == 130, err
-    assert "every expected-TLE submission runs up to 200 s per test case" in out
-    assert f"{root.name}: 0 errors, 1 warning (interrupted: what had finished)" in out
     assert err.strip().endswith("verifyproblem: interrupted")
     leftover = subprocess.run(["ps", "-u", "65534", "-o", "pid=,cmd="], capture_output=True,
                               text=True, check=False).stdout  # fmt: skip
     assert leftover.strip() == ""
+    return out, err
+
+
+LONG_RUNS = "every expected-TLE submission runs up to 200 s per test case"
+
+
+def test_ctrl_c_ends_every_run_at_once_and_reports_what_had_finished(
+    copy_sample: Callable[..., Path], tmp_path: Path
+) -> None:
+    """SIGINT while expected-TLE submissions burn a 200 s margin: the command ends within
+    seconds, with the static findings (here the long-run warning that says why it was
+    slow) and the summary marked interrupted."""
+    root = copy_sample("hello")
+    out, _ = _interrupt_a_long_verification(root, tmp_path)
+    assert LONG_RUNS in out
+    assert f"{root.name}: 0 errors, 1 warning (interrupted: what had finished)" in out
+
+
+def test_ctrl_c_with_json_prints_what_had_finished_marked_interrupted(
+    copy_sample: Callable[..., Path], tmp_path: Path
+) -> None:
+    """--json at Ctrl-C: one valid document, exit code 130, the problems that had ended
+    (here the first, clean) and the one cut short with its static findings."""
+    first, root = copy_sample("average"), copy_sample("hello")
+    out, _ = _interrupt_a_long_verification(root, tmp_path, "--json", str(first))
+    report = json.loads(out)
+    jsonschema.validate(report, load_schema("report"))
+    assert (report["exit_code"], report["interrupted"]) == (130, True)
+    done, cut = report["problems"]
+    assert (done["path"], done["interrupted"], done["findings"]) == (str(first), False, [])
+    assert (cut["path"], cut["interrupted"]) == (str(root), True)
+    assert [f["message"][: len(LONG_RUNS)] for f in cut["findings"]] == [LONG_RUNS]
