@@ -24,6 +24,15 @@ class ServerProcess(Protocol):
     def wait(self, timeout: float | None = None) -> int: ...
 
 
+def readable(fd: int, timeout: float | None) -> bool:
+    """Whether ``fd`` (a pidfd: its process ended) is readable within ``timeout`` seconds
+    (None: for ever). poll, not select: with many servers (``-j 512``) descriptor numbers
+    pass select's limit of 1024."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(None if timeout is None else timeout * 1000))
+
+
 def exited_in_time(proc: ServerProcess, timeout: float) -> bool:
     """Wait up to ``timeout`` seconds for a server to end, woken the moment it does
     (Popen.wait with a timeout polls, sleeping up to 50 ms past the end)."""
@@ -38,7 +47,7 @@ def exited_in_time(proc: ServerProcess, timeout: float) -> bool:
     except OSError:  # (already reaped, or no pidfd here)
         return True
     try:
-        return bool(select.select([fd], [], [], timeout)[0])
+        return readable(fd, timeout)
     finally:
         os.close(fd)
 
@@ -54,7 +63,7 @@ class SpawnedServer:
 
     def poll(self) -> int | None:
         """None while it runs; its exit status is its maker's to collect (-1 here)."""
-        if self.pidfd < 0 or select.select([self.pidfd], [], [], 0)[0]:
+        if self.pidfd < 0 or readable(self.pidfd, 0):
             self._forget()
             return -1
         return None
@@ -65,7 +74,7 @@ class SpawnedServer:
                 signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
 
     def wait(self, timeout: float | None = None) -> int:
-        if self.pidfd >= 0 and not select.select([self.pidfd], [], [], timeout)[0]:
+        if self.pidfd >= 0 and not readable(self.pidfd, timeout):
             raise subprocess.TimeoutExpired(f"sandbox server {self.pid}", timeout or 0.0)
         self._forget()
         return -1

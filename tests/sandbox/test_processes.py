@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import socket
 import tempfile
 import time
@@ -166,3 +167,23 @@ def test_a_server_whose_judge_left_with_its_hello_unread_ends_quietly() -> None:
             "print(proc.wait(30))\n")  # fmt: skip
     done = run_python(code)
     assert (done.stdout, done.stderr) == ("0\n", "")
+
+
+def test_a_descriptor_numbered_past_1024_is_waited_on(tmp_path: Path) -> None:
+    """With many servers (``-j 512``) their pidfds pass 1024, where select() refuses a
+    descriptor ("filedescriptor out of range", once exit 3 at the pool's close)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard <= 1500:
+        pytest.skip("descriptors up to 1500 are not allowed here")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1501), hard))
+    try:
+        pid = os.posix_spawnp("sleep", ["sleep", "0.2"], os.environ)
+        pidfd = os.pidfd_open(pid)
+        os.dup2(pidfd, 1500)
+        os.close(pidfd)
+        server = SpawnedServer(pid, 1500)
+        assert server.poll() is None
+        assert server.wait(5.0) == -1 and server.pidfd == -1
+        assert os.waitpid(pid, 0)[1] == 0  # (its maker's to collect: this test's)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
