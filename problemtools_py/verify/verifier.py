@@ -76,8 +76,10 @@ def verify_problem(
         pool = None
     if pool is not None:
         from problemtools_py.verify.context import Context
+        from problemtools_py.verify.selection import unmatched
 
         ctx = Context.create(problem, options or Options(), pool, progress)
+        report.findings.extend(unmatched(problem, ctx.options, parts))
     if ctx is not None and "submissions" in parts:
         from problemtools_py.verify.ahead import judge_ahead
 
