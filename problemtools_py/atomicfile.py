@@ -35,6 +35,10 @@ def _replace(path: Path, fill: Callable[[str], object], mode: int) -> None:
         fill(tmp)
         os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename == tmp:  # (named by the file meant)
+            raise FatalError(
+                f"cannot write: {exc.strerror or exc}", path=path, exit_code=ExitCode.FINDINGS
+            ) from exc
         raise

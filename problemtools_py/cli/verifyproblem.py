@@ -165,6 +165,25 @@ def _check_dirs(paths: list[Path]) -> None:
         raise FatalError(f"{path}: {what}")
 
 
+def _check_outputs(report: Path | None, visualize: Path | None) -> None:
+    """Where --report and --visualize write, checked before anything runs (not after a
+    verification of minutes)."""
+    if report is not None:
+        if report.is_dir():
+            raise FatalError(f"--report {report}: is a directory; give a file, such as "
+                             f"{report / 'report.html'}")  # fmt: skip
+        if not report.parent.is_dir():
+            raise FatalError(f"--report {report}: no such directory: {report.parent}")
+    if visualize is not None:
+        if visualize.exists() and not visualize.is_dir():
+            raise FatalError(f"--visualize {visualize}: not a directory")
+        try:
+            visualize.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FatalError(f"--visualize {visualize}: cannot make the directory: "
+                             f"{exc.strerror or exc}") from None  # fmt: skip
+
+
 def _options(args: argparse.Namespace) -> Options:
     return Options(
         jobs=args.jobs,
@@ -183,6 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def body(args: argparse.Namespace) -> ExitCode:
         _check_dirs(args.problems)
+        _check_outputs(args.report, args.visualize)
         parts = (
             [p for p in PARTS if any(p in chosen for chosen in args.parts)]
             if args.parts

@@ -187,6 +187,25 @@ def test_numbers_out_of_range_are_usage_errors(command: str, argv: list[str], me
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("option", "where", "message"), [
+    ("--report", "missing/report.html", "no such directory: {tmp}/missing"),
+    ("--report", ".", "is a directory; give a file, such as {tmp}/report.html"),
+    ("--visualize", "file", "not a directory"),
+    ("--visualize", "file/images", "cannot make the directory: Not a directory"),
+])
+def test_where_it_writes_is_checked_before_anything_runs(
+    option: str, where: str, message: str, tmp_path: Path, capsys: Capture,
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A report or image directory it cannot write: a usage error at once, not after the
+    verification (which here would fail the test: nothing may run)."""
+    monkeypatch.setattr(verify_module, "verify_all", None)
+    (tmp_path / "file").write_text("")
+    target = tmp_path / where if where != "." else tmp_path
+    assert main([option, str(target), HELLO]) == 2
+    assert f"error: {option} {target}: {message.format(tmp=tmp_path)}" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("command", ["gradecode", "kattis2parquet"])
 def test_ray_without_a_cluster_is_a_clear_error(command: str, tmp_path: Path, capsys: Capture,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
