@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, describe, positive_int
+from problemtools_py.cli.options import add_jobs, check_output, describe, positive_int
 from problemtools_py.dataset.arrow import without_numpy
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
@@ -133,6 +133,20 @@ def _partial_name(path: Path) -> Path:
     return path.with_name(f".{path.name}.partial-{os.getpid()}")
 
 
+def _finish(partial: Path, path: Path) -> None:
+    """The whole result file renamed to ``path``; should that fail (``path`` made a
+    directory meanwhile, say), it stays where it is and the error says where: never
+    hours of grading lost."""
+    try:
+        os.replace(partial, path)
+    except OSError as exc:
+        raise FatalError(
+            f"cannot write: {exc.strerror or exc}; every result is in {partial}",
+            path=path,
+            exit_code=ExitCode.FINDINGS,
+        ) from exc
+
+
 def _write(out: TextIO, item: dict[str, Any], result: GradeResult) -> None:
     out.write(json.dumps({**item, **result.as_dict()}, ensure_ascii=False) + "\n")
 
@@ -158,6 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     own_process = argv is None
 
     def body(args: argparse.Namespace) -> ExitCode:
+        if args.output is not None:
+            check_output(args.output, "-o", directory=False)
         items = list(read_lines(args.completions))  # validates every line before grading
         if own_process and not args.ray:  # (not a caller's: see dataset.arrow)
             without_numpy()
@@ -214,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         if partial:
             out.close()
-            os.replace(partial, args.output)
+            _finish(partial, args.output)
         total = sum(statuses.values())
         passed = statuses.get("ok", 0)
         summary = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))

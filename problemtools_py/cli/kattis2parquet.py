@@ -12,7 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, describe, nonnegative_int, positive_int
+from problemtools_py.cli.options import (
+    add_jobs,
+    check_output,
+    describe,
+    nonnegative_int,
+    positive_int,
+)
 from problemtools_py.dataset.splits import SPLITS
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, count
@@ -102,6 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
     def body(args: argparse.Namespace) -> ExitCode:
+        check_output(args.out, "-o", directory=True)
         for path in args.packages:
             if not (path / "problem.yaml").is_file():
                 raise FatalError("not a problem package (no problem.yaml)", path=path)

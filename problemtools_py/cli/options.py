@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from problemtools_py.cpus import usable_cores
+from problemtools_py.errors import FatalError
 
 
 def _whole_number(text: str) -> int:
@@ -55,3 +57,18 @@ def add_jobs(parser: argparse.ArgumentParser, what: str) -> None:
         metavar="N",
         help=f"{what} at once (default: every core this process may use)",
     )
+
+
+def check_output(path: Path, option: str, *, directory: bool) -> None:
+    """Where a command will write (a ``directory``, or a file), refused before any work
+    when it cannot be there: a usage error saying why, not an error at the end of a long
+    run naming a temporary file. (A missing directory on the way is made, as before.)"""
+    if directory and path.exists() and not path.is_dir():
+        raise FatalError(f"{option} {path}: not a directory")
+    if not directory and path.is_dir():
+        raise FatalError(f"{option} {path}: is a directory; give a file name")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise FatalError(f"{option} {path}: {parent} is not a directory")
+            return

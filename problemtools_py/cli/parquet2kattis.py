@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, describe
+from problemtools_py.cli.options import add_jobs, check_output, describe
 from problemtools_py.dataset.arrow import import_without_numpy
 from problemtools_py.dataset.splits import SPLITS
 from problemtools_py.errors import FatalError
@@ -69,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     own_process = argv is None
 
     def body(args: argparse.Namespace) -> ExitCode:
+        check_output(args.out, "OUT_DIR", directory=True)
         if own_process:  # (not a caller's: see import_without_numpy)
             import_without_numpy()
         from problemtools_py.dataset.reader import Dataset

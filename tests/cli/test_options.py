@@ -1,0 +1,44 @@
+"""cli/options.py's check_output: every command that writes refuses, before any work,
+a place it cannot write (a usage error saying why), and leaves nothing behind."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+
+AVERAGE = str(SAMPLES / "average")
+
+# (command, its arguments with {file} a regular file and {dir} a directory, the message)
+CASES = [
+    ("problem2html", ["-d", "{file}", AVERAGE], "-d {file}: not a directory"),
+    ("problem2html", ["-d", "{file}/x", AVERAGE], "-d {file}/x: {file} is not a directory"),
+    ("problem2pdf", ["-o", "{dir}", AVERAGE], "-o {dir}: is a directory; give a file name"),
+    ("problem2pdf", ["-o", "{file}/x.pdf", AVERAGE], "{file} is not a directory"),
+    ("problem2zip", ["-o", "{file}", AVERAGE], "-o {file}: not a directory"),
+    ("problem2zip", ["-o", "{file}/x.zip", AVERAGE], "{file} is not a directory"),
+    ("upgradeproblem", ["-o", "{file}", AVERAGE], "-o {file}: not a directory"),
+    ("kattis2parquet", [AVERAGE, "-o", "{file}/x"], "-o {file}/x: {file} is not a directory"),
+    ("parquet2kattis", ["{dir}", "{file}"], "OUT_DIR {file}: not a directory"),
+    ("gradecode", ["-o", "{dir}", AVERAGE, "{file}"], "-o {dir}: is a directory"),
+    ("gradecode", ["-o", "{file}/r.jsonl", AVERAGE, "{file}"], "{file} is not a directory"),
+    ("verifyproblem", ["--report", "{dir}", AVERAGE], "--report {dir}: is a directory"),
+]
+
+
+@pytest.mark.parametrize(("command", "argv", "message"), CASES)
+def test_a_place_it_cannot_write_is_a_usage_error_at_once(
+    command: str, argv: list[str], message: str, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    place = tmp_path / "out"
+    place.mkdir()
+    (place / "file").write_text("")
+    names = {"file": str(place / "file"), "dir": str(place)}
+    module = __import__(f"problemtools_py.cli.{command}", fromlist=["main"])
+    assert module.main([arg.format(**names) for arg in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{command}: error: ") and message.format(**names) in err, err
+    assert os.listdir(place) == ["file"]  # (nothing written, nothing half-written)
