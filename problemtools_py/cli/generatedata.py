@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, describe, positive_float
+from problemtools_py.cli.options import add_jobs, describe, packages_in, positive_float
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, RunReport
 from problemtools_py.generate import DEFAULT_SECONDS
@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
+        args.problems = packages_in(args.problems, PROG)
         for path in args.problems:
             if not path.is_dir():
                 raise FatalError(f"{path}: no such directory")

@@ -17,6 +17,7 @@ from problemtools_py.cli.options import (
     check_output,
     describe,
     nonnegative_int,
+    packages_in,
     positive_int,
 )
 from problemtools_py.dataset.splits import SPLITS
@@ -108,6 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
     def body(args: argparse.Namespace) -> ExitCode:
+        args.packages = packages_in(args.packages, PROG)
         check_output(args.out, "-o", directory=True)
         for path in args.packages:
             if not (path / "problem.yaml").is_file():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from problemtools_py.cpus import usable_cores
@@ -72,3 +73,27 @@ def check_output(path: Path, option: str, *, directory: bool) -> None:
             if not parent.is_dir():
                 raise FatalError(f"{option} {path}: {parent} is not a directory")
             return
+
+
+def packages_in(paths: list[Path], prog: str) -> list[Path]:
+    """The packages named on the command line: each path itself, or, for a directory that
+    has no ``problem.yaml`` (every version requires one) but subdirectories that do (a
+    contest's, a collection's), those subdirectories in name order, said on stderr."""
+    found: list[Path] = []
+    for path in paths:
+        inner = _packages_inside(path)
+        if inner:
+            names = ", ".join(p.name for p in inner)
+            print(f"{prog}: {path} is no package (no problem.yaml); taking the "
+                  f"{len(inner)} in it: {names}", file=sys.stderr)  # fmt: skip
+        found.extend(inner or [path])
+    return found
+
+
+def _packages_inside(path: Path) -> list[Path]:
+    try:
+        if not path.is_dir() or (path / "problem.yaml").exists():
+            return []
+        return sorted(p for p in path.iterdir() if (p / "problem.yaml").is_file())
+    except OSError:  # (unreadable: the command says so where it reads it)
+        return []

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import check_output, describe
+from problemtools_py.cli.options import check_output, describe, packages_in
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
 from problemtools_py.statements import MATHJAX_URL
 
@@ -60,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
     def body(args: argparse.Namespace) -> ExitCode:
+        args.problems = packages_in(args.problems, PROG)
         if args.dest_dir is not None:
             check_output(args.dest_dir, "-d", directory=True)
         run = RunReport()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import check_output, describe
+from problemtools_py.cli.options import check_output, describe, packages_in
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
 
@@ -46,6 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
     def body(args: argparse.Namespace) -> ExitCode:
+        args.problems = packages_in(args.problems, PROG)
         if args.output is not None:
             check_output(args.output, "-o", directory=False)
         from problemtools_py.cli.reporters import TextReporter

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import check_output, describe
+from problemtools_py.cli.options import check_output, describe, packages_in
 from problemtools_py.findings import ExitCode, RunReport
 
 PROG = "problem2zip"
@@ -64,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
+        args.problems = packages_in(args.problems, PROG)
         one_zip = args.output.suffix == ".zip" and (len(args.problems) == 1 or args.problemset)
         check_output(args.output, "-o", directory=not one_zip)
         from problemtools_py.cli.reporters import TextReporter

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import check_output, describe, positive_float
+from problemtools_py.cli.options import check_output, describe, packages_in, positive_float
 from problemtools_py.findings import ExitCode, RunReport
 
 PROG = "upgradeproblem"
@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
+        args.problems = packages_in(args.problems, PROG)
         if args.output is not None:
             check_output(args.output, "-o", directory=True)
         from problemtools_py.convert.upgrading import upgrade_one

@@ -10,7 +10,7 @@ from pathlib import Path
 from problemtools_py import __version__
 from problemtools_py.checks import PARTS
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, positive_float
+from problemtools_py.cli.options import add_jobs, packages_in, positive_float
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 from problemtools_py.verify.options import Options, needs_sandboxes
@@ -201,6 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
     def body(args: argparse.Namespace) -> ExitCode:
+        args.problems = packages_in(args.problems, PROG)
         _check_dirs(args.problems)
         _check_outputs(args.report, args.visualize)
         parts = (

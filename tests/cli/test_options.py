@@ -3,7 +3,9 @@ a place it cannot write (a usage error saying why), and leaves nothing behind.""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -42,3 +44,26 @@ def test_a_place_it_cannot_write_is_a_usage_error_at_once(
     err = capsys.readouterr().err
     assert err.startswith(f"{command}: error: ") and message.format(**names) in err, err
     assert os.listdir(place) == ["file"]  # (nothing written, nothing half-written)
+
+
+def test_a_directory_of_packages_means_the_packages_in_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A contest's directory (no problem.yaml, every version requires one; packages
+    below): each package in it, in name order, said on stderr. A directory with neither
+    is still taken as a package (and its missing problem.yaml reported)."""
+    from problemtools_py.cli.verifyproblem import main
+
+    contest, empty = tmp_path / "contest", tmp_path / "empty"
+    for name in ("hello", "average"):
+        shutil.copytree(SAMPLES / name, contest / name)
+    (contest / "notes").mkdir()
+    empty.mkdir()
+    assert main(["--json", "-p", "config", str(contest), str(empty)]) == 1
+    out, err = capsys.readouterr()
+    problems = json.loads(out)["problems"]
+    assert [p["path"] for p in problems] == [str(contest / "average"), str(contest / "hello"),
+                                             str(empty)]  # fmt: skip
+    assert [p["errors"] for p in problems] == [0, 0, 1]
+    assert err == (f"verifyproblem: {contest} is no package (no problem.yaml); taking the 2 "
+                   "in it: average, hello\n")  # fmt: skip
