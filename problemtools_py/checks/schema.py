@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 
 from problemtools_py.atomicfile import write_bytes
@@ -18,7 +18,7 @@ TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_CACHE_VERSION = 3
+SCHEMA_CACHE_VERSION = 4  # (4: a mapping key that YAML reads as a number is a key)
 
 
 @cache
@@ -27,6 +27,21 @@ def _validator(name: str) -> Any:
 
     # (the schemas are ours: tests/checks/test_schema.py checks each is a valid schema)
     return jsonschema.Draft202012Validator(load_schema(name))
+
+
+def keyed(data: object, raw: Sequence[object]) -> KeyPath:
+    """A path into ``data`` as jsonschema gives it (a mapping's key as the YAML read it,
+    ``1:`` an int) in our form: every key a string (as the lines are recorded), only a
+    list's index an int, so ``1:`` under ``limits`` reads ``limits.1``, at its line."""
+    path: list[str | int] = []
+    for part in raw:
+        if isinstance(data, list) and isinstance(part, int):
+            path.append(part)
+            data = data[part] if 0 <= part < len(data) else None
+        else:
+            path.append(str(part))
+            data = data.get(part) if isinstance(data, dict) else None
+    return tuple(path)
 
 
 def key_path_text(path: KeyPath) -> str:
@@ -76,7 +91,7 @@ def _unknown_key_findings(
     for key in err.instance:
         if key in known:
             continue
-        path = (*err.absolute_path, key)
+        path = keyed(doc.data, (*err.absolute_path, key))
         if path in renamed:
             text = f"{key_path_text(path)}: a legacy key, ignored; now {renamed[path]}"
             yield warning(check, text, doc.rel, doc.line_of(path))
@@ -114,7 +129,7 @@ def _not_finite(doc: YamlDoc, data: object, path: KeyPath, check: str) -> Iterat
         yield error(check, text, doc.rel, doc.line_of(path))
     elif isinstance(data, dict):
         for k, v in data.items():
-            yield from _not_finite(doc, v, (*path, k), check)
+            yield from _not_finite(doc, v, (*path, str(k)), check)
     elif isinstance(data, list):
         for i, v in enumerate(data):
             yield from _not_finite(doc, v, (*path, i), check)
@@ -171,7 +186,8 @@ def _validate(
         ):
             findings.extend(_unknown_key_findings(doc, err, check, renamed or {}))
             continue
-        path, message = _describe(err)
+        raw, message = _describe(err)
+        path = keyed(data, raw)
         findings.append(
             error(check, f"{key_path_text(path)}: {message}", doc.rel, doc.line_of(path))
         )
@@ -193,14 +209,9 @@ def unknown_keys_warnings(doc: YamlDoc, schema_name: str, check: str) -> list[Fi
                 continue
             hint = closest(str(key), list(props))
             more = f" (did you mean '{hint}'?)" if hint else ""
-            found.append(
-                warning(
-                    check,
-                    f"{key_path_text((*path, key))}: unknown key, ignored{more}",
-                    doc.rel,
-                    doc.line_of((*path, key)),
-                )
-            )
+            at = (*path, str(key))
+            text = f"{key_path_text(at)}: unknown key, ignored{more}"
+            found.append(warning(check, text, doc.rel, doc.line_of(at)))
 
     walk(doc.data, load_schema(schema_name), ())
     return found

@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from problemtools_py.checks.schema import validate
+from problemtools_py.checks.schema import key_path_text, keyed, validate
 from problemtools_py.resources import load_schema
 from problemtools_py.yamlfile import YamlDoc, load_yaml
 
@@ -47,3 +47,20 @@ def test_keys_that_are_not_strings_are_validated_not_a_crash(tmp_path: Path) -> 
         doc, "test_group-2025-09", "test-group"
     )
 
+
+
+def test_a_key_yaml_reads_as_a_number_is_named_as_a_key_at_its_line(tmp_path: Path) -> None:
+    """``1:`` is a mapping's key (``limits.1``), not a list's index (``keywords[1]``), and
+    its finding points at its own line, not its parent's."""
+    (tmp_path / "problem.yaml").write_text("name: x\nlimits:\n  1: x\n  memory: [a]\n3: y\n")
+    doc = load_yaml(tmp_path / "problem.yaml", "problem.yaml")
+    found = {(f.message.split(":")[0], f.line) for f in validate(doc, "problem-2025-09", "x")}
+    assert {("limits.1", 3), ("limits.memory", 4), ("3", 5)} <= found
+
+
+def test_keyed_turns_only_a_lists_position_into_an_index() -> None:
+    data = {"a": [{"1": 0}, {1: 0}], 2: {"b": 1}}
+    assert keyed(data, ["a", 1, 1]) == ("a", 1, "1")
+    assert key_path_text(keyed(data, ["a", 1, 1])) == "a[1].1"
+    assert keyed(data, [2, "b"]) == ("2", "b")
+    assert keyed(data, ["missing", 0, 5]) == ("missing", "0", "5")
