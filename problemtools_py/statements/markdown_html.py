@@ -21,11 +21,14 @@ from problemtools_py.statements.renderer import HtmlWriter
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\s*\}\}")
 _MARK = "PTPY-SAMPLES-{}-END"
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+# (an attribute starts after a space, a '/' or a closing quote: HTML reads
+# <img/src=x/onerror=...> and <b id="a"onclick=...> as attributes too)
 _ACTIVE = re.compile(
-    r"<\s*(?:script|iframe|object|embed|frame|applet)\b|\son[a-z]+\s*=|javascript\s*:"
-    r"|(?P<src>\s(?:src|srcset|data|poster)\s*=\s*[\"']?\s*(?:[a-z][a-z0-9+.-]*:|//))",
+    r"<\s*(?:script|iframe|object|embed|frame|applet)\b|[\s/\"']on[a-z]+\s*=|javascript\s*:"
+    r"|(?P<src>[\s/\"'](?:src|srcset|data|poster)\s*=\s*[\"']?\s*(?:[a-z][a-z0-9+.-]*:|//))",
     re.IGNORECASE,
 )
+_EDGES = " \t\n/\"'"  # (what may precede an attribute: not shown in the message)
 
 
 def parser() -> MarkdownIt:
@@ -111,8 +114,9 @@ class MarkdownHtml(HtmlWriter):
         if found is not None:
             what = "loads a resource from outside the package" if found.group("src") else (
                 "scripts")  # fmt: skip
+            shown = found.group(0).lstrip(_EDGES)[:40]
             self.findings.append(error(
-                "statement", f"raw HTML that {what} ({found.group(0).strip()[:40]}): a "
+                "statement", f"raw HTML that {what} ({shown}): a "
                 "statement may not contain scripting or reference external resources",
                 self.rel, line))  # fmt: skip
 
