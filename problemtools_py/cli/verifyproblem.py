@@ -10,7 +10,7 @@ from pathlib import Path
 from problemtools_py import __version__
 from problemtools_py.checks import PARTS
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, packages_in, positive_float
+from problemtools_py.cli.options import add_jobs, check_output, packages_in, positive_float
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 from problemtools_py.verify.options import Options, needs_sandboxes
@@ -172,8 +172,7 @@ def _check_outputs(report: Path | None, visualize: Path | None) -> None:
         if report.is_dir():
             raise FatalError(f"--report {report}: is a directory; give a file, such as "
                              f"{report / 'report.html'}")  # fmt: skip
-        if not report.parent.is_dir():
-            raise FatalError(f"--report {report}: no such directory: {report.parent}")
+        check_output(report, "--report", directory=False)
     if visualize is not None:
         if visualize.exists() and not visualize.is_dir():
             raise FatalError(f"--visualize {visualize}: not a directory")

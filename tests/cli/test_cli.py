@@ -188,7 +188,7 @@ def test_numbers_out_of_range_are_usage_errors(command: str, argv: list[str], me
 
 
 @pytest.mark.parametrize(("option", "where", "message"), [
-    ("--report", "missing/report.html", "no such directory: {tmp}/missing"),
+    ("--report", "file/report.html", "{tmp}/file is not a directory"),
     ("--report", ".", "is a directory; give a file, such as {tmp}/report.html"),
     ("--visualize", "file", "not a directory"),
     ("--visualize", "file/images", "cannot make the directory: Not a directory"),

@@ -64,9 +64,24 @@ def test_the_page_says_where_generated_data_comes_from(tmp_path: Path) -> None:
     assert "copy: generators/manual/max" in html
 
 
+def test_a_report_in_a_missing_directory_makes_it(tmp_path: Path) -> None:
+    """As every command's output: a missing directory on the way is made. (One that cannot
+    be, a file on the way, is a usage error before anything runs: tests/cli/test_options.)"""
+    page = tmp_path / "missing" / "report.html"
+    assert main(["--no-run", "-p", "config", "--report", str(page), str(SAMPLES / "hello")]) == 0
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
 def test_a_report_that_cannot_be_written_is_a_clear_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The place was fine when checked, then a file took the directory's name."""
+    from problemtools_py.cli.htmlreport import write_report
+    from problemtools_py.errors import FatalError
+    from problemtools_py.findings import RunReport
+
+    (tmp_path / "missing").write_text("")
     page = tmp_path / "missing" / "report.html"
-    assert main(["--no-run", "-p", "config", "--report", str(page), str(SAMPLES / "hello")]) == 1
-    assert f"{page}: cannot write" in capsys.readouterr().err
+    with pytest.raises(FatalError, match="cannot write: ") as raised:
+        write_report(RunReport(), page)
+    assert str(raised.value).startswith(f"{page}: cannot write: ")
