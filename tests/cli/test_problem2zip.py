@@ -80,8 +80,8 @@ def test_an_output_that_cannot_be_written(tmp_path: Path, capsys: Capture) -> No
     blocker = tmp_path / "file"
     blocker.write_text("not a directory\n")
     target = blocker / "hello.zip"
-    assert main([str(SAMPLES / "hello"), "-o", str(target)]) == 1
-    assert f"{target}: cannot write" in capsys.readouterr().err
+    assert main([str(SAMPLES / "hello"), "-o", str(target)]) == 2  # (before any work)
+    assert f"-o {target}: {blocker} is not a directory" in capsys.readouterr().err
 
 
 # ---- --problemset: one zip with contest.yaml and problems.yaml, as DOMjudge imports it
