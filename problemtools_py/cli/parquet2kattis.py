@@ -45,17 +45,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_jobs(parser, "packages written")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print what was written as one JSON document on stdout (each package's "
+        "problem_id and path, and any --ids not found)",
+    )
     return parser
 
 
 def _selected(
-    data: Dataset, splits: list[str], ids: set[str] | None, share: str | None
+    data: Dataset, splits: list[str], ids: set[str] | None, share: str | None, seen: set[str]
 ) -> Iterator[DatasetProblem]:
+    """The rows asked for; the ids of those found by ``--ids`` go into ``seen``."""
     for split in splits:
         if ids is not None:  # by id: only the row groups that hold them are read
             for pid in sorted(ids):
                 found = data.problem(split, pid)
                 if found is not None:
+                    seen.add(pid)
                     yield found
             continue
         for problem in data.iter_problems(split):
@@ -82,8 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         created = not args.out.exists()
         args.out.mkdir(parents=True, exist_ok=True)
         made: list[str] = []  # (the packages written, to take back if a later one fails)
+        seen: set[str] = set()
         try:
-            written = _write_all(args, data, splits, ids, made)
+            written = _write_all(args, data, splits, (ids, seen), made)
         except BaseException:
             import shutil
 
@@ -92,17 +101,41 @@ def main(argv: Sequence[str] | None = None) -> int:
             if created:
                 shutil.rmtree(args.out, ignore_errors=True)
             raise
-        print(f"{PROG}: wrote {count(written, 'package')} to {args.out}", file=sys.stderr)
-        return ExitCode.CLEAN
+        if created and not made:  # (nothing selected: no empty directory left either)
+            args.out.rmdir()
+        missing = sorted(ids - seen) if ids is not None else []
+        return _report(args, made, written, missing, splits)
 
     return run_cli(PROG, parser, argv, body)
 
 
+def _report(
+    args: argparse.Namespace, made: list[str], written: int, missing: list[str],
+    splits: list[str],
+) -> ExitCode:  # fmt: skip
+    """What was written (and, exit 1, any ``--ids`` no split holds: a mistyped id)."""
+    if args.json:
+        import json
+
+        packages = [{"problem_id": n, "path": str(args.out / n)} for n in sorted(made)]
+        json.dump({"tool": "problemtools_py", "out": str(args.out), "packages": packages,
+                   "missing_ids": missing}, sys.stdout, indent=2)  # fmt: skip
+        sys.stdout.write("\n")
+    print(f"{PROG}: wrote {count(written, 'package')} to {args.out}", file=sys.stderr)
+    if missing:
+        print(f"{PROG}: error: {args.dataset}: no problem with id {', '.join(missing)} in "
+              f"{'split' if len(splits) == 1 else 'splits'} {', '.join(splits)}",
+              file=sys.stderr)  # fmt: skip
+        return ExitCode.FINDINGS
+    return ExitCode.CLEAN
+
+
 def _write_all(
-    args: argparse.Namespace, data: Dataset, splits: list[str], ids: set[str] | None,
-    made: list[str],
+    args: argparse.Namespace, data: Dataset, splits: list[str],
+    wanted: tuple[set[str] | None, set[str]], made: list[str],
 ) -> int:  # fmt: skip
-    """Every selected package into ``args.out``, each named in ``made`` once written."""
+    """Every selected package into ``args.out``, each named in ``made`` once written;
+    ``wanted``: the ids asked for (None: all) and the set of those found."""
     from problemtools_py.cli.reporters import count_bar
     from problemtools_py.dataset.export import package
 
@@ -116,7 +149,7 @@ def _write_all(
     ):
         task = bar.add_task("write", total=None)
         pending: list[Future[Any]] = []
-        for problem in _selected(data, splits, ids, args.share):
+        for problem in _selected(data, splits, wanted[0], args.share, wanted[1]):
             reference = data.reference(problem.problem_id) if _has_refs(data) else None
             pending.append(pool.submit(one, problem, reference))
             if len(pending) >= 4 * args.jobs:  # bounded memory

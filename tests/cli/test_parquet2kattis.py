@@ -123,3 +123,23 @@ def test_a_failure_after_some_packages_takes_them_back(
 def test_bad_dataset_directory_is_a_clear_error(tmp_path: Path, capsys: Capture) -> None:
     assert main([str(tmp_path / "none"), str(tmp_path / "out")]) == 2
     assert "not a dataset directory" in capsys.readouterr().err
+
+
+def test_ids_not_in_the_dataset_are_named_and_json_lists_what_was_written(
+    dataset: Path, tmp_path: Path, capsys: Capture
+) -> None:
+    """A mistyped --ids once wrote nothing, or less, and exited 0: now the ids no split
+    holds are named (exit 1), the others still written; --json says what is where."""
+    known = sorted(TRAIN)[0]
+    out = tmp_path / "some"
+    assert main([str(dataset), str(out), "--ids", f"{known},nosuch", "--json", "-q"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {
+        "tool": "problemtools_py", "out": str(out), "missing_ids": ["nosuch"],
+        "packages": [{"problem_id": known, "path": str(out / known)}],
+    }  # fmt: skip
+    assert [p.name for p in out.iterdir()] == [known]
+    assert f"error: {dataset}: no problem with id nosuch in split" in captured.err
+    none = tmp_path / "none"
+    assert main([str(dataset), str(none), "--ids", "nosuch", "-q"]) == 1
+    assert not none.exists()  # (nothing written: no empty directory either)
