@@ -5,6 +5,7 @@ drops.jsonl)."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -83,6 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
         "ray://host:port); packages must be on a shared file system",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print what was built as one JSON document on stdout: each row's problem_id, "
+        "package and split, and each dropped package with why",
+    )
     return parser
 
 
@@ -145,6 +152,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BaseException:
             assembler.abort()
             raise
+        if args.json:
+            json.dump(assembler.summary(), sys.stdout, indent=2, ensure_ascii=False)
+            sys.stdout.write("\n")
         rows = sum(assembler.splits.values())
         print(
             f"{PROG}: {count(rows, 'problem')}, {sum(assembler.drops.values())} dropped -> {out}",

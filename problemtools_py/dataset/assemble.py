@@ -12,6 +12,7 @@ import shutil
 import tempfile
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from problemtools_py.dataset.build import Conversion, Row
 from problemtools_py.dataset.ids import PROBLEM_ID_RULE
@@ -104,6 +105,22 @@ class Assembler:
             self.abort()
             raise
         return self.out
+
+    def summary(self) -> dict[str, Any]:
+        """What was built, for ``--json``: each row's problem_id, package and split (in
+        the packages' order), and each dropped package with why."""
+        problems = [
+            {"problem_id": pid, "package": source, "split": self.split_of[pid]}
+            for pid, source in sorted(self.sources.items(), key=lambda item: item[1])
+        ]
+        return {
+            "tool": "problemtools_py",
+            "out": str(self.out),
+            "rows": dict(sorted(self.splits.items())),
+            "dropped": dict(sorted(self.drops.items())),
+            "problems": problems,
+            "drops": [json.loads(line) for line in self.drop_lines],
+        }
 
     def _row(self, split: str, pid: str) -> Row:
         return Row(**json.loads((self.spill / split / pid).read_text(encoding="utf-8")))

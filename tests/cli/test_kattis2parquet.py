@@ -164,3 +164,18 @@ def test_conversion_on_a_local_ray_cluster(tmp_path: Path) -> None:
     assert sum(report["rows"].values()) == len(packages) + 1 and report["dropped"] == {}
     hello_id = problem_id((SAMPLES / "hello/problem_statement/problem.en.tex").read_text())
     assert Dataset(tmp_path / "back").problem("train", hello_id) is not None
+
+
+def test_json_says_which_package_became_which_row_and_why_others_were_dropped(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    hello, average = str(SAMPLES / "hello"), str(SAMPLES / "average")
+    out = tmp_path / "ds"
+    assert main([average, hello, "-o", str(out), "--json", "-q"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    (row,) = report["problems"]
+    assert row == {"problem_id": Dataset(out).ids("train")[0], "package": hello,
+                   "split": "train"}  # fmt: skip
+    assert [d["package"] for d in report["drops"]] == [average]
+    assert (report["out"], report["rows"]) == (str(out), {"train": 1})
+    assert report["dropped"] == {report["drops"][0]["reason"]: 1}
