@@ -49,12 +49,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
-        args.problems = packages_in(args.problems, PROG)
+        from problemtools_py.generate.runner import YAML_REL, GenerateOptions, generate_problem
+
+        args.problems = packages_in(args.problems, PROG, having=YAML_REL)
         for path in args.problems:
             if not path.is_dir():
                 raise FatalError(f"{path}: no such directory")
         from problemtools_py.cli.reporters import JsonReporter, TextReporter
-        from problemtools_py.generate.runner import GenerateOptions, generate_problem
         from problemtools_py.sandbox.pool import SandboxPool
 
         options = GenerateOptions(

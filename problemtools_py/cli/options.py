@@ -75,18 +75,24 @@ def check_output(path: Path, option: str, *, directory: bool) -> None:
             return
 
 
-def packages_in(paths: list[Path], prog: str) -> list[Path]:
+def packages_in(paths: list[Path], prog: str, having: str | None = None) -> list[Path]:
     """The packages named on the command line: each path itself, or, for a directory that
     has no ``problem.yaml`` (every version requires one) but subdirectories that do (a
-    contest's, a collection's), those subdirectories in name order, said on stderr."""
+    contest's, a collection's), those subdirectories in name order, said on stderr. With
+    ``having`` (a path inside a package), only the inner packages that have it: one
+    named on its own is taken as given (and the command says what it lacks)."""
     found: list[Path] = []
     for path in paths:
         inner = _packages_inside(path)
-        if inner:
-            names = ", ".join(p.name for p in inner)
-            print(f"{prog}: {path} is no package (no problem.yaml); taking the "
-                  f"{len(inner)} in it: {names}", file=sys.stderr)  # fmt: skip
-        found.extend(inner or [path])
+        if not inner:
+            found.append(path)
+            continue
+        kept = [p for p in inner if having is None or (p / having).exists()]
+        which = f"{len(inner)}" if having is None else f"{len(kept)} of {len(inner)} with {having}"
+        names = ", ".join(p.name for p in kept) or "none"
+        print(f"{prog}: {path} is no package (no problem.yaml); taking the {which} in it: "
+              f"{names}", file=sys.stderr)  # fmt: skip
+        found.extend(kept)
     return found
 
 

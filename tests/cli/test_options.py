@@ -67,3 +67,23 @@ def test_a_directory_of_packages_means_the_packages_in_it(
     assert [p["errors"] for p in problems] == [0, 0, 1]
     assert err == (f"verifyproblem: {contest} is no package (no problem.yaml); taking the 2 "
                    "in it: average, hello\n")  # fmt: skip
+
+
+def test_a_command_may_take_only_the_inner_packages_that_have_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """generatedata on a contest: the packages with generators.yaml (the others have
+    nothing to make); a package named alone is taken as given."""
+    from problemtools_py.cli.options import packages_in
+
+    contest = tmp_path / "contest"
+    for name in ("gensum", "hello"):
+        shutil.copytree(SAMPLES / name, contest / name)
+    having = "generators/generators.yaml"
+    assert packages_in([contest], "x", having) == [contest / "gensum"]
+    assert capsys.readouterr().err == (f"x: {contest} is no package (no problem.yaml); taking "
+                                       f"the 1 of 2 with {having} in it: gensum\n")  # fmt: skip
+    assert packages_in([contest / "hello"], "x", having) == [contest / "hello"]
+    (contest / "gensum" / having).unlink()
+    assert packages_in([contest], "x", having) == []
+    assert "taking the 0 of 2 with" in capsys.readouterr().err
