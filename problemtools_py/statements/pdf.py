@@ -103,8 +103,8 @@ def _sources(
         picked = pick_statement(problem, lang)
         source = picked if isinstance(picked, Finding) else load_source(problem, picked)
         if isinstance(source, Finding):
-            where = problem.short_name if source.path is None else source.path
-            path = f"{problem.root}/{source.path}" if prefix and source.path else where
+            # (one problem: its report names the package; a set's report names none)
+            path = source.path if not prefix else str(problem.root / (source.path or ""))
             result.findings.append(error(source.check, source.message, path, source.line))
         else:
             sources.append(source)

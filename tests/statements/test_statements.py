@@ -301,6 +301,24 @@ def test_broken_statement_gives_one_error(
         assert at == line
 
 
+@pytest.mark.parametrize("command", ["problem2pdf", "problem2html"])
+def test_a_language_with_no_statement_is_named_at_the_package(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The error sits at the package (once said at <package>/<short name>, a path that
+    does not exist); in a problem set, at each package it is about."""
+    module = problem2pdf if command == "problem2pdf" else problem2html
+    out = ["-o", str(tmp_path / "x.pdf")] if command == "problem2pdf" else ["-d", str(tmp_path)]
+    hello = SAMPLES / "hello"
+    assert module.main([str(hello), "-l", "xx", *out]) == 1
+    said = capsys.readouterr().out
+    assert f"{hello}: error: no statement in language 'xx' to render" in said
+    if command == "problem2pdf":
+        assert module.main([str(hello), str(SAMPLES / "twopass"), "-l", "sv", *out]) == 1
+        said = capsys.readouterr().out
+        assert f"{hello.resolve()}: error: no statement in language 'sv'" in said
+
+
 def test_problem2pdf_error_names_file_line_and_log_lines(
     copy_sample: Callable[..., Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
