@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, check_output, describe, positive_int
@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         "completions",
         type=Path,
         metavar="COMPLETIONS.jsonl",
-        help="one JSON object per line with problem_id and completion",
+        help="one JSON object per line with problem_id and completion (- : standard input)",
     )
     parser.add_argument("-o", "--output", type=Path, help="write results here, not to stdout")
     add_jobs(parser, "programs run")
@@ -98,27 +98,41 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each non-blank line of ``path`` (``-``: standard input, for a pipeline) with its
+    number, checked: JSON, an object, a string problem_id and completion, UTF-8."""
+    if str(path) == "-":
+        yield from _parse(sys.stdin.buffer, path)
+        return
     try:
-        handle = path.open(encoding="utf-8")
+        handle = path.open("rb")
     except OSError as exc:
         raise FatalError(f"cannot read: {exc.strerror}", path=path) from exc
     with handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                item = json.loads(line)
-            except ValueError as exc:
-                raise FatalError(f"not a JSON object: {exc}", path=path, line=number) from None
-            if (
-                not isinstance(item, dict)
-                or not isinstance(item.get("problem_id"), str)
-                or not isinstance(item.get("completion"), str)
-            ):
-                raise FatalError(
-                    "each line needs a string problem_id and completion", path=path, line=number
-                )
-            yield number, item
+        yield from _parse(handle, path)
+
+
+def _parse(handle: BinaryIO, path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, raw in enumerate(handle, start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise FatalError(f"not UTF-8 (byte {exc.start + 1} of the line)", path=path,
+                             line=number) from None  # fmt: skip
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError as exc:
+            raise FatalError(f"not a JSON object: {exc}", path=path, line=number) from None
+        if (
+            not isinstance(item, dict)
+            or not isinstance(item.get("problem_id"), str)
+            or not isinstance(item.get("completion"), str)
+        ):
+            raise FatalError(
+                "each line needs a string problem_id and completion", path=path, line=number
+            )
+        yield number, item
 
 
 def _check_ids(path: Path, items: list[tuple[int, dict[str, Any]]], known: set[str]) -> None:

@@ -73,7 +73,7 @@ class Grader:
             thread.start()
         try:
             self.problems: ProblemSource = (
-                open_source(source, self.pool) if source is not None else NoProblems()
+                open_source(source) if source is not None else NoProblems()
             )
         except BaseException:
             self.close()
@@ -100,6 +100,9 @@ class Grader:
             thread.join()
         if self._built is not None:
             self._built.close()
+        problems: ProblemSource | None = getattr(self, "problems", None)  # (None: it failed)
+        if problems is not None:
+            problems.close()
         self.pool.close()
 
     def __enter__(self) -> Grader:

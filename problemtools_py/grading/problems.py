@@ -44,6 +44,8 @@ class ProblemSource(Protocol):
 
     def ids(self) -> set[str]: ...
 
+    def close(self) -> None: ...
+
 
 class NoProblems:
     """A grader's source when the tests come with each call."""
@@ -53,6 +55,9 @@ class NoProblems:
 
     def ids(self) -> set[str]:
         return set()
+
+    def close(self) -> None:
+        pass
 
 
 class DatasetSource:
@@ -69,19 +74,32 @@ class DatasetSource:
     def ids(self) -> set[str]:
         return {pid for split in self.data.splits for pid in self.data.ids(split)}
 
+    def close(self) -> None:
+        pass
+
 
 class PackagesSource:
     """Packages in a directory, known by problem_id (from .dataset.json, else the id of
-    their English statement)."""
+    their English statement). Their references run in ``pool``, or in a small pool of the
+    source's own, started at the first fetch: never a grader's, whose sandboxes keep a
+    lean session open between completions (a run asked of one of those fails)."""
 
-    def __init__(self, root: Path, pool: SandboxPool) -> None:
+    REFERENCE_JOBS = 2
+
+    def __init__(self, root: Path, pool: SandboxPool | None = None) -> None:
         self.pool = pool
+        self._own = pool is None
         self.paths: dict[str, Path] = {}
         for path in sorted(p for p in root.iterdir() if (p / "problem.yaml").is_file()):
             self.paths[_id_of(path)] = path
 
     def ids(self) -> set[str]:
         return set(self.paths)
+
+    def close(self) -> None:
+        if self._own and self.pool is not None:
+            self.pool.close()
+            self.pool = None
 
     def fetch(self, pid: str) -> tuple[Tests, float] | None:
         from problemtools_py.dataset.build import BuildOptions, convert
@@ -90,6 +108,8 @@ class PackagesSource:
         path = self.paths.get(pid)
         if path is None:
             return None
+        if self.pool is None:
+            self.pool = SandboxPool(self.REFERENCE_JOBS + 1)
         converted = convert(path, self.pool, BuildOptions())
         if converted.row is None:
             raise FatalError(
@@ -118,9 +138,9 @@ def _id_of(path: Path) -> str:
     return problem_id(statement)
 
 
-def open_source(source: Path | str | Dataset, pool: SandboxPool) -> ProblemSource:
+def open_source(source: Path | str | Dataset) -> ProblemSource:
     """The problems of a dataset, or of the packages in a directory (whose references
-    run in ``pool``)."""
+    run in sandboxes of their own)."""
     from problemtools_py.dataset.reader import Dataset
 
     if isinstance(source, Dataset):
@@ -130,4 +150,4 @@ def open_source(source: Path | str | Dataset, pool: SandboxPool) -> ProblemSourc
         raise FatalError("neither a dataset nor a directory of problem packages", path=root)
     if any(root.glob("problems-*.parquet")):
         return DatasetSource(Dataset(root))
-    return PackagesSource(root, pool)
+    return PackagesSource(root)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
+from conftest import SAMPLES
 
-from problemtools_py.cli.gradecode import _finish, _partial_name
+from problemtools_py.cli.gradecode import _finish, _partial_name, main
 from problemtools_py.errors import FatalError
 
 
@@ -32,3 +34,23 @@ def test_the_rename_puts_the_results_in_place(tmp_path: Path) -> None:
     partial.write_text("{}\n")
     _finish(partial, target)
     assert target.read_text() == "{}\n" and not partial.exists()
+
+
+def test_completions_that_are_not_utf8_are_named_at_their_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Once an internal error (exit 3): the file was decoded as it was iterated."""
+    source = tmp_path / "c.jsonl"
+    source.write_bytes(b'{"problem_id": "x", "completion": "y"}\n\xff\xfe\n')
+    assert main([str(SAMPLES), str(source)]) == 2
+    assert capsys.readouterr().err == f"gradecode: error: {source}:2: not UTF-8 (byte 1 of the line)\n"
+
+
+def test_completions_come_from_standard_input_with_a_dash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``gradecode DATASET -`` reads a pipeline's completions (checked as a file's are)."""
+    lines = b'{"problem_id": "nosuch", "completion": "y"}\n'
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(lines)))
+    assert main([str(SAMPLES), "-"]) == 2
+    assert "gradecode: error: -:1: no problem with id 'nosuch'" in capsys.readouterr().err

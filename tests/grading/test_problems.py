@@ -44,3 +44,18 @@ def test_a_package_kattis2parquet_leaves_out_has_no_reward(packages: Path) -> No
                        if path.name == "divisor")
         with pytest.raises(FatalError, match="custom output validator"):
             grader.grade(divisor, "```python\nprint(1)\n```")
+
+
+def test_a_package_graded_after_the_grader_is_warm_runs_its_references_aside(
+    packages: Path,
+) -> None:
+    """The references run to make a package's row need sandboxes of their own: the
+    grader's keep a lean session open between completions, and a run asked of one fails
+    ("this session takes its runs on its direct line"), which once made every package
+    "left out by kattis2parquet" in gradecode's own process, whose sandboxes warm first."""
+    with Grader(packages, jobs=2) as grader:
+        grader._warmed()
+        hello = next(pid for pid, path in grader.problems.paths.items()  # type: ignore[attr-defined]
+                     if path.name == "hello")  # fmt: skip
+        result = grader.grade(hello, "```python\nprint(f'Hello {input()}!')\n```")
+    assert (result.reward, result.status) == (1.0, "ok")
