@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import io
+import json
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -54,3 +58,26 @@ def test_completions_come_from_standard_input_with_a_dash(
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(lines)))
     assert main([str(SAMPLES), "-"]) == 2
     assert "gradecode: error: -:1: no problem with id 'nosuch'" in capsys.readouterr().err
+
+
+def test_the_command_grades_on_a_directory_of_packages(tmp_path: Path) -> None:
+    """The real executable, in its own process (whose sandboxes warm up before the first
+    package's references run: there, and only there, they once collided), completions
+    from a pipe."""
+    packages = tmp_path / "packages"
+    shutil.copytree(SAMPLES / "hello", packages / "hello")
+    from problemtools_py.grading.problems import PackagesSource
+
+    (pid,) = PackagesSource(packages, None).ids()
+    lines = "".join(
+        json.dumps({"problem_id": pid, "completion": f"```python\n{code}\n```", "n": n}) + "\n"
+        for n, code in enumerate(["print(f'Hello {input()}!')", "print('Hello world!')"])
+    )
+    command = [str(Path(sys.executable).parent / "gradecode"), str(packages), "-", "-q"]
+    done = subprocess.run(command, input=lines, capture_output=True, text=True, timeout=120,
+                          check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(r["n"], r["reward"], r["status"]) for r in results] == [
+        (0, 1.0, "ok"), (1, 0.0, "wrong_answer")
+    ]  # fmt: skip
