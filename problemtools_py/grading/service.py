@@ -180,11 +180,10 @@ class Service:
         jobs = [self._grade_one(item) for item in items]
         results = await asyncio.gather(*jobs)
         answer = results if isinstance(body, list) else results[0]
-        unknown = sorted({str(r.get("problem_id")) for r in results
-                          if r["status"] == "unknown_problem"})  # fmt: skip
+        # (each says why: an id the source lacks, or a package it serves without a reward)
+        unknown = sorted({str(r["message"]) for r in results if r["status"] == "unknown_problem"})
         if unknown:  # the caller's mistake: 404, with the others' results kept
-            error = f"no problem with id {', '.join(map(repr, unknown))} in the served dataset"
-            return web.json_response({"error": error, "results": answer}, status=404)
+            return web.json_response({"error": "; ".join(unknown), "results": answer}, status=404)
         return web.json_response(answer)
 
     async def _grade_one(self, item: dict[str, Any]) -> dict[str, Any]:

@@ -7,12 +7,15 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import shutil
 from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from aiohttp import ClientSession
 from aiohttp.test_utils import TestServer
+from conftest import SAMPLES
 
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.results import Settings
@@ -225,3 +228,22 @@ def test_load_with_a_small_queue(grader: Grader) -> None:
         assert busy > 0
 
     serve(grader, check, queue=2)
+
+
+def test_a_package_served_without_a_reward_is_a_404_saying_why(tmp_path: Path) -> None:
+    """Served from a directory of packages, an id whose package kattis2parquet leaves out
+    (here: a custom output validator) exists, yet has no reward: the 404 says that, not
+    that no problem has the id."""
+    shutil.copytree(SAMPLES / "divisor", tmp_path / "divisor")
+    with Grader(tmp_path, jobs=1) as served:
+        (pid,) = served.problems.ids()
+
+        async def check(client: ClientSession, url: str) -> None:
+            body = {"problem_id": pid, "completion": "```python\nprint(1)\n```"}
+            async with client.post(url + "grade", json=body) as response:
+                assert response.status == 404
+                error = (await response.json())["error"]
+            assert error.startswith(f"{tmp_path / 'divisor'}: kattis2parquet leaves this "
+                                    "package out (custom output validator")  # fmt: skip
+
+        serve(served, check)
