@@ -207,12 +207,10 @@ class Context:
         return self.build(sub.program, includes=True, sub=sub)
 
     def selected(self, sub: Submission) -> bool:
-        pattern = self.options.submissions
-        return pattern is None or pattern.search(sub.rel) is not None
+        return self.options.takes_submission(sub.rel)
 
     def data_selected(self, case_name: str) -> bool:
-        pattern = self.options.data
-        return pattern is None or pattern.search(case_name) is not None
+        return self.options.takes_case(case_name)
 
 
 def _first_line(path: Path) -> str:

@@ -33,3 +33,11 @@ class Options:
     generate: bool = False  # --generate: make stale test data from generators.yaml first
     constraints: bool = False  # --constraints: the bounds validators check, and coverage
     all_cases: bool = False  # --all-cases: no stop at a pass-fail submission's first failure
+
+    def takes_submission(self, rel: str) -> bool:
+        """Whether -s lets the submission at ``rel`` (its path in the package) be judged."""
+        return self.submissions is None or self.submissions.search(rel) is not None
+
+    def takes_case(self, name: str) -> bool:
+        """Whether -d lets programs run on the test case ``name`` (e.g. ``secret/03``)."""
+        return self.data is None or self.data.search(name) is not None

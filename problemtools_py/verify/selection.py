@@ -17,7 +17,7 @@ def unmatched(problem: Problem, options: Options, parts: Sequence[str]) -> list[
     found: list[Finding] = []
     if options.submissions is not None and "submissions" in parts:
         names = [sub.rel for sub in problem.submissions]
-        if not any(options.submissions.search(name) for name in names):
+        if not any(options.takes_submission(name) for name in names):
             found.append(
                 warning(
                     "filter",
@@ -29,7 +29,7 @@ def unmatched(problem: Problem, options: Options, parts: Sequence[str]) -> list[
     if options.data is not None and ("submissions" in parts or "validators" in parts):
         data = problem.data
         names = [case.name for case in data.all_cases()] if data is not None else []
-        if not any(options.data.search(name) for name in names):
+        if not any(options.takes_case(name) for name in names):
             found.append(
                 warning(
                     "filter",
