@@ -109,6 +109,7 @@ def _problem(report: ProblemReport) -> dict[str, Any]:
         "format_version": report.format_version,
         "errors": report.errors,
         "warnings": report.warnings,
+        "interrupted": report.interrupted,
         "time_limit": report.time_limit,
         "time_limit_source": report.time_limit_source,
         "hard": report.time_limit_hard,

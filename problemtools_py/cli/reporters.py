@@ -162,7 +162,7 @@ class TextReporter:
                 return
         self.console.print(results_table(report))
 
-    def interrupted(self) -> None:
+    def interrupted(self, run: RunReport) -> None:
         """Ctrl-C: each problem's findings so far were printed as it was reported."""
 
     def finish(self, run: RunReport) -> None:
@@ -263,9 +263,6 @@ class JsonReporter:
     """Prints the whole run as one JSON document on stdout when it ends; at Ctrl-C, the
     problems reported so far (the last one marked interrupted when it was cut short)."""
 
-    def __init__(self, werror: bool = False) -> None:
-        self._seen = RunReport(werror=werror)
-
     def part(self, problem: str, part: str) -> None:
         pass
 
@@ -274,15 +271,14 @@ class JsonReporter:
         yield None
 
     def problem(self, report: ProblemReport) -> None:
-        self._seen.problems.append(report)
+        pass
 
     def finish(self, run: RunReport) -> None:
         json.dump(run_to_json(run), sys.stdout, indent=2)
         sys.stdout.write("\n")
 
-    def interrupted(self) -> None:
-        self._seen.interrupted = True
-        self.finish(self._seen)
+    def interrupted(self, run: RunReport) -> None:
+        self.finish(run)
 
 
 class QuietBar:

@@ -12,8 +12,14 @@ from problemtools_py.checks import PARTS
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, check_output, packages_in, positive_float
 from problemtools_py.errors import FatalError
-from problemtools_py.findings import ExitCode
+from problemtools_py.findings import ExitCode, ProblemReport, RunReport
 from problemtools_py.verify.options import Options, needs_sandboxes
+
+TYPE_CHECKING = False  # (not typing's: its import costs every command ~3 ms)
+if TYPE_CHECKING:
+    from problemtools_py.cli.reporters import JsonReporter, TextReporter
+
+    Reporter = TextReporter | JsonReporter
 
 PROG = "verifyproblem"
 
@@ -196,6 +202,37 @@ def _options(args: argparse.Namespace) -> Options:
     )
 
 
+def _verify(
+    args: argparse.Namespace, parts: list[str], reporter: Reporter, seen: RunReport
+) -> RunReport:
+    """Every package, each report handed to ``reporter`` and kept in ``seen`` as it ends."""
+    from problemtools_py.verify.verifier import verify_all
+
+    def on_report(report: ProblemReport) -> None:
+        seen.problems.append(report)
+        reporter.problem(report)
+
+    with reporter.progress() as progress:
+        return verify_all(
+            args.problems,
+            parts,
+            bail=args.bail_on_error,
+            werror=args.werror,
+            run_programs=not args.no_run,
+            options=_options(args),
+            on_part=reporter.part,
+            on_report=on_report,
+            progress=progress,
+        )
+
+
+def _write_page(path: Path | None, run: RunReport) -> None:
+    if path is not None:
+        from problemtools_py.cli.htmlreport import write_report
+
+        write_report(run, path)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
@@ -214,32 +251,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             start_early()
         # (imported here: --help and usage errors need neither the reporters nor the model)
         from problemtools_py.cli.reporters import JsonReporter, TextReporter
-        from problemtools_py.verify.verifier import verify_all
 
-        reporter = (
-            JsonReporter(args.werror) if args.json else TextReporter(args.quiet, args.verbose)
-        )
+        reporter = JsonReporter() if args.json else TextReporter(args.quiet, args.verbose)
+        seen = RunReport(werror=args.werror)  # (what had finished, should Ctrl-C come)
         try:
-            with reporter.progress() as progress:
-                run = verify_all(
-                    args.problems,
-                    parts,
-                    bail=args.bail_on_error,
-                    werror=args.werror,
-                    run_programs=not args.no_run,
-                    options=_options(args),
-                    on_part=reporter.part,
-                    on_report=reporter.problem,
-                    progress=progress,
-                )
+            run = _verify(args, parts, reporter, seen)
         except KeyboardInterrupt:
-            reporter.interrupted()  # (--json: what had finished, marked so; exit 130)
+            seen.interrupted = True  # (exit 130: the text, the JSON and the page say so)
+            reporter.interrupted(seen)
+            _write_page(args.report, seen)
             raise
         reporter.finish(run)
-        if args.report is not None:
-            from problemtools_py.cli.htmlreport import write_report
-
-            write_report(run, args.report)
+        _write_page(args.report, run)
         return run.exit_code
 
     return run_cli(PROG, parser, argv, body)

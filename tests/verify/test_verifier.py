@@ -379,9 +379,15 @@ def test_ctrl_c_with_json_prints_what_had_finished_marked_interrupted(
     copy_sample: Callable[..., Path], tmp_path: Path
 ) -> None:
     """--json at Ctrl-C: one valid document, exit code 130, the problems that had ended
-    (here the first, clean) and the one cut short with its static findings."""
+    (here the first, clean) and the one cut short with its static findings; --report's
+    page the same, marked so."""
     first, root = copy_sample("average"), copy_sample("hello")
-    out, _ = _interrupt_a_long_verification(root, tmp_path, "--json", str(first))
+    page = tmp_path / "page.html"
+    out, _ = _interrupt_a_long_verification(
+        root, tmp_path, "--json", "--report", str(page), str(first)
+    )
+    html = page.read_text(encoding="utf-8")
+    assert "average <small>" in html and "interrupted: what had finished" in html
     report = json.loads(out)
     jsonschema.validate(report, load_schema("report"))
     assert (report["exit_code"], report["interrupted"]) == (130, True)
