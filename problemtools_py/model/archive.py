@@ -63,6 +63,15 @@ def _prefix(bundle: zipfile.ZipFile, archive: Path) -> str:
         return archive.stem + "/"
     if any(n == "problem.yaml" for n in names):
         return ""
+    inner = sorted(
+        {n.split("/")[0] for n in names if n.count("/") == 1 and n.endswith("/problem.yaml")}
+    )
+    if inner:  # (a contest's archive: problem2zip --problemset, DOMjudge's)
+        raise FatalError(
+            f"an archive of {len(inner)} packages ({', '.join(inner[:5])}), not of one: unpack "
+            "it and give its directory, which stands for the packages in it",
+            path=archive,
+        )
     raise FatalError(
         f"a package archive holds one directory named '{archive.stem}/' (or the package's "
         f"files at its top level); this one holds {', '.join(sorted(tops)[:5]) or 'nothing'}",

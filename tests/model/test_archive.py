@@ -58,6 +58,9 @@ def _link(name: str, target: str) -> tuple[zipfile.ZipInfo, bytes]:
     ([("hello/problem.yaml", b"name: x\n"), _link("hello/p", "../../x")],
      "points outside the package"),
     ([("one/a", b""), ("two/b", b"")], "one directory named 'hello/'"),
+    # (a contest's archive: what to do instead)
+    ([("a/problem.yaml", b"name: a\n"), ("b/problem.yaml", b"name: b\n"), ("contest.yaml", b"")],
+     "an archive of 2 packages (a, b), not of one: unpack it and give its directory"),
 ])
 def test_a_hostile_or_odd_archive_is_refused(tmp_path: Path, capsys: Capture,
                                              entries: list[tuple[zipfile.ZipInfo | str, bytes]],
