@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -202,13 +204,63 @@ def _options(args: argparse.Namespace) -> Options:
     )
 
 
+def _contest_archives(args: argparse.Namespace, stack: contextlib.ExitStack) -> dict[str, str]:
+    """A contest's archive stands for its packages, as its directory would: it is unpacked
+    whole (for as long as ``stack`` lasts) and its packages take its place in
+    ``args.problems``. Returns each one's unpacked path -> its name for the reports
+    (``set.zip/hello``)."""
+    from problemtools_py.model.archive import is_archive, packages_of, unpacked
+
+    shown: dict[str, str] = {}
+    found: list[Path] = []
+    for path in args.problems:
+        inner = packages_of(path) if is_archive(path) else []
+        if not inner:
+            found.append(path)
+            continue
+        root = stack.enter_context(unpacked(path, whole=True))
+        print(f"{PROG}: {path} is a contest's archive; taking the {len(inner)} packages in "
+              f"it: {', '.join(inner)}", file=sys.stderr)  # fmt: skip
+        for name in inner:
+            found.append(root / name)
+            shown[str(root / name)] = str(path / name)
+    args.problems = found
+    return shown
+
+
+def _verify_and_report(
+    args: argparse.Namespace, parts: list[str], shown: dict[str, str]
+) -> ExitCode:
+    # (imported here: --help and usage errors need neither the reporters nor the model)
+    from problemtools_py.cli.reporters import JsonReporter, TextReporter
+
+    reporter = JsonReporter() if args.json else TextReporter(args.quiet, args.verbose)
+    seen = RunReport(werror=args.werror)  # (what had finished, should Ctrl-C come)
+    try:
+        run = _verify(args, parts, reporter, seen, shown)
+    except KeyboardInterrupt:
+        seen.interrupted = True  # (exit 130: the text, the JSON and the page say so)
+        reporter.interrupted(seen)
+        _write_page(args.report, seen)
+        raise
+    reporter.finish(run)
+    _write_page(args.report, run)
+    return run.exit_code
+
+
 def _verify(
-    args: argparse.Namespace, parts: list[str], reporter: Reporter, seen: RunReport
+    args: argparse.Namespace,
+    parts: list[str],
+    reporter: Reporter,
+    seen: RunReport,
+    shown: dict[str, str],
 ) -> RunReport:
-    """Every package, each report handed to ``reporter`` and kept in ``seen`` as it ends."""
+    """Every package, each report handed to ``reporter`` and kept in ``seen`` as it ends
+    (a package of a contest's archive named as in it, see _contest_archives)."""
     from problemtools_py.verify.verifier import verify_all
 
     def on_report(report: ProblemReport) -> None:
+        report.path = shown.get(report.path, report.path)
         seen.problems.append(report)
         reporter.problem(report)
 
@@ -237,33 +289,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
     def body(args: argparse.Namespace) -> ExitCode:
-        args.problems = packages_in(args.problems, PROG)
-        _check_dirs(args.problems)
-        _check_outputs(args.report, args.visualize)
-        parts = (
-            [p for p in PARTS if any(p in chosen for chosen in args.parts)]
-            if args.parts
-            else list(PARTS)
-        )
-        if needs_sandboxes(parts, not args.no_run):  # (its start overlaps the imports)
-            from problemtools_py.sandbox.launch import start_early
+        with contextlib.ExitStack() as unpacked:  # (contests' archives, removed at the end)
+            args.problems = packages_in(args.problems, PROG)
+            shown = _contest_archives(args, unpacked)
+            _check_dirs(args.problems)
+            _check_outputs(args.report, args.visualize)
+            parts = (
+                [p for p in PARTS if any(p in chosen for chosen in args.parts)]
+                if args.parts
+                else list(PARTS)
+            )
+            if needs_sandboxes(parts, not args.no_run):  # (its start overlaps the imports)
+                from problemtools_py.sandbox.launch import start_early
 
-            start_early()
-        # (imported here: --help and usage errors need neither the reporters nor the model)
-        from problemtools_py.cli.reporters import JsonReporter, TextReporter
-
-        reporter = JsonReporter() if args.json else TextReporter(args.quiet, args.verbose)
-        seen = RunReport(werror=args.werror)  # (what had finished, should Ctrl-C come)
-        try:
-            run = _verify(args, parts, reporter, seen)
-        except KeyboardInterrupt:
-            seen.interrupted = True  # (exit 130: the text, the JSON and the page say so)
-            reporter.interrupted(seen)
-            _write_page(args.report, seen)
-            raise
-        reporter.finish(run)
-        _write_page(args.report, run)
-        return run.exit_code
+                start_early()
+            return _verify_and_report(args, parts, shown)
 
     return run_cli(PROG, parser, argv, body)
 

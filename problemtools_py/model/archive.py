@@ -32,9 +32,27 @@ def is_archive(path: Path) -> bool:
     return path.suffix.lower() in ARCHIVE_SUFFIXES and path.is_file()
 
 
+def packages_of(archive: Path) -> list[str]:
+    """The packages of a contest's archive (``problem2zip --problemset``, DOMjudge's): the
+    top-level directories that hold a ``problem.yaml``, two or more, when the archive is
+    not one package's; else none (:func:`unpacked` says what is wrong with an odd one)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(archive) as bundle:
+            names = bundle.namelist()
+    except (OSError, zipfile.BadZipFile, NotImplementedError):
+        return []
+    if "problem.yaml" in names or f"{archive.stem}/problem.yaml" in names:
+        return []
+    found = {n.split("/")[0] for n in names if n.count("/") == 1 and n.endswith("/problem.yaml")}
+    return sorted(found) if len(found) > 1 else []  # (one: a package's, misnamed: said so)
+
+
 @contextlib.contextmanager
-def unpacked(archive: Path) -> Iterator[Path]:
-    """The package inside ``archive``, unpacked into a temporary directory removed after."""
+def unpacked(archive: Path, whole: bool = False) -> Iterator[Path]:
+    """The package inside ``archive``, unpacked into a temporary directory removed after;
+    with ``whole``, the archive's every entry (a contest's: its packages side by side)."""
     import tempfile
     import zipfile  # (here: every package that is not an archive, -p config, needs neither)
 
@@ -48,7 +66,7 @@ def unpacked(archive: Path) -> Iterator[Path]:
             root = tmp / archive.stem
             for info in bundle.infolist():
                 _check_name(info.filename, archive)
-            prefix = _prefix(bundle, archive)
+            prefix = "" if whole else _prefix(bundle, archive)
             _extract(bundle, archive, root, prefix)
         yield root
     finally:
@@ -63,10 +81,8 @@ def _prefix(bundle: zipfile.ZipFile, archive: Path) -> str:
         return archive.stem + "/"
     if any(n == "problem.yaml" for n in names):
         return ""
-    inner = sorted(
-        {n.split("/")[0] for n in names if n.count("/") == 1 and n.endswith("/problem.yaml")}
-    )
-    if inner:  # (a contest's archive: problem2zip --problemset, DOMjudge's)
+    inner = packages_of(archive)
+    if inner:  # (a contest's archive, given where one package is expected)
         raise FatalError(
             f"an archive of {len(inner)} packages ({', '.join(inner[:5])}), not of one: unpack "
             "it and give its directory, which stands for the packages in it",

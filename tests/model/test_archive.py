@@ -4,6 +4,7 @@ refused with a clear message naming it."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import stat
 import zipfile
@@ -58,9 +59,8 @@ def _link(name: str, target: str) -> tuple[zipfile.ZipInfo, bytes]:
     ([("hello/problem.yaml", b"name: x\n"), _link("hello/p", "../../x")],
      "points outside the package"),
     ([("one/a", b""), ("two/b", b"")], "one directory named 'hello/'"),
-    # (a contest's archive: what to do instead)
-    ([("a/problem.yaml", b"name: a\n"), ("b/problem.yaml", b"name: b\n"), ("contest.yaml", b"")],
-     "an archive of 2 packages (a, b), not of one: unpack it and give its directory"),
+    # (one package in a directory not named like the archive: the format's rule)
+    ([("one/problem.yaml", b"name: x\n"), ("contest.yaml", b"")], "one directory named 'hello/'"),
 ])
 def test_a_hostile_or_odd_archive_is_refused(tmp_path: Path, capsys: Capture,
                                              entries: list[tuple[zipfile.ZipInfo | str, bytes]],
@@ -151,3 +151,28 @@ def test_a_damaged_archive_is_a_finding_or_a_clear_error(tmp_path: Path, capsys:
     packed.write_bytes(bytes(data[: max(1, len(data) * (100 - cut) // 100)] if cut > 90 else data))
     assert main(["--no-run", "-q", "-p", "config,data", str(packed)]) in (0, 1, 2)
     assert "internal error" not in capsys.readouterr().err
+
+
+def test_a_contests_archive_stands_for_its_packages(tmp_path: Path, capsys: Capture) -> None:
+    """verifyproblem set.zip (problem2zip --problemset's, DOMjudge's): each package in it,
+    named as in the archive, unpacked once and removed after."""
+    import tempfile
+
+    before = set(Path(tempfile.gettempdir()).glob("ptpy-archive-*"))
+    contest = tmp_path / "contest"
+    for name in ("hello", "average"):
+        shutil.copytree(SAMPLES / name, contest / name)
+    (contest / "contest.yaml").write_text("name: Demo\n")
+    packed = zip_dir(contest, tmp_path / "set.zip", "")
+    assert main(["--json", "-p", "config,statement,data", str(packed)]) == 0
+    captured = capsys.readouterr()
+    problems = json.loads(captured.out)["problems"]
+    assert [(p["name"], p["path"], p["errors"]) for p in problems] == [
+        ("average", f"{packed}/average", 0), ("hello", f"{packed}/hello", 0)
+    ]  # fmt: skip
+    assert "is a contest's archive; taking the 2 packages in it: average, hello" in captured.err
+    assert set(Path(tempfile.gettempdir()).glob("ptpy-archive-*")) == before
+    (contest / "average" / "problem.yaml").write_text("name: [\n")  # (one broken: said where)
+    packed = zip_dir(contest, tmp_path / "set2.zip", "")
+    assert main(["-p", "config", str(packed)]) == 1
+    assert f"{packed}/average/problem.yaml:" in capsys.readouterr().out
