@@ -120,7 +120,13 @@ class _Parser:
                 continue
             for key in self.ordered(entry, path, where):
                 self.child(
-                    entry[key], key, path, (*where, key), scope, numbered, (group_numbers, groups)
+                    entry[key],
+                    key,
+                    path,
+                    (*where, str(key)),
+                    scope,
+                    numbered,
+                    (group_numbers, groups),
                 )
 
     def ordered(self, entry: dict[Any, Any], path: str, at: KeyPath) -> list[Any]:
@@ -255,7 +261,7 @@ class _Parser:
         found: list[tuple[str, str]] = []
         for key, value in per_ext.items():
             if key not in ("in", "ans"):
-                self.error(f"match.{key}: only in and ans are matched", (*at, "match", key))
+                self.error(f"match.{key}: only in and ans are matched", (*at, "match", str(key)))
                 continue
             for pattern in value if isinstance(value, list) else [value]:
                 try:

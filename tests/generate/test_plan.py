@@ -146,6 +146,8 @@ data:
     ("data:\n  secret:\n    data:\n      a:\n", "an empty entry", 4),
     ("data:\n  secret:\n    data:\n      a: {generate: 'gen {seed} {seed}'}\n", "at most once", 4),
     ("data:\n  secret:\n    data:\n      a: {count: 0, generate: g}\n", "between 1 and 100", 4),
+    # (a case named by a number: YAML reads the key as an int, the lines have its text)
+    ("data:\n  secret:\n    data:\n      1: {count: 0, generate: g}\n", "between 1 and 100", 4),
     ("data:\n  secret:\n    data:\n      test_group: g\n", "no valid test case name", 4),
     ("data:\n  secret:\n    include: [nope]\n    data:\n      a: g\n", "include 'nope'", 3),
     ("data:\n  secret:\n    data:\n      a: {solution: x.py, generate: g}\n", "solution must be", 4),
