@@ -43,7 +43,12 @@ def packages_of(archive: Path) -> list[str]:
             names = bundle.namelist()
     except (OSError, zipfile.BadZipFile, NotImplementedError):
         return []
-    if "problem.yaml" in names or f"{archive.stem}/problem.yaml" in names:
+    return _packages_among(names, archive.stem)
+
+
+def _packages_among(names: list[str], stem: str) -> list[str]:
+    """:func:`packages_of`, from the archive's entry names."""
+    if "problem.yaml" in names or f"{stem}/problem.yaml" in names:
         return []
     found = {n.split("/")[0] for n in names if n.count("/") == 1 and n.endswith("/problem.yaml")}
     return sorted(found) if len(found) > 1 else []  # (one: a package's, misnamed: said so)
@@ -81,7 +86,7 @@ def _prefix(bundle: zipfile.ZipFile, archive: Path) -> str:
         return archive.stem + "/"
     if any(n == "problem.yaml" for n in names):
         return ""
-    inner = packages_of(archive)
+    inner = _packages_among(names, archive.stem)  # (the names read: not the file again)
     if inner:  # (a contest's archive, given where one package is expected)
         raise FatalError(
             f"an archive of {len(inner)} packages ({', '.join(inner[:5])}), not of one: unpack "
