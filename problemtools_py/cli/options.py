@@ -60,14 +60,16 @@ def add_jobs(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-def check_output(path: Path, option: str, *, directory: bool) -> None:
+def check_output(path: Path, option: str, *, directory: bool, example: str | None = None) -> None:
     """Where a command will write (a ``directory``, or a file), refused before any work
     when it cannot be there: a usage error saying why, not an error at the end of a long
-    run naming a temporary file. (A missing directory on the way is made, as before.)"""
+    run naming a temporary file. (A missing directory on the way is made, as before.) A
+    file's ``example`` name is suggested inside a directory given for it."""
     if directory and path.exists() and not path.is_dir():
         raise FatalError(f"{option} {path}: not a directory")
     if not directory and path.is_dir():
-        raise FatalError(f"{option} {path}: is a directory; give a file name")
+        such = f", such as {path / example}" if example is not None else " name"
+        raise FatalError(f"{option} {path}: is a directory; give a file{such}")
     for parent in path.parents:
         if parent.exists():
             if not parent.is_dir():

@@ -177,10 +177,7 @@ def _check_outputs(report: Path | None, visualize: Path | None) -> None:
     """Where --report and --visualize write, checked before anything runs (not after a
     verification of minutes)."""
     if report is not None:
-        if report.is_dir():
-            raise FatalError(f"--report {report}: is a directory; give a file, such as "
-                             f"{report / 'report.html'}")  # fmt: skip
-        check_output(report, "--report", directory=False)
+        check_output(report, "--report", directory=False, example="report.html")
     if visualize is not None:
         if visualize.exists() and not visualize.is_dir():
             raise FatalError(f"--visualize {visualize}: not a directory")
