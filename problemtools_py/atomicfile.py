@@ -13,18 +13,21 @@ from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 
 
-def write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
-    _replace(path, lambda tmp: Path(tmp).write_bytes(data), mode)
+def write_bytes(path: Path, data: bytes, mode: int = 0o644, parents: bool = False) -> None:
+    """``data`` to ``path``; with ``parents``, the directories on the way made first."""
+    _replace(path, lambda tmp: Path(tmp).write_bytes(data), mode, parents)
 
 
 def copy_file(src: Path, dst: Path, mode: int = 0o644) -> None:
     _replace(dst, lambda tmp: shutil.copyfile(src, tmp), mode)
 
 
-def _replace(path: Path, fill: Callable[[str], object], mode: int) -> None:
+def _replace(path: Path, fill: Callable[[str], object], mode: int, parents: bool = False) -> None:
     import tempfile  # (here: a command that writes nothing, -p config, needs none of it)
 
     try:
+        if parents:
+            path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     except OSError as exc:  # (named by the file meant, not the temporary one)
         raise FatalError(

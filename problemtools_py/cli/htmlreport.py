@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from problemtools_py.atomicfile import write_bytes
-from problemtools_py.errors import FatalError
-from problemtools_py.findings import ExitCode, ProblemReport, RunReport, SubmissionRow
+from problemtools_py.findings import ProblemReport, RunReport, SubmissionRow
 from problemtools_py.generate.runner import has_generators, read_plan
 from problemtools_py.model import load_problem
 from problemtools_py.statements.templating import html_env
@@ -140,10 +139,4 @@ def write_report(run: RunReport, path: Path) -> None:
         .get_template("report.html.j2")
         .render(problems=[_problem(p) for p in run.problems])
     )
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise FatalError(
-            f"cannot write: {exc.strerror or exc}", path=path, exit_code=ExitCode.FINDINGS
-        ) from exc
-    write_bytes(path, page.encode("utf-8"))
+    write_bytes(path, page.encode("utf-8"), parents=True)
