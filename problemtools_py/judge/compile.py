@@ -157,7 +157,7 @@ class Builder:
         own: frozenset[str] | None = None,
         entrypoint: str | None = None,
     ) -> str:
-        digest = hashlib.sha256()
+        digest = hashlib.sha256(buildcache.RULES.encode())
         digest.update(json.dumps(dataclasses.asdict(language), sort_keys=True).encode())
         digest.update(repr((sorted(own or ()), entrypoint)).encode())
         # a build that failed under some limits may succeed under others

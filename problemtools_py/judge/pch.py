@@ -11,10 +11,13 @@ cachedir.used_before) compiles its few programs without, in parallel, rather tha
 for a state nothing may use again.
 
 g++ looks for ``<header>.gch`` in each include directory before the header itself; a
-compilation gets the state's directory as ``-I /pch/0`` (bound read-only). g++ uses it
-only where it holds: the first include, the same options and macros; anywhere else it
-goes on to the system's header, as without it. The program compiles to the same bytes
-either way (tested).
+compilation gets the state's directory as ``-I /pch/0`` (bound read-only). g++ uses a
+state only where it holds: the first include, the same options and macros. Anywhere else
+(the header included again, or after a macro the state depends on) g++ reads the header
+of that same directory instead, so beside the state lies a header of one line,
+``#include_next <header>``: the system's header, as without the state. (Without it, a
+second ``#include <bits/stdc++.h>`` failed: "/pch/0/bits/stdc++.h: No such file".) The
+program compiles to the same bytes either way (tested).
 
 The state is made outside the sandbox, from a header of our own (the one include) and the
 system's headers: none of the package's code runs. Its name in the cache comes from the
@@ -42,6 +45,7 @@ MOUNT = "/pch"  # where a compilation's jail sees the states' directories (/pch/
 ROOM = 1 << 30  # free space a new state leaves on the cache's file system (beyond itself)
 SIZE = 300 << 20  # the most a state takes (g++ 12, -std=gnu++20: ~120 MB)
 _SOURCE = "#include <{header}>\n"  # (the one-line header a state is made from)
+_FORWARD = "#include_next <{header}>\n"  # (beside the state: where g++ cannot use it)
 _INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.M)
 _lock = threading.Lock()
 _memo: dict[tuple[str, str, bool, tuple[str, ...]], Path | None] = {}
@@ -157,7 +161,7 @@ def _find_or_make(real: str, flags: tuple[str, ...], header: str, make: bool) ->
                 return None
             final = base / f"{key[0]}-{key[1]}"
             if (final / state(header)).is_file():
-                return final
+                return final if _forwarding(final, header) else None
             if not make or shutil.disk_usage(base).free < ROOM + SIZE:
                 return None
             made = _make(real, flags, header, Path(scratch))
@@ -175,6 +179,23 @@ def _find_or_make(real: str, flags: tuple[str, ...], header: str, make: bool) ->
         return None
 
 
+def _forwarding(final: Path, header: str) -> bool:
+    """Whether the header beside ``final``'s state forwards to the system's (added now to
+    a state made before there was one)."""
+    forward = final / header
+    text = _FORWARD.format(header=header)
+    try:
+        if forward.is_file() and forward.read_text() == text:
+            return True
+        partial = final / f".{os.path.basename(header)}.{os.getpid()}"
+        partial.write_text(text)
+        partial.chmod(0o644)
+        os.replace(partial, forward)
+        return True
+    except OSError:
+        return False
+
+
 def _make(real: str, flags: tuple[str, ...], header: str, scratch: Path) -> Path | None:
     """The state, in a directory of its own in ``scratch`` (readable by everyone)."""
     out = scratch / "out"
@@ -183,8 +204,11 @@ def _make(real: str, flags: tuple[str, ...], header: str, scratch: Path) -> Path
     done = _run([real, *flags, "-x", "c++-header", "h.h", "-o", str(made)], scratch)
     if done is None or done.returncode != 0 or not made.is_file():
         return None
+    forward = out / header
+    forward.write_text(_FORWARD.format(header=header))
     with contextlib.suppress(OSError):
         for path in made.relative_to(out).parents:  # (out itself is ".")
             (out / path).chmod(0o755)
         made.chmod(0o644)
+        forward.chmod(0o644)
     return out

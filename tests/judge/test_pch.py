@@ -26,6 +26,11 @@ SUM = (b"#include <bits/stdc++.h>\nusing namespace std;\n"
 MACRO = (b"#define TWICE(x) (2 * (x))\n#include <bits/stdc++.h>\n"
          b"int main() { int a; std::cin >> a; std::cout << TWICE(a) << std::endl; }\n")
 IOSTREAM = b"#include <iostream>\nint main() { std::cout << 7 << std::endl; }\n"
+# (the header again, as a template and the code below it both include it; or after a
+# macro the state depends on: g++ reads the header beside the state, which forwards)
+TWICE = b"#include <bits/stdc++.h>\n#include <bits/stdc++.h>\n" + SUM.split(b"\n", 1)[1]
+IO_TWICE = b"#include <iostream>\n" + IOSTREAM.replace(b"7", b"42")
+DEBUG = b"#define _GLIBCXX_DEBUG\n" + SUM
 # (<iostream> not first: its state would not be used, and none is made)
 SECOND = b"#include <cstdio>\n#include <iostream>\nint main() { std::cout << 7 << std::endl; }\n"
 BITS, IO = "bits/stdc++.h", "iostream"
@@ -96,7 +101,10 @@ def test_a_later_process_finds_it_without_making_it(
 
 
 @pytest.mark.parametrize(("source", "stdin", "out"), [(SUM, b"2 40\n", b"42"),
-                                                     (MACRO, b"21\n", b"42")])  # fmt: skip
+                                                     (MACRO, b"21\n", b"42"),
+                                                     (TWICE, b"2 40\n", b"42"),
+                                                     (IO_TWICE, b"", b"42"),
+                                                     (DEBUG, b"2 40\n", b"42")])  # fmt: skip
 def test_programs_with_the_state_present_judge_as_before(
     kit: Kit, made: Path, tmp_path: Path, source: bytes, stdin: bytes, out: bytes
 ) -> None:
@@ -109,6 +117,21 @@ def test_programs_with_the_state_present_judge_as_before(
     with HeldJail(kit.pool, build.executable, limits) as jail:
         run = jail.run(limits=limits, stdin=tmp_path / "in")
     assert run.ok and run.stdout.strip() == out
+
+
+def test_a_state_made_without_the_forwarding_header_gets_one(
+    kit: Kit, made: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A state made before there was one (before 2026-12): the header beside it is added
+    when it is found, so a program that includes the header twice compiles."""
+    Builder(kit.pool, kit.builder.limits, tmp_path / "a").build(_cpp(kit), {"sum.cpp": SUM})
+    (state,) = (made / "problemtools_py" / "pch").glob(f"*/{pch.state(BITS)}")
+    forward = state.parent / "stdc++.h"
+    forward.unlink()
+    monkeypatch.setattr(pch, "_memo", {})  # (a new process)
+    build = Builder(kit.pool, kit.builder.limits, tmp_path / "b").build(_cpp(kit), {"t.cpp": TWICE})
+    assert build.executable is not None, build.message
+    assert forward.read_text() == "#include_next <bits/stdc++.h>\n"
 
 
 @pytest.fixture
