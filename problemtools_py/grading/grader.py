@@ -190,7 +190,8 @@ class Grader:
         exe = None
         if code_language == "python3":
             try:
-                compile(code, "main.py", "exec")
+                # (its bytes, as python3 reads the file: a BOM or coding line is the file's)
+                compile(code.encode("utf-8"), "main.py", "exec", dont_inherit=True)
             except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
                 why = f"{type(exc).__name__}: {exc}"[:300]
                 return GradeResult(0.0, STATUS_OF[Verdict.CE], message=why)

@@ -19,7 +19,8 @@ from problemtools_py.sandbox.results import Limits, RunResult, SandboxError
 from problemtools_py.verdicts import Verdict
 
 Tests = tuple[tuple[str, str], ...]
-ARGV = ("python3", "-S", "/prog/main.py")
+MAIN = "/prog/main.py"  # a completion's program, run as python3 runs it (sandbox/pylife)
+ARGV = ("python3", MAIN)
 
 
 class Cancelled(Exception):
@@ -155,8 +156,8 @@ class TestRun:
             return self.box.run(list(self.argv), limits=limits, stdin=stdin)
         fast = self.box.python_matches() and not self.settings.fresh_python
         if self.box.lean_open:
-            main = ARGV[2] if fast else None  # None: the init executes python3
+            main = MAIN if fast else None  # None: the init executes python3
             return self.box.run_lean(ARGV, limits=limits, stdin=stdin, inprocess=main,
                                      core=self.core)  # fmt: skip
         return self.box.run(list(ARGV), limits=limits, stdin=stdin,
-                            inprocess=ARGV[2] if fast else None)  # fmt: skip
+                            inprocess=MAIN if fast else None)  # fmt: skip

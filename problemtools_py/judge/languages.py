@@ -171,13 +171,13 @@ def _build(code: str, raw: dict[str, Any], origin: dict[str, str]) -> Language:
         name=text("name") or code,
         files=words("files"),
         compile=_linked(words("compile"), words("linkers"), fail),
-        run=words("run"),
+        run=_as_python3_script(words("run")) if flag("inprocess") else words("run"),
         entrypoint=words("entrypoint"),
         shebang=shebang,
         extra_memory_mb=extra,
         also_compile=words("also_compile"),
         out_of_memory=text("out_of_memory"),
-        inprocess=flag("inprocess") and runs_as_python3_dash_s(words("run")),
+        inprocess=flag("inprocess") and runs_as_python3_script(words("run")),
         class_data_sharing=flag("class_data_sharing"),
         precompiled_headers=_headers(words("precompiled_headers"), fail),
     )
@@ -206,11 +206,29 @@ def _linked(
     return command
 
 
-def runs_as_python3_dash_s(run: tuple[str, ...]) -> bool:
-    """Whether a run command is ``python3 -S {dir}/{main} ...``, the one command line a run
-    in the sandbox server's own interpreter stands for (started with -S: no site module,
-    no exit() builtin). Another (``-O``, no ``-S``) is always started afresh."""
-    return _after_python3_dash_s(run) == "{dir}/{main}"
+def runs_as_python3_script(run: tuple[str, ...]) -> bool:
+    """Whether a run command is ``python3 {dir}/{main}`` (or, as this judge wrote it
+    before, ``python3 -S {dir}/{main}``): a Python 3 program that runs as ``python3
+    prog.py`` would, standard library only, forked from the sandbox's own interpreter or
+    afresh (see sandbox/pylife); arguments may follow. Any other (``-O``, ``pypy3``) is
+    executed as it is."""
+    return script_args(run) is not None
+
+
+def _as_python3_script(run: tuple[str, ...]) -> tuple[str, ...]:
+    """``python3 -S {dir}/{main} ...`` (this judge's own before 2026-12) as the script
+    command it now stands for, ``python3 {dir}/{main} ...``; any other as it is."""
+    args = script_args(run)
+    return run if args is None else (run[0], "{dir}/{main}", *args)
+
+
+def script_args(run: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The words after ``{dir}/{main}`` in a run command ``python3 [-S] {dir}/{main} ...``,
+    else None."""
+    if not run or run[0].rsplit("/", 1)[-1] != "python3":
+        return None
+    words = run[2:] if run[1:2] == ("-S",) else run[1:]
+    return words[1:] if words[:1] == ("{dir}/{main}",) else None
 
 
 def _after_python3_dash_s(command: tuple[str, ...]) -> str | None:

@@ -11,10 +11,12 @@ import _imp
 import builtins
 import codecs
 import os
+import signal
 import sys
 import time
 import types
 
+from problemtools_py.sandbox import pylife, pystart
 from problemtools_py.sandbox.records import NamedTuple
 
 TYPE_CHECKING = False  # (not typing's: a lean init imports this module, see records)
@@ -59,6 +61,9 @@ def preload(names: set[str] | None = None, code: types.CodeType | None = None) -
     program's directory, which may be first on sys.path by now. CODECS too, where
     ``names`` says they may be used, and with ``code``, the program's, its patterns where
     it names re (see :func:`precompile_patterns`: it imports warnings)."""
+    pystart.site_builtins()  # (exit, quit, help...: python3 has them, -S leaves them out)
+    pystart.calibrate()  # (where the recursion depth is kept: a program starts at python3's)
+    program_path()
     wanted = [name for name in PRELOAD if names is None or name in names]
     wanted += BUILD_PRELOAD if names is None else ()
     saved = sys.path
@@ -223,6 +228,22 @@ def stdlib_path(known: list[str] | None = None) -> list[str]:
     return _STDLIB_PATH
 
 
+_PROGRAM_PATH: list[str] = []
+
+
+def program_path(known: list[str] | None = None) -> list[str]:
+    """What follows the script's directory on the path of ``python3 prog.py``: the
+    standard library (the zip file python3 looks in first included) and the site-packages
+    directories, which a jail shows empty (see pystart.site_dirs). Found once (before
+    forking), or ``known`` (a lean init is told what its server found)."""
+    if known is not None:
+        _PROGRAM_PATH[:] = known
+    elif not _PROGRAM_PATH:
+        zips = [p for p in sys.path if p.endswith(".zip") and p.startswith(sys.base_prefix)]
+        _PROGRAM_PATH[:] = [*zips, *stdlib_path(), *pystart.site_dirs()]
+    return _PROGRAM_PATH
+
+
 def open_streams() -> Streams:
     """Standard streams as ``python3`` creates them in the sandbox (LANG=C.UTF-8 on POSIX):
     UTF-8 with surrogateescape, no newline translation, buffer sizes from the descriptors,
@@ -241,41 +262,19 @@ def open_streams() -> Streams:
     return stdin, stdout, stderr
 
 
-def _exit_status(exc: SystemExit) -> int:
-    code = exc.code
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code & 0xFF
-    print(code, file=sys.stderr)
-    return 1
-
-
-def _print_traceback(exc: BaseException) -> None:
-    """As python3 prints an uncaught exception (without our own frame)."""
-    tb = exc.__traceback__
-    try:
-        import traceback  # not preloaded: only a failing run pays for it
-
-        traceback.print_exception(type(exc), exc, tb.tb_next if tb is not None else None)
-    except Exception:  # the program broke the import system, or memory ran out
-        try:
-            print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
-        except Exception:
-            pass
-
-
 class Main(NamedTuple):
     """A Python main file made ready for many runs by the parent that forks them: its code
     (None: compile it in the run), argv, sys.path and empty ``__main__`` module (each run
-    changes its own copy). Made in each run instead, these cost it dozens of page faults."""
+    changes its own copy; in a list of one, which the run empties: see run_installed).
+    Made in each run instead, these cost it dozens of page faults (each ~8 us)."""
 
     code: types.CodeType | None
     argv: list[str]
     path: list[str]
-    module: types.ModuleType
+    module: list[types.ModuleType]
     command: str | None = None  # the program of ``python3 -S -c COMMAND`` (see COMMAND)
     shadowed: tuple[str, ...] = ()  # loaded modules each run drops (see shadowed_modules)
+    teardown: bool = True  # whether its runs end with the collections (pylife.shutdown)
 
 
 # The "main file" of a run of ``python3 -S -c CODE args``: the code is the argument after it.
@@ -289,20 +288,34 @@ def script_args(argv: list[str], path: str) -> list[str]:
 
 
 def prepare(path: str, args: list[str], code: types.CodeType | None = None,
-            shadowed: tuple[str, ...] | None = None) -> Main:  # fmt: skip
-    """``shadowed``: :func:`shadowed_modules` of the main file's directory when known (a
-    lean init finds it once per program, not once per argv)."""
+            shadowed: tuple[str, ...] | None = None, teardown: bool | None = None
+            ) -> Main:  # fmt: skip
+    """``shadowed`` and ``teardown``: :func:`shadowed_modules` of the main file's
+    directory and :func:`needs_teardown` when known (a lean init finds them once per
+    program, not once per argv)."""
     module = types.ModuleType("__main__")
     if path == COMMAND:  # python3 -S -c CODE args: argv[0] is "-c", the path starts at ""
-        module.__dict__["__builtins__"] = builtins
+        importer = sys.modules["_frozen_importlib"].BuiltinImporter
+        module.__dict__.update(__loader__=importer, __annotations__={}, __builtins__=builtins)
         command = args[0] if args else ""
-        search = ["", *stdlib_path()]
-        return Main(None, [COMMAND, *args[1:]], search, module, command, shadowed_modules(""))
-    module.__dict__.update({"__file__": path, "__builtins__": builtins})
+        search = ["", *program_path()]
+        return Main(None, [COMMAND, *args[1:]], search, [module], command, shadowed_modules(""))
+    pystart.main_namespace(module.__dict__, path)
     directory = os.path.dirname(path)
     if shadowed is None:
         shadowed = shadowed_modules(directory)
-    return Main(code, [path, *args], [directory, *stdlib_path()], module, None, shadowed)
+    search = [pystart.script_directory(path), *program_path()]
+    if teardown is None:
+        teardown = needs_teardown(path, code)
+    return Main(code, [path, *args], search, [module], None, shadowed, teardown)
+
+
+def needs_teardown(path: str, code: types.CodeType | None) -> bool:
+    """Whether the runs of the main file ``path`` (of ``code``, None: not compiled yet)
+    end with the collections of python3's shutdown: see pystart.needs_teardown, which
+    knows a program alone in its directory (modules beside it may make anything)."""
+    alone = local_names(os.path.dirname(path)) <= {os.path.basename(path).partition(".")[0]}
+    return code is None or not alone or pystart.needs_teardown(code)
 
 
 def install(main: Main, streams: Streams | None) -> None:
@@ -311,8 +324,14 @@ def install(main: Main, streams: Streams | None) -> None:
     its runs find it done."""
     if streams is not None:
         sys.stdin, sys.stdout, sys.stderr = streams
+        for name, stream in zip(("__stdin__", "__stdout__", "__stderr__"), streams, strict=True):
+            setattr(sys, name, stream)  # (as in python3: the streams it started with)
     sys.argv, sys.path = main.argv, main.path
-    sys.modules["__main__"] = main.module
+    if main.command is None:  # (as the command line of python3 would be)
+        sys.orig_argv = ["python3", *main.argv]
+    else:
+        sys.orig_argv = ["python3", "-S", "-c", main.command, *main.argv[1:]]
+    sys.modules["__main__"] = main.module[0]
 
 
 def local_names(directory: str) -> set[str]:
@@ -366,31 +385,21 @@ def run_main(
 
 
 def run_installed(main: Main, path: str) -> int:
-    """Run the installed ``__main__`` (see :func:`install`); its exit status."""
+    """Run the installed main file (see :func:`install`) to its end, the interpreter's
+    shutdown included (see :mod:`pylife`); its exit status. The parent froze what it had
+    before it made ``main`` (see before_fork): a run's collections look at its own
+    objects only."""
     for name in main.shadowed:
         sys.modules.pop(name, None)
-    code = main.code
-    status = 0
-    try:
-        if code is None and main.command is not None:
-            code = compile(main.command, "<string>", "exec")
-        elif code is None:
-            with open(path, "rb") as handle:
-                code = compile(handle.read(), path, "exec")
-        exec(code, main.module.__dict__)
-    except SystemExit as exc:
-        status = _exit_status(exc)
-    except BaseException as exc:
-        _print_traceback(exc)
-        status = 1
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        status = status or 120
-    except OSError:
-        status = status or 1
-    try:
-        sys.stderr.flush()
-    except OSError:
-        pass
-    return status
+    return pylife.live(main.module, main.code, path, main.command, main.teardown)
+
+
+def before_fork() -> None:
+    """In a process about to fork in-process runs, before it makes their ``__main__``:
+    what it has is no run's garbage, and a collection in a run (the one at its end, or
+    any, once the run has made enough objects) would otherwise look at all of it, copying
+    the pages it writes its marks on (~0.1 ms and up a run); a program's interrupt is
+    python3's KeyboardInterrupt (a process forked from the sandbox server ignores it)."""
+    pystart.freeze()
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        signal.signal(signal.SIGINT, signal.default_int_handler)

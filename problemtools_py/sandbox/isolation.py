@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+from problemtools_py.sandbox import pystart
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
 from problemtools_py.sandbox.records import NamedTuple
 from problemtools_py.sandbox.syscalls import (
@@ -24,6 +25,7 @@ from problemtools_py.sandbox.syscalls import (
 SYSTEM_DIRS = ("usr", "etc")
 SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 DEVICES = ("null", "zero", "full", "random", "urandom")
+HIDDEN_FLAGS = MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
 
 
 class RootSpec(NamedTuple):
@@ -53,6 +55,16 @@ def _bind(source: str, target: str, writable: bool, devices: bool = False) -> No
     mount(None, target, None, flags)
 
 
+def _hide_site_packages(root: str) -> None:
+    """An empty, read-only file system on each site-packages directory of the sandbox's
+    python3 in the system directories: ``python3 prog.py`` there puts them on its path as
+    on the host, and finds the standard library only (the machine's Python packages are
+    not part of a judge's language; see docs/judging.md)."""
+    for path in pystart.site_dirs():
+        if path.startswith(tuple(f"/{name}/" for name in SYSTEM_DIRS)):
+            mount("tmpfs", root + path, "tmpfs", HIDDEN_FLAGS, "size=4k,nr_inodes=1,mode=755")
+
+
 def build_root(spec: RootSpec) -> None:
     """Mount a private root at ``spec.root`` and chroot into it. Must run in a new mount
     and PID namespace (for /proc) as root."""
@@ -62,6 +74,7 @@ def build_root(spec: RootSpec) -> None:
     for name in SYSTEM_DIRS:
         if os.path.isdir("/" + name):
             _bind("/" + name, f"{root}/{name}", False)
+    _hide_site_packages(root)
     for name in SYSTEM_LINKS:
         host = "/" + name
         if os.path.islink(host):

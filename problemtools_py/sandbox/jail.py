@@ -24,7 +24,7 @@ import time
 
 # leannative too, though only an init runs it: a forked init is a fork of this server,
 # and a module it imported itself cost every jail ~1.3 ms of CPU (~350 pages copied).
-from problemtools_py.sandbox import inside, isolation, leannative, syscalls, zygote  # noqa: F401
+from problemtools_py.sandbox import inprocess, inside, isolation, leannative, syscalls, zygote  # noqa: F401
 from problemtools_py.sandbox.inside import RunFds
 from problemtools_py.sandbox.protocol import ENV, Bind, recv_message, send_message
 from problemtools_py.sandbox.records import NamedTuple
@@ -184,6 +184,7 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
             os._exit(0)
         run = RunFds(*fds[:5])
         watched = fds[5:]
+        inprocess.before_fork()  # (O(1): an in-process run makes its __main__ itself)
         pid = os.fork()
         if pid == 0:
             try:
@@ -291,6 +292,7 @@ def spawn_plain(
             if run.get("inprocess"):
                 run["inprocess"] = translate(str(run["inprocess"]), binds)
             signal.signal(signal.SIGUSR1, signal.SIG_DFL)
+            inprocess.before_fork()  # (the server's heap is no garbage of the program's)
             inside.program(run, fds, inside.Setup(cwd, file_bytes, memory, []), drop=False)
         except BaseException as exc:
             inside.write_quietly(fds.exec_error, f"sandbox setup failed: {exc}")

@@ -85,11 +85,12 @@ def start_server(
     ``spawns``, one that will fork the others and run nothing itself (see Server.spawn),
     which prepares for that as soon as it has said hello."""
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
-    # -S: the server's interpreter is the one its Python programs run in (in process), and
-    # they run as ``python3 -S``: no site module, so no exit() or quit() builtins and no
-    # site-packages (and no site start-up, 5-25 ms, for the server).
+    # -S: no site-packages on its path, nor site's start-up (5-25 ms); its in-process
+    # Python programs get what of site python3 gives them (see pylife). The locale the
+    # programs have (ENV's), so that the interpreter starts as python3 does for them: a
+    # server in the C locale ran in UTF-8 mode (locale.getpreferredencoding 'utf-8').
     args = [server_python(), "-I", "-S", "-c", _BOOT, package_root, str(child.fileno())]
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": ENV["LANG"]}
     with contextlib.suppress(OSError):
         # The process's cores (its main thread's), not those of the thread starting the
         # server: a grading worker thread may be pinned to one (see Grader).

@@ -82,6 +82,7 @@ def lean_config(
         "join": setup.join,
         "stats": counters,
         "stdlib_path": inprocess.stdlib_path(),
+        "program_path": inprocess.program_path(),
         "scratch": list(setup.scratch),
         "native": native,
     }
@@ -126,6 +127,7 @@ def run_init(config: dict[str, Any]) -> None:
     """The lean session's init (PID 1 of the jail, its root built, no new privileges):
     serves runs from the grader until the server closes the control socket."""
     inprocess.stdlib_path(config["stdlib_path"])
+    inprocess.program_path(config["program_path"])
     LEAN_ENVIRON.update(os.environ)
     setup = Setup(
         config["cwd"],
@@ -315,8 +317,9 @@ def _pin(core: int | None) -> None:
         pass
 
 
-# main file: its bytes, its code, and what each run drops (inprocess.shadowed_modules)
-_COMPILED: dict[str, tuple[bytes, types.CodeType, tuple[str, ...]]] = {}
+# main file: its bytes, its code, what each run drops (inprocess.shadowed_modules) and
+# whether its runs end with the collections (inprocess.needs_teardown)
+_COMPILED: dict[str, tuple[bytes, types.CodeType, tuple[str, ...], bool]] = {}
 _PREPARED: dict[tuple[str, tuple[str, ...]], inprocess.Main] = {}  # made of _COMPILED's code
 
 
@@ -337,14 +340,16 @@ def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
         if compiled is None or compiled[0] != source:
             _COMPILED.clear()  # one program at a time
             _PREPARED.clear()
-            code = compile(source, path, "exec")
+            code = compile(source, path, "exec", dont_inherit=True)  # (not our __future__)
             inprocess.preload(_named(code, path), code)  # (what it may use, once)
             shadowed = inprocess.shadowed_modules(os.path.dirname(path))  # (after preload)
-            compiled = _COMPILED[path] = (source, code, shadowed)
+            teardown = inprocess.needs_teardown(path, code)
+            compiled = _COMPILED[path] = (source, code, shadowed, teardown)
         main = _PREPARED.get((path, args))
-        if main is None:
+        if main is None or not main.module:  # (none, or a run took it: see before_fork)
             _PREPARED.clear()  # (one argv at a time: a validator's differ every test)
-            main = inprocess.prepare(path, list(args), compiled[1], compiled[2])
+            inprocess.before_fork()
+            main = inprocess.prepare(path, list(args), *compiled[1:])
             _PREPARED[(path, args)] = main
         return main
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):

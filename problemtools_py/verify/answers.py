@@ -112,7 +112,7 @@ class AnswerChecker:
         """What the validator's answer for these files is kept under."""
         root = self.ctx.problem.root
         return digest(
-            "answer-v2",  # v2: with the team message and multiplier; no judge errors
+            "answer-v3",  # v3: Python validators live as under python3 (exit(), threads)
             validator.executable.directory.name,
             *validator.args,
             data_digest(given, root),

@@ -136,7 +136,7 @@ class SubmissionJudge:
         else:
             judge_id = ["default", *getattr(checker, "args", [])]
         return digest(
-            "case-v3",  # v3: Python in process as python3 -S (no exit builtin)
+            "case-v4",  # v4: Python programs live as under python3 (exit(), threads, atexit)
             exe.directory.name,
             data_digest(root / case.files[".in"], root),
             data_digest(root / case.files[".ans"], root),

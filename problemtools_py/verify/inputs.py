@@ -81,7 +81,7 @@ def run_validator(
     given, is the test case's input, bound at ``/judge/input`` (answer validators'); else
     the run may be made in ``held``, the validator's jail kept for its runs."""
     seen = file_digest(input_file) if input_file is not None else ""
-    key = digest("input-v3", str(exe.directory.name), *args, file_digest(data), seen)
+    key = digest("input-v4", str(exe.directory.name), *args, file_digest(data), seen)
     cached = cache.get(key)
     if cached is not None:
         return Verdict(bool(cached["valid"]), str(cached["message"]))

@@ -132,7 +132,7 @@ class Scorer:
         once per content in this process however many threads ask at a time."""
         assert self.custom is not None
         key = digest(
-            "grade-v1",
+            "grade-v2",  # v2: Python programs live as under python3 (exit(), threads)
             self.custom.executable.directory.name,
             *flags,
             repr([(v.value, s) for v, s in subresults]),

@@ -33,24 +33,28 @@ def test_detect(names: list[str], first_line: str, code: str | None) -> None:
 @pytest.mark.parametrize(
     ("run", "inprocess"),
     [
-        (None, True),  # the shipped python3 -S
-        ('[python3, -S, "{dir}/{main}"]', True),
+        (None, True),  # the shipped python3 {dir}/{main}
+        ('[python3, "{dir}/{main}"]', True),
+        ('[python3, -S, "{dir}/{main}"]', True),  # (as this judge wrote it before)
         ('[/usr/bin/python3, -S, "{dir}/{main}", extra]', True),
-        ('[python3, "{dir}/{main}"]', False),  # site loaded: exit() and site-packages
         ('[python3, -S, -O, "{dir}/{main}"]', False),  # no asserts: not what a fork runs
-        ('[pypy3, -S, "{dir}/{main}"]', False),
+        ('[python3, -I, "{dir}/{main}"]', False),
+        ('[pypy3, "{dir}/{main}"]', False),
     ],
 )
-def test_python_runs_in_process_only_as_python3_dash_s(
+def test_python_runs_as_python3_only_for_a_plain_script_command(
     tmp_path: Path, run: str | None, inprocess: bool
 ) -> None:
-    """A run in the sandbox server's interpreter stands for ``python3 -S file``; a
-    languages.yaml that runs Python otherwise gets fresh interpreters."""
+    """A run that lives as ``python3 prog.py`` (forked from the sandbox's interpreter, or
+    afresh with the same life) stands for ``python3 file``; a languages.yaml that runs
+    Python otherwise gets its command executed as it is."""
     (tmp_path / "p").mkdir()
     if run is not None:
         (tmp_path / "languages.yaml").write_text(f"python3:\n  run: {run}\n")
     language = Languages.load((tmp_path / "p",)).get("python3")
     assert language is not None and language.inprocess is inprocess
+    if inprocess:  # (an older -S dropped: the script command it stands for)
+        assert language.run[1] == "{dir}/{main}"
 
 
 @pytest.mark.parametrize(

@@ -305,9 +305,10 @@ INPROCESS = {
     "os.py": "NAME = 'own'",
     "ownsock.py": "import os, socket\nprint(socket.__file__, getattr(socket, 'NAME', None),"
                   " getattr(os, 'NAME', None))",
-    # python3 -S has no site module: no exit() or quit() builtins, no site-packages
-    "nosite.py": "import builtins, sys\nprint(hasattr(builtins, 'exit'), hasattr(builtins, 'quit'),"
-                 " 'site' in sys.modules, sys.flags.no_site, [p for p in sys.path if 'packages' in p])",
+    # site's builtins (exit, quit...) as python3 has them, its site-packages on the path but
+    # empty: the standard library only
+    "nosite.py": "import builtins, os, sys\nprint(hasattr(builtins, 'exit'), hasattr(builtins, 'quit'),"
+                 " 'site' in sys.modules, [os.listdir(p) for p in sys.path if 'packages' in p])",
 }
 
 
@@ -318,7 +319,8 @@ def run_lean(box: Sandbox, argv: list[str], data: bytes) -> RunResult:
         os.write(fd, data)
         os.lseek(fd, 0, os.SEEK_SET)
         assert box.lean_open
-        return box.run_lean(argv, limits=LIMITS, stdin=fd, inprocess=argv[2])
+        main = next(arg for arg in argv if arg.startswith("/prog/"))
+        return box.run_lean(argv, limits=LIMITS, stdin=fd, inprocess=main)
     finally:
         os.close(fd)
 
@@ -342,12 +344,12 @@ def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, mode: str
                      lean=lean, forked=mode == "lean-forked"):
         assert box.lean_open == lean
         for name in INPROCESS:
-            argv = ["python3", "-S", f"/prog/{name}", "x"]
+            argv = ["python3", f"/prog/{name}", "x"]
             if lean:
                 results[name] = run_lean(box, argv, data.read_bytes())
             else:
                 results[name] = box.run(argv, limits=LIMITS, stdin=data,
-                                        inprocess=argv[2] if inprocess else None)
+                                        inprocess=f"/prog/{name}" if inprocess else None)
     assert results["echo.py"].stdout == b"cba\n"
     assert (results["fail.py"].exit_code, results["fail.py"].stdout) == (3, b"partial\n")
     assert results["raise.py"].exit_code == 1 and b"ValueError: nope" in results["raise.py"].stderr
@@ -360,7 +362,7 @@ def test_python_runs_the_same_in_process(box: Sandbox, tmp_path: Path, mode: str
     assert results["stdio.py"].stdout == b"True False False True utf-8 utf-8 abc\n"
     assert results["env.py"].stdout == (repr(sorted(ENV.items())) + "\n").encode()
     assert results["signals.py"].stdout == b"0\n"  # SIG_DFL
-    assert results["nosite.py"].stdout == b"False False False 1 []\n"
+    assert results["nosite.py"].stdout == b"True True True [[], []]\n"
     assert results["ownmod.py"].stdout == b"/prog/string.py own\n"
     assert results["ownsock.py"].stdout == b"/prog/socket.py own None\n"
     # each run is seeded afresh, as a new python3 is
@@ -383,7 +385,7 @@ def test_in_process_streams_match_python3(box: Sandbox, tmp_path: Path) -> None:
     (tmp_path / "s.py").write_text(STREAMS + "\n")
     data = tmp_path / "in"
     data.write_bytes(b"a\r\nb\xff\n")
-    runs = [box.run(["python3", "-S", "/prog/s.py"], limits=LIMITS, stdin=data,
+    runs = [box.run(["python3", "/prog/s.py"], limits=LIMITS, stdin=data,
                     binds=[Bind(str(tmp_path), "/prog")], inprocess=main)
             for main in (None, "/prog/s.py")]
     assert runs[0].stdout == runs[1].stdout
@@ -394,7 +396,7 @@ def test_in_process_python_imports_extension_modules(box: Sandbox, tmp_path: Pat
     tmp_path.chmod(0o755)
     code = "import hashlib, sqlite3, ssl\nprint(hashlib.sha256(b'').hexdigest()[:8])\nraise KeyError('k')\n"
     (tmp_path / "x.py").write_text(code)
-    runs = [box.run(["python3", "-S", "/prog/x.py"], limits=LIMITS,
+    runs = [box.run(["python3", "/prog/x.py"], limits=LIMITS,
                     binds=[Bind(str(tmp_path), "/prog")], inprocess=main)
             for main in (None, "/prog/x.py")]
     assert runs[0].stdout == runs[1].stdout == b"e3b0c442\n"
