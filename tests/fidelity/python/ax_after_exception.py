@@ -1,0 +1,4 @@
+import atexit
+atexit.register(print, 'atexit after a crash')
+print('before')
+1 / 0

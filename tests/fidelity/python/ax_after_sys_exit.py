@@ -1,0 +1,3 @@
+import atexit, sys
+atexit.register(print, 'atexit after sys.exit')
+sys.exit(3)

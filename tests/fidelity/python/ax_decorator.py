@@ -1,0 +1,5 @@
+import atexit
+@atexit.register
+def bye():
+    print('bye')
+print('hi')

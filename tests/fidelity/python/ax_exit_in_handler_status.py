@@ -1,0 +1,3 @@
+import atexit
+atexit.register(exit, 5)
+print('m')

@@ -1,0 +1,2 @@
+import atexit
+atexit.register(lambda: print('__file__' in globals()))

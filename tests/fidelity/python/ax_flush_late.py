@@ -1,0 +1,2 @@
+import atexit, sys
+atexit.register(lambda: sys.stdout.write('no newline, flushed at shutdown'))

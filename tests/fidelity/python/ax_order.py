@@ -1,0 +1,3 @@
+import atexit
+for i in range(3):
+    atexit.register(print, 'handler', i)

@@ -1,0 +1,3 @@
+import atexit
+atexit.register(print, 'from atexit')
+print('main')

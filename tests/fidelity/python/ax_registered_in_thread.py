@@ -1,0 +1,4 @@
+import atexit, threading
+t = threading.Thread(target=lambda: atexit.register(print, 'from a thread'))
+t.start()
+t.join()

@@ -1,0 +1,4 @@
+import atexit
+result = []
+atexit.register(lambda: print(sum(result)))
+result.extend(range(10))

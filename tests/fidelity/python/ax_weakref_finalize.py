@@ -1,0 +1,6 @@
+import weakref
+class A:
+    pass
+a = A()
+weakref.finalize(a, print, 'finalized at exit')
+print('main')

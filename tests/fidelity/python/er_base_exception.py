@@ -1,0 +1,4 @@
+class Stop(BaseException):
+    pass
+print('b')
+raise Stop()

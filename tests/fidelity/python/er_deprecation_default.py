@@ -1,0 +1,3 @@
+import warnings
+warnings.warn('old', DeprecationWarning)
+print('main module deprecation shown')

@@ -1,0 +1,3 @@
+import sys
+del sys.excepthook
+raise ValueError('no hook')

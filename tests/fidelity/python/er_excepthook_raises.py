@@ -1,0 +1,5 @@
+import sys
+def hook(*a):
+    raise RuntimeError('hook broke')
+sys.excepthook = hook
+raise ValueError('original')

@@ -1,0 +1,1 @@
+raise ExceptionGroup('many', [ValueError(1), TypeError(2)])

@@ -1,0 +1,5 @@
+def a():
+    b()
+def b():
+    raise IndexError('deep')
+a()

@@ -1,0 +1,4 @@
+try:
+    raise KeyboardInterrupt
+except KeyboardInterrupt:
+    print('caught ctrl-c')

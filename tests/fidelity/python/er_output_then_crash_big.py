@@ -1,0 +1,3 @@
+import sys
+sys.stdout.write('y' * 100000)
+raise SystemError('late')

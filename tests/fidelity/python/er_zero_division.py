@@ -1,0 +1,2 @@
+print('partial output')
+print(1 / 0)

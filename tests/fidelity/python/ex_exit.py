@@ -1,0 +1,2 @@
+print(int(input().split()[0]) * 2)
+exit()

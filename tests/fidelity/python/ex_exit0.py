@@ -1,0 +1,2 @@
+print('x')
+exit(0)

@@ -1,0 +1,5 @@
+try:
+    print('try')
+    exit(4)
+finally:
+    print('finally')

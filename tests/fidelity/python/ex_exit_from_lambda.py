@@ -1,0 +1,3 @@
+f = lambda: exit(6)
+print('l')
+f()

@@ -1,0 +1,6 @@
+def main():
+    print('main')
+    exit(0)
+    print('never')
+main()
+print('never either')

@@ -1,0 +1,2 @@
+print(repr(exit), repr(quit))
+print(str(exit))

@@ -1,0 +1,2 @@
+exit = 5
+print(exit + 1)

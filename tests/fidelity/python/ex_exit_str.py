@@ -1,0 +1,2 @@
+print('partial')
+exit('fatal: bad input')

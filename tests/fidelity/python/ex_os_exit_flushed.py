@@ -1,0 +1,4 @@
+import os, sys
+print('kept')
+sys.stdout.flush()
+os._exit(3)

@@ -1,0 +1,3 @@
+import os, sys
+sys.stderr.write('err line\n')
+os._exit(1)

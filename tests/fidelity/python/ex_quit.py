@@ -1,0 +1,2 @@
+print('q')
+quit()

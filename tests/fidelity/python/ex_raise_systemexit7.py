@@ -1,0 +1,2 @@
+print('r')
+raise SystemExit(7)

@@ -1,0 +1,3 @@
+import sys
+print('s')
+sys.exit(0)

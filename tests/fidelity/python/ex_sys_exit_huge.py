@@ -1,0 +1,3 @@
+import sys
+print(1)
+sys.exit(1 << 70)

@@ -1,0 +1,3 @@
+import sys
+sys.stdout.write('out')
+sys.exit('message to stderr')

@@ -1,0 +1,5 @@
+class D:
+    def __del__(self):
+        print('del at exit')
+d = D()
+print('main')

@@ -1,0 +1,5 @@
+import sys
+class D:
+    def __del__(self):
+        sys.stdout.write('del sees sys\n')
+d = D()

@@ -1,0 +1,3 @@
+import gc
+gc.freeze()
+print(gc.get_freeze_count() > 0)

@@ -1,0 +1,2 @@
+import gc
+print(gc.get_threshold())

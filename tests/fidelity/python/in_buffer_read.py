@@ -1,0 +1,3 @@
+import sys
+data = sys.stdin.buffer.read().split()
+print(len(data), int(data[0]) + int(data[1]))

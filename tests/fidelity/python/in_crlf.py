@@ -1,0 +1,3 @@
+import sys
+print(repr(sys.stdin.readline()))
+print(repr(sys.stdin.buffer.read()))

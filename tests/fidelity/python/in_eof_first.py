@@ -1,0 +1,6 @@
+import sys
+sys.stdin.read()
+try:
+    input()
+except EOFError as e:
+    print('EOF', repr(str(e)))

@@ -1,0 +1,2 @@
+import fileinput
+print(sum(1 for _ in fileinput.input()))

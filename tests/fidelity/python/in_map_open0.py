@@ -1,0 +1,3 @@
+import sys
+first = next(iter(open(0)))
+print(first.strip()[::-1])

@@ -1,0 +1,2 @@
+print(repr(input()))
+print(repr(input()))

@@ -1,0 +1,3 @@
+import sys
+lines = sys.stdin.read().splitlines()
+print(lines[2].upper(), len(lines[2]))

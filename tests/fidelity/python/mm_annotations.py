@@ -1,0 +1,2 @@
+x: int = 3
+print(__annotations__)

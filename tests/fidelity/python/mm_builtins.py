@@ -1,0 +1,2 @@
+import builtins
+print(__builtins__ is builtins, type(__builtins__).__name__)

@@ -1,0 +1,3 @@
+with open('scratch.txt', 'w') as f:
+    f.write('kept')
+print(open('scratch.txt').read())

@@ -1,0 +1,2 @@
+import os
+print(sorted(os.environ))

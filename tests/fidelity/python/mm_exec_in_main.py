@@ -1,0 +1,2 @@
+exec('y = 5')
+print(y)

@@ -1,0 +1,2 @@
+import sys, os
+print(os.path.basename(sys.executable).startswith('python3'))

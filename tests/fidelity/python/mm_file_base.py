@@ -1,0 +1,2 @@
+import os
+print(os.path.basename(__file__), os.path.isabs(__file__))

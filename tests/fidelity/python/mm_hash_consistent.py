@@ -1,0 +1,1 @@
+print(hash('abc') == hash('ab' + 'c'), hash(1) == 1)

@@ -1,0 +1,2 @@
+import importlib.util
+print(importlib.util.find_spec('antigravity') is not None)

@@ -1,0 +1,2 @@
+name = input('prompt> ')
+print(len(name))

@@ -1,0 +1,2 @@
+import inspect
+print(len(inspect.stack()))

@@ -1,0 +1,2 @@
+x = 1
+print('x' in vars(), 'x' in locals(), locals() is globals())

@@ -1,0 +1,4 @@
+def main():
+    print('main called')
+if __name__ == '__main__':
+    main()

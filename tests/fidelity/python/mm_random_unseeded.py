@@ -1,0 +1,2 @@
+import random
+print(0 <= random.random() < 1)

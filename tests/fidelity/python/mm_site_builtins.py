@@ -1,0 +1,2 @@
+import builtins
+print([n for n in ('exit', 'quit', 'help', 'copyright', 'credits', 'license') if hasattr(builtins, n)])

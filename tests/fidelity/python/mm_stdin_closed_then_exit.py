@@ -1,0 +1,3 @@
+import sys
+sys.stdin.close()
+print('closed stdin')

@@ -1,0 +1,2 @@
+import string
+print(string.ascii_lowercase[:5], string.digits)

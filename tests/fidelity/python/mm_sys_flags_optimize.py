@@ -1,0 +1,2 @@
+import sys
+print(sys.flags.optimize, sys.flags.dont_write_bytecode, __debug__)

@@ -1,0 +1,2 @@
+import sys
+print(sys.modules['__main__'].__dict__ is globals())

@@ -1,0 +1,2 @@
+import traceback
+print(len(traceback.extract_stack()))

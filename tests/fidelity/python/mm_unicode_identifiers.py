@@ -1,0 +1,2 @@
+résultat = 41 + 1
+print(résultat)

@@ -1,0 +1,4 @@
+import subprocess
+print('python first')
+subprocess.run(['echo', 'echo second'])
+print('python third')

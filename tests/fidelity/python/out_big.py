@@ -1,0 +1,3 @@
+import sys
+sys.stdout.write('x' * 300000 + '\n')
+print(len('y' * 7))

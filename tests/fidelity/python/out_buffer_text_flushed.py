@@ -1,0 +1,4 @@
+import sys
+print('text first')
+sys.stdout.flush()
+sys.stdout.buffer.write(b'bytes second\n')

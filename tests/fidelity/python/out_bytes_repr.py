@@ -1,0 +1,1 @@
+print(b'\x00\xff', bytearray(b'ab'))

@@ -1,0 +1,4 @@
+import sys
+print('one')
+sys.__stdout__.write('two\n')
+print('three')

@@ -1,0 +1,2 @@
+import sys, locale
+print(sys.getdefaultencoding(), sys.getfilesystemencoding(), locale.getpreferredencoding(False))

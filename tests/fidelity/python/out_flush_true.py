@@ -1,0 +1,2 @@
+for i in range(3):
+    print(i, flush=True)

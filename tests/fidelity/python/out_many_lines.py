@@ -1,0 +1,1 @@
+print('\n'.join(map(str, range(20000))))

@@ -1,0 +1,2 @@
+import sys
+sys.stdout.write('a\r\nb\rc\n')

@@ -1,0 +1,2 @@
+import sys
+sys.stdout.write('no newline at end')

@@ -1,0 +1,2 @@
+out = open(1, 'w')
+out.write('written, never closed\n')

@@ -1,0 +1,3 @@
+import os
+print('buffered')
+os.write(1, b'direct\n')

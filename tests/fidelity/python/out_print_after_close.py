@@ -1,0 +1,3 @@
+import sys
+sys.stdout.close()
+print('x')

@@ -1,0 +1,2 @@
+import sys
+print('to stderr', file=sys.stderr)

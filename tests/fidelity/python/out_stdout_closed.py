@@ -1,0 +1,3 @@
+import sys
+print('then closed')
+sys.stdout.close()

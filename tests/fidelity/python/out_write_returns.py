@@ -1,0 +1,3 @@
+import sys
+n = sys.stdout.write('abc\n')
+print(n)

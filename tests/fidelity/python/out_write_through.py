@@ -1,0 +1,2 @@
+import sys
+print(sys.stdout.write_through, sys.stderr.write_through)

@@ -1,0 +1,2 @@
+import faulthandler
+print(faulthandler.is_enabled())

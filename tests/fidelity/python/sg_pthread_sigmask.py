@@ -1,0 +1,2 @@
+import signal
+print(sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])))

@@ -1,0 +1,3 @@
+import os, signal, sys
+print('killed', flush=True)
+os.kill(os.getpid(), signal.SIGKILL)

@@ -1,0 +1,2 @@
+import signal
+print(int(signal.getsignal(signal.SIGPIPE)))

@@ -1,0 +1,3 @@
+import threading
+threading._register_atexit(lambda: print('threading atexit'))
+print('main')
