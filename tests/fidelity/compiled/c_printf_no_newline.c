@@ -1,0 +1,2 @@
+#include <stdio.h>
+int main(void) { printf("no newline"); return 0; }

@@ -1,0 +1,3 @@
+#include <stdio.h>
+#include <signal.h>
+int main(void) { printf("before\n"); fflush(stdout); raise(SIGTERM); return 0; }

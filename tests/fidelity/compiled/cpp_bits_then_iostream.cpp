@@ -1,0 +1,5 @@
+#include <bits/stdc++.h>
+#include <iostream>
+#include <vector>
+using namespace std;
+int main() { long long a, b; std::cin >> a >> b; std::cout << a + b << std::endl; }

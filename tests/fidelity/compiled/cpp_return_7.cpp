@@ -1,0 +1,2 @@
+#include <iostream>
+int main() { std::cout << "seven" << std::endl; return 7; }

@@ -1,0 +1,1 @@
+public class Main { public static void main(String[] a) { Thread t = new Thread(() -> { try { Thread.sleep(5000); } catch (InterruptedException e) {} System.out.println("never"); }); t.setDaemon(true); t.start(); System.out.println("main only"); } }

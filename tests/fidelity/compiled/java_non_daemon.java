@@ -1,0 +1,1 @@
+public class Main { public static void main(String[] a) { new Thread(() -> { try { Thread.sleep(50); } catch (InterruptedException e) {} System.out.println("thread after main"); }).start(); System.out.println("main done"); } }

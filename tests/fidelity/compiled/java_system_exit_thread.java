@@ -1,0 +1,1 @@
+public class Main { public static void main(String[] a) throws Exception { System.out.println("main"); Thread t = new Thread(() -> System.exit(3)); t.start(); t.join(); System.out.println("never"); } }

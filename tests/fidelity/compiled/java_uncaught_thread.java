@@ -1,0 +1,1 @@
+public class Main { public static void main(String[] a) throws Exception { Thread t = new Thread(() -> { throw new RuntimeException("in thread"); }); t.start(); t.join(); System.out.println("main continues"); } }
