@@ -19,6 +19,7 @@ from problemtools_py.checks import checks_of
 from problemtools_py.dataset.ids import problem_id
 from problemtools_py.dataset.schema import origin_json, tests_json
 from problemtools_py.findings import Severity
+from problemtools_py.judge import python2
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.judge.validators import DatasetValidator
@@ -168,14 +169,10 @@ def _with_reference(
     for sub in candidates:
         build = ctx.submission(sub)
         if build.executable is None:
-            return Conversion(
-                drop="accepted submissions disagree", detail=f"{sub.rel} does not compile"
-            )
-        slowest = _run_reference(ctx, build.executable, tests)
+            return _disagree(sub.rel, "does not compile", build.message)
+        slowest, error = _run_reference(ctx, build.executable, tests)
         if slowest is None:
-            return Conversion(
-                drop="accepted submissions disagree", detail=f"{sub.rel} fails a test"
-            )
+            return _disagree(sub.rel, "fails a test", error)
         passing.append(((problem.root / sub.program.files[0]).read_text(encoding="utf-8"), slowest))
     package_limit = _package_limit(problem)
     origin: dict[str, Any] = {"source": problem.root.name, "package_time_limit_s": package_limit}
@@ -214,8 +211,19 @@ def dataset_time_limit(package_limit: float, reference_seconds: float) -> float:
     return max(min(max(4 * package_limit, 1.0), 10.0), round(4 * reference_seconds, 2))
 
 
-def _run_reference(ctx: Context, exe: Executable, tests: list[tuple[str, str]]) -> float | None:
-    """The slowest CPU time over the tests, or None when any fails."""
+def _disagree(rel: str, how: str, error: str) -> Conversion:
+    """An accepted Python submission that failed: a Python 2 one is named as such."""
+    sign = python2.python2_sign(error)
+    if sign is not None:
+        return Conversion(drop=f"Python 2 reference; {python2.RUNS}", detail=f"{rel}: {sign}")
+    return Conversion(drop="accepted submissions disagree", detail=f"{rel} {how}")
+
+
+def _run_reference(
+    ctx: Context, exe: Executable, tests: list[tuple[str, str]]
+) -> tuple[float | None, str]:
+    """The slowest CPU time over the tests (None when any fails), and the failure's
+    message."""
     judge = CaseJudge(ctx.pool, DatasetValidator(), Limits(cpu_seconds=10.0, memory_bytes=2 << 30))
     slowest = 0.0
     with tempfile.TemporaryDirectory(prefix="ptpy-ref-") as tmp:
@@ -228,9 +236,9 @@ def _run_reference(ctx: Context, exe: Executable, tests: list[tuple[str, str]]) 
                 (case / name).chmod(0o644)
             result = judge.judge(exe, case / "in", case / "ans", case / "work")
             if result.verdict is not Verdict.AC:
-                return None
+                return None, result.message
             slowest = max(slowest, result.cpu_seconds)
-    return slowest if math.isfinite(slowest) else None
+    return (slowest if math.isfinite(slowest) else None), ""
 
 
 def convert(root: Path, pool: SandboxPool, options: BuildOptions) -> Conversion:

@@ -30,6 +30,7 @@ from problemtools_py.grading.extract import extract_program
 from problemtools_py.grading.problems import NoProblems, ProblemSource, open_source
 from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings
 from problemtools_py.grading.testrun import Cancelled, TestRun
+from problemtools_py.judge import python2
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import Bind
@@ -193,7 +194,7 @@ class Grader:
                 # (its bytes, as python3 reads the file: a BOM or coding line is the file's)
                 compile(code.encode("utf-8"), "main.py", "exec", dont_inherit=True)
             except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
-                why = f"{type(exc).__name__}: {exc}"[:300]
+                why = python2.named(f"{type(exc).__name__}: {exc}")[:300]
                 return GradeResult(0.0, STATUS_OF[Verdict.CE], message=why)
         else:
             built = self._compiler().build(code, code_language)

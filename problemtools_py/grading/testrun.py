@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings
+from problemtools_py.judge import python2
 from problemtools_py.judge.dataset_rule import first_difference
 from problemtools_py.judge.outcome import verdict_of_run
 from problemtools_py.sandbox.client import Sandbox
@@ -101,6 +102,8 @@ class TestRun:
                 verdict = verdict_of_run(run.outcome)
                 assert verdict is not None
                 detail = run.stderr.decode("utf-8", "replace")[-300:]
+                if self.argv is None:  # (a Python program's)
+                    detail = python2.named(detail)
                 return self._result(0.0, STATUS_OF[verdict], index, run, detail)
             difference = first_difference(run.stdout.decode("utf-8", "replace"), expected)
             if difference is not None:

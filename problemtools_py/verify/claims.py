@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from problemtools_py.findings import Finding, error, warning
+from problemtools_py.findings import Finding, Severity, error, warning
+from problemtools_py.judge import python2
 from problemtools_py.model.expectations import MODERN_RTE, glob_matches
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
@@ -23,6 +24,31 @@ def _describe(outcome: CaseOutcome) -> str:
 
 
 def expectation_findings(
+    ctx: Context, result: SubmissionResult, best: float | None
+) -> list[Finding]:
+    """What a submission's results say of its claims; a Python 3 one's errors led by what
+    marks it as Python 2 where it fails as Python 2 code does."""
+    findings = _expectation_findings(ctx, result, best)
+    sign = _python2(result)
+    if sign is None:
+        return findings
+    return [
+        replace(f, message=f"Python 2 program ({sign}); {python2.RUNS}: {f.message}")
+        if f.severity is Severity.ERROR
+        else f
+        for f in findings
+    ]
+
+
+def _python2(result: SubmissionResult) -> str | None:
+    if result.submission.program.language != "python3":
+        return None
+    errors = [result.compile_error or ""]
+    errors += [c.message for c in result.cases if c.verdict is Verdict.RTE]
+    return next(filter(None, map(python2.python2_sign, errors)), None)
+
+
+def _expectation_findings(
     ctx: Context, result: SubmissionResult, best: float | None
 ) -> list[Finding]:
     sub, exp = result.submission, result.submission.expectation

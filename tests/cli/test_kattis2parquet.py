@@ -5,6 +5,7 @@ conversion leaves nothing behind."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -179,3 +180,31 @@ def test_json_says_which_package_became_which_row_and_why_others_were_dropped(
     assert [d["package"] for d in report["drops"]] == [average]
     assert (report["out"], report["rows"]) == (str(out), {"train": 1})
     assert report["dropped"] == {report["drops"][0]["reason"]: 1}
+
+
+@pytest.mark.parametrize(
+    ("solution", "dropped"),
+    [
+        ('print(f"Hello {input().strip()}!")\nexit()\n', {}),
+        ("import sys, threading\ndef main():\n    print(f'Hello {input().strip()}!')\n"
+         "threading.Thread(target=main).start()\n", {}),
+        ('name = raw_input()\nprint "Hello %s!" % name\n',
+         {"Python 2 reference; this judge runs Python 3": 1}),
+    ],
+    ids=["exit", "thread", "python-2"],
+)
+def test_a_reference_is_run_as_python3_runs_it(
+    tmp_path: Path, capsys: Capture, solution: str, dropped: dict[str, int]
+) -> None:
+    """A package whose accepted Python solution ends with exit() (or works in a thread
+    never joined) is kept, as python3 runs it right; a Python 2 one is dropped for that,
+    not as 'accepted submissions disagree'."""
+    package = tmp_path / "hello"
+    shutil.copytree(SAMPLES / "hello", package)
+    (package / "submissions/accepted/hello.py").write_text(solution)
+    assert main([str(package), "-o", str(tmp_path / "ds"), "--json", "-q"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["dropped"] == dropped
+    assert len(report["problems"]) == (0 if dropped else 1)
+    if dropped:
+        assert report["drops"][0]["detail"] == "submissions/accepted/hello.py: a print statement"
