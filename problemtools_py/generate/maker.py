@@ -13,7 +13,8 @@ from pathlib import Path
 from problemtools_py.generate import DEFAULT_SECONDS
 from problemtools_py.generate.plan import CASE_EXTENSIONS, CaseRule, Command
 from problemtools_py.generate.programs import GENERATORS, Programs
-from problemtools_py.judge.compile import Executable, bounded_dir
+from problemtools_py.judge.buildfiles import bounded_dir
+from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import read_untrusted, run_program
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError

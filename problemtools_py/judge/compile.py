@@ -8,18 +8,16 @@ import json
 import os
 import re
 import shutil
-import stat
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from problemtools_py.cachedir import cache_root
-from problemtools_py.judge import buildcache, javacds, pch
+from problemtools_py.judge import buildcache, buildfiles, javacds, pch
 from problemtools_py.judge.languages import Language
-from problemtools_py.sandbox import inprocess, syscalls
+from problemtools_py.sandbox import inprocess
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
@@ -198,13 +196,13 @@ class Builder:
         work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=self.root))
         out = work
         try:
-            with bounded_dir(work, self.limits.file_bytes) as mounted:
+            with buildfiles.bounded_dir(work, self.limits.file_bytes) as mounted:
                 self._stage(work, files)
                 message, ok = self._compile(language, work, files, main)
                 if mounted:  # out of the bounded tmpfs, onto the disk (a failure: nothing)
                     out = Path(tempfile.mkdtemp(prefix=".out-", dir=self.root))
                     if ok:
-                        copy_plain(work, out)
+                        buildfiles.copy_plain(work, out)
             info = {
                 "ok": ok,
                 "message": message,
@@ -215,8 +213,8 @@ class Builder:
                 "out_of_memory": language.out_of_memory,
                 "inprocess": language.inprocess,
             }
-            _write_new(out / "build.json", json.dumps(info).encode())
-            _publish(out)
+            buildfiles.write_new(out / "build.json", json.dumps(info).encode())
+            buildfiles.publish(out)
             try:
                 out.rename(final)
             except OSError:  # another process built the same program first
@@ -239,7 +237,7 @@ class Builder:
             if name in SCRIPT_NAMES or content.startswith(b"#!"):
                 target.chmod(0o755)
         if os.geteuid() == 0:
-            for path in _tree(work):
+            for path in buildfiles.tree(work):
                 os.chown(path, SANDBOX_UID, SANDBOX_GID, follow_symlinks=False)
 
     def _compile(
@@ -332,67 +330,3 @@ def _jvm_crashed(result: RunResult) -> bool:
     return result.outcome is Outcome.RTE and (
         result.signal is not None or b"A fatal error has been detected" in result.stdout
     )
-
-
-@contextmanager
-def bounded_dir(path: Path, size: int) -> Iterator[bool]:
-    """Run a build in ``path`` with a tmpfs of ``size`` bytes mounted over it (as root),
-    so that a compiler or build script cannot fill the disk with many files (the file
-    size limit bounds one file only). Yields whether it is mounted."""
-    if os.geteuid() != 0:
-        yield False
-        return
-    flags = syscalls.MS_NOSUID | syscalls.MS_NODEV
-    syscalls.mount("tmpfs", str(path), "tmpfs", flags, f"size={size},nr_inodes=65536,mode=755")
-    try:
-        yield True
-    finally:
-        syscalls.umount(str(path))
-
-
-def copy_plain(source: Path, target: Path) -> None:
-    """Copy the directories, regular files and symbolic links below ``source`` (never a
-    FIFO or a device a build left behind, never through a link) into ``target``."""
-    for top, dirs, files in os.walk(source, followlinks=False):
-        into = target / Path(top).relative_to(source)
-        for name in dirs + files:
-            path, dest = Path(top) / name, into / name
-            mode = os.lstat(path).st_mode
-            if stat.S_ISLNK(mode):
-                os.symlink(os.readlink(path), dest)
-            elif stat.S_ISDIR(mode):
-                dest.mkdir(mode=0o755)
-            elif stat.S_ISREG(mode):
-                shutil.copyfile(path, dest, follow_symlinks=False)
-                dest.chmod(stat.S_IMODE(mode) & 0o777)
-
-
-def _tree(root: Path) -> list[Path]:
-    """Every entry below ``root`` (symlinks listed, never followed)."""
-    paths = [root]
-    for top, dirs, files in os.walk(root, followlinks=False):
-        paths.extend(Path(top) / name for name in dirs + files)
-    return paths
-
-
-def _write_new(path: Path, data: bytes) -> None:
-    """Write a judge file into a directory a program could write to: whatever the program
-    left under that name (a symlink to a judge file, say) is removed first, never followed."""
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass
-    except IsADirectoryError:
-        shutil.rmtree(path)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-
-
-def _publish(work: Path) -> None:
-    """Make a build readable (and its programs runnable) by everyone, the sandbox user too."""
-    for path in _tree(work):
-        if path.is_symlink():
-            continue
-        mode = path.stat().st_mode
-        path.chmod(mode | 0o555 if path.is_dir() or mode & 0o111 else mode | 0o444)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from problemtools_py.judge.compile import Builder, copy_plain, scripts_language
+from problemtools_py.judge.buildfiles import copy_plain
+from problemtools_py.judge.compile import Builder, scripts_language
 from problemtools_py.judge.languages import Languages
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
