@@ -63,12 +63,12 @@ def preload(names: set[str] | None = None, code: types.CodeType | None = None) -
     it names re (see :func:`precompile_patterns`: it imports warnings)."""
     pystart.site_builtins()  # (exit, quit, help...: python3 has them, -S leaves them out)
     pystart.calibrate()  # (where the recursion depth is kept: a program starts at python3's)
-    program_path()
+    pystart.program_path()
     wanted = [name for name in PRELOAD if names is None or name in names]
     wanted += BUILD_PRELOAD if names is None else ()
     saved = sys.path
     if names is not None:
-        sys.path = list(stdlib_path())
+        sys.path = list(pystart.stdlib_path())
     try:
         for name in wanted:
             try:
@@ -183,67 +183,6 @@ def reseed() -> None:
     inst.gauss_next = None
 
 
-_STDLIB_DIRS: list[list[str]] = []  # found once per process (sysconfig's ~0.3 ms a call)
-
-
-def stdlib_dirs() -> list[str]:
-    """Directories of this interpreter's standard library (bound into the sandbox): the
-    base installation's, never a virtual environment's (that holds site-packages)."""
-    if not _STDLIB_DIRS:
-        _STDLIB_DIRS.append(_find_stdlib_dirs())
-    return list(_STDLIB_DIRS[0])
-
-
-def _find_stdlib_dirs() -> list[str]:
-    import sysconfig  # not at the top: a lean init (see zygote) gets the answer instead
-
-    paths = sysconfig.get_paths(
-        vars={
-            "base": sys.base_prefix,
-            "platbase": sys.base_exec_prefix,
-            "installed_base": sys.base_prefix,
-            "installed_platbase": sys.base_exec_prefix,
-        }
-    )
-    found: list[str] = []
-    for key in ("stdlib", "platstdlib"):
-        path = paths.get(key)
-        if path and os.path.isdir(path) and path not in found:
-            found.append(path)
-    return found
-
-
-_STDLIB_PATH: list[str] = []
-
-
-def stdlib_path(known: list[str] | None = None) -> list[str]:
-    """This interpreter's sys.path entries inside its standard library (lib-dynload with the
-    extension modules included), which a forked run keeps: found once (call it before
-    forking), or ``known`` (a lean init is told what its server found)."""
-    if known is not None:
-        _STDLIB_PATH[:] = known
-    elif not _STDLIB_PATH:
-        roots = tuple(stdlib_dirs())
-        _STDLIB_PATH[:] = [p for p in sys.path if p and p.startswith(roots)]
-    return _STDLIB_PATH
-
-
-_PROGRAM_PATH: list[str] = []
-
-
-def program_path(known: list[str] | None = None) -> list[str]:
-    """What follows the script's directory on the path of ``python3 prog.py``: the
-    standard library (the zip file python3 looks in first included) and the site-packages
-    directories, which a jail shows empty (see pystart.site_dirs). Found once (before
-    forking), or ``known`` (a lean init is told what its server found)."""
-    if known is not None:
-        _PROGRAM_PATH[:] = known
-    elif not _PROGRAM_PATH:
-        zips = [p for p in sys.path if p.endswith(".zip") and p.startswith(sys.base_prefix)]
-        _PROGRAM_PATH[:] = [*zips, *stdlib_path(), *pystart.site_dirs()]
-    return _PROGRAM_PATH
-
-
 def open_streams() -> Streams:
     """Standard streams as ``python3`` creates them in the sandbox (LANG=C.UTF-8 on POSIX):
     UTF-8 with surrogateescape, no newline translation, buffer sizes from the descriptors,
@@ -298,13 +237,13 @@ def prepare(path: str, args: list[str], code: types.CodeType | None = None,
         importer = sys.modules["_frozen_importlib"].BuiltinImporter
         module.__dict__.update(__loader__=importer, __annotations__={}, __builtins__=builtins)
         command = args[0] if args else ""
-        search = ["", *program_path()]
+        search = ["", *pystart.program_path()]
         return Main(None, [COMMAND, *args[1:]], search, [module], command, shadowed_modules(""))
     pystart.main_namespace(module.__dict__, path)
     directory = os.path.dirname(path)
     if shadowed is None:
         shadowed = shadowed_modules(directory)
-    search = [pystart.script_directory(path), *program_path()]
+    search = [pystart.script_directory(path), *pystart.program_path()]
     if teardown is None:
         teardown = needs_teardown(path, code)
     return Main(code, [path, *args], search, [module], None, shadowed, teardown)

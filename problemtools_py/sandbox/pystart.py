@@ -1,10 +1,11 @@
 """What ``python3 prog.py`` makes ready before a program's first line, for a program run
 in a fork of a warm interpreter (see :mod:`pylife`, its life from there): the builtins
-``site`` adds, the path, ``__main__``'s names, the recursion depth the main module starts
-at; and what the interpreter that forks such runs makes ready once for all of them: what
-it has frozen out of the garbage collector's sight, and whether a program's end needs
-the collections at all (:func:`needs_teardown`). Standard library only (a lean init
-imports it)."""
+``site`` adds, the path (the standard library's directories, the site-packages ones a
+jail shows empty), ``__main__``'s names, the recursion depth the main module starts at;
+and what the interpreter that forks such runs makes ready once for all of them: what it
+has frozen out of the garbage collector's sight, and whether a program's end needs the
+collections at all (:func:`needs_teardown`). Standard library only (a lean init imports
+it)."""
 
 from __future__ import annotations
 
@@ -166,3 +167,64 @@ def needs_teardown(code: types.CodeType) -> bool:
             return True
         stack.extend(const for const in unit.co_consts if isinstance(const, type(code)))
     return False
+
+
+_STDLIB_DIRS: list[list[str]] = []  # found once per process (sysconfig's ~0.3 ms a call)
+
+
+def stdlib_dirs() -> list[str]:
+    """Directories of this interpreter's standard library (bound into the sandbox): the
+    base installation's, never a virtual environment's (that holds site-packages)."""
+    if not _STDLIB_DIRS:
+        _STDLIB_DIRS.append(_find_stdlib_dirs())
+    return list(_STDLIB_DIRS[0])
+
+
+def _find_stdlib_dirs() -> list[str]:
+    import sysconfig  # not at the top: a lean init (see zygote) gets the answer instead
+
+    paths = sysconfig.get_paths(
+        vars={
+            "base": sys.base_prefix,
+            "platbase": sys.base_exec_prefix,
+            "installed_base": sys.base_prefix,
+            "installed_platbase": sys.base_exec_prefix,
+        }
+    )
+    found: list[str] = []
+    for key in ("stdlib", "platstdlib"):
+        path = paths.get(key)
+        if path and os.path.isdir(path) and path not in found:
+            found.append(path)
+    return found
+
+
+_STDLIB_PATH: list[str] = []
+
+
+def stdlib_path(known: list[str] | None = None) -> list[str]:
+    """This interpreter's sys.path entries inside its standard library (lib-dynload with the
+    extension modules included), which a forked run keeps: found once (call it before
+    forking), or ``known`` (a lean init is told what its server found)."""
+    if known is not None:
+        _STDLIB_PATH[:] = known
+    elif not _STDLIB_PATH:
+        roots = tuple(stdlib_dirs())
+        _STDLIB_PATH[:] = [p for p in sys.path if p and p.startswith(roots)]
+    return _STDLIB_PATH
+
+
+_PROGRAM_PATH: list[str] = []
+
+
+def program_path(known: list[str] | None = None) -> list[str]:
+    """What follows the script's directory on the path of ``python3 prog.py``: the
+    standard library (the zip file python3 looks in first included) and the site-packages
+    directories, which a jail shows empty (see pystart.site_dirs). Found once (before
+    forking), or ``known`` (a lean init is told what its server found)."""
+    if known is not None:
+        _PROGRAM_PATH[:] = known
+    elif not _PROGRAM_PATH:
+        zips = [p for p in sys.path if p.endswith(".zip") and p.startswith(sys.base_prefix)]
+        _PROGRAM_PATH[:] = [*zips, *stdlib_path(), *site_dirs()]
+    return _PROGRAM_PATH

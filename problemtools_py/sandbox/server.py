@@ -15,7 +15,7 @@ import signal
 import socket
 import sys
 
-from problemtools_py.sandbox import inprocess, spawned, syscalls, zygote
+from problemtools_py.sandbox import inprocess, pystart, spawned, syscalls, zygote
 from problemtools_py.sandbox.cgroups import Cgroups, RunGroup
 from problemtools_py.sandbox.jail import Jail, JailSpec
 from problemtools_py.sandbox.process import Run, RunPlace
@@ -114,7 +114,7 @@ class Server:
         """Say hello (with ``pidfd``, this process's own, when it was spawned), then
         answer requests until the judge's end of the socket closes."""
         python = (sys.version_info[0], sys.version_info[1])
-        hello = Hello(self.mode.label, python, tuple(inprocess.stdlib_dirs()), os.getpid(),
+        hello = Hello(self.mode.label, python, tuple(pystart.stdlib_dirs()), os.getpid(),
                       self.jail_python)  # fmt: skip
         try:
             send_message(self.sock, to_wire(hello), [pidfd] if pidfd is not None else None)
@@ -265,7 +265,7 @@ class Server:
 
     @staticmethod
     def _binds_stdlib(req: Request) -> bool:
-        stdlib = set(inprocess.stdlib_dirs())
+        stdlib = set(pystart.stdlib_dirs())
         return any(bind.target in stdlib for bind in req.binds)
 
     def close_session(self) -> None:
@@ -353,7 +353,7 @@ def main() -> None:
     if cpus:  # where the judge process may run (its starting thread may have been pinned)
         with contextlib.suppress(OSError, ValueError):
             os.sched_setaffinity(0, {int(cpu) for cpu in cpus.split(",")})
-    inprocess.stdlib_path()
+    pystart.stdlib_path()
     server = Server(sock)
     server.spawns = os.environ.pop(SPAWNS, "") == "1"
     try:

@@ -24,7 +24,7 @@ import socket
 import sys
 import time
 
-from problemtools_py.sandbox import inprocess
+from problemtools_py.sandbox import inprocess, pystart
 from problemtools_py.sandbox.inside import (
     LEAN_ENVIRON,
     RunFds,
@@ -81,8 +81,8 @@ def lean_config(
         "address_space": setup.address_space,
         "join": setup.join,
         "stats": counters,
-        "stdlib_path": inprocess.stdlib_path(),
-        "program_path": inprocess.program_path(),
+        "stdlib_path": pystart.stdlib_path(),
+        "program_path": pystart.program_path(),
         "scratch": list(setup.scratch),
         "native": native,
     }
@@ -126,8 +126,8 @@ def main(config_text: str) -> None:
 def run_init(config: dict[str, Any]) -> None:
     """The lean session's init (PID 1 of the jail, its root built, no new privileges):
     serves runs from the grader until the server closes the control socket."""
-    inprocess.stdlib_path(config["stdlib_path"])
-    inprocess.program_path(config["program_path"])
+    pystart.stdlib_path(config["stdlib_path"])
+    pystart.program_path(config["program_path"])
     LEAN_ENVIRON.update(os.environ)
     setup = Setup(
         config["cwd"],
