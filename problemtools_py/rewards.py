@@ -61,16 +61,29 @@ def _tests(ground_truth: Any) -> tuple[tuple[str, str], ...] | None:
 
 
 def _grader(
-    dataset: str | None, mode: str, first_n: int | None, raw: bool, languages: tuple[str, ...]
+    dataset: str | None,
+    mode: str,
+    first_n: int | None,
+    raw: bool,
+    languages: tuple[str, ...],
+    python: str | None = None,
 ) -> Grader:
+    from problemtools_py.errors import FatalError
     from problemtools_py.grading.grader import Grader
     from problemtools_py.grading.results import Settings
+    from problemtools_py.judge.interpreter import find
 
-    key = (dataset, mode, raw, first_n, languages)
+    key = (dataset, mode, raw, first_n, languages, python)
     with _lock:
         found = _graders.get(key)
         if found is None:
-            settings = Settings(raw=raw, reward_mode=mode, first_n=first_n, languages=languages)
+            try:
+                if python is not None:
+                    find(python, "python=")
+            except FatalError as exc:
+                raise RewardError(str(exc)) from None
+            settings = Settings(raw=raw, reward_mode=mode, first_n=first_n,
+                                languages=languages, python=python)  # fmt: skip
             found = _graders[key] = Grader(dataset or None, settings)
         return found
 
@@ -93,6 +106,7 @@ def _options(extra_info: dict[str, Any] | None, kwargs: dict[str, Any]) -> dict[
         "infra_score": merged.get("infra_score"),
         "language": merged.get("language"),
         "languages": tuple(merged.get("languages") or ("python3",)),
+        "python": str(merged["python"]) if merged.get("python") else None,
     }
 
 
@@ -112,6 +126,7 @@ def compute_score(
         options["first_n"],
         options["raw"],
         options["languages"],
+        options["python"],
     )
     language = options["language"]
     if tests is not None:

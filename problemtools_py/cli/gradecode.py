@@ -93,6 +93,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="run each test in a new python3 (a new hash() seed per run, as python3 gives) "
         "instead of a fork of a warm interpreter; about 5x slower",
     )
+    parser.add_argument(
+        "--python",
+        metavar="PATH",
+        help="run Python completions with this interpreter, or a virtual environment's "
+        "(with its site-packages: numpy, say), afresh each test; default: python3, the "
+        "standard library only",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return parser
 
@@ -188,6 +195,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
         if args.output is not None:
             check_output(args.output, "-o", directory=False)
+        if args.python is not None:  # (what is wrong with it, before any work)
+            from problemtools_py.judge.interpreter import find
+
+            find(args.python)
         items = list(read_lines(args.completions))  # validates every line before grading
         if own_process and not args.ray:  # (not a caller's: see dataset.arrow)
             without_numpy()
@@ -202,6 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raw=args.raw,
             pin=args.pin,
             fresh_python=args.fresh_python,
+            python=args.python,
             languages=tuple(c.strip() for c in args.languages.split(",") if c.strip()),
         )
         partial = _partial_name(args.output) if args.output else None

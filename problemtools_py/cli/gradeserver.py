@@ -42,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="CPU seconds per test for inline tests (default 2)")  # fmt: skip
     parser.add_argument("--languages", default="python3,cpp,c,java", metavar="CODES",
                         help="languages /grade reads from fence tags")  # fmt: skip
+    parser.add_argument("--python", metavar="PATH",
+                        help="run Python programs with this interpreter, or a virtual "
+                        "environment's (with numpy, say), afresh each test")  # fmt: skip
     parser.add_argument("--ray", metavar="ADDRESS",
                         help="grade on the Ray cluster at ADDRESS (local: start one here); "
                         "the dataset must be at the same path on every node")  # fmt: skip
@@ -62,7 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from problemtools_py.grading.results import Settings
 
         languages = tuple(c.strip() for c in args.languages.split(",") if c.strip())
-        settings = Settings(languages=languages)
+        if args.python is not None:  # (what is wrong with it, before any work)
+            from problemtools_py.judge.interpreter import find
+
+            find(args.python)
+        settings = Settings(languages=languages, python=args.python)
         with Grader(args.dataset, settings, args.jobs) as grader:
             if args.ray is None:
                 code = asyncio.run(_serve(grader, args, None))

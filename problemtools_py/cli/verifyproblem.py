@@ -122,6 +122,13 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         help="first write stale test data from generators/generators.yaml (see generatedata)",
     )
     parser.add_argument(
+        "--python",
+        metavar="PATH",
+        help="run Python programs with this interpreter, or a virtual environment's, "
+        "afresh (with its site-packages: numpy, say); default: python3, standard library "
+        "only",
+    )
+    parser.add_argument(
         "--visualize",
         type=Path,
         metavar="DIR",
@@ -198,6 +205,7 @@ def _options(args: argparse.Namespace) -> Options:
         generate=args.generate,
         constraints=args.constraints,
         all_cases=args.all_cases,
+        python=args.python,
     )
 
 
@@ -291,6 +299,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             shown = _contest_archives(args, unpacked)
             _check_dirs(args.problems)
             _check_outputs(args.report, args.visualize)
+            if args.python is not None:  # (what is wrong with it, before any work)
+                from problemtools_py.judge.interpreter import find
+
+                find(args.python)
             parts = (
                 [p for p in PARTS if any(p in chosen for chosen in args.parts)]
                 if args.parts

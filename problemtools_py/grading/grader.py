@@ -31,6 +31,7 @@ from problemtools_py.grading.problems import NoProblems, ProblemSource, open_sou
 from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings
 from problemtools_py.grading.testrun import Cancelled, TestRun
 from problemtools_py.judge import python2
+from problemtools_py.judge.interpreter import find
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import Bind
@@ -325,9 +326,11 @@ class Grader:
         """A session on ``work``; when none opens (its server is lost), ``work`` is
         removed, as no session will ever have it."""
         try:
+            python = self.settings.python
+            tools = find(python).binds if python is not None else ()
             session = box.session(
                 limits=Limits(60.0, self.settings.memory_mb << 20),
-                binds=[Bind(str(work), "/prog")],
+                binds=[Bind(str(work), "/prog"), *(Bind(host, jail) for host, jail in tools)],
                 inprocess=box.python_matches(),
                 lean=box.python_matches(),
             )

@@ -53,6 +53,10 @@ class Settings:
     # Each test a fresh python3 (a new hash() seed per run, exactly as python3), not a
     # fork of the session's warm interpreter (one seed per session): about 5x the cost.
     fresh_python: bool = False
+    # Python completions run by this interpreter or virtual environment (with its packages:
+    # numpy, say), afresh each test, not by the sandbox's python3 (the standard library
+    # only); see judge/interpreter.
+    python: str | None = None
     # The reward: "dataset" (1.0 when every test passes, in order; the first failure
     # ends the run), "pass-rate" (the fraction passed, every test run) or "first-n" (the
     # dataset's rule on the first ``first_n`` tests).

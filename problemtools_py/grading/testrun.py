@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings
 from problemtools_py.judge import python2
 from problemtools_py.judge.dataset_rule import first_difference
+from problemtools_py.judge.interpreter import find
 from problemtools_py.judge.outcome import verdict_of_run
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.results import Limits, RunResult, SandboxError
@@ -157,10 +158,12 @@ class TestRun:
                 return self.box.run_lean(self.argv, limits=limits, stdin=stdin, inprocess=None,
                                          core=self.core)  # fmt: skip
             return self.box.run(list(self.argv), limits=limits, stdin=stdin)
-        fast = self.box.python_matches() and not self.settings.fresh_python
+        python = self.settings.python
+        fast = self.box.python_matches() and not self.settings.fresh_python and python is None
+        argv = ARGV if python is None else (find(python).executable, MAIN)
         if self.box.lean_open:
             main = MAIN if fast else None  # None: the init executes python3
-            return self.box.run_lean(ARGV, limits=limits, stdin=stdin, inprocess=main,
+            return self.box.run_lean(argv, limits=limits, stdin=stdin, inprocess=main,
                                      core=self.core)  # fmt: skip
-        return self.box.run(list(ARGV), limits=limits, stdin=stdin,
+        return self.box.run(list(argv), limits=limits, stdin=stdin,
                             inprocess=MAIN if fast else None)  # fmt: skip

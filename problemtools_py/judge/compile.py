@@ -38,6 +38,7 @@ class Executable:
     extra_memory_mb: int = 0
     out_of_memory: str | None = None  # crash output that means MLE
     inprocess: bool = False  # a Python program the sandbox server may run itself
+    tools: tuple[tuple[str, str], ...] = ()  # host directories its run needs (see Language)
 
     def inprocess_main(self) -> str:
         return f"{RUN_DIR}/{self.main}"
@@ -52,7 +53,7 @@ class Executable:
         return [_fill(arg, values) for arg in self.run]
 
     def binds(self) -> list[Bind]:
-        return [Bind(str(self.directory), RUN_DIR)]
+        return [Bind(str(self.directory), RUN_DIR), *(Bind(h, j) for h, j in self.tools)]
 
 
 @dataclass(frozen=True)
@@ -212,6 +213,7 @@ class Builder:
                 "extra_memory_mb": language.extra_memory_mb,
                 "out_of_memory": language.out_of_memory,
                 "inprocess": language.inprocess,
+                "tools": list(language.binds),
             }
             buildfiles.write_new(out / "build.json", json.dumps(info).encode())
             buildfiles.publish(out)
@@ -258,7 +260,7 @@ class Builder:
                 argv.extend(sources)
             else:
                 argv.append(_fill(arg, values))
-        binds = [Bind(str(work), BUILD_DIR, True)]
+        binds = [Bind(str(work), BUILD_DIR, True), *(Bind(h, j) for h, j in language.binds)]
         if language.precompiled_headers:  # (the sources as staged: their bytes in hand)
             texts = [files[name] for name in sources]
             argv, binds = pch.decorate(argv, binds, sources, texts, language.precompiled_headers,
@@ -320,6 +322,7 @@ class Builder:
             int(info["extra_memory_mb"]),
             info.get("out_of_memory"),
             bool(info.get("inprocess", False)),
+            tuple((host, jail) for host, jail in info.get("tools", ())),
         )
         return Build(exe, info["message"], seconds, cached)
 

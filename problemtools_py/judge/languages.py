@@ -9,9 +9,9 @@ import re
 import shlex
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import yaml
 
@@ -19,6 +19,9 @@ from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 from problemtools_py.resources import package_file
 from problemtools_py.sandbox.protocol import ENV
+
+if TYPE_CHECKING:
+    from problemtools_py.judge.interpreter import Interpreter
 
 SYSTEM_CONFIG = Path("/etc/problemtools_py/languages.yaml")
 _LINKER = re.compile(r"[a-z][a-z0-9]*")
@@ -48,6 +51,8 @@ class Language:
     inprocess: bool = False
     class_data_sharing: bool = False  # javac: map a class-data archive (see javacds)
     precompiled_headers: tuple[str, ...] = ()  # g++: first includes precompiled (see pch)
+    # host directories its tools need, bound read-only (host path, path in the jail)
+    binds: tuple[tuple[str, str], ...] = ()
 
     def compiles_in_process(self) -> bool:
         """Whether its compile command is ``python3 -S -c CODE ...``, which the sandbox
@@ -63,6 +68,9 @@ class Language:
         that is not installed, or None. (A command taken from the program, such as a
         build script's, is never missing.)"""
         tool = (self.compile or self.run)[0]
+        for host, jail in self.binds:  # (a tool in a bound directory: the host's file)
+            if tool.startswith(jail + "/"):
+                tool = host + tool[len(jail) :]
         if "{" in tool or shutil.which(tool, path=ENV["PATH"]) is not None:
             return None
         return tool
@@ -180,7 +188,18 @@ def _build(code: str, raw: dict[str, Any], origin: dict[str, str]) -> Language:
         inprocess=flag("inprocess") and runs_as_python3_script(words("run")),
         class_data_sharing=flag("class_data_sharing"),
         precompiled_headers=_headers(words("precompiled_headers"), fail),
+        binds=_binds(words("binds"), fail),
     )
+
+
+def _binds(
+    paths: tuple[str, ...], fail: Callable[[str, str], NoReturn]
+) -> tuple[tuple[str, str], ...]:
+    """languages.yaml's ``binds``: directories a jail shows at their own paths."""
+    for path in paths:
+        if not path.startswith("/") or ".." in path.split("/") or not Path(path).is_dir():
+            fail("binds", f"names '{path}', not an absolute path of a directory here")
+    return tuple((path, path) for path in paths)
 
 
 def _headers(names: tuple[str, ...], fail: Callable[[str, str], NoReturn]) -> tuple[str, ...]:
@@ -265,6 +284,19 @@ class Languages:
                     found = origin.setdefault(code, {"": str(layer)})
                     found.update(dict.fromkeys(settings, str(layer)))
         return cls({code: _build(code, raw, origin[code]) for code, raw in merged.items()})
+
+    def with_python(self, python: Interpreter) -> Languages:
+        """This table with Python 3 programs run by ``python`` (``--python``): afresh as
+        ``PYTHON prog.py``, their compile check by it too, its directories bound."""
+        shipped = self.table["python3"]
+        language = replace(
+            shipped,
+            compile=(python.executable, *shipped.compile[1:]),  # (the check's own words)
+            run=(python.executable, "{dir}/{main}"),
+            inprocess=False,
+            binds=python.binds,
+        )
+        return Languages({**self.table, "python3": language})
 
     def get(self, code: str) -> Language | None:
         return self.table.get(code)

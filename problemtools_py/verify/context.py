@@ -71,7 +71,7 @@ class Context:
             # (g++'s and javac's own caches made only on a machine that keeps its cache:
             # one verification's few compilations do not pay for them; see pch.py)
             Builder(pool, compile_limits, warm_compilers=used_before()),
-            Languages.load((problem.root,)),
+            _languages(problem, options),
             progress,
         )
 
@@ -222,3 +222,13 @@ def _first_line(path: Path) -> str:
 
 
 __all__ = ["Context", "Executable", "Options"]
+
+
+def _languages(problem: Problem, options: Options) -> Languages:
+    """The package's languages; its Python run by ``--python``'s interpreter if given."""
+    languages = Languages.load((problem.root,))
+    if options.python is None:
+        return languages
+    from problemtools_py.judge.interpreter import find
+
+    return languages.with_python(find(options.python))

@@ -33,6 +33,7 @@ class Options:
     generate: bool = False  # --generate: make stale test data from generators.yaml first
     constraints: bool = False  # --constraints: the bounds validators check, and coverage
     all_cases: bool = False  # --all-cases: no stop at a pass-fail submission's first failure
+    python: str | None = None  # --python: the interpreter (or environment) Python runs with
 
     def takes_submission(self, rel: str) -> bool:
         """Whether -s lets the submission at ``rel`` (its path in the package) be judged."""
