@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLES
 
+from problemtools_py import rewards
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.results import Settings
@@ -72,9 +73,12 @@ def test_the_grader_and_compute_score_run_python_with_the_environment(venv: Path
         plain = grader.grade_tests(tests, 2.0, USES)
     assert plain.status == "runtime_error" and "No module named 'extra'" in plain.message
     completion = f"```python\n{USES}```"
-    assert compute_score("x", completion, [list(tests[0])], python=str(venv))["score"] == 1.0
-    with pytest.raises(RewardError, match="python= /nope: no Python interpreter"):
-        compute_score("x", completion, [list(tests[0])], python="/nope")
+    try:
+        assert compute_score("x", completion, [list(tests[0])], python=str(venv))["score"] == 1.0
+        with pytest.raises(RewardError, match="python= /nope: no Python interpreter"):
+            compute_score("x", completion, [list(tests[0])], python="/nope")
+    finally:
+        rewards.close()  # (its graders, kept for the process, would outlive the test)
 
 
 def test_gradecode_refuses_a_python_that_is_none_before_any_work(tmp_path: Path) -> None:
