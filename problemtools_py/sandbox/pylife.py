@@ -62,14 +62,18 @@ def live(module: list[types.ModuleType], code: types.CodeType | None, path: str,
         if code is None:
             code = _compile(path, command)
         if pystart.COUNTER:  # (this frame as deep as makes the module's MODULE_DEPTH)
-            counter = pystart.COUNTER[0]
-            counter[0] = counter[1] - (pystart.MODULE_DEPTH - pystart.COUNTER[1])
+            pystart.COUNTER[0][0] = pystart.COUNTER[1]
         exec(code, namespace)
     except BaseException as exc:
         status, interrupted = _uncaught(exc, code, namespace, command)
     else:
         if not (teardown or "threading" in sys.modules or atexit._ncallbacks()):
-            return 0 if _flush_std_files() else STATUS_FLUSH_FAILED
+            try:  # (the streams as the program left them, most often: at once)
+                sys.stdout.flush()
+                sys.stderr.flush()
+                return 0
+            except BaseException:  # (closed, replaced, broken: as python3 tells it)
+                return 0 if _flush_std_files() else STATUS_FLUSH_FAILED
         flush_io()
         _forget_file(namespace, command)
         status, interrupted = 0, False
@@ -176,8 +180,7 @@ def shutdown(status: int, interrupted: bool, teardown: bool = True) -> int:
             _unraisable(exc, threading)
     if atexit._ncallbacks():
         if pystart.COUNTER:  # (handlers as deep as python3 calls them: from no frame)
-            counter = pystart.COUNTER[0]
-            counter[0] = counter[1] - (pystart.MODULE_DEPTH - pystart.COUNTER[1])
+            pystart.COUNTER[0][0] = pystart.COUNTER[1]
         atexit._run_exitfuncs()
     failed = not _flush_std_files()
     if teardown or interrupted:

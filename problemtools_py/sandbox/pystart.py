@@ -22,9 +22,10 @@ if TYPE_CHECKING:
 
 MODULE_DEPTH = 1  # the recursion depth of python3's main module frame (CPython 3.11)
 # This thread's recursion counter: [its pair (remaining, limit) in the thread state, as
-# two writable ints, how much deeper exec() runs code than its caller], or [] when
-# unknown (then a program starts a few frames deeper than under python3). The main
-# thread's state is where it was in a process forked from this one.
+# two writable ints; the remaining depth that puts the frame calling exec() where it
+# makes the main module's frame MODULE_DEPTH deep], or [] when unknown (then a program
+# starts a few frames deeper than under python3). The main thread's state is where it
+# was in a process forked from this one, and so is its limit.
 COUNTER: list[Any] = []
 
 
@@ -98,7 +99,7 @@ def calibrate() -> None:
         exec("seen.append(pair[1] - pair[0])", {"seen": seen, "pair": pair})
     except Exception:  # (no such symbol, another layout: nothing is known)
         return
-    COUNTER[:] = [pair, seen[0] - here]
+    COUNTER[:] = [pair, pair[1] - (MODULE_DEPTH - (seen[0] - here))]
 
 
 def _limit_word(words: Any) -> int | None:

@@ -35,12 +35,12 @@ def test_a_programs_end_needs_the_collections_only_where_they_can_show(
 
 
 def test_the_recursion_counter_is_found_and_exec_measured() -> None:
-    """In this process (ctypes loaded): the counter follows the limit, and a module run
-    by exec() is as deep as CPython 3.11 puts it below its caller (the call, the frame)."""
+    """In this process (ctypes loaded): the counter follows the limit; with the remaining
+    depth calibrated, code exec()'d from that frame runs at python3's main-module depth."""
     pystart.COUNTER.clear()
     pystart.calibrate()
     assert pystart.COUNTER, "no recursion counter found"
-    pair, step = pystart.COUNTER
+    pair, remaining = pystart.COUNTER
     assert isinstance(pair, ctypes.Array) and pair[1] == sys.getrecursionlimit()
     saved = sys.getrecursionlimit()
     try:
@@ -48,7 +48,12 @@ def test_the_recursion_counter_is_found_and_exec_measured() -> None:
         assert pair[1] == 4321 and 0 < pair[1] - pair[0] < 200
     finally:
         sys.setrecursionlimit(saved)
-    assert step == (2 if sys.version_info[:2] == (3, 11) else step)
+    seen: list[int] = []
+    before = pair[0]
+    pair[0] = remaining  # (this frame's depth now such that...)
+    exec("seen.append(pair[1] - pair[0])", {"seen": seen, "pair": pair})
+    pair[0] = before  # (this frame's own depth back, as it is the same frame)
+    assert seen == [pystart.MODULE_DEPTH]  # (...the module's is python3's)
 
 
 def test_a_failed_search_leaves_the_counter_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
