@@ -35,6 +35,7 @@ from problemtools_py.sandbox.protocol import (
     CLOSE,
     ENV,
     KILL,
+    NO_ISOLATION,
     Bind,
     LeanRequest,
     Request,
@@ -46,6 +47,12 @@ from problemtools_py.sandbox.protocol import (
 )
 from problemtools_py.sandbox.results import Limits, RunResult, SandboxError, accounting
 
+# What a root sandbox that could not isolate says (it runs nothing: see Server._probe).
+REFUSED = (
+    "the sandbox cannot isolate programs here (no {why}) and, as root, refuses to run them "
+    f"with less: try again once the machine has recovered, or set {NO_ISOLATION}=1 to run "
+    "them with resource limits only (never for untrusted code)"
+)
 _warned = False
 _warn_lock = threading.Lock()
 
@@ -96,6 +103,9 @@ class Sandbox:
         self.stdlib = hello.stdlib
         if hello.jail_python is not None:  # (the server's own probe ran python3 in a jail)
             self._python_matches = hello.jail_python == self.python[:2]
+        if self.isolation.startswith("refused"):
+            self.close()
+            raise SandboxError(REFUSED.format(why=self.isolation.partition(": no ")[2]))
         if self.isolation != "full":
             _warn_once(f"sandbox isolation is {self.isolation}")
 

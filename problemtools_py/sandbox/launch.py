@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 from problemtools_py.sandbox import stopping
-from problemtools_py.sandbox.protocol import ENV, SPAWNS
+from problemtools_py.sandbox.protocol import ENV, NO_ISOLATION, SPAWNS
 
 # The server imports only the standard library and this package, so it can run on the
 # interpreter programs know as python3, whatever runs the judge.
@@ -95,8 +95,8 @@ def start_server(
         # The process's cores (its main thread's), not those of the thread starting the
         # server: a grading worker thread may be pinned to one (see Grader).
         env["PROBLEMTOOLS_PY_CPUS"] = ",".join(map(str, os.sched_getaffinity(os.getpid())))
-    if not isolate:
-        env["PROBLEMTOOLS_PY_NO_ISOLATION"] = "1"
+    if not isolate or os.environ.get(NO_ISOLATION):  # (asked for: see Server._probe)
+        env[NO_ISOLATION] = "1"
     if spawns:
         env[SPAWNS] = "1"
     # A process group of its own: Ctrl-C at the terminal goes to the judge's group, and the

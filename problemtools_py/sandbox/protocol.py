@@ -42,6 +42,9 @@ ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"
 KILL = {"kill": True}
 LEAN_LOOP = "PROBLEMTOOLS_PY_LEAN_LOOP"  # "python": lean inits run their loop in Python
 SPAWNS = "PROBLEMTOOLS_PY_SPAWNS"  # (in a server's environment: see launch.start_server)
+# Set (to anything) where the user asks programs to run with resource limits only, no
+# jail: the one way a root sandbox gives less than full isolation (see Server._probe).
+NO_ISOLATION = "PROBLEMTOOLS_PY_NO_ISOLATION"
 CLOSE = {"close": True}
 
 

@@ -14,6 +14,7 @@ import shutil
 import signal
 import socket
 import sys
+import time
 
 from problemtools_py.sandbox import inprocess, pystart, spawned, syscalls, zygote
 from problemtools_py.sandbox.cgroups import Cgroups, RunGroup
@@ -21,6 +22,7 @@ from problemtools_py.sandbox.jail import Jail, JailSpec
 from problemtools_py.sandbox.process import Run, RunPlace
 from problemtools_py.sandbox.protocol import (
     ENV,
+    NO_ISOLATION,
     SPAWNS,
     Bind,
     Hello,
@@ -37,6 +39,9 @@ if TYPE_CHECKING:
     from typing import Any, NoReturn
 
 
+PROBE_RETRIES = (0.2, 0.5)  # seconds before each further probe of a root server's isolation
+
+
 class Mode:
     """What isolation this server can give. (No dataclasses in the sandbox: importing them
     costs every server 5 ms of its start.)"""
@@ -45,10 +50,13 @@ class Mode:
         self.namespaces = False
         self.cgroups: Cgroups | None = None
         self.missing: list[str] = []
+        self.refused = False  # as root, full isolation could not be had: nothing runs
 
     @property
     def label(self) -> str:
-        return "full" if not self.missing else "partial: no " + ", no ".join(self.missing)
+        if not self.missing:
+            return "full"
+        return ("refused" if self.refused else "partial") + ": no " + ", no ".join(self.missing)
 
 
 class Server:
@@ -69,8 +77,27 @@ class Server:
             self.mode, self.jail_python = maker.mode, maker.jail_python
 
     def _probe(self) -> Mode:
+        """What isolation this server gives. As root it is full or nothing: a probe that
+        finds less (a namespace call refused, the machine's open-file table full for a
+        moment) is tried again, then the server refuses to run anything (the judge says
+        why). Less than full only where the user asked for it (PROBLEMTOOLS_PY_NO_ISOLATION)
+        or where no more can be had (not root)."""
+        if os.environ.get(NO_ISOLATION) or os.geteuid() != 0:
+            return self._probe_once()
+        for delay in (*PROBE_RETRIES, None):
+            mode = self._probe_once()
+            if not mode.missing:
+                return mode
+            if delay is None:
+                mode.refused = True
+                return mode
+            time.sleep(delay)
+            self.mode = Mode()
+        raise AssertionError("unreachable")
+
+    def _probe_once(self) -> Mode:
         mode = self.mode
-        if os.environ.get("PROBLEMTOOLS_PY_NO_ISOLATION"):
+        if os.environ.get(NO_ISOLATION):
             mode.missing = ["isolation (turned off on request: resource limits only)"]
             return mode
         if os.geteuid() != 0:
@@ -123,6 +150,8 @@ class Server:
         finally:
             if pidfd is not None:
                 os.close(pidfd)
+        if self.mode.refused:  # (the judge says why; nothing runs here)
+            return
         if pidfd is None:  # a server started afresh: what killed servers and graders left goes
             spawned.sweep(self.mode.cgroups)
         if self.spawns:  # (while the judge, its hello sent, still imports what it needs)

@@ -85,8 +85,8 @@ def test_an_init_that_cannot_set_its_jail_up_says_why(when: str) -> None:
     (the run then finds no report) or after (the hand-over fails): before, the first gave
     "the sandbox lost track of the program" and the second a server crash."""
     done = run_python(FAILING_INIT, when)
-    assert done.stdout.strip() == (
-        "partial: no namespaces (sandbox setup failed: [Errno 1] unshare: Operation not "
+    assert done.stdout.strip() == (  # (as root: refused, see test_fail_closed)
+        "refused: no namespaces (sandbox setup failed: [Errno 1] unshare: Operation not "
         "permitted (made to fail))"
     ), done.stderr
     assert "Traceback" not in done.stderr
