@@ -161,3 +161,28 @@ def test_a_cpp_program_that_loops_times_out() -> None:
     got = rewards.compute_score("code", looping, [["1\n", "1\n"]], language="cpp",
                                 time_limit=0.5)
     assert got["status"] == "timeout"
+
+
+# Issue 39's table, scored by compute_score: each was 0.0 (NameError, the thread's or the
+# atexit handler's output lost, a compile error of the precompiled header) and is 1.0.
+AS_PYTHON3 = {
+    "exit": "a, b = map(int, input().split())\nprint(a + b)\nexit()\n",
+    "quit": "a, b = map(int, input().split())\nprint(a + b)\nquit(0)\n",
+    "thread": ("import sys, threading\ndef main():\n    a, b = map(int, input().split())\n"
+               "    print(a + b)\nsys.setrecursionlimit(10 ** 6)\nthreading.stack_size(1 << 26)\n"
+               "threading.Thread(target=main).start()\n"),
+    "atexit": "import atexit\na, b = map(int, input().split())\natexit.register(print, a + b)\n",
+    "builtins": "_ = (help, copyright, credits)\na, b = map(int, input().split())\nprint(a + b)\n",
+}  # fmt: skip
+TWICE = ("#include <bits/stdc++.h>\n#include <bits/stdc++.h>\n#include <iostream>\n"
+         "using namespace std;\nint main() { long long a, b; cin >> a >> b; cout << a + b; }\n")  # fmt: skip
+
+
+@pytest.mark.parametrize(("language", "code"),
+                         [*(("python", c) for c in AS_PYTHON3.values()), ("cpp", TWICE)],
+                         ids=[*AS_PYTHON3, "cpp-included-twice"])  # fmt: skip
+def test_correct_programs_python3_and_g_plus_plus_accept_score_one(language: str, code: str) -> None:
+    tests = [["1 2\n", "3\n"], ["5 6\n", "11\n"]]
+    got = rewards.compute_score("x", f"```{language}\n{code}```", tests,
+                                languages=["python3", "cpp"], details=True)  # fmt: skip
+    assert (got["score"], got["status"]) == (1.0, "ok"), got["message"]
