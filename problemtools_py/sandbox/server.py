@@ -82,18 +82,16 @@ class Server:
         moment) is tried again, then the server refuses to run anything (the judge says
         why). Less than full only where the user asked for it (PROBLEMTOOLS_PY_NO_ISOLATION)
         or where no more can be had (not root)."""
-        if os.environ.get(NO_ISOLATION) or os.geteuid() != 0:
-            return self._probe_once()
-        for delay in (*PROBE_RETRIES, None):
-            mode = self._probe_once()
+        strict = os.geteuid() == 0 and not os.environ.get(NO_ISOLATION)
+        mode = self._probe_once()
+        for delay in PROBE_RETRIES if strict else ():
             if not mode.missing:
-                return mode
-            if delay is None:
-                mode.refused = True
                 return mode
             time.sleep(delay)
             self.mode = Mode()
-        raise AssertionError("unreachable")
+            mode = self._probe_once()
+        mode.refused = strict and bool(mode.missing)
+        return mode
 
     def _probe_once(self) -> Mode:
         mode = self.mode
