@@ -204,8 +204,9 @@ def open_streams() -> Streams:
 class Main(NamedTuple):
     """A Python main file made ready for many runs by the parent that forks them: its code
     (None: compile it in the run), argv, sys.path and empty ``__main__`` module (each run
-    changes its own copy; in a list of one, which the run empties: see run_installed).
-    Made in each run instead, these cost it dozens of page faults (each ~8 us)."""
+    changes its own copy; in a list of one, which a run empties before its shutdown
+    collects: see pylife.live). Made in each run instead, these cost it dozens of page
+    faults (~3 us each)."""
 
     code: types.CodeType | None
     argv: list[str]
@@ -233,6 +234,7 @@ def prepare(path: str, args: list[str], code: types.CodeType | None = None,
     directory and :func:`needs_teardown` when known (a lean init finds them once per
     program, not once per argv)."""
     module = types.ModuleType("__main__")
+    local: set[str] | None = None  # (the directory listed once, for whichever needs it)
     if path == COMMAND:  # python3 -S -c CODE args: argv[0] is "-c", the path starts at ""
         importer = sys.modules["_frozen_importlib"].BuiltinImporter
         module.__dict__.update(__loader__=importer, __annotations__={}, __builtins__=builtins)
@@ -241,19 +243,25 @@ def prepare(path: str, args: list[str], code: types.CodeType | None = None,
         return Main(None, [COMMAND, *args[1:]], search, [module], command, shadowed_modules(""))
     pystart.main_namespace(module.__dict__, path)
     directory = os.path.dirname(path)
+    if shadowed is None or teardown is None:
+        local = local_names(directory)
     if shadowed is None:
-        shadowed = shadowed_modules(directory)
+        shadowed = shadowed_modules(directory, local)
     search = [pystart.script_directory(path), *pystart.program_path()]
     if teardown is None:
-        teardown = needs_teardown(path, code)
+        teardown = needs_teardown(path, code, local)
     return Main(code, [path, *args], search, [module], None, shadowed, teardown)
 
 
-def needs_teardown(path: str, code: types.CodeType | None) -> bool:
+def needs_teardown(path: str, code: types.CodeType | None, local: set[str] | None = None
+                   ) -> bool:  # fmt: skip
     """Whether the runs of the main file ``path`` (of ``code``, None: not compiled yet)
     end with the collections of python3's shutdown: see pystart.needs_teardown, which
-    knows a program alone in its directory (modules beside it may make anything)."""
-    alone = local_names(os.path.dirname(path)) <= {os.path.basename(path).partition(".")[0]}
+    knows a program alone in its directory (modules beside it may make anything).
+    ``local``: the directory's :func:`local_names`, when the caller has them."""
+    if local is None:
+        local = local_names(os.path.dirname(path))
+    alone = local <= {os.path.basename(path).partition(".")[0]}
     return code is None or not alone or pystart.needs_teardown(code)
 
 
@@ -282,7 +290,7 @@ def local_names(directory: str) -> set[str]:
         return set()
 
 
-def shadowed_modules(directory: str) -> tuple[str, ...]:
+def shadowed_modules(directory: str, local: set[str] | None = None) -> tuple[str, ...]:
     """The loaded modules a run drops so that its imports find what they would in a new
     ``python3 -S``: when ``directory`` (the program's, first on its path) holds a file or
     package named after a module this interpreter has loaded that a new one finds on the
@@ -290,8 +298,10 @@ def shadowed_modules(directory: str) -> tuple[str, ...]:
     that ``import socket`` loads the program's ``socket.py`` and anything that imports it
     does too. Else none (the usual case: preloaded modules stay, the point of running in
     process). Dropped in the program's own process, never in a jail's init: that runs as
-    root, and must import nothing from the program's directory."""
-    local = local_names(directory)  # (a loaded submodule's package is loaded too)
+    root, and must import nothing from the program's directory. ``local``: its
+    :func:`local_names`, when the caller has them."""
+    if local is None:  # (a loaded submodule's package is loaded too)
+        local = local_names(directory)
     if not any(name in sys.modules and not _found_first(name) for name in local):
         return ()
     return tuple(name for name in sys.modules if not _found_first(name))

@@ -53,7 +53,7 @@ def live(module: list[types.ModuleType], code: types.CodeType | None, path: str,
     """The life of a program of ``code`` (None: compile ``path``, or the ``python3 -c``
     text ``command``) as python3 gives it, in this interpreter (a fork made for it) whose
     ``__main__`` is ``module[0]``: its exit status (see the module's text). ``module`` is
-    emptied before a shutdown that collects (``teardown``, see :func:`needs_teardown`),
+    emptied before a shutdown that collects (``teardown``, see pystart.needs_teardown),
     so that ``sys.modules`` alone holds it then. The common end (no thread, no atexit
     handler, nothing to collect) takes no step it does not need: in a forked run each
     object written to copies a page (~3 us)."""
@@ -169,7 +169,7 @@ def _program_traceback(tb: types.TracebackType | None, code: types.CodeType | No
 def shutdown(status: int, interrupted: bool, teardown: bool = True) -> int:
     """The interpreter's shutdown after the main module ended with ``status``: the exit
     status (or, ``interrupted``, the end by SIGINT). Without ``teardown`` (see
-    :func:`needs_teardown`), no collection and no clearing of ``__main__``."""
+    pystart.needs_teardown), no collection and no clearing of ``__main__``."""
     if not (teardown or interrupted or "threading" in sys.modules or atexit._ncallbacks()):
         return status if _flush_std_files() else STATUS_FLUSH_FAILED
     threading = sys.modules.get("threading")

@@ -341,12 +341,16 @@ def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
             _COMPILED.clear()  # one program at a time
             _PREPARED.clear()
             code = compile(source, path, "exec", dont_inherit=True)  # (not our __future__)
-            inprocess.preload(_named(code, path), code)  # (what it may use, once)
-            shadowed = inprocess.shadowed_modules(os.path.dirname(path))  # (after preload)
-            teardown = inprocess.needs_teardown(path, code)
+            directory = os.path.dirname(path)
+            local = inprocess.local_names(directory)  # (listed once, for all three)
+            # (the modules it may use, once; not those its directory has: a random.py
+            # beside it is what its import random loads, as in a new python3)
+            inprocess.preload(inprocess.imported_names(code) - local, code)
+            shadowed = inprocess.shadowed_modules(directory, local)  # (after preload)
+            teardown = inprocess.needs_teardown(path, code, local)
             compiled = _COMPILED[path] = (source, code, shadowed, teardown)
         main = _PREPARED.get((path, args))
-        if main is None or not main.module:  # (none, or a run took it: see before_fork)
+        if main is None:
             _PREPARED.clear()  # (one argv at a time: a validator's differ every test)
             inprocess.before_fork()
             main = inprocess.prepare(path, list(args), *compiled[1:])
@@ -354,13 +358,6 @@ def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
         return main
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
-
-
-def _named(code: types.CodeType, path: str) -> set[str]:
-    """The modules of PRELOAD ``code`` names, but for those its own directory has (a
-    ``random.py`` beside the program is what its ``import random`` loads, as it would be
-    in a new python3)."""
-    return inprocess.imported_names(code) - inprocess.local_names(os.path.dirname(path))
 
 
 def wait_run(
