@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, check_output, describe, positive_int
+from problemtools_py.cli.options import (
+    add_jobs,
+    add_python,
+    check_output,
+    check_python,
+    describe,
+    positive_int,
+)
 from problemtools_py.dataset.arrow import without_numpy
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
@@ -93,13 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run each test in a new python3 (a new hash() seed per run, as python3 gives) "
         "instead of a fork of a warm interpreter; about 5x slower",
     )
-    parser.add_argument(
-        "--python",
-        metavar="PATH",
-        help="run Python completions with this interpreter, or a virtual environment's "
-        "(with its site-packages: numpy, say), afresh each test; default: python3, the "
-        "standard library only",
-    )
+    add_python(parser, "Python completions")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return parser
 
@@ -195,10 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
         if args.output is not None:
             check_output(args.output, "-o", directory=False)
-        if args.python is not None:  # (what is wrong with it, before any work)
-            from problemtools_py.judge.interpreter import find
-
-            find(args.python)
+        check_python(args.python)
         items = list(read_lines(args.completions))  # validates every line before grading
         if own_process and not args.ray:  # (not a caller's: see dataset.arrow)
             without_numpy()

@@ -13,7 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, describe, positive_float, positive_int
+from problemtools_py.cli.options import (
+    add_jobs,
+    add_python,
+    check_python,
+    describe,
+    positive_float,
+    positive_int,
+)
 from problemtools_py.dataset.arrow import without_numpy
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
@@ -42,9 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="CPU seconds per test for inline tests (default 2)")  # fmt: skip
     parser.add_argument("--languages", default="python3,cpp,c,java", metavar="CODES",
                         help="languages /grade reads from fence tags")  # fmt: skip
-    parser.add_argument("--python", metavar="PATH",
-                        help="run Python programs with this interpreter, or a virtual "
-                        "environment's (with numpy, say), afresh each test")  # fmt: skip
+    add_python(parser, "Python programs")
     parser.add_argument("--ray", metavar="ADDRESS",
                         help="grade on the Ray cluster at ADDRESS (local: start one here); "
                         "the dataset must be at the same path on every node")  # fmt: skip
@@ -65,10 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from problemtools_py.grading.results import Settings
 
         languages = tuple(c.strip() for c in args.languages.split(",") if c.strip())
-        if args.python is not None:  # (what is wrong with it, before any work)
-            from problemtools_py.judge.interpreter import find
-
-            find(args.python)
+        check_python(args.python)
         settings = Settings(languages=languages, python=args.python)
         with Grader(args.dataset, settings, args.jobs) as grader:
             if args.ray is None:

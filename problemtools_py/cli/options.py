@@ -60,6 +60,26 @@ def add_jobs(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def add_python(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--python PATH``: the interpreter (or virtual environment) ``what`` run with."""
+    parser.add_argument(
+        "--python",
+        metavar="PATH",
+        help=f"run {what} with this interpreter, or a virtual environment's (its "
+        "site-packages: numpy, say), afresh each time; default: python3, the standard "
+        "library only",
+    )
+
+
+def check_python(path: str | None) -> None:
+    """``--python``'s interpreter refused before any work when it is none (a usage error
+    saying why)."""
+    if path is not None:
+        from problemtools_py.judge.interpreter import find
+
+        find(path)
+
+
 def check_output(path: Path, option: str, *, directory: bool, example: str | None = None) -> None:
     """Where a command will write (a ``directory``, or a file), refused before any work
     when it cannot be there: a usage error saying why, not an error at the end of a long

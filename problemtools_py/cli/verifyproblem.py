@@ -12,7 +12,14 @@ from pathlib import Path
 from problemtools_py import __version__
 from problemtools_py.checks import PARTS
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, check_output, packages_in, positive_float
+from problemtools_py.cli.options import (
+    add_jobs,
+    add_python,
+    check_output,
+    check_python,
+    packages_in,
+    positive_float,
+)
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
 from problemtools_py.verify.options import Options, needs_sandboxes
@@ -121,13 +128,7 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="first write stale test data from generators/generators.yaml (see generatedata)",
     )
-    parser.add_argument(
-        "--python",
-        metavar="PATH",
-        help="run Python programs with this interpreter, or a virtual environment's, "
-        "afresh (with its site-packages: numpy, say); default: python3, standard library "
-        "only",
-    )
+    add_python(parser, "Python programs")
     parser.add_argument(
         "--visualize",
         type=Path,
@@ -299,10 +300,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             shown = _contest_archives(args, unpacked)
             _check_dirs(args.problems)
             _check_outputs(args.report, args.visualize)
-            if args.python is not None:  # (what is wrong with it, before any work)
-                from problemtools_py.judge.interpreter import find
-
-                find(args.python)
+            check_python(args.python)
             parts = (
                 [p for p in PARTS if any(p in chosen for chosen in args.parts)]
                 if args.parts
