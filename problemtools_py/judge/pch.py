@@ -38,7 +38,9 @@ import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from problemtools_py import atomicfile
 from problemtools_py.cachedir import cache_root
+from problemtools_py.errors import FatalError
 from problemtools_py.sandbox.protocol import ENV, Bind
 
 MOUNT = "/pch"  # where a compilation's jail sees the states' directories (/pch/0, ...)
@@ -185,14 +187,10 @@ def _forwarding(final: Path, header: str) -> bool:
     forward = final / header
     text = _FORWARD.format(header=header)
     try:
-        if forward.is_file() and forward.read_text() == text:
-            return True
-        partial = final / f".{os.path.basename(header)}.{os.getpid()}"
-        partial.write_text(text)
-        partial.chmod(0o644)
-        os.replace(partial, forward)
+        if not (forward.is_file() and forward.read_text() == text):
+            atomicfile.write_bytes(forward, text.encode(), 0o644)
         return True
-    except OSError:
+    except (OSError, FatalError):
         return False
 
 
