@@ -5,12 +5,16 @@ nothing; never a program as root on the host. Less only when the user asks for i
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
+from conftest import SAMPLES
 
 from problemtools_py.sandbox.protocol import ENV, NO_ISOLATION
 
@@ -54,3 +58,23 @@ def test_less_isolation_only_when_asked_for() -> None:
     said, _ = start({**os.environ, NO_ISOLATION: "1", "PATH": ENV["PATH"]})
     assert said.startswith("RAN "), said
     assert "partial: no isolation (turned off on request" in said
+
+
+def test_verifyproblem_under_a_refusing_sandbox_reports_it_and_fails(tmp_path: Path) -> None:
+    """The real command, on a package whose programs must run (a cache of its own: no
+    verdict to reuse): its error names what failed, it exits 1, nothing ran."""
+    package = tmp_path / "hello"
+    shutil.copytree(SAMPLES / "hello", package)
+    env = {k: v for k, v in os.environ.items() if k != NO_ISOLATION}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    under = ("import os, sys\nfrom problemtools_py.sandbox import seccomp, syscalls\n"
+             "syscalls.prctl(syscalls.PR_SET_NO_NEW_PRIVS, 1)\n"
+             "syscalls.set_seccomp_filter(seccomp.build_filter())\n"
+             "os.execv(sys.argv[1], sys.argv[1:])\n")  # fmt: skip
+    command = [str(Path(sys.executable).parent / "verifyproblem"), "-p", "submissions",
+               "--json", str(package)]  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", under, *command], capture_output=True,
+                          text=True, env=env, timeout=300, check=False)  # fmt: skip
+    (finding,) = json.loads(done.stdout)["problems"][0]["findings"]
+    assert done.returncode == 1 and finding["severity"] == "error"
+    assert "the sandbox cannot isolate programs here (no network namespace" in finding["message"]
