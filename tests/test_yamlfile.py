@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from problemtools_py.checks.schema import validate
-from problemtools_py.yamlfile import load_yaml, parse_yaml
+from problemtools_py.yamlfile import (
+    MAX_ALIAS_NODES,
+    MAX_DOCUMENT_BYTES,
+    YamlBoundError,
+    load_bounded,
+    load_yaml,
+    parse_yaml,
+)
 
 P = Path("problem.yaml")
 
@@ -65,7 +73,72 @@ def test_unreadable_is_there_but_no_mapping(tmp_path: Path) -> None:
 @settings(max_examples=300, deadline=None)
 def test_any_text_parses_or_reports(text: str) -> None:
     doc = parse_yaml(text, P, "p")
-    assert doc.syntax_error is None or doc.syntax_error.message.startswith("YAML syntax error")
+    assert doc.syntax_error is None or doc.syntax_error.message.startswith(
+        ("YAML syntax error", "YAML document refused")
+    )
+
+
+def _laughs(levels: int, width: int = 9) -> str:
+    text = f"x0: &x0 [{', '.join(['lol'] * width)}]\n"
+    for i in range(1, levels + 1):
+        text += f"x{i}: &x{i} [{', '.join([f'*x{i - 1}'] * width)}]\n"
+    return text
+
+
+def test_billion_laughs_is_refused_without_expanding_it() -> None:
+    """9**9 leaves from 460 bytes: refused by counting, never by walking or building."""
+    doc = parse_yaml(_laughs(9), P, "p")
+    assert doc.data is None and doc.syntax_error is not None
+    assert "aliases expand this document by" in doc.syntax_error.message
+    assert "billion laughs" in doc.syntax_error.message
+    with pytest.raises(YamlBoundError):
+        load_bounded(_laughs(9), getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def test_aliases_within_the_bound_load_and_are_walked_once() -> None:
+    """Four levels (9**4 = 6,561 nodes added) are a real document: data as written; a
+    key under the anchor has its line, one reached through an alias the alias's line."""
+    text = "base: &b {memory: 1, time: 2}\n" + _laughs(4) + "other: *b\n"
+    doc = parse_yaml(text, P, "p")
+    assert doc.syntax_error is None
+    assert doc.data["other"] is doc.data["base"] and len(doc.data["x4"]) == 9
+    assert doc.line_of(("base", "time")) == 1 and doc.line_of(("other", "time")) == 7
+    assert load_bounded(text) == doc.data
+
+
+def test_the_alias_bound_is_exact() -> None:
+    """A list of n aliases to a list of m scalars adds n * (m + 1) - (m + 1) nodes."""
+    width = 1_000
+    repeats = MAX_ALIAS_NODES // (width + 1) + 1
+    shared = f"a: &a [{', '.join(['1'] * width)}]\n"
+    under = shared + f"b: [{', '.join(['*a'] * (repeats - 1))}]\n"
+    over = shared + f"b: [{', '.join(['*a'] * (repeats + 1))}]\n"
+    assert parse_yaml(under, P, "p").syntax_error is None
+    refused = parse_yaml(over, P, "p").syntax_error
+    assert refused is not None and "aliases expand" in refused.message
+
+
+def test_a_cycle_is_refused_with_its_line() -> None:
+    doc = parse_yaml("name: x\nlimits: &a [1, *a]\n", P, "p")
+    assert doc.syntax_error is not None and doc.syntax_error.line == 2
+    assert "contains it (a cycle)" in doc.syntax_error.message
+
+
+def test_deep_nesting_is_refused_not_a_traceback() -> None:
+    for text in (
+        "a: " + "[" * 5000 + "]" * 5000,
+        "a:" + "".join(f"\n{' ' * i}b:" for i in range(2000)),
+    ):
+        doc = parse_yaml(text, P, "p")
+        assert doc.syntax_error is not None, text[:20]
+        with pytest.raises(yaml.YAMLError):
+            load_bounded(text)
+
+
+def test_a_document_over_the_size_bound_is_refused_unread(tmp_path: Path) -> None:
+    (tmp_path / "big.yaml").write_bytes(b"# " + b"x" * MAX_DOCUMENT_BYTES + b"\n")
+    doc = load_yaml(tmp_path / "big.yaml", "big.yaml")
+    assert doc.syntax_error is not None and "larger than 16 MiB" in doc.syntax_error.message
 
 
 # Values of the wrong type for typed keys of each schema.
@@ -74,12 +147,39 @@ WRONG = st.one_of(
     st.dictionaries(st.sampled_from(["x", "y"]), st.integers(), min_size=1, max_size=2),
     st.booleans(),
 )
-LEGACY_TYPED = ["name", "author", "source", "license", "rights_owner", "limits", "grader",
-                "validation", "validator_flags", "validator", "libraries", "languages", "type"]
-MODERN_TYPED = ["name", "uuid", "license", "rights_owner", "limits", "keywords", "languages",
-                "credits", "source", "embargo_until", "constants", "type", "allow_file_writing"]
-MODERN_BASE = ("problem_format_version: 2023-07-draft\nname: X\n"
-               "uuid: 6b5b3a5e-0d3f-4e8a-9d6c-2f1e7c3b9a10\n")
+LEGACY_TYPED = [
+    "name",
+    "author",
+    "source",
+    "license",
+    "rights_owner",
+    "limits",
+    "grader",
+    "validation",
+    "validator_flags",
+    "validator",
+    "libraries",
+    "languages",
+    "type",
+]
+MODERN_TYPED = [
+    "name",
+    "uuid",
+    "license",
+    "rights_owner",
+    "limits",
+    "keywords",
+    "languages",
+    "credits",
+    "source",
+    "embargo_until",
+    "constants",
+    "type",
+    "allow_file_writing",
+]
+MODERN_BASE = (
+    "problem_format_version: 2023-07-draft\nname: X\nuuid: 6b5b3a5e-0d3f-4e8a-9d6c-2f1e7c3b9a10\n"
+)
 
 
 def wrong(key: str, value: object) -> object:

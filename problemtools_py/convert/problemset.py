@@ -28,11 +28,13 @@ def _label(index: int) -> str:
 def _existing(parent: Path, name: str) -> Any:
     import yaml
 
+    from problemtools_py.yamlfile import load_bounded
+
     path = parent / name
     if not path.is_file():
         return None
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return load_bounded(path.read_text(encoding="utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise FatalError(f"cannot read it: {exc}", path=path, exit_code=ExitCode.FINDINGS) from None
 

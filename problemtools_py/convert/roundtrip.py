@@ -8,12 +8,14 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
+from problemtools_py.yamlfile import YamlBoundError, load_bounded
 
 
 def _yaml() -> YAML:
@@ -25,7 +27,16 @@ def _yaml() -> YAML:
 
 
 def load_map(text: str, where: str) -> CommentedMap:
-    """A YAML document that must be a map (an empty file is an empty map)."""
+    """A YAML document that must be a map (an empty file is an empty map), within the
+    bounds every YAML read here keeps (:func:`problemtools_py.yamlfile.load_bounded`)."""
+    try:
+        load_bounded(text)
+    except YamlBoundError as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
+        raise FatalError(f"YAML document refused: {exc.problem}", path=where, line=line,
+                         exit_code=ExitCode.FINDINGS) from None  # fmt: skip
+    except yaml.YAMLError:
+        pass  # (ruamel reports it below, in its own words)
     try:
         data = _yaml().load(text)
     except YAMLError as exc:

@@ -19,6 +19,7 @@ from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 from problemtools_py.resources import package_file
 from problemtools_py.sandbox.protocol import ENV
+from problemtools_py.yamlfile import load_bounded
 
 if TYPE_CHECKING:
     from problemtools_py.judge.interpreter import Interpreter
@@ -97,7 +98,7 @@ _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def _read_layer(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
+        data = load_bounded(path.read_text(encoding="utf-8"), _SAFE_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise FatalError(

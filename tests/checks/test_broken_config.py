@@ -17,6 +17,12 @@ def yaml_append(text: str) -> Callable[[Path], None]:
     return lambda p: append(p, "problem.yaml", text)
 
 
+# Nine levels of nine aliases each: 9**9 names from 560 bytes (issue 40: 13 s and 1.9 GB
+# before every load was bounded).
+LAUGHS = 'x0: &x0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n' + "".join(
+    f"x{i}: &x{i} [{', '.join([f'*x{i - 1}'] * 9)}]\n" for i in range(1, 10)
+)
+
 CASES = [
     Broken("short-name", "hello", lambda p: None, E, "short-name", "must match [a-z0-9]+",
            dest="Hello_World"),
@@ -52,6 +58,12 @@ CASES = [
            "problem-yaml", "problem.yaml is missing", "problem.yaml"),
     Broken("yaml-syntax", "hello", yaml_append("limits: [1, 2\n"), E, "problem-yaml",
            "YAML syntax error", "problem.yaml"),
+    Broken("yaml-billion-laughs", "hello", yaml_append(LAUGHS), E, "problem-yaml",
+           "aliases expand this document by", "problem.yaml"),
+    Broken("yaml-alias-cycle", "hello", yaml_append("keywords: &k [a, *k]\n"), E, "problem-yaml",
+           "alias refers to a node that contains it", "problem.yaml", 12),
+    Broken("yaml-too-deep", "hello", yaml_append("keywords: " + "[" * 3000 + "]" * 3000 + "\n"),
+           E, "problem-yaml", "nested too deeply", "problem.yaml"),
     Broken("yaml-duplicate-key", "hello", yaml_append("name: Again\n"), E, "problem-yaml",
            "duplicate key 'name'", "problem.yaml", 12),
     Broken("yaml-not-mapping", "hello", lambda p: write(p, "problem.yaml", "- a\n- b\n"), E,

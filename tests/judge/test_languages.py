@@ -125,6 +125,9 @@ def test_c_and_cpp_link_with_the_first_linker_installed(
     [
         ("python3:\n  run: [a, b\n", "invalid YAML", 3),
         ("python3:\n\tbad: tab\n", "invalid YAML", 2),
+        ("python3: &a {run: [*a]}\n", "invalid YAML: an alias refers to a node that contains", 1),
+        ("a0: &a0 [x, x, x, x, x, x, x, x]\n" + "".join(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 8)}]\n"
+         for i in range(1, 10)), "invalid YAML: aliases expand this document", None),
         ("- just\n- a list\n", "must map language codes to settings", None),
         ("java:\n  compile: 5\n", "language 'java': 'compile' must be a list of strings", None),
         ("java:\n  run: []\n", "language 'java': 'run' is missing", None),
