@@ -26,6 +26,16 @@ after that. Programs still cannot mount: they run as ``nobody`` without
 ``CAP_SYS_ADMIN``, and the one way to gain it, a user namespace of their own, is denied
 above (the kernel answers ``EPERM``, as the filter would).
 
+Two allow-lists bound what the deny-list cannot foresee:
+- every call numbered ``FIRST_UNKNOWN`` or above fails with ``ENOSYS``, as on a kernel
+  that predates it (runtimes fall back): ``statmount``, ``listmount`` (457, 458) and what
+  comes after ``futex_requeue`` (456, Linux 6.7), whatever a newer kernel adds;
+- ``socket`` and ``socketpair`` make only ``AF_UNIX``, ``AF_INET``, ``AF_INET6`` (in the
+  jail's own empty network) and ``AF_NETLINK`` (the C library asks it for interfaces);
+  other families fail with ``EAFNOSUPPORT``: ``AF_VSOCK`` ignores network namespaces (on
+  a virtual machine the host is a peer), and packet, Bluetooth, CAN, ALG and the rest are
+  kernel surface no contest program needs.
+
 x86_64 and aarch64 are known (their numbers, from the kernel's headers, are checked by a
 test against the headers of the machine when they are installed); a call made through
 another ABI (x32, or a 32-bit call on x86_64) is denied outright."""
@@ -117,6 +127,9 @@ DENIED: dict[str, tuple[int | None, int | None]] = {
     "_sysctl": (156, None),
 }
 CLONE = (56, 220)
+SOCKET_CALLS = ((41, 198), (53, 199))  # socket, socketpair
+SOCKET_FAMILIES = (1, 2, 10, 16)  # AF_UNIX, AF_INET, AF_INET6, AF_NETLINK
+FIRST_UNKNOWN = 457  # statmount: the calls from here on share numbers on both
 CLONE3 = (435, 435)
 ARCHES = {"x86_64": (0, 0xC000003E), "aarch64": (1, 0xC00000B7)}  # column, AUDIT_ARCH_*
 X32_BIT = 0x40000000
@@ -145,7 +158,9 @@ def build_filter(machine: str | None = None) -> bytes | None:
     code.append(_insn(_LD_W_ABS, _NR))
     if column == 0:  # x32 calls on x86_64 carry this bit
         code += [_insn(_JGE, X32_BIT, 0, 1), _insn(_RET, eperm)]
+    code += [_insn(_JGE, FIRST_UNKNOWN, 0, 1), _insn(_RET, enosys)]
     code += [_insn(_JEQ, CLONE3[column], 0, 1), _insn(_RET, enosys)]
+    code += _socket_families(column)
     # clone: look at its flags; everything else in the list: EPERM
     code += [
         _insn(_JEQ, CLONE[column], 0, 3),
@@ -158,3 +173,17 @@ def build_filter(machine: str | None = None) -> bytes | None:
         code.append(_insn(_JEQ, number, len(denied) - index, 0))
     code += [_insn(_RET, _ALLOW), _insn(_RET, eperm)]
     return b"".join(code)
+
+
+def _socket_families(column: int) -> list[bytes]:
+    """socket and socketpair: the families of ``SOCKET_FAMILIES`` pass, others fail with
+    EAFNOSUPPORT; any other call goes on with its number still loaded."""
+    families = len(SOCKET_FAMILIES)
+    socket, pair = (numbers[column] for numbers in SOCKET_CALLS)
+    # neither call: past the load, the family tests and the two returns
+    code = [_insn(_JEQ, socket, 1, 0), _insn(_JEQ, pair, 0, families + 3)]
+    code.append(_insn(_LD_W_ABS, _ARG0))
+    for index, family in enumerate(SOCKET_FAMILIES):
+        code.append(_insn(_JEQ, family, families - index, 0))  # -> the allow below
+    code += [_insn(_RET, _ERRNO | errno.EAFNOSUPPORT), _insn(_RET, _ALLOW)]
+    return code

@@ -20,6 +20,7 @@ ROOT = os.geteuid() == 0
 needs_root = pytest.mark.skipif(not ROOT, reason="full isolation needs root")
 LIMITS = Limits(cpu_seconds=5.0, memory_bytes=512 << 20, output_bytes=1 << 20)
 ALLOW, EPERM, ENOSYS = 0x7FFF0000, 0x00050000 | errno.EPERM, 0x00050000 | errno.ENOSYS
+EAFNOSUPPORT = 0x00050000 | errno.EAFNOSUPPORT
 CLONE_NEWUSER, SIGCHLD, CLONE_THREAD_FLAGS = 0x10000000, 17, 0x003D0F00
 
 
@@ -48,9 +49,16 @@ def test_every_denied_call_and_nothing_else(machine: str) -> None:
     assert program is not None
     column, arch = seccomp.ARCHES[machine]
     denied = {nrs[column] for nrs in seccomp.DENIED.values() if nrs[column] is not None}
-    for nr in range(500):
-        want = EPERM if nr in denied else ENOSYS if nr == seccomp.CLONE3[column] else ALLOW
-        assert evaluate(program, arch, nr) == want, nr
+    sockets = {numbers[column] for numbers in seccomp.SOCKET_CALLS}
+    for nr in range(1000):
+        want = (EPERM if nr in denied else ENOSYS if nr == seccomp.CLONE3[column]
+                else ENOSYS if nr >= seccomp.FIRST_UNKNOWN else ALLOW)  # fmt: skip
+        assert evaluate(program, arch, nr, 1 if nr in sockets else 0) == want, nr
+    assert evaluate(program, arch, -1) == (EPERM if machine == "x86_64" else ENOSYS)  # 2**32 - 1
+    for call in sockets:  # AF_UNIX, AF_INET, AF_INET6, AF_NETLINK; AF_VSOCK and the rest not
+        for family in range(64):
+            want = ALLOW if family in (1, 2, 10, 16) else EAFNOSUPPORT
+            assert evaluate(program, arch, call, family) == want, (call, family)
     clone = seccomp.CLONE[column]
     assert evaluate(program, arch, clone, SIGCHLD) == ALLOW  # fork
     assert evaluate(program, arch, clone, CLONE_THREAD_FLAGS) == ALLOW  # a thread
@@ -74,7 +82,11 @@ def test_numbers_match_the_kernel_headers(machine: str, header: str) -> None:
         pytest.skip(f"{header} is not installed")
     table = dict(re.findall(r"#define __NR_(\w+)\s+(\d+)\s*$", Path(header).read_text(), re.M))
     column = seccomp.ARCHES[machine][0]
-    for name, numbers in {**seccomp.DENIED, "clone": seccomp.CLONE, "clone3": seccomp.CLONE3}.items():
+    known = {**seccomp.DENIED, "clone": seccomp.CLONE, "clone3": seccomp.CLONE3,
+             "socket": seccomp.SOCKET_CALLS[0], "socketpair": seccomp.SOCKET_CALLS[1]}
+    if "statmount" in table:
+        assert int(table["statmount"]) == seccomp.FIRST_UNKNOWN
+    for name, numbers in known.items():
         expected = int(table[name]) if name in table else None
         assert numbers[column] == expected, name
 
@@ -124,3 +136,38 @@ def test_toolchains_and_threads_keep_working(tmp_path: Path) -> None:
     with Sandbox() as box:
         result = box.run(["python3", "/prog/t.py"], limits=LIMITS, binds=[Bind(str(tmp_path), "/prog")])
     assert result.ok and result.stdout == b"thread\nchild\n25\n", result.stderr
+
+
+NEWER = """import ctypes, socket
+libc = ctypes.CDLL(None, use_errno=True)
+for name, nr in {"statmount": 457, "listmount": 458, "open_tree_attr": 467, "far": 1000}.items():
+    ctypes.set_errno(0)
+    print(name, libc.syscall(ctypes.c_long(nr), *([ctypes.c_long(0)] * 6)), ctypes.get_errno())
+for family in ("AF_UNIX", "AF_INET", "AF_INET6", "AF_NETLINK", "AF_VSOCK", "AF_PACKET", "AF_ALG"):
+    try:
+        socket.socket(getattr(socket, family), socket.SOCK_DGRAM if family != "AF_ALG"
+                      else socket.SOCK_SEQPACKET).close()
+        print(family, "made")
+    except OSError as exc:
+        print(family, exc.errno)
+"""
+
+
+@needs_root
+def test_calls_newer_than_the_filter_and_other_families_are_refused(tmp_path: Path) -> None:
+    """Issue 40: statmount, listmount and open_tree_attr passed a pure deny-list, and a
+    vsock socket ignores the jail's network namespace."""
+    (tmp_path / "newer.py").write_text(NEWER)
+    tmp_path.chmod(0o755)
+    from problemtools_py.sandbox.protocol import Bind
+
+    with Sandbox() as box:
+        result = box.run(["python3", "/prog/newer.py"], limits=LIMITS,
+                         binds=[Bind(str(tmp_path), "/prog")])
+    assert result.ok, result.stderr
+    seen = dict(line.split(" ", 1) for line in result.stdout.decode().splitlines())
+    assert seen == {"statmount": f"-1 {errno.ENOSYS}", "listmount": f"-1 {errno.ENOSYS}",
+                    "open_tree_attr": f"-1 {errno.ENOSYS}", "far": f"-1 {errno.ENOSYS}",
+                    "AF_UNIX": "made", "AF_INET": "made", "AF_INET6": "made", "AF_NETLINK": "made",
+                    "AF_VSOCK": str(errno.EAFNOSUPPORT), "AF_PACKET": str(errno.EAFNOSUPPORT),
+                    "AF_ALG": str(errno.EAFNOSUPPORT)}  # fmt: skip
