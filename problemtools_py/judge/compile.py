@@ -19,7 +19,7 @@ from problemtools_py.judge import buildcache, buildfiles, javacds, pch
 from problemtools_py.judge.languages import Language
 from problemtools_py.sandbox import inprocess
 from problemtools_py.sandbox.pool import SandboxPool
-from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
+from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
 
 BUILD_DIR, RUN_DIR = "/build", "/prog"
@@ -238,9 +238,6 @@ class Builder:
             target.write_bytes(content)
             if name in SCRIPT_NAMES or content.startswith(b"#!"):
                 target.chmod(0o755)
-        if os.geteuid() == 0:
-            for path in buildfiles.tree(work):
-                os.chown(path, SANDBOX_UID, SANDBOX_GID, follow_symlinks=False)
 
     def _compile(
         self, language: Language, work: Path, files: dict[str, bytes], main: str
@@ -306,6 +303,11 @@ class Builder:
         interpreter may run itself (a new interpreter costs ~40 ms of CPU). A sandbox
         failure raises SandboxError: never cache what the machine, not the program, caused."""
         with self.pool.sandbox() as box:
+            if os.geteuid() == 0:  # the build directory, to this sandbox's own user
+                for path in (
+                    p for b in binds if b.writable for p in buildfiles.tree(Path(b.source))
+                ):
+                    os.chown(path, *box.user, follow_symlinks=False)
             fast = in_process and box.python_matches()
             return box.run(argv, limits=self.limits, binds=binds, cwd=BUILD_DIR,
                            inprocess=inprocess.COMMAND if fast else None)  # fmt: skip

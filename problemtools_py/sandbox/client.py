@@ -101,6 +101,7 @@ class Sandbox:
         self.isolation = hello.isolation
         self.python = hello.python
         self.stdlib = hello.stdlib
+        self.user = hello.user  # (uid, gid) its programs run as: this sandbox's alone
         if hello.jail_python is not None:  # (the server's own probe ran python3 in a jail)
             self._python_matches = hello.jail_python == self.python[:2]
         if self.isolation.startswith("refused"):
@@ -268,6 +269,12 @@ class Sandbox:
     def lean_open(self) -> bool:
         """Whether the open session took its direct line (a lean one could be had)."""
         return self.lean is not None
+
+    def renew_lean(self) -> None:
+        """The open lean session's next run starts another completion: nothing of the
+        programs it ran before is in that run's reach (issue 40; see zygote.keep)."""
+        if self.lean is not None:
+            self.lean.renew()
 
     def run_lean(
         self,

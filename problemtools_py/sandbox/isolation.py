@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import os
 
-from problemtools_py.sandbox import pystart
-from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID, Bind
+from problemtools_py.sandbox import identity, pystart
+from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.records import NamedTuple
 from problemtools_py.sandbox.syscalls import (
     MS_BIND,
@@ -101,6 +101,6 @@ def build_root(spec: RootSpec) -> None:
     cwd = root + spec.cwd
     if not os.path.isdir(cwd):
         os.makedirs(cwd)
-        os.chown(cwd, SANDBOX_UID, SANDBOX_GID)
+        os.chown(cwd, *identity.ids())
     os.chroot(root)
     os.chdir(spec.cwd)

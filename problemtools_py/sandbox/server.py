@@ -10,19 +10,15 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
 import socket
 import sys
-import time
 
-from problemtools_py.sandbox import inprocess, pystart, spawned, syscalls, zygote
-from problemtools_py.sandbox.cgroups import Cgroups, RunGroup
+from problemtools_py.sandbox import identity, inprocess, probe, pystart, spawned, syscalls, zygote
+from problemtools_py.sandbox.cgroups import RunGroup
 from problemtools_py.sandbox.jail import Jail, JailSpec
 from problemtools_py.sandbox.process import Run, RunPlace
 from problemtools_py.sandbox.protocol import (
-    ENV,
-    NO_ISOLATION,
     SPAWNS,
     Bind,
     Hello,
@@ -39,26 +35,6 @@ if TYPE_CHECKING:
     from typing import Any, NoReturn
 
 
-PROBE_RETRIES = (0.2, 0.5)  # seconds before each further probe of a root server's isolation
-
-
-class Mode:
-    """What isolation this server can give. (No dataclasses in the sandbox: importing them
-    costs every server 5 ms of its start.)"""
-
-    def __init__(self) -> None:
-        self.namespaces = False
-        self.cgroups: Cgroups | None = None
-        self.missing: list[str] = []
-        self.refused = False  # as root, full isolation could not be had: nothing runs
-
-    @property
-    def label(self) -> str:
-        if not self.missing:
-            return "full"
-        return ("refused" if self.refused else "partial") + ": no " + ", no ".join(self.missing)
-
-
 class Server:
     def __init__(self, sock: socket.socket, maker: Server | None = None) -> None:
         self.sock = sock
@@ -67,80 +43,21 @@ class Server:
         self.session_req: Request | None = None
         self.session_lean = False  # the open session takes runs from the grader only
         self.session_loop = ""  # a lean session's run loop: "c" or "python"
-        self.mode = Mode()
+        self.mode = probe.Mode()
         self.jail_python: tuple[int, int] | None = None
         self.spawner = False  # it forked other servers, and runs nothing (see spawn)
         self.spawns = False  # it is to fork the others: it prepares after its hello
         if maker is None:
-            self.mode = self._probe()
-        else:  # forked from a server that probed (see spawn)
-            self.mode, self.jail_python = maker.mode, maker.jail_python
-
-    def _probe(self) -> Mode:
-        """What isolation this server gives. As root it is full or nothing: a probe that
-        finds less (a namespace call refused, the machine's open-file table full for a
-        moment) is tried again, then the server refuses to run anything (the judge says
-        why). Less than full only where the user asked for it (PROBLEMTOOLS_PY_NO_ISOLATION)
-        or where no more can be had (not root)."""
-        strict = os.geteuid() == 0 and not os.environ.get(NO_ISOLATION)
-        mode = self._probe_once()
-        for delay in PROBE_RETRIES if strict else ():
-            if not mode.missing:
-                return mode
-            time.sleep(delay)
-            self.mode = Mode()
-            mode = self._probe_once()
-        mode.refused = strict and bool(mode.missing)
-        return mode
-
-    def _probe_once(self) -> Mode:
-        mode = self.mode
-        if os.environ.get(NO_ISOLATION):
-            mode.missing = ["isolation (turned off on request: resource limits only)"]
-            return mode
-        if os.geteuid() != 0:
-            mode.missing = [
-                "root (programs run with resource limits only: no network, file "
-                "system or process isolation)"
-            ]
-            return mode
-        try:
-            syscalls.unshare(syscalls.CLONE_NEWNET)
-        except OSError as exc:
-            mode.missing.append(f"network namespace ({exc.strerror})")
-        mode.cgroups, why = Cgroups.detect()
-        if mode.cgroups is None:
-            mode.missing.append(f"cgroups ({why}; memory limited by address space)")
-        mode.namespaces = True
-        # One run in a jail tells whether jails work, and which python3 runs there (whether
-        # Python programs may run in this server's interpreter: see Sandbox.python_matches).
-        # When this server is the python3 a jail's PATH finds (the same file: the jail binds
-        # those directories), `true` does for the first, and the answer is this version.
-        found = shutil.which("python3", path=ENV["PATH"])
-        mine = found is not None and os.path.realpath(found) == os.path.realpath(sys.executable)
-        version = ("python3", "-S", "-c", "import sys; print(*sys.version_info[:2])")
-        argv = ("true",) if mine else version
-        null_in = os.open(os.devnull, os.O_RDONLY)
-        out_r, out_w = os.pipe()
-        probe = Request(argv, 5, 10, 256 << 20, 1 << 20, tasks=16, file_bytes=1 << 20)
-        reply = self.run(probe, null_in, out_w)
-        said = os.read(out_r, 64).split()
-        os.close(out_r)
-        if "error" in reply:
-            mode.namespaces = False
-            mode.missing.append(f"namespaces ({reply['error']})")
-        elif mine:
-            self.jail_python = (sys.version_info[0], sys.version_info[1])
-        elif reply.get("exit_code") == 0 and len(said) == 2 and all(w.isdigit() for w in said):
-            self.jail_python = (int(said[0]), int(said[1]))
-        return mode
+            self.mode = probe.probe(self)
+        else:  # forked from a server that probed (see spawn): a user of its own
+            self.mode, self.jail_python = probe.spawned_mode(maker.mode), maker.jail_python
 
     def serve(self, pidfd: int | None = None) -> None:
         """Say hello (with ``pidfd``, this process's own, when it was spawned), then
         answer requests until the judge's end of the socket closes."""
         python = (sys.version_info[0], sys.version_info[1])
         hello = Hello(self.mode.label, python, tuple(pystart.stdlib_dirs()), os.getpid(),
-                      self.jail_python)  # fmt: skip
+                      self.jail_python, identity.known())  # fmt: skip
         try:
             send_message(self.sock, to_wire(hello), [pidfd] if pidfd is not None else None)
         except OSError:  # the judge went away first (it exited without using this server)
@@ -231,6 +148,7 @@ class Server:
         preload, imported here once for all of them, and its reaping of them."""
         if not self.spawner:
             self.spawner = True
+            identity.release()  # (each server it forks takes a user of its own)
             inprocess.preload()
             spawned.begin(self.mode.cgroups)
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import processes_of
 
 from problemtools_py.sandbox import client as sandbox_module
 from problemtools_py.sandbox.client import Sandbox
@@ -59,16 +60,12 @@ def box() -> Iterator[Sandbox]:
         yield sandbox
 
 
-def nobody_processes() -> list[str]:
-    out = subprocess.run(["ps", "-u", "65534", "-o", "pid=,cmd="], capture_output=True,
-                         text=True, check=False).stdout
-    return [line for line in out.splitlines() if line.strip()]
 
 
 def run(box: Sandbox, argv: list[str], programs: Path, limits: Limits = LIMITS, **kw: object):  # type: ignore[no-untyped-def]
     binds = [Bind(str(programs), "/prog"), *kw.pop("binds", [])]  # type: ignore[misc]
     result = box.run(argv, limits=limits, binds=binds, **kw)  # type: ignore[arg-type]
-    assert nobody_processes() == [], "a process of the run outlived it"
+    assert processes_of(box.user) == [], "a process of the run outlived it"
     return result
 
 
@@ -78,10 +75,10 @@ def test_isolation_is_full(box: Sandbox) -> None:
 
 
 @needs_root
-def test_runs_as_nobody_in_a_private_root(box: Sandbox, programs: Path) -> None:
+def test_runs_as_its_own_user_in_a_private_root(box: Sandbox, programs: Path) -> None:
     result = run(box, ["sh", "-c", "id -u; ls /; pwd"], programs)
     uid, *rest = result.stdout.decode().split()
-    assert uid == "65534" and rest[-1] == "/work"
+    assert uid == str(box.user[0]) and rest[-1] == "/work"
     assert set(rest[:-1]) <= {"bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc",
                               "prog", "sbin", "tmp", "usr", "work"}
 
@@ -260,14 +257,14 @@ def test_a_session_runs_each_test_fresh(box: Sandbox, programs: Path) -> None:
     script = "ls /tmp /work; touch /tmp/left /work/left; (sleep 30 &); echo done"
     with box.session(limits=LIMITS, binds=binds):
         first = box.run(["sh", "-c", script], limits=LIMITS)
-        assert nobody_processes() == []
+        assert processes_of(box.user) == []
         second = box.run(["sh", "-c", script], limits=LIMITS)
         busy = box.run(["/prog/busy"], limits=LIMITS)
         after = box.run(["sh", "-c", "echo ok"], limits=LIMITS)
     assert first.stdout == second.stdout == b"/tmp:\n\n/work:\ndone\n"
     assert busy.outcome is Outcome.TLE and busy.cpu_seconds >= 1.0
     assert after.ok and after.cpu_seconds < 0.5  # CPU is counted per run
-    assert nobody_processes() == []
+    assert processes_of(box.user) == []
 
 
 @needs_root

@@ -67,7 +67,7 @@ def test_a_run_that_spoils_its_scratch_space_spoils_nothing_for_the_next(session
         checked = session.run(["python3", "/prog/check.py"], limits=LIMITS)
         assert checked.ok, checked.stderr
         assert checked.stdout.decode().splitlines() == [
-            "[] [] []", "0o755 65534 [] True", "wrote"]
+            "[] [] []", f"0o755 {session.user[0]} [] True", "wrote"]
 
 
 def test_an_untouched_scratch_space_is_kept_and_stays_clean(session: Sandbox) -> None:

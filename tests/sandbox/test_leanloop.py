@@ -15,10 +15,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import processes_of
 
 from problemtools_py.sandbox import native
 from problemtools_py.sandbox.client import Sandbox
-from problemtools_py.sandbox.protocol import LEAN_LOOP, SANDBOX_UID, Bind
+from problemtools_py.sandbox.protocol import LEAN_LOOP, Bind
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="a lean session needs root")
@@ -175,7 +176,7 @@ def test_an_exec_run_starts_as_a_new_program(lean: tuple[Sandbox, Path]) -> None
     box, work = lean
     status = run(box, None, work, argv=["cat", "/proc/self/status"]).stdout.decode()
     fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
-    assert fields["Uid"].split()[0] == str(SANDBOX_UID) and fields["NoNewPrivs"] == "1"
+    assert fields["Uid"].split()[0] == str(box.user[0]) and fields["NoNewPrivs"] == "1"
     assert int(fields["SigIgn"], 16) == 0 and int(fields["SigBlk"], 16) == 0, fields
     assert run(box, None, work, argv=["ls", "/proc/self/fd"]).stdout == b"0\n1\n2\n3\n"
     limits = run(box, None, work, argv=["cat", "/proc/self/limits"]).stdout.decode()
@@ -244,9 +245,7 @@ def test_scratch_space_and_processes_do_not_outlive_a_run(lean: tuple[Sandbox, P
     found = run(box, "import os\nprint(os.path.exists('/tmp/left'), len(os.listdir('/proc')))",
                 work)  # fmt: skip
     assert found.stdout.split()[0] == b"False"
-    ps = subprocess.run(["pgrep", "-u", "nobody", "-f", "sleep 60"], capture_output=True,
-                        check=False)  # fmt: skip
-    assert ps.stdout == b""
+    assert not [p for p in processes_of(box.user) if "sleep 60" in p]
 
 
 def test_each_run_is_seeded_afresh(lean: tuple[Sandbox, Path]) -> None:

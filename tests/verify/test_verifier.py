@@ -17,7 +17,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from builders import append, move, replace, write
-from conftest import SAMPLE_NAMES, SAMPLES
+from conftest import SAMPLE_NAMES, SAMPLES, stray_processes
 
 from problemtools_py.cli.verifyproblem import main
 from problemtools_py.resources import load_schema
@@ -354,9 +354,7 @@ def _interrupt_a_long_verification(root: Path, tmp_path: Path, *flags: str) -> t
             os.killpg(process.pid, signal.SIGKILL)  # (only if it is still there)
     assert process.returncode == 130, err
     assert err.strip().endswith("verifyproblem: interrupted")
-    leftover = subprocess.run(["ps", "-u", "65534", "-o", "pid=,cmd="], capture_output=True,
-                              text=True, check=False).stdout  # fmt: skip
-    assert leftover.strip() == ""
+    assert stray_processes() == []
     return out, err
 
 
