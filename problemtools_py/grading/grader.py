@@ -28,7 +28,14 @@ from problemtools_py.errors import FatalError
 from problemtools_py.grading.compiled import Compiler, place, remove
 from problemtools_py.grading.extract import extract_program
 from problemtools_py.grading.problems import NoProblems, ProblemSource, open_source
-from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings
+from problemtools_py.grading.results import (
+    MAX_COMPLETION_CHARS,
+    MAX_PROGRAM_BYTES,
+    STATUS_OF,
+    TOO_LARGE,
+    GradeResult,
+    Settings,
+)
 from problemtools_py.grading.testrun import Cancelled, TestRun
 from problemtools_py.judge import python2
 from problemtools_py.judge.interpreter import find
@@ -88,8 +95,7 @@ class Grader:
             self._session(box)
 
     def _warmed(self) -> None:
-        """Wait for the warm-up: a worker that took a sandbox before it ended would start
-        one more."""
+        """Wait for the warm-up (a worker taking a sandbox before would start another)."""
         for thread in self._warming:
             thread.join()
 
@@ -185,10 +191,14 @@ class Grader:
     ) -> GradeResult:
         """``completion`` on ``tests`` (stdin, expected stdout) given by the caller; its
         language from the fence tag (among ``Settings.languages``) or ``language``."""
+        if len(completion) > MAX_COMPLETION_CHARS:
+            return _too_large("the completion", len(completion.encode()))
         found = self._program(completion, language)
         if found is None:
             return GradeResult(0.0, "no_code")
         code_language, code = found
+        if len(code.encode()) > MAX_PROGRAM_BYTES:
+            return _too_large("the program", len(code.encode()))
         exe = None
         if code_language == "python3":
             try:
@@ -236,7 +246,10 @@ class Grader:
         self, code: str, language: str, stdin: str, time_limit: float, output_bytes: int
     ) -> RunResult | GradeResult:
         """Run a program (its text, no fences) once on ``stdin``: its run, or the result
-        that ended it first (``compile_error``, ``grader_error``, ``harness_overload``)."""
+        that ended it first (``compile_error``, ``grader_error``, ``harness_overload``,
+        ``code_too_large``)."""
+        if len(code.encode()) > MAX_PROGRAM_BYTES:
+            return _too_large("the program", len(code.encode()))
         exe = None
         if language != "python3":
             built = self._compiler().build(code, language)
@@ -310,12 +323,17 @@ class Grader:
         self._open_session(box, work)
 
     def _session(self, box: Sandbox) -> Path:
-        """Each sandbox keeps one jail open for every completion it grades: its program
-        directory (bound read-only at /prog) gets each completion's code in turn, and the
-        jail kills leftovers and renews its scratch space after every run."""
+        """Each sandbox keeps one jail open for every completion it grades (its program
+        directory, /prog, gets each one's code in turn), but nothing of one completion is
+        in another's reach: a lean session's next run goes to a new fork of its init (see
+        sandbox.renewal); a session without a lean init is opened anew."""
         with self._lock:
             found = self._sessions.get(box)
         if found is not None:
+            if box.lean_open:
+                box.renew_lean()
+            else:
+                self._reopen(box)
             return found[0]
         work = Path(temp_dir("grade"))  # (named by this process: see sandbox.spawned)
         work.chmod(0o755)
@@ -375,3 +393,8 @@ class Grader:
             return self.grade(problem_id, completion)
         finally:
             self._worker.cancel = None
+
+
+def _too_large(what: str, size: int) -> GradeResult:
+    cap = MAX_PROGRAM_BYTES if what == "the program" else MAX_COMPLETION_CHARS
+    return GradeResult(0.0, TOO_LARGE, message=f"{what} has {size:,} bytes; at most {cap:,}")

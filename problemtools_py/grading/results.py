@@ -21,6 +21,13 @@ STATUS_OF = {
     Verdict.CE: "syntax_error",
 }
 NO_REWARD = ("harness_overload", "grader_error")
+# A completion, and the program taken from it, past these sizes is "code_too_large"
+# (reward 0.0; issue 40): an 8 MB completion held the grader's interpreter for 9 s while
+# it was compiled, and an honest program graded beside it timed out unable to write. A
+# program of 256 KiB compiles in ~0.15 s (contest judges take 64 to 128 KiB).
+MAX_COMPLETION_CHARS = 4 << 20
+MAX_PROGRAM_BYTES = 256 << 10
+TOO_LARGE = "code_too_large"
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import os
 import socket
 
 from problemtools_py.sandbox.protocol import (
+    FRESH,
     LEAN_REPLY,
     LeanRequest,
     Reply,
@@ -26,6 +27,12 @@ class LeanLine:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.spec: bytes | None = None
+        self.fresh = False  # the next run starts another completion (see protocol.FRESH)
+
+    def renew(self) -> None:
+        """What runs next belongs to another completion: its first run goes to a new fork
+        of the init (which never held a program), with the spec, as the first of all."""
+        self.fresh, self.spec = True, None
 
     def close(self) -> None:
         self.sock.close()
@@ -40,10 +47,11 @@ def lean_call(
     err = os.memfd_create("stderr")
     spec = lean_spec(request)
     known, line.spec = line.spec == spec, None  # (unknown until the init has read it)
+    flags = FRESH if line.fresh else 0
     try:
-        socket.send_fds(line.sock, [pack_lean_request(request, b"" if known else spec)],
+        socket.send_fds(line.sock, [pack_lean_request(request, b"" if known else spec, flags)],
                         [stdin, out_w, err])  # fmt: skip
-        line.spec = spec
+        line.spec, line.fresh = spec, False
         os.close(out_w)
         out_w = -1
         stdout, over = _read_limited(out_r, limits.output_bytes)

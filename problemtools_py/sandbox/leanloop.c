@@ -40,9 +40,12 @@
 #define REQUEST_SIZE 28 /* =ddiiI */
 #define REPLY_SIZE 56   /* =BBBBiiddddqI */
 #define POLL_MS 20
+#define NOFILE 1024     /* inside.NOFILE: descriptors per task (see docs/judging.md) */
 #define SCRATCH_INODES 16384
 
-enum { CHILD = 0, NEED_SPEC = 1, NEED_PREPARE = 2, CONTROL = 3, GRADER_GONE = 4, FAILED = -1 };
+enum { CHILD = 0, NEED_SPEC = 1, NEED_PREPARE = 2, CONTROL = 3, GRADER_GONE = 4, RENEW = 5,
+       FAILED = -1 };
+#define FRESH 1         /* protocol.FRESH: the request starts another completion */
 
 struct lean_config {            /* mirrored by leannative.Config (ctypes) */
     int grader, control;
@@ -75,6 +78,7 @@ struct lean_state {             /* mirrored by leannative.State */
     char *const *exec_argv;     /* an exec'd spec's argv and environment, NULL-ended, held */
     char *const *exec_envp;     /* by Python (NULL: Python starts the program, see run) */
     const char *exec_path;      /* the PATH searched for argv[0] (NULL: it names a path) */
+    int served;                 /* a request was read: this process has held a program */
 };
 
 static double now(void) {
@@ -174,6 +178,8 @@ static int child(const struct lean_config *c, struct lean_state *s, int exec_w) 
     if (setrlimit(RLIMIT_FSIZE, &r)) return say(exec_w, "RLIMIT_FSIZE"), -1;
     r.rlim_cur = r.rlim_max = 0;
     if (setrlimit(RLIMIT_CORE, &r)) return say(exec_w, "RLIMIT_CORE"), -1;
+    r.rlim_cur = r.rlim_max = NOFILE;
+    if (setrlimit(RLIMIT_NOFILE, &r)) return say(exec_w, "RLIMIT_NOFILE"), -1;
     rlim_t stack = 1 << 30;
     if (c->address_space >= 0) {
         r.rlim_cur = r.rlim_max = (rlim_t)c->address_space;
@@ -355,6 +361,24 @@ static void close_pending(struct lean_state *s) {
     s->pending = 0;
 }
 
+/* Whether the next request, not yet read, starts another completion (its header peeked:
+ * its descriptors stay queued for whoever reads it). A header not all there yet is waited
+ * for; the grader gone: not fresh (read_request finds that). */
+static int next_is_fresh(int fd) {
+    char head[REQUEST_SIZE];
+    for (;;) {
+        ssize_t n = recv(fd, head, REQUEST_SIZE, MSG_PEEK);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return 0;
+        if (n == REQUEST_SIZE) break;
+        struct pollfd p = {fd, POLLIN, 0};
+        poll(&p, 1, 1); /* (the rest of a header sent in one call: microseconds) */
+    }
+    int flags;
+    memcpy(&flags, head + 20, 4);
+    return (flags & FRESH) != 0;
+}
+
 /* Read one request: 1 when a run is pending, 0 when it was answered with an error (a
  * malformed request), -1 when the grader has gone. */
 static int read_request(const struct lean_config *c, struct lean_state *s) {
@@ -387,6 +411,7 @@ static int read_request(const struct lean_config *c, struct lean_state *s) {
     }
     memcpy(s->fds, fds, sizeof s->fds);
     s->pending = 1;
+    s->served = 1;
     return 1;
 gone:
     for (int i = 0; i < nfds; i++) close(fds[i]);
@@ -537,6 +562,7 @@ int ptpy_lean_serve(const struct lean_config *c, struct lean_state *s, int prepa
             }
             if (p[0].revents) return CONTROL;
             if (!p[1].revents) continue;
+            if (s->served && next_is_fresh(c->grader)) return RENEW;
             int got = read_request(c, s);
             if (got < 0) return GRADER_GONE;
             if (got == 0) continue;

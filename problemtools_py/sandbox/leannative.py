@@ -9,8 +9,8 @@ import ctypes
 import os
 import socket
 
+from problemtools_py.sandbox import identity
 from problemtools_py.sandbox.inside import SHARED_SCRATCH, Setup, Stats
-from problemtools_py.sandbox.protocol import SANDBOX_GID, SANDBOX_UID
 
 TYPE_CHECKING = False  # (not typing's: a lean init imports this module, see records)
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
         def start(self, exec_error: int) -> None: ...
 
 
-CHILD, NEED_SPEC, NEED_PREPARE, CONTROL, GRADER_GONE, FAILED = 0, 1, 2, 3, 4, -1
+CHILD, NEED_SPEC, NEED_PREPARE, CONTROL, GRADER_GONE, RENEW, FAILED = 0, 1, 2, 3, 4, 5, -1
 MAX_JOIN = MAX_SCRATCH = 4
 
 
@@ -84,6 +84,7 @@ class State(ctypes.Structure):
         ("exec_argv", ctypes.POINTER(ctypes.c_char_p)),
         ("exec_envp", ctypes.POINTER(ctypes.c_char_p)),
         ("exec_path", ctypes.c_char_p),
+        ("served", ctypes.c_int),
     ]
 
 
@@ -116,8 +117,8 @@ def config(
         cwd=setup.cwd.encode(),
         file_bytes=setup.file_bytes,
         address_space=-1 if setup.address_space is None else setup.address_space,
-        uid=SANDBOX_UID,
-        gid=SANDBOX_GID,
+        uid=identity.ids()[0],
+        gid=identity.ids()[1],
     )
     for index, fd in enumerate(setup.join):
         made.join[index] = fd
@@ -130,17 +131,18 @@ def config(
 def serve(
     library: str, control: socket.socket, grader: socket.socket, setup: Setup, stats: Stats,
     current: Program, on_control: Callable[[socket.socket], None],
-) -> None:  # fmt: skip
+) -> bool:  # fmt: skip
     """Serve runs with the C loop until the server closes the control socket (then the init
-    exits, in ``on_control``); returns at once, serving nothing, when the loop cannot be
-    had here."""
+    exits, in ``on_control``) or another completion's first run is next (True: a new fork
+    of the init serves it, see zygote.keep); False at once, serving nothing, when the loop
+    cannot be had here."""
     try:
         lib = ctypes.PyDLL(library)
     except OSError:
-        return
+        return False
     made = config(control, grader, setup, stats)
     if made is None:
-        return
+        return False
     state = State()
     held: list[object] = []  # (the arrays state.exec_* point into, see exec_spec)
     lib.ptpy_lean_start(ctypes.byref(made), ctypes.byref(state))
@@ -164,6 +166,8 @@ def serve(
             prepared = 1
         elif code == CONTROL:
             on_control(control)
+        elif code == RENEW:
+            return True
         elif code == GRADER_GONE:
             made.grader = -1  # (the server's control socket still ends the init)
             grader.close()

@@ -36,14 +36,12 @@ if TYPE_CHECKING:
 
 _HEADER = struct.Struct("!I")
 MAX_FDS = 8
-SANDBOX_UID = 65534  # nobody: every program runs as this user
-SANDBOX_GID = 65534  # nogroup
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
 KILL = {"kill": True}
 LEAN_LOOP = "PROBLEMTOOLS_PY_LEAN_LOOP"  # "python": lean inits run their loop in Python
 SPAWNS = "PROBLEMTOOLS_PY_SPAWNS"  # (in a server's environment: see launch.start_server)
 # Set (to anything) where the user asks programs to run with resource limits only, no
-# jail: the one way a root sandbox gives less than full isolation (see Server._probe).
+# jail: the one way a root sandbox gives less than full isolation (see probe.probe).
 NO_ISOLATION = "PROBLEMTOOLS_PY_NO_ISOLATION"
 CLOSE = {"close": True}
 
@@ -62,6 +60,7 @@ class Hello(NamedTuple):
     stdlib: tuple[str, ...]  # its standard library's directories (bound for in-process runs)
     pid: int
     jail_python: tuple[int, int] | None = None  # python3's version in a jail (None: unknown)
+    user: tuple[int, int] = (-1, -1)  # the uid and gid its programs run as (see identity)
 
 
 class Request(NamedTuple):
@@ -111,8 +110,11 @@ class Reply(NamedTuple):
     queued_seconds: float | None = None  # stopped by the wall clock: time spent waiting for a CPU
 
 
-# cpu and wall seconds, core (-1: any), flags (unused, 0), length of the JSON spec after it
+# cpu and wall seconds, core (-1: any), flags (FRESH), length of the JSON spec after it
 LEAN_REQUEST = struct.Struct("=ddiiI")
+# The first run of another completion: served by a new fork of the init, never by a
+# process that held an earlier completion's program (see zygote.keep); the spec comes too.
+FRESH = 1
 # kind (0 a run, 1 an error), killed (0, 1 cpu, 2 wall), oom, queued given; exit code,
 # signal (0: none); cpu, wall, ended, queued seconds; peak memory; length of the message
 LEAN_REPLY = struct.Struct("=BBBBiiddddqI")
@@ -142,9 +144,9 @@ def read_lean_spec(spec: bytes) -> tuple[list[str], dict[str, str], str | None]:
     return argv, env, words[at + 2 * size] or None
 
 
-def pack_lean_request(request: LeanRequest, spec: bytes) -> bytes:
+def pack_lean_request(request: LeanRequest, spec: bytes, flags: int = 0) -> bytes:
     core = -1 if request.core is None else request.core
-    head = LEAN_REQUEST.pack(request.cpu_seconds, request.wall_seconds, core, 0, len(spec))
+    head = LEAN_REQUEST.pack(request.cpu_seconds, request.wall_seconds, core, flags, len(spec))
     return head + spec
 
 
@@ -200,6 +202,7 @@ def hello_from_wire(msg: dict[str, Any]) -> Hello:
         tuple(str(d) for d in msg["stdlib"]),
         int(msg["pid"]),
         (int(jail[0]), int(jail[1])) if (jail := msg.get("jail_python")) else None,
+        (int(msg["user"][0]), int(msg["user"][1])),
     )
 
 

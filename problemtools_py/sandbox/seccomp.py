@@ -9,8 +9,8 @@ reads as a runtime error of the judge's making, and a runtime that probes for a 
 
 What is denied, and why a contest program never needs it:
 - shared kernel state that outlives a run or crosses jails: the key rings (``add_key``,
-  ``request_key``, ``keyctl``: the user keyring of ``nobody`` is one for every sandbox on
-  the machine), System V IPC and POSIX message queues;
+  ``request_key``, ``keyctl``: a user's keyring outlives the run, and a sandbox's
+  user is leased again by later sandboxes), System V IPC and POSIX message queues;
 - new namespaces (``unshare``, ``setns``, ``clone`` with a ``CLONE_NEW*`` flag): an
   unprivileged user namespace would hand the program capabilities over its own mounts;
 - kernel attack surface: ``bpf``, ``perf_event_open``, ``userfaultfd``, ``io_uring_*``,
@@ -22,7 +22,7 @@ What is denied, and why a contest program never needs it:
 
 ``mount`` and ``umount2`` pass the filter: a jail's init installs it on itself once (so
 every program inherits it, at no cost per run) and mounts each run's fresh scratch space
-after that. Programs still cannot mount: they run as ``nobody`` without
+after that. Programs still cannot mount: they run as the sandbox's user without
 ``CAP_SYS_ADMIN``, and the one way to gain it, a user namespace of their own, is denied
 above (the kernel answers ``EPERM``, as the filter would).
 

@@ -24,13 +24,14 @@ import socket
 import sys
 import time
 
-from problemtools_py.sandbox import inprocess, pystart
+from problemtools_py.sandbox import identity, inprocess, pystart, renewal
 from problemtools_py.sandbox.inside import (
     LEAN_ENVIRON,
     RunFds,
     Setup,
     Stats,
     kill_all,
+    pin,
     program,
     queued_seconds,
     reap_all,
@@ -56,7 +57,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 POLL_SECONDS = 0.02  # how often the CPU time of the whole tree is checked while it runs
-_ALL_CORES = os.sched_getaffinity(0)
 MOUNT = "/.ptpy"  # the judge's directory is bound at MOUNT/problemtools_py/judge
 BOOT = (
     f"import sys; sys.path.insert(0, {MOUNT!r}); from problemtools_py.sandbox import zygote; "
@@ -85,6 +85,7 @@ def lean_config(
         "program_path": pystart.program_path(),
         "scratch": list(setup.scratch),
         "native": native,
+        "user": identity.ids(),
     }
 
 
@@ -128,6 +129,8 @@ def run_init(config: dict[str, Any]) -> None:
     serves runs from the grader until the server closes the control socket."""
     pystart.stdlib_path(config["stdlib_path"])
     pystart.program_path(config["program_path"])
+    if os.geteuid() == 0:  # (a fresh interpreter: the lease is its server's)
+        identity.adopt(*config["user"])
     LEAN_ENVIRON.update(os.environ)
     setup = Setup(
         config["cwd"],
@@ -141,12 +144,18 @@ def run_init(config: dict[str, Any]) -> None:
     stats = Stats({name: (fd, key) for name, (fd, key) in config["stats"].items()})
     control = socket.socket(fileno=config["control"])
     grader = socket.socket(fileno=config["grader"])
-    current = Current(setup)
-    if config.get("native"):
+    native = config.get("native")
+    if native:
         from problemtools_py.sandbox import leannative
 
-        leannative.serve(config["native"], control, grader, setup, stats, current, on_control)
-    serve_python(control, grader, setup, stats, current)
+    def completions() -> None:  # (in a fresh fork of this init: see renewal)
+        current = Current(setup)
+        if native and leannative.serve(native, control, grader, setup, stats, current,
+                                       on_control):  # fmt: skip
+            return
+        serve_python(control, grader, setup, stats, current)
+
+    renewal.keep(completions)
 
 
 def serve_python(
@@ -156,14 +165,19 @@ def serve_python(
     stats: Stats,
     current: Current,
 ) -> None:
-    """The run loop in Python (no C compiler where the judge was installed)."""
+    """The run loop in Python (no C compiler where the judge was installed); returns when
+    another completion's first run is next (see renewal)."""
     grader: socket.socket | None = grader_sock
     while True:
         waiting = [control] if grader is None else [control, grader]
         ready = select.select(waiting, [], [])[0]
         if control in ready:
             on_control(control)
-        if grader is not None and grader in ready and not serve(grader, setup, stats, current):
+        if grader is None or grader not in ready:
+            continue
+        if current.served and renewal.fresh_next(grader):
+            return
+        if not serve(grader, setup, stats, current):
             grader.close()
             grader = None
 
@@ -189,6 +203,7 @@ class Current:
         self.inprocess: str | None = None
         self.main: inprocess.Main | None = None
         self.ready = False  # main installed, the environment the init's own: the short way
+        self.served = False  # a request was read: this process has held a program
 
     def update(self, spec: bytes) -> None:
         self.argv, self.env, self.inprocess = read_lean_spec(spec)
@@ -252,6 +267,7 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats, current: Current) -> 
         for fd in fds:
             os.close(fd)
         return False
+    current.served = True
     if spec:
         current.update(spec)
     if len(fds) != 3:
@@ -260,7 +276,7 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats, current: Current) -> 
         sock.sendall(pack_lean_error("a lean run takes stdin, stdout and stderr"))
         return True
     current.prepare()
-    _pin(core if core >= 0 else None)
+    pin(core if core >= 0 else None)
     exec_r, exec_w = os.pipe2(os.O_CLOEXEC)
     cpu_before, oom_before = stats.counts
     stats.reset_peak()
@@ -300,21 +316,6 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats, current: Current) -> 
     sock.sendall(pack_lean_reply(reply))
     renew_scratch(list(setup.scratch), setup.file_bytes)  # while the grader reads the reply
     return True
-
-
-_PINNED: list[int | None] = [None]  # the core this init (and so each program) runs on
-
-
-def _pin(core: int | None) -> None:
-    """Run on ``core`` (the grader's worker's, see Grader), or anywhere when None; set
-    only when it changes. Pinning is an optimisation: refused, it is left alone."""
-    if core == _PINNED[0]:
-        return
-    try:
-        os.sched_setaffinity(0, {core} if core is not None else _ALL_CORES)
-        _PINNED[0] = core
-    except OSError:
-        pass
 
 
 # main file: its bytes, its code, what each run drops (inprocess.shadowed_modules) and
