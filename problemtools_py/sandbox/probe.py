@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
         def run(self, req: Request, stdin_fd: int, stdout_fd: int) -> dict[str, Any]: ...
 
+
 PROBE_RETRIES = (0.2, 0.5)  # seconds before each further probe of a root server's isolation
 
 

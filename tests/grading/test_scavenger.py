@@ -2,8 +2,8 @@
 its own address space (every writable mapping: heaps, stacks, libraries' data) for an earlier completion's program and, when it finds it, prints
 the answer it holds: 1.0 on a problem it cannot solve means it read another's code. The
 scavenger's pattern cannot match its own text (it is a regular expression of classes),
-and a padded scavenger (over the C loop's 1 MiB main-file buffer, which such a program
-used to leave holding the previous one) is tried as well as a plain one."""
+and an honest program longer than the scavenger (whose tail the C loop's main-file buffer
+used to keep) is tried as well as a plain one."""
 
 from __future__ import annotations
 
@@ -33,7 +33,9 @@ for line in open("/proc/self/maps").read().splitlines():
         break
 print(found or "nothing")
 '''
-PADDED = SCAVENGER + "#" + "x" * (1 << 20) + "\n"  # over the C loop's main-file buffer
+# Longer than the scavenger, its mark at the end: the C loop's main-file buffer, written
+# only as far as each program goes, used to keep it past a shorter program's bytes.
+PADDED = "#" + "x" * (200 << 10) + "\n" + HONEST
 
 
 @pytest.fixture(scope="module")
@@ -43,15 +45,15 @@ def one_sandbox(dataset: Path) -> Iterator[Grader]:  # noqa: F811
         yield grader
 
 
-@pytest.mark.parametrize("scavenger", [SCAVENGER, PADDED], ids=["plain", "padded"])
+@pytest.mark.parametrize("honest", [HONEST, PADDED], ids=["plain", "padded"])
 def test_a_scavenger_finds_nothing_of_the_completion_before(one_sandbox: Grader,
-                                                            scavenger: str) -> None:
+                                                            honest: str) -> None:
     for _ in range(2):
-        assert one_sandbox.grade(IDS["yes"], py(HONEST)).reward == 1.0
-        assert one_sandbox.grade(IDS["yes"], py(scavenger)).status == "wrong_answer"
+        assert one_sandbox.grade(IDS["yes"], py(honest)).reward == 1.0
+        assert one_sandbox.grade(IDS["yes"], py(SCAVENGER)).status == "wrong_answer"
         # a run of its own (gradeserver's /run_code): its output says what it found
-        assert one_sandbox.grade(IDS["yes"], py(HONEST)).reward == 1.0
-        found = one_sandbox.execute(scavenger, "python3", "", 10.0, 1 << 20)
+        assert one_sandbox.grade(IDS["yes"], py(honest)).reward == 1.0
+        found = one_sandbox.execute(SCAVENGER, "python3", "", 10.0, 1 << 20)
         assert getattr(found, "stdout", b"") == b"nothing\n", found
 
 
@@ -64,6 +66,6 @@ def test_the_scavenger_does_find_a_program_in_its_own_run(one_sandbox: Grader) -
 def test_compute_score_is_not_reachable_either() -> None:
     tests = [["x\n", "YES\n"]]
     for _ in range(2):
-        assert rewards.compute_score("code", py(HONEST), tests)["score"] == 1.0
-        assert rewards.compute_score("code", py(SCAVENGER), tests)["score"] == 0.0
-        assert rewards.compute_score("code", py(PADDED), tests)["score"] == 0.0
+        for honest in (HONEST, PADDED):
+            assert rewards.compute_score("code", py(honest), tests)["score"] == 1.0
+            assert rewards.compute_score("code", py(SCAVENGER), tests)["score"] == 0.0
