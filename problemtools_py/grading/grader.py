@@ -70,6 +70,7 @@ class Grader:
         self.pool = pool if pool is not None else SandboxPool(self.jobs + 1)
         self._lock = threading.Lock()
         self._sessions: dict[Sandbox, tuple[Path, AbstractContextManager[Sandbox]]] = {}
+        self._held: dict[Sandbox, str | None] = {}  # the program each session ran last
         self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
         self._fetch_lock = threading.Lock()
         self._cores = self._pinning()
@@ -216,7 +217,7 @@ class Grader:
         self._warmed()
         try:
             with self.pool.sandbox() as box:
-                work = self._session(box)
+                work = self._session(box, f"{code_language}\0{code}")
                 placed = self._place(work, code, exe)
                 heap = self.settings.memory_mb - (exe.extra_memory_mb if exe else 0)
                 run = TestRun(
@@ -258,7 +259,7 @@ class Grader:
             exe = built
         self._warmed()
         with self.pool.sandbox() as box:
-            work = self._session(box)
+            work = self._session(box, f"{language}\0{code}")
             placed = self._place(work, code, exe)
             heap = self.settings.memory_mb - (exe.extra_memory_mb if exe else 0)
             argv = tuple(exe.argv(max(64, heap))) if exe is not None else None
@@ -300,10 +301,10 @@ class Grader:
         return [program]
 
     def _close_session(self, box: Sandbox) -> Path | None:
-        """Close the box's session (a failed jail's close may fail too); its program
-        directory, or None when it had none."""
+        """Close the box's session (its close may fail too); its directory, or None."""
         with self._lock:
             found = self._sessions.pop(box, None)
+            self._held.pop(box, None)
         if found is None:
             return None
         with contextlib.suppress(Exception):
@@ -322,18 +323,18 @@ class Grader:
         assert work is not None, "reopened a sandbox that had no session"
         self._open_session(box, work)
 
-    def _session(self, box: Sandbox) -> Path:
+    def _session(self, box: Sandbox, program: str | None = None) -> Path:
         """Each sandbox keeps one jail open for every completion it grades (its program
         directory, /prog, gets each one's code in turn), but nothing of one completion is
-        in another's reach: a lean session's next run goes to a new fork of its init (see
-        sandbox.renewal); a session without a lean init is opened anew."""
+        in another's reach: unless the program is the one it held last (rollouts often
+        repeat), a lean session's next run goes to a new fork of its init (see
+        sandbox.renewal), and a session without a lean init is opened anew."""
         with self._lock:
             found = self._sessions.get(box)
+            held, self._held[box] = self._held.get(box), program
         if found is not None:
-            if box.lean_open:
-                box.renew_lean()
-            else:
-                self._reopen(box)
+            if program is None or held != program:
+                box.renew_lean() if box.lean_open else self._reopen(box)
             return found[0]
         work = Path(temp_dir("grade"))  # (named by this process: see sandbox.spawned)
         work.chmod(0o755)
@@ -341,8 +342,7 @@ class Grader:
         return work
 
     def _open_session(self, box: Sandbox, work: Path) -> None:
-        """A session on ``work``; when none opens (its server is lost), ``work`` is
-        removed, as no session will ever have it."""
+        """A session on ``work``; when none opens (its server is lost), ``work`` goes."""
         try:
             python = self.settings.python
             tools = find(python).binds if python is not None else ()

@@ -15,7 +15,7 @@ from problemtools_py.sandbox.inside import SHARED_SCRATCH, Setup, Stats
 TYPE_CHECKING = False  # (not typing's: a lean init imports this module, see records)
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Protocol
+    from typing import Any, Protocol
 
     class Program(Protocol):
         """The runs' argv, environment and main file, as the init holds them
@@ -128,27 +128,35 @@ def config(
     return made
 
 
-def serve(
-    library: str, control: socket.socket, grader: socket.socket, setup: Setup, stats: Stats,
-    current: Program, on_control: Callable[[socket.socket], None],
-) -> bool:  # fmt: skip
-    """Serve runs with the C loop until the server closes the control socket (then the init
-    exits, in ``on_control``) or another completion's first run is next (True: a new fork
-    of the init serves it, see zygote.keep); False at once, serving nothing, when the loop
-    cannot be had here."""
+def load(
+    library: str, control: socket.socket, grader: socket.socket, setup: Setup, stats: Stats
+) -> tuple[Any, Any, Config, State] | None:
+    """The C loop's entry points, config and state, made once by the init before it forks
+    any server of runs (see renewal: each would otherwise load the library and build
+    these again, ~1 ms a completion); None when the loop cannot be had here."""
     try:
         lib = ctypes.PyDLL(library)
     except OSError:
-        return False
+        return None
     made = config(control, grader, setup, stats)
     if made is None:
-        return False
-    state = State()
+        return None
+    return lib.ptpy_lean_start, lib.ptpy_lean_serve, made, State()
+
+
+def serve(
+    loaded: tuple[Any, Any, Config, State], control: socket.socket, grader: socket.socket,
+    current: Program, on_control: Callable[[socket.socket], None],
+) -> None:  # fmt: skip
+    """Serve runs with the C loop (``loaded`` by :func:`load`) until the server closes the
+    control socket (then the init exits, in ``on_control``) or another completion's first
+    run is next (then a new fork of the init serves it, see renewal)."""
+    start, serve_runs, made, state = loaded
     held: list[object] = []  # (the arrays state.exec_* point into, see exec_spec)
-    lib.ptpy_lean_start(ctypes.byref(made), ctypes.byref(state))
+    start(ctypes.byref(made), ctypes.byref(state))  # (the counters as they stand now)
     prepared = 0
     while True:
-        code = lib.ptpy_lean_serve(ctypes.byref(made), ctypes.byref(state), prepared)
+        code = serve_runs(ctypes.byref(made), ctypes.byref(state), prepared)
         prepared = 0
         if code == CHILD:
             current.start(state.exec_error)
@@ -167,7 +175,7 @@ def serve(
         elif code == CONTROL:
             on_control(control)
         elif code == RENEW:
-            return True
+            return
         elif code == GRADER_GONE:
             made.grader = -1  # (the server's control socket still ends the init)
             grader.close()

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import socket
 
-from problemtools_py.sandbox import syscalls
+from problemtools_py.sandbox import inprocess, syscalls
 from problemtools_py.sandbox.protocol import FRESH, LEAN_REQUEST
 
 TYPE_CHECKING = False  # (not typing's: a lean init imports this module, see records)
@@ -31,10 +31,28 @@ PR_SET_CHILD_SUBREAPER = 36
 RENEWED = 75  # the exit status of a server of runs that left a new completion unread
 
 
+# Compiled once by PID 1 before its first fork (a text of ours, never a program's): a
+# server of runs forked afresh then finds the parser's and compiler's memory made, and
+# compiling its completion copies ~120 pages instead of ~290 (0.45 ms instead of 2.3).
+WARM_UP = """import sys
+def main(n: int) -> None:
+    data = [int(x) for x in sys.stdin.read().split()]
+    best = {k: v for k, v in enumerate(data) if v > n}
+    for i in range(len(data)):
+        while i and data[i] < 0:
+            i -= 1
+    print(f"{sum(best.values())} {max(data, default=0)!r}", end="\\n")
+if __name__ == "__main__":
+    main(0)
+"""
+
+
 def keep(serve: Callable[[], None]) -> NoReturn:
     """Fork a server of runs (``serve`` returns when a new completion is next), wait for
     it, and fork another while they end that way; end with the first that ends otherwise
     (the server closed the control socket, or a failure: the session is over)."""
+    compile(WARM_UP, "/prog/main.py", "exec", dont_inherit=True)
+    inprocess.before_fork()  # (what each server of runs starts with: frozen, never collected)
     while True:
         pid = os.fork()
         if pid == 0:

@@ -144,16 +144,18 @@ def run_init(config: dict[str, Any]) -> None:
     stats = Stats({name: (fd, key) for name, (fd, key) in config["stats"].items()})
     control = socket.socket(fileno=config["control"])
     grader = socket.socket(fileno=config["grader"])
-    native = config.get("native")
-    if native:
+    loaded = None
+    if config.get("native"):
         from problemtools_py.sandbox import leannative
+
+        loaded = leannative.load(config["native"], control, grader, setup, stats)
 
     def completions() -> None:  # (in a fresh fork of this init: see renewal)
         current = Current(setup)
-        if native and leannative.serve(native, control, grader, setup, stats, current,
-                                       on_control):  # fmt: skip
-            return
-        serve_python(control, grader, setup, stats, current)
+        if loaded is not None:
+            leannative.serve(loaded, control, grader, current, on_control)
+        else:
+            serve_python(control, grader, setup, stats, current)
 
     renewal.keep(completions)
 

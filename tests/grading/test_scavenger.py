@@ -69,3 +69,18 @@ def test_compute_score_is_not_reachable_either() -> None:
         for honest in (HONEST, PADDED):
             assert rewards.compute_score("code", py(honest), tests)["score"] == 1.0
             assert rewards.compute_score("code", py(SCAVENGER), tests)["score"] == 0.0
+
+
+def test_a_repeated_program_keeps_its_server_of_runs(one_sandbox: Grader,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rollouts often repeat a program: the same text again reaches nothing new, so the
+    session is not renewed for it; any other text is."""
+    from problemtools_py.sandbox.client import Sandbox
+
+    renewed = []
+    real = Sandbox.renew_lean
+    monkeypatch.setattr(Sandbox, "renew_lean", lambda box: (renewed.append(1), real(box)))
+    for completion, renews in [(HONEST, 1), (HONEST, 1), (HONEST, 1), (SCAVENGER, 2),
+                               (SCAVENGER, 2), (HONEST, 3)]:  # fmt: skip
+        one_sandbox.grade(IDS["yes"], py(completion))
+        assert len(renewed) == renews
