@@ -24,7 +24,15 @@ import time
 
 # leannative too, though only an init runs it: a forked init is a fork of this server,
 # and a module it imported itself cost every jail ~1.3 ms of CPU (~350 pages copied).
-from problemtools_py.sandbox import inprocess, inside, isolation, leannative, syscalls, zygote  # noqa: F401
+from problemtools_py.sandbox import (  # noqa: F401
+    identity,
+    inprocess,
+    inside,
+    isolation,
+    leannative,
+    syscalls,
+    zygote,
+)
 from problemtools_py.sandbox.inside import RunFds
 from problemtools_py.sandbox.protocol import ENV, Bind, recv_message, send_message
 from problemtools_py.sandbox.records import NamedTuple
@@ -130,7 +138,8 @@ def _fork_init(spec: JailSpec, control: int, lean: int | None) -> int:
             pid = os.fork()
             if pid == 0:
                 try:
-                    inside.close_all_but({control} | ({lean} if lean is not None else set()))
+                    kept = {control, lean, identity.lease_fd()}  # (the lease: see identity)
+                    inside.close_all_but({fd for fd in kept if fd is not None})
                     _init(spec, control, lean)
                 except BaseException as exc:  # (the server reads it: Jail.setup_error)
                     with contextlib.suppress(BaseException):

@@ -108,7 +108,8 @@ def exec_lean_init(config: dict[str, Any], env: dict[str, str]) -> None:
     run forks it, and it has only what a program needs mapped (see the module)."""
     counters: dict[str, tuple[int, str | None]] = config["stats"]
     fds = (config["control"], config["grader"], *config["join"])
-    for fd in (*fds, *(fd for fd, _ in counters.values())):
+    lease = identity.lease_fd()  # (held by the init too: see identity)
+    for fd in (*fds, *(fd for fd, _ in counters.values()), *([lease] if lease is not None else [])):
         os.set_inheritable(fd, True)
     argv = ["python3", "-S", "-I", "-c", BOOT, marshal.dumps(config).hex()]  # (see protocol)
     # The server's own interpreter (the sandbox's python3, see sandbox.server_python), as

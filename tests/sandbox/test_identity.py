@@ -122,3 +122,21 @@ def test_a_lease_dir_anyone_else_may_change_is_refused(tmp_path: Path,
     monkeypatch.setattr(identity, "_held", [])
     with pytest.raises(OSError, match="not a directory only root may change"):
         identity.acquire()
+
+
+def test_a_jail_init_holds_its_servers_lease(tmp_path: Path) -> None:
+    """Not only the server: a jail's init keeps the slot taken while it lives, so no new
+    server is given the user of programs that may still be running."""
+    import glob
+
+    from problemtools_py.sandbox.protocol import Bind
+
+    tmp_path.chmod(0o755)
+    with Sandbox() as box, box.session(limits=LIMITS, binds=[Bind(str(tmp_path), "/prog")]):
+        lease = f"{identity.LEASE_DIR}/{box.user[0] - identity.FIRST_UID}"
+        holders = set()
+        for fd in glob.glob("/proc/[0-9]*/fd/*"):
+            with contextlib.suppress(OSError):
+                if os.readlink(fd) == lease:
+                    holders.add(fd.split("/")[2])
+    assert len(holders) >= 2, holders  # the server and the jail's init
