@@ -36,6 +36,7 @@ from problemtools_py.grading.results import (
     GradeResult,
     Settings,
 )
+from problemtools_py.grading.syntax import SyntaxCheck
 from problemtools_py.grading.testrun import Cancelled, TestRun
 from problemtools_py.judge import python2
 from problemtools_py.judge.interpreter import find
@@ -71,6 +72,7 @@ class Grader:
         self._lock = threading.Lock()
         self._sessions: dict[Sandbox, tuple[Path, AbstractContextManager[Sandbox]]] = {}
         self._held: dict[Sandbox, str | None] = {}  # the program each session ran last
+        self._syntax = SyntaxCheck()
         self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
         self._fetch_lock = threading.Lock()
         self._cores = self._pinning()
@@ -107,6 +109,7 @@ class Grader:
             thread.start()
         for thread in closing:
             thread.join()
+        self._syntax.close()
         if self._built is not None:
             self._built.close()
         problems: ProblemSource | None = getattr(self, "problems", None)  # (None: it failed)
@@ -201,13 +204,10 @@ class Grader:
         if len(code.encode()) > MAX_PROGRAM_BYTES:
             return _too_large("the program", len(code.encode()))
         exe = None
-        if code_language == "python3":
-            try:
-                # (its bytes, as python3 reads the file: a BOM or coding line is the file's)
-                compile(code.encode("utf-8"), "main.py", "exec", dont_inherit=True)
-            except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
-                why = python2.named(f"{type(exc).__name__}: {exc}")[:300]
-                return GradeResult(0.0, STATUS_OF[Verdict.CE], message=why)
+        if code_language == "python3":  # (compiled by a helper: see grading.syntax)
+            why = self._syntax.error(code)
+            if why is not None:
+                return GradeResult(0.0, STATUS_OF[Verdict.CE], message=python2.named(why)[:300])
         else:
             built = self._compiler().build(code, code_language)
             if isinstance(built, GradeResult):
