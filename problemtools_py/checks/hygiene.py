@@ -13,6 +13,7 @@ from pathlib import Path
 from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, warning
 from problemtools_py.model.problem import Problem, TestCase
+from problemtools_py.model.testdata import JUDGED_GROUPS
 
 SIZE_CAP = 100 << 20
 MIN_CASES_FOR_SAME_ANSWERS = 3
@@ -50,7 +51,7 @@ def _same(problem: Problem, cases: list[TestCase], ext: str) -> dict[str, list[s
 
 @check("data")
 def duplicate_inputs(problem: Problem) -> Iterator[Finding]:
-    for top in ("sample", "secret"):
+    for top in JUDGED_GROUPS:
         for rels in _same(problem, _cases(problem, top), ".in").values():
             for rel in rels[1:]:
                 yield warning("hygiene", f"the same input as {rels[0]}", rel)

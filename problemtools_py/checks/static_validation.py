@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, error
 from problemtools_py.model.problem import Problem, TestGroup
+from problemtools_py.model.testdata import is_judged
 
 
 def _aggregation(problem: Problem, group: TestGroup) -> str:
@@ -71,5 +72,5 @@ def static_validation(problem: Problem) -> Iterator[Finding]:
             problem.static_validator.rel,
         )
     for group in problem.data.walk() if problem.data is not None else ():
-        if group.name.split("/")[0] in ("sample", "secret"):
+        if is_judged(group.name):
             yield from _group_findings(problem, group)

@@ -18,6 +18,7 @@ from problemtools_py.model.problem import (
     TestCase,
     TestGroup,
 )
+from problemtools_py.model.testdata import is_for_validation
 from problemtools_py.yamlfile import YamlDoc
 
 LEGACY_EXTS = frozenset(
@@ -28,7 +29,6 @@ MODERN_SAMPLE_ONLY = frozenset(
 )
 LEGACY_SCORING_KEYS = ("accept_score", "reject_score", "range")
 MODERN_SCORING_KEYS = ("max_score", "score_aggregation", "require_pass")
-VALIDATION_DIRS = frozenset({"invalid_input", "invalid_output", "valid_output"})
 
 
 def _groups(problem: Problem) -> Iterator[TestGroup]:
@@ -62,7 +62,7 @@ def nonempty_groups(problem: Problem) -> Iterator[Finding]:
             continue
         if group.depth > 1 and not problem.is_test_group(group):  # 2025-09: a plain directory
             yield warning("data", f"directory data/{group.name} holds no test cases", group.rel)
-        elif group.name == "sample" or group.name.split("/")[0] in VALIDATION_DIRS:
+        elif group.name == "sample" or is_for_validation(group.name):
             yield warning("data", f"test data group {group.name} is empty", group.rel)
         else:
             yield error("data", f"test data group {group.name} has no test cases", group.rel)

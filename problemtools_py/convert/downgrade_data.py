@@ -14,6 +14,7 @@ from typing import Any
 from problemtools_py.convert.roundtrip import dump, load_map, new_map, words
 from problemtools_py.convert.upgrade_config import Note
 from problemtools_py.model.problem import Problem, TestGroup
+from problemtools_py.model.testdata import JUDGED_GROUPS
 
 OVERRIDES = (".in.statement", ".ans.statement", ".out", ".in.download", ".ans.download")
 UNSAID = ("args", "static_validation_score", "static_validator_args", "require_pass")
@@ -43,10 +44,10 @@ class _Data:
         data = self.problem.data
         if data is None:
             return self.result
-        kept = [g for g in data.walk() if g.name in ("sample", "secret") or
+        kept = [g for g in data.walk() if g.name in JUDGED_GROUPS or
                 g.name.startswith("secret/")]  # fmt: skip
         secret = data.child("secret")
-        groups = [g for g in kept if g.name in ("sample", "secret")] + list(
+        groups = [g for g in kept if g.name in JUDGED_GROUPS] + list(
             self.problem.subgroups(secret) if secret is not None else ()
         )  # (the groups of the package's own version: the other directories only organise)
         flags = {tuple(words(self.problem.settings(g.name).get("output_validator_args")))

@@ -26,6 +26,7 @@ from problemtools_py.judge.validators import DatasetValidator
 from problemtools_py.model import load_problem
 from problemtools_py.model.loader import find_sidecar
 from problemtools_py.model.problem import Problem
+from problemtools_py.model.testdata import JUDGED_GROUPS
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
 from problemtools_py.verdicts import Verdict
@@ -103,7 +104,7 @@ def read_tests(root: Path) -> list[tuple[str, str]]:
     found = []
     for path in (root / "data").glob("s*/**/*.in"):
         group = path.relative_to(root / "data").parts[0]
-        if group in ("sample", "secret") and path.with_suffix(".ans").is_file():
+        if group in JUDGED_GROUPS and path.with_suffix(".ans").is_file():
             found.append(path)
     found.sort(key=lambda p: (p.name, p.as_posix()))
     return [

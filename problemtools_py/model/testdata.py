@@ -28,6 +28,28 @@ CASE_EXTENSIONS = (
     ".svg",
     ".files",
 )
+# The groups submissions are judged on, in this order, and (2023-07 on) those that only
+# hold cases for the validators. Asked for everywhere through the functions below, by a
+# group's or case's name ("secret/g1/02" belongs to "secret").
+JUDGED_GROUPS = ("sample", "secret")
+VALIDATION_GROUPS = ("invalid_input", "invalid_output", "valid_output")
+
+
+def top_group(name: str) -> str:
+    """The directory under ``data/`` a group or case name lies in."""
+    return name.split("/")[0]
+
+
+def is_judged(name: str) -> bool:
+    """Whether the group or case ``name`` is judged (it lies in sample or secret)."""
+    return top_group(name) in JUDGED_GROUPS
+
+
+def is_for_validation(name: str) -> bool:
+    """Whether the group or case ``name`` holds cases only for the validators."""
+    return top_group(name) in VALIDATION_GROUPS
+
+
 LEGACY_GROUP_FILE = "testdata.yaml"
 MODERN_GROUP_FILES = ("test_group.yaml", "testdata.yaml")  # the drafts read either
 RELEASED_GROUP_FILES = ("test_group.yaml",)  # 2025-09: only this one

@@ -17,6 +17,7 @@ from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.model.constants import substitute, substitute_latex
 from problemtools_py.model.problem import Program, TestCase
+from problemtools_py.model.testdata import is_judged
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.verify.context import Context
@@ -115,7 +116,7 @@ def coverage(ctx: Context, built: list[tuple[Program, Executable]]) -> Coverage:
     cases = [
         c
         for g in (ctx.problem.data.walk() if ctx.problem.data is not None else ())
-        if g.name.split("/")[0] in ("sample", "secret")
+        if is_judged(g.name)
         for c in g.cases
         if ".in" in c.files and ctx.data_selected(c.name)
     ]

@@ -15,6 +15,7 @@ from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.held import HeldJail, HeldJails, worth_fresh_init
 from problemtools_py.model.problem import Program, TestCase
+from problemtools_py.model.testdata import is_for_validation
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Outcome, SandboxError
 from problemtools_py.scratch import scratch_root
@@ -22,7 +23,6 @@ from problemtools_py.verify.cache import VerdictCache, digest, file_digest
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.ctd import build_ctd
 
-VALIDATION_DIRS = ("invalid_input", "invalid_output", "valid_output")
 JUDGE_INPUT = "/judge/input"
 
 
@@ -115,8 +115,7 @@ def _cases(ctx: Context, validation: bool) -> Iterator[TestCase]:
     if ctx.problem.data is None:
         return
     for group in ctx.problem.data.walk():
-        top = group.name.split("/")[0]
-        if (top in VALIDATION_DIRS) != validation:
+        if is_for_validation(group.name) != validation:
             continue
         for case in group.cases:
             if ".in" in case.files and ctx.data_selected(case.name):

@@ -6,6 +6,7 @@ limit, then the rest). Kept apart from the judging itself, so that the runs made
 from __future__ import annotations
 
 from problemtools_py.model.problem import Submission, TestCase
+from problemtools_py.model.testdata import is_judged
 from problemtools_py.model.timelimit import first_limit, fixed_limit
 from problemtools_py.verdicts import Verdict
 
@@ -22,7 +23,7 @@ def cases_of(ctx: Context) -> list[TestCase]:
     return [
         c
         for g in ctx.problem.data.walk()
-        if g.name.split("/")[0] in ("sample", "secret")
+        if is_judged(g.name)
         for c in g.cases
         if {".in", ".ans"} <= set(c.files) and ctx.data_selected(c.name)
     ]

@@ -16,6 +16,7 @@ from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.validators import CustomValidator, Validation, fresh_feedback_dir
 from problemtools_py.model.groups import StaticCase
 from problemtools_py.model.problem import Submission
+from problemtools_py.model.testdata import is_judged
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.verdicts import Verdict
@@ -31,7 +32,7 @@ def static_cases(ctx: Context) -> list[StaticCase]:
     if data is None:
         return []
     found = (ctx.problem.static_validation(g) for g in data.walk())
-    return [c for c in found if c is not None and c.group.split("/")[0] in ("sample", "secret")]
+    return [c for c in found if c is not None and is_judged(c.group)]
 
 
 class StaticJudge:
