@@ -131,7 +131,7 @@ class TestRun:
         time_limit = limits.cpu_seconds
         while True:
             run = self._attempt(limits, stdin.encode("utf-8"))
-            if not (run.wall_killed and run.cpu_seconds < time_limit and run.starved):
+            if not run.starved_under(time_limit):
                 return run  # (a sleeper the wall clock stopped is a timeout, not a retry)
             if self.retries >= self.settings.retries:
                 return None

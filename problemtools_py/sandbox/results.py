@@ -71,6 +71,12 @@ class RunResult:
         slept. Unknown waits count as starved: the caller retries rather than blame it."""
         return self.wall_killed and self.crowded
 
+    def starved_under(self, cpu_limit: float) -> bool:
+        """Stopped by the wall clock with less than ``cpu_limit`` of CPU used, the machine
+        having set its pace (see starved): to run again, not to blame on the program. The
+        one place this rule is decided (the grader's retries, verification's cache)."""
+        return self.cpu_seconds < cpu_limit and self.starved
+
     @property
     def crowded(self) -> bool:
         """Whether it waited, runnable, for a CPU for at least half the time it did not

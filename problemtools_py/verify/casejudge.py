@@ -30,7 +30,7 @@ def _maybe_starved(run: RunResult, limits: Limits) -> bool:
     machine (such an outcome is not cached: the next verification runs it again). A run
     that slept, its wait for a CPU known and small, owes it to itself (an interactive
     one, when its validator was not kept waiting either: see CaseJudge._interactive)."""
-    return run.cpu_seconds < limits.cpu_seconds and run.starved
+    return run.starved_under(limits.cpu_seconds)
 
 
 def expects_failure(sub: Submission) -> bool:

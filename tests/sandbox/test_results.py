@@ -68,3 +68,16 @@ def test_a_run_kept_waiting_by_the_machine(cpu: float, wall: float, queued: floa
                                            starved: bool) -> None:  # fmt: skip
     run = timed(cpu, wall, queued, wall_killed)
     assert (run.crowded, run.starved) == (crowded, starved)
+
+
+@pytest.mark.parametrize(("cpu", "limit", "queued", "wall_killed", "again"), [
+    (0.2, 1.0, 2.5, True, True),  # starved under its limit: run it again
+    (1.0, 1.0, 2.5, True, False),  # used its whole limit: a timeout, however crowded
+    (1.2, 1.0, None, True, False),  # over it
+    (0.01, 1.0, 0.002, True, False),  # it slept
+    (0.2, 1.0, 2.5, False, False),  # the wall clock did not stop it
+])  # fmt: skip
+def test_starved_under_a_limit_is_the_one_rule_for_running_again(
+    cpu: float, limit: float, queued: float | None, wall_killed: bool, again: bool
+) -> None:
+    assert timed(cpu, 3.0, queued, wall_killed).starved_under(limit) is again
