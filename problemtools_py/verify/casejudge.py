@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from problemtools_py.judge.compile import Executable
@@ -79,6 +80,7 @@ class SubmissionJudge:
                 cached["score"],
                 str(cached["message"]),
                 cached.get("multiplier"),
+                bool(cached.get("final", False)),
             )
         config = self.ctx.problem.config
         jail, validator_jail = held or (None, None)
@@ -101,17 +103,10 @@ class SubmissionJudge:
         if result.validation is not None:
             self.visualizer.after(name, case, work)
         verdict = result.verdict
-        over = tl is not None and result.cpu_seconds > tl and not result.final
-        at_tl = Verdict.TLE if over and verdict in (Verdict.AC, Verdict.WA) else verdict
-        outcome = CaseOutcome(
-            case,
-            at_tl,
-            verdict,
-            result.cpu_seconds,
-            result.score,
-            result.message,
-            result.multiplier,
-        )
+        outcome = CaseOutcome(case, verdict, verdict, result.cpu_seconds, result.score,
+                              result.message, result.multiplier, result.final)  # fmt: skip
+        at_tl = outcome.at(tl) if tl is not None else verdict
+        outcome = replace(outcome, verdict=at_tl)
         overloaded = result.run is not None and _maybe_starved(result.run, limits)
         if verdict is not Verdict.JE and not overloaded:
             self.cache.put(
@@ -119,6 +114,7 @@ class SubmissionJudge:
                 {
                     "at_tl": at_tl.value,
                     "at_margin": verdict.value,
+                    "final": result.final,
                     "cpu": result.cpu_seconds,
                     "score": result.score,
                     "message": result.message,

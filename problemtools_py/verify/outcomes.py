@@ -19,6 +19,16 @@ class CaseOutcome:
     score: float | None
     message: str
     multiplier: float | None = None  # score_multiplier.txt
+    final: bool = False  # decided before the time was used (see CaseResult.final)
+
+    def at(self, seconds: float) -> Verdict:
+        """The verdict at a time limit of ``seconds``: over it, an accepted or wrong answer
+        is a TLE, unless it was final before the time was used (an interactive validator
+        that rejected first). The one place this rule is decided."""
+        over = self.cpu > seconds and not self.final
+        return (
+            Verdict.TLE if over and self.at_margin in (Verdict.AC, Verdict.WA) else self.at_margin
+        )
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
@@ -202,18 +202,4 @@ def _grade_and_check(
 
 def _retime(outcome: CaseOutcome, limit: TimeLimit) -> CaseOutcome:
     """A timing run (under the cap) judged at the derived limit and at its margin."""
-
-    def at(seconds: float) -> Verdict:
-        if outcome.at_margin in (Verdict.AC, Verdict.WA) and outcome.cpu > seconds:
-            return Verdict.TLE
-        return outcome.at_margin
-
-    return CaseOutcome(
-        outcome.case,
-        at(limit.seconds),
-        at(limit.hard),
-        outcome.cpu,
-        outcome.score,
-        outcome.message,
-        outcome.multiplier,
-    )
+    return replace(outcome, verdict=outcome.at(limit.seconds), at_margin=outcome.at(limit.hard))
