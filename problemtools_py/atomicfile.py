@@ -23,25 +23,57 @@ def copy_file(src: Path, dst: Path, mode: int = 0o644) -> None:
 
 
 def _replace(path: Path, fill: Callable[[str], object], mode: int, parents: bool = False) -> None:
-    import tempfile  # (here: a command that writes nothing, -p config, needs none of it)
+    with Pending(path, mode, parents) as pending:
+        os.close(pending.fd)
+        fill(str(pending.tmp))
 
-    try:
-        if parents:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError as exc:  # (named by the file meant, not the temporary one)
-        raise FatalError(
-            f"cannot write: {exc.strerror or exc}", path=path, exit_code=ExitCode.FINDINGS
-        ) from exc
-    os.close(fd)
-    try:
-        fill(tmp)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError) and exc.filename == tmp:  # (named by the file meant)
-            raise FatalError(
-                f"cannot write: {exc.strerror or exc}", path=path, exit_code=ExitCode.FINDINGS
-            ) from exc
-        raise
+
+class Pending:
+    """A file being written beside ``path`` under a temporary name (``tmp``, open as
+    ``fd``): :meth:`commit` renames it over ``path`` (``mode`` set first), :meth:`discard`
+    removes it; a ``with`` block commits at a clean end and discards otherwise. The one
+    place this rule is written (a zip, a dataset's parquet file, any small file)."""
+
+    def __init__(self, path: Path, mode: int = 0o644, parents: bool = False,
+                 suffix: str = "") -> None:  # fmt: skip
+        import tempfile  # (here: a command that writes nothing, -p config, needs none of it)
+
+        self.path, self.mode = path, mode
+        try:
+            if parents:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            self.fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix,
+                                            dir=path.parent)  # fmt: skip
+        except OSError as exc:  # (named by the file meant, not the temporary one)
+            raise _cannot(path, exc) from exc
+        self.tmp = Path(tmp)
+
+    def commit(self) -> None:
+        try:
+            os.chmod(self.tmp, self.mode)
+            os.replace(self.tmp, self.path)
+        except BaseException as exc:
+            self.discard()
+            if isinstance(exc, OSError) and exc.filename == str(self.tmp):
+                raise _cannot(self.path, exc) from exc
+            raise
+
+    def discard(self) -> None:
+        self.tmp.unlink(missing_ok=True)
+
+    def __enter__(self) -> Pending:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: object) -> None:  # fmt: skip
+        if kind is None:
+            self.commit()
+            return
+        self.discard()
+        if isinstance(exc, OSError) and exc.filename == str(self.tmp):  # (the file meant)
+            raise _cannot(self.path, exc) from exc
+
+
+def _cannot(path: Path, exc: OSError) -> FatalError:
+    why = f"cannot write: {exc.strerror or exc}"
+    return FatalError(why, path=path, exit_code=ExitCode.FINDINGS)

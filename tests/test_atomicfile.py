@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -19,3 +20,27 @@ def test_a_file_that_cannot_be_replaced_is_named_in_the_error(tmp_path: Path) ->
         write_bytes(target, b"x")
     assert str(raised.value) == f"{target}: cannot write: Is a directory"
     assert [p.name for p in tmp_path.iterdir()] == ["page.html"]  # (no temporary file left)
+
+
+def test_a_pending_file_appears_whole_or_not_at_all(tmp_path: Path) -> None:
+    from problemtools_py.atomicfile import Pending
+
+    target = tmp_path / "out.bin"
+    target.write_bytes(b"old")
+    with pytest.raises(RuntimeError), Pending(target) as pending:
+        os.write(pending.fd, b"half")
+        raise RuntimeError("stopped half-way")
+    assert target.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
+    with Pending(target, 0o640) as pending, os.fdopen(pending.fd, "wb") as handle:
+        handle.write(b"new")
+    assert target.read_bytes() == b"new" and (target.stat().st_mode & 0o777) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
+
+
+def test_a_pending_file_that_cannot_be_made_names_the_file_meant(tmp_path: Path) -> None:
+    from problemtools_py.atomicfile import Pending
+
+    with pytest.raises(FatalError) as raised:
+        Pending(tmp_path / "missing" / "out.bin")
+    assert raised.value.path == str(tmp_path / "missing" / "out.bin")

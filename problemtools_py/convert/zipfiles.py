@@ -5,14 +5,12 @@ a reader never sees half a zip and a failure leaves nothing."""
 from __future__ import annotations
 
 import os
-import tempfile
 import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from problemtools_py.errors import FatalError
-from problemtools_py.findings import ExitCode
+from problemtools_py import atomicfile
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say
 
@@ -32,24 +30,15 @@ def write_zip(target: Path, entries: Iterable[Entry]) -> int:
     names = [e.name for e in ordered]
     if len(set(names)) != len(names):
         raise ValueError("two entries share a name")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    except OSError as exc:  # (named by the zip meant, not a temporary file)
-        raise FatalError(
-            f"cannot write: {exc.strerror or exc}", path=target, exit_code=ExitCode.FINDINGS
-        ) from exc
-    try:
-        with os.fdopen(fd, "wb") as handle, zipfile.ZipFile(handle, "w") as archive:
-            for entry in ordered:
-                info = zipfile.ZipInfo(entry.name, FIXED_TIME)
-                info.compress_type = zipfile.ZIP_DEFLATED
-                info.create_system = 3  # unix, so the mode below is read
-                info.external_attr = (0o100755 if entry.executable else 0o100644) << 16
-                archive.writestr(info, entry.data, compresslevel=9)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with (  # (closed in reverse order: the archive, its file, then the rename)
+        atomicfile.Pending(target, parents=True) as pending,
+        os.fdopen(pending.fd, "wb") as handle,
+        zipfile.ZipFile(handle, "w") as archive,
+    ):
+        for entry in ordered:
+            info = zipfile.ZipInfo(entry.name, FIXED_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3  # unix, so the mode below is read
+            info.external_attr = (0o100755 if entry.executable else 0o100644) << 16
+            archive.writestr(info, entry.data, compresslevel=9)
     return len(ordered)

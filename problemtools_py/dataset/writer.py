@@ -5,7 +5,6 @@ complete, so a failed or interrupted write leaves nothing behind."""
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from problemtools_py import atomicfile
 from problemtools_py.dataset.ids import PROBLEM_ID_RULE
 from problemtools_py.dataset.schema import COMPRESSION, ROW_GROUP_ROWS
 from problemtools_py.errors import FatalError
@@ -29,12 +29,10 @@ class RowWriter:
         self.buffer: list[dict[str, Any]] = []
         self.last_id: str | None = None
         self.count = 0
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent
-        )
-        os.close(fd)
-        self.tmp = Path(tmp)
+        # (0644 at the end: others, a cluster's workers, read it)
+        self.pending = atomicfile.Pending(self.path, 0o644, parents=True, suffix=".tmp")
+        os.close(self.pending.fd)
+        self.tmp = self.pending.tmp
         self.writer = pq.ParquetWriter(self.tmp, self.schema, compression=COMPRESSION)
 
     def add(self, row: dict[str, Any]) -> None:
@@ -67,8 +65,6 @@ class RowWriter:
                 self._flush()
             self.writer.close()
             if kind is None:
-                os.chmod(self.tmp, 0o644)  # (mkstemp's 0600: others, a cluster's workers, read it)
-                os.replace(self.tmp, self.path)
+                self.pending.commit()
         finally:
-            if self.tmp.exists():
-                self.tmp.unlink()
+            self.pending.discard()
