@@ -7,7 +7,7 @@ The package gets: problem.yaml (source from the row's origin; the time limit as
 sample), the reference as ``submissions/accepted/reference.py``, the dataset comparator as
 the output validator, an input validator that accepts exactly the dataset's inputs, and
 a sidecar (``dataset.json`` in legacy, ``.dataset.json`` otherwise: see
-:func:`problemtools_py.model.loader.sidecar_name`) with what converting back needs byte
+:func:`problemtools_py.model.sidecar.sidecar_name`) with what converting back needs byte
 for byte."""
 
 from __future__ import annotations

@@ -164,9 +164,9 @@ class Grader:
     @contextmanager
     def _on_core(self) -> Iterator[None]:
         """While a grade_many thread runs a completion's tests, it runs on its core (its
-        jail and programs follow, see lean.run). Only then: threads started elsewhere in
-        this thread (a Parquet reader's pool, say) would inherit the pin and keep it for
-        the trainer's later work."""
+        jail and programs follow: each lean request names it). Only then: threads started
+        elsewhere in this thread (a Parquet reader's pool, say) would inherit the pin and
+        keep it for the trainer's later work."""
         core: int | None = getattr(self._worker, "core", None)
         before: set[int] | None = None
         if core is not None:

@@ -73,5 +73,5 @@ def time_limit(problem: Problem, option: float | None, slowest_ac: float | None)
 def first_limit(problem: Problem, option: float | None) -> TimeLimit:
     """The limit the submissions part runs the others under until the accepted ones are
     timed: the fixed one, else the smallest the rules allow. Expected TLEs run ahead under
-    it too (ahead.burn_ahead), so that the part finds those runs in the verdict cache."""
+    it too (verify/ahead.judge_ahead), so that the part finds those runs in the verdict cache."""
     return time_limit(problem, option, 0.0)

@@ -61,7 +61,7 @@ class RunResult:
     judge_killed: bool = False  # ended by the judge (an interactive peer was done)
     ended_at: float = 0.0  # time.monotonic() when the program ended (comparable across processes)
     first_closed: str | None = None  # interactive: "own" or "peer" output pipe closed first
-    isolation: str = "full"  # "full", or what was missing (see Sandbox.warning)
+    isolation: str = "full"  # "full", or what was missing (see probe.Mode.label)
     queued_seconds: float | None = None  # wall-killed: how long it waited for a CPU, if known
 
     @property
