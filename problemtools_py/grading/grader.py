@@ -195,14 +195,14 @@ class Grader:
     ) -> GradeResult:
         """``completion`` on ``tests`` (stdin, expected stdout) given by the caller; its
         language from the fence tag (among ``Settings.languages``) or ``language``."""
-        if len(completion) > MAX_COMPLETION_CHARS:
-            return _too_large("the completion", len(completion.encode()))
+        if len(completion) > MAX_COMPLETION_CHARS:  # (counted in characters: not encoded)
+            return _too_large("the completion", len(completion), MAX_COMPLETION_CHARS, "characters")
         found = self._program(completion, language)
         if found is None:
             return GradeResult(0.0, "no_code")
         code_language, code = found
-        if len(code.encode()) > MAX_PROGRAM_BYTES:
-            return _too_large("the program", len(code.encode()))
+        if (size := len(code.encode())) > MAX_PROGRAM_BYTES:
+            return _too_large("the program", size, MAX_PROGRAM_BYTES, "bytes")
         exe = None
         if code_language == "python3":  # (compiled by a helper: see grading.syntax)
             why = self._syntax.error(code)
@@ -249,8 +249,8 @@ class Grader:
         """Run a program (its text, no fences) once on ``stdin``: its run, or the result
         that ended it first (``compile_error``, ``grader_error``, ``harness_overload``,
         ``code_too_large``)."""
-        if len(code.encode()) > MAX_PROGRAM_BYTES:
-            return _too_large("the program", len(code.encode()))
+        if (size := len(code.encode())) > MAX_PROGRAM_BYTES:
+            return _too_large("the program", size, MAX_PROGRAM_BYTES, "bytes")
         exe = None
         if language != "python3":
             built = self._compiler().build(code, language)
@@ -395,6 +395,5 @@ class Grader:
             self._worker.cancel = None
 
 
-def _too_large(what: str, size: int) -> GradeResult:
-    cap = MAX_PROGRAM_BYTES if what == "the program" else MAX_COMPLETION_CHARS
-    return GradeResult(0.0, TOO_LARGE, message=f"{what} has {size:,} bytes; at most {cap:,}")
+def _too_large(what: str, size: int, cap: int, unit: str) -> GradeResult:
+    return GradeResult(0.0, TOO_LARGE, message=f"{what} has {size:,} {unit}; at most {cap:,}")

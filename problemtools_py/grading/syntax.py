@@ -78,30 +78,30 @@ class SyntaxCheck:
         return self._helper
 
     def _stop(self) -> int | None:
+        """Kill the helper (it died or is stuck on a code); its exit status."""
         helper, self._helper = self._helper, None
         if helper is None:
             return None
         with contextlib.suppress(OSError):
             helper.kill()
-        status = helper.wait()
-        for stream in (helper.stdin, helper.stdout):
-            with contextlib.suppress(OSError):
-                if stream is not None:
-                    stream.close()
-        return status
+        return _ended(helper, 0)
 
     def close(self) -> None:
-        """End the helper (its input closes; it is not waited on longer than it takes)."""
+        """End the helper: its input closes, and it is waited on (killed after 5 s)."""
         with self._lock:
             helper, self._helper = self._helper, None
-        if helper is None:
-            return
-        for stream in (helper.stdin, helper.stdout):
-            with contextlib.suppress(OSError):
-                if stream is not None:
-                    stream.close()
-        try:
-            helper.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            helper.kill()
-            helper.wait()
+        if helper is not None:
+            _ended(helper, 5)
+
+
+def _ended(helper: subprocess.Popen[bytes], grace: float) -> int:
+    """Close the helper's pipes and reap it (killed if it outlives ``grace`` seconds)."""
+    for stream in (helper.stdin, helper.stdout):
+        with contextlib.suppress(OSError):
+            if stream is not None:
+                stream.close()
+    try:
+        return helper.wait(timeout=grace or None)
+    except subprocess.TimeoutExpired:
+        helper.kill()
+        return helper.wait()
