@@ -5,7 +5,6 @@ test case files over 100 MiB (the drafts' cap, a recommendation since)."""
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,9 +24,10 @@ def _cases(problem: Problem, top: str) -> list[TestCase]:
 
 
 def _digest(path: Path) -> str | None:
+    from problemtools_py.digests import file_digest  # (hashlib: not on -p config's path)
+
     try:
-        with path.open("rb") as handle:
-            return hashlib.file_digest(handle, "sha256").hexdigest()
+        return file_digest(path)
     except OSError:
         return None
 

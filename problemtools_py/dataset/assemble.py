@@ -24,9 +24,9 @@ from problemtools_py.dataset.schema import (
     split_file,
 )
 from problemtools_py.dataset.writer import RowWriter
+from problemtools_py.digests import file_digest
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
-from problemtools_py.verify.cache import file_digest
 
 
 class Assembler:

@@ -12,7 +12,6 @@ for byte."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import uuid
@@ -24,6 +23,7 @@ import yaml
 
 from problemtools_py.dataset.reader import DatasetProblem
 from problemtools_py.dataset.schema import tests_json
+from problemtools_py.digests import sha256_hex
 from problemtools_py.errors import FatalError
 from problemtools_py.model.sidecar import sidecar_name
 from problemtools_py.statements.texescape import tex_escape
@@ -121,7 +121,7 @@ def _fill(root: Path, problem: DatasetProblem, reference: str | None, modern: bo
         base = root / "data" / group / f"{index + 1:0{width}d}"
         _write(base.with_suffix(".in"), stdin)
         _write(base.with_suffix(".ans"), stdout)
-    known = sorted({hashlib.sha256(stdin.encode()).hexdigest() for stdin, _ in problem.tests})
+    known = sorted({sha256_hex(stdin.encode()) for stdin, _ in problem.tests})
     _write(
         root / "input_validators" / "known_inputs" / "validate.py",
         KNOWN_INPUTS.replace("{known}", repr(set(known)) if known else "set()"),

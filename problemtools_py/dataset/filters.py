@@ -7,8 +7,8 @@ from pathlib import Path
 from problemtools_py.dataset.assemble import Assembler
 from problemtools_py.dataset.build import Conversion
 from problemtools_py.dataset.dedup import NgramIndex, statements_of
+from problemtools_py.digests import digest
 from problemtools_py.errors import FatalError
-from problemtools_py.verify.cache import digest
 
 
 class Filters:

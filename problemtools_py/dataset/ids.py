@@ -7,8 +7,9 @@ the result (UTF-8). A problem is for SFT when ``int(id, 16) < 0x9999999999999999
 
 from __future__ import annotations
 
-import hashlib
 import re
+
+from problemtools_py.digests import sha256_hex
 
 PROBLEM_ID_RULE = "v1"
 SFT_BOUND = 0x9999999999999999
@@ -25,7 +26,7 @@ def normalize_v1(statement: str) -> str:
 
 
 def problem_id(statement: str) -> str:
-    return hashlib.sha256(normalize_v1(statement).encode("utf-8")).hexdigest()[:16]
+    return sha256_hex(normalize_v1(statement).encode("utf-8"))[:16]
 
 
 def share(pid: str) -> str:

@@ -4,28 +4,24 @@ were edited or removed since. Kept in the user's cache, per package directory.""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 from problemtools_py.atomicfile import write_bytes
 from problemtools_py.cachedir import cache_root
+from problemtools_py.digests import sha256_hex
 
 VERSION = 1
 
 
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def case_key(*parts: object) -> str:
-    return digest(json.dumps(parts, sort_keys=True, default=str).encode())
+    return sha256_hex(json.dumps(parts, sort_keys=True, default=str).encode())
 
 
 class Records:
     def __init__(self, root: Path, cache: Path | None = None) -> None:
-        name = digest(str(root.resolve()).encode())[:24]
+        name = sha256_hex(str(root.resolve()).encode())[:24]
         self.path = (cache or cache_root()) / "generated" / f"{name}.json"
         self.cases: dict[str, dict[str, Any]] = {}
         try:
@@ -47,7 +43,7 @@ class Records:
         for ext, want in files.items():
             file = data / f"{path}{ext}"
             try:
-                if file.is_symlink() or digest(file.read_bytes()) != want:
+                if file.is_symlink() or sha256_hex(file.read_bytes()) != want:
                     return False
             except OSError:
                 return False
@@ -59,7 +55,7 @@ class Records:
         return list(files) if isinstance(files, dict) else []
 
     def put(self, path: str, key: str, files: dict[str, bytes]) -> None:
-        self.cases[path] = {"key": key, "files": {e: digest(d) for e, d in files.items()}}
+        self.cases[path] = {"key": key, "files": {e: sha256_hex(d) for e, d in files.items()}}
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import re
@@ -15,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from problemtools_py.cachedir import cache_root
+from problemtools_py.digests import digest
 from problemtools_py.judge import buildcache, buildfiles, javacds, pch
 from problemtools_py.judge.languages import Language
 from problemtools_py.sandbox import inprocess
@@ -156,14 +156,14 @@ class Builder:
         own: frozenset[str] | None = None,
         entrypoint: str | None = None,
     ) -> str:
-        digest = hashlib.sha256(buildcache.RULES.encode())
-        digest.update(json.dumps(dataclasses.asdict(language), sort_keys=True).encode())
-        digest.update(repr((sorted(own or ()), entrypoint)).encode())
-        # a build that failed under some limits may succeed under others
-        digest.update(repr(dataclasses.astuple(self.limits)).encode())
-        for name in sorted(files):
-            digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
-        return digest.hexdigest()
+        return digest(
+            buildcache.RULES,
+            json.dumps(dataclasses.asdict(language), sort_keys=True),
+            repr((sorted(own or ()), entrypoint)),
+            # a build that failed under some limits may succeed under others
+            repr(dataclasses.astuple(self.limits)),
+            *(part for name in sorted(files) for part in (name, files[name])),
+        )
 
     def build(
         self,

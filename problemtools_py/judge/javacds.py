@@ -14,7 +14,6 @@ error is run again without it, and the archive is dropped (see compile.Builder).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 import shutil
@@ -24,6 +23,7 @@ import threading
 from pathlib import Path
 
 from problemtools_py.cachedir import cache_root
+from problemtools_py.digests import digest
 from problemtools_py.sandbox.protocol import ENV, Bind
 
 MOUNT = "/cds"  # where a compilation's jail sees the archives
@@ -86,19 +86,22 @@ def _key(real: str, options: tuple[str, ...]) -> str:
         release = (home / "release").read_bytes()
     except OSError:
         release = b""
-    h = hashlib.sha256(f"{real} {st.st_ino} {st.st_size} {st.st_mtime_ns}".encode())
-    h.update(release + "\0".join(options).encode())
+    parts: list[str | bytes] = [
+        f"{real} {st.st_ino} {st.st_size} {st.st_mtime_ns}",
+        release,
+        *options,
+    ]
     for base in sorted(home.glob("lib/*/classes*.jsa")):
         with contextlib.suppress(OSError):
             found = base.stat()
-            h.update(f"\0{base} {found.st_ino} {found.st_size} {found.st_mtime_ns}".encode())
-    return h.hexdigest()[:24]
+            parts.append(f"{base} {found.st_ino} {found.st_size} {found.st_mtime_ns}")
+    return digest(*parts)[:24]
 
 
 def _place(real: str, options: tuple[str, ...]) -> str:
     """The part of an archive's name that stays when its JDK is upgraded in place: the
     javac's path and the -J options (the rest of the name, _key, changes then)."""
-    return hashlib.sha256("\0".join((real, *options)).encode()).hexdigest()[:12]
+    return digest(real, *options)[:12]
 
 
 def _find_or_make(real: str, options: tuple[str, ...], make: bool) -> Path | None:

@@ -28,7 +28,6 @@ library makes a new one; g++ checks the rest. Making one needs 1 GiB free beside
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 import shutil
@@ -40,6 +39,7 @@ from pathlib import Path
 
 from problemtools_py import atomicfile
 from problemtools_py.cachedir import cache_root
+from problemtools_py.digests import sha256_hex
 from problemtools_py.errors import FatalError
 from problemtools_py.sandbox.protocol import ENV, Bind
 
@@ -147,7 +147,7 @@ def _key(real: str, flags: tuple[str, ...], header: str, scratch: Path) -> tuple
 
 
 def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return sha256_hex(text.encode())[:16]
 
 
 def _find_or_make(real: str, flags: tuple[str, ...], header: str, make: bool) -> Path | None:

@@ -10,10 +10,11 @@ from pathlib import Path
 
 from problemtools_py import __version__
 from problemtools_py.cachedir import used_before
+from problemtools_py.digests import digest, file_digest
 from problemtools_py.findings import Finding, warning
 from problemtools_py.model.problem import Problem, Statement
 from problemtools_py.resources import template_text
-from problemtools_py.verify.cache import VerdictCache, digest, file_digest
+from problemtools_py.workbench.cache import VerdictCache
 
 MAX_STATEMENT_BYTES = 1 << 20
 

@@ -14,7 +14,6 @@ the format is dropped, and not made again for a day."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import shutil
 import subprocess
@@ -24,6 +23,7 @@ import time
 from pathlib import Path
 
 from problemtools_py.cachedir import cache_root
+from problemtools_py.digests import digest
 from problemtools_py.resources import template_text
 
 CLASS = "problemset.cls"
@@ -71,11 +71,11 @@ def _target(latex: str) -> Path:
     """The format's file in the cache, named by the class and the pdflatex it is for (its
     file, size and time: an upgraded TeX has a new binary, which a format must match)."""
     binary = os.path.realpath(shutil.which(latex) or latex)
-    digest = hashlib.sha256(template_text(CLASS).encode())
+    parts = [template_text(CLASS)]
     with contextlib.suppress(OSError):
         stat = os.stat(binary)
-        digest.update(f"{binary}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
-    return cache_root() / "texformat" / f"problemset-{digest.hexdigest()[:20]}.fmt"
+        parts += [binary, str(stat.st_size), str(stat.st_mtime_ns)]
+    return cache_root() / "texformat" / f"problemset-{digest(*parts)[:20]}.fmt"
 
 
 def _make(latex: str, env: dict[str, str], target: Path) -> bool:

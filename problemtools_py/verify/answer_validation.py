@@ -8,9 +8,9 @@ from __future__ import annotations
 from problemtools_py.findings import Finding, error
 from problemtools_py.judge.compile import Executable
 from problemtools_py.model.problem import Program, TestCase
-from problemtools_py.verify.cache import VerdictCache
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.inputs import JUDGE_INPUT, run_validator
+from problemtools_py.workbench.cache import VerdictCache
 
 
 def _built(ctx: Context) -> tuple[list[tuple[Program, Executable]], list[Finding]]:

@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from problemtools_py.digests import data_digest, digest
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.held import HeldValidator, Lent, worth_fresh_init
 from problemtools_py.judge.validators import (
@@ -22,8 +23,8 @@ from problemtools_py.model.problem import TestCase
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.scratch import scratch_dir, scratch_root
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.cache import VerdictCache, data_digest, digest
 from problemtools_py.verify.context import Context
+from problemtools_py.workbench.cache import VerdictCache
 
 PROBES: tuple[tuple[str, bytes], ...] = (
     ("an empty output", b""),

@@ -9,6 +9,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+from problemtools_py.digests import data_digest, digest
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.held import FORKED_FIRST, HeldJail, HeldValidator, worth_fresh_init
 from problemtools_py.judge.judging import CaseJudge, run_limits
@@ -18,12 +19,12 @@ from problemtools_py.sandbox.results import Limits, RunResult
 from problemtools_py.scratch import scratch_dir
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answers import AnswerChecker
-from problemtools_py.verify.cache import VerdictCache, data_digest, digest
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome
 from problemtools_py.verify.rounds import cases_of
 from problemtools_py.verify.sharing import CaseQueue
 from problemtools_py.verify.visualize import OutputVisualizer
+from problemtools_py.workbench.cache import VerdictCache
 
 
 def _maybe_starved(run: RunResult, limits: Limits) -> bool:

@@ -137,7 +137,7 @@ class Context:
         return _BUILD_WEIGHTS.get(code, 1)
 
     def close(self) -> None:
-        from problemtools_py.verify.cache import flush_all
+        from problemtools_py.workbench.cache import flush_all
 
         self.closing.set()
         self.sharing.wake()

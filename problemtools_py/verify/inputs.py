@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from problemtools_py.digests import digest, file_digest
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
@@ -19,9 +20,9 @@ from problemtools_py.model.testdata import is_for_validation
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Outcome, SandboxError
 from problemtools_py.scratch import scratch_root
-from problemtools_py.verify.cache import VerdictCache, digest, file_digest
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.ctd import build_ctd
+from problemtools_py.workbench.cache import VerdictCache
 
 JUDGE_INPUT = "/judge/input"
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from problemtools_py.digests import digest
 from problemtools_py.judge.graders import (
     CaseScore,
     CustomGrader,
@@ -27,8 +28,8 @@ from problemtools_py.model.problem import TestGroup
 from problemtools_py.model.settings import number_setting
 from problemtools_py.once import OnceEach
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.cache import VerdictCache, digest
 from problemtools_py.verify.context import Context
+from problemtools_py.workbench.cache import VerdictCache
 
 
 @dataclass(frozen=True)

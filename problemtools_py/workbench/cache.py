@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import hashlib
 import json
 import os
 import threading
@@ -39,38 +38,6 @@ SCHEMA = 2  # the file's user_version (0: a file of before, keyed without an ord
 KEEP = 1_000_000
 KEEP_ENV = "PROBLEMTOOLS_PY_KEEP_VERDICTS"
 DAY = 86_400  # seconds a read leaves a verdict's place alone
-
-
-def digest(*parts: bytes | str) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        data = part.encode() if isinstance(part, str) else part
-        h.update(len(data).to_bytes(8, "big") + data)
-    return h.hexdigest()
-
-
-def file_digest(path: Path) -> str:
-    """The sha256 of a file's bytes, in hex."""
-    with path.open("rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
-
-
-_DATA_DIGESTS: dict[tuple[str, int, int, int, int], str] = {}
-
-
-def data_digest(path: Path, root: Path) -> str:
-    """:func:`file_digest`, kept in this process for a file of the package below ``root``
-    (a case's input and answer, hashed once per submission otherwise) while its inode,
-    size and times stay the same; a file elsewhere (an output, a scratch input) is hashed
-    every time."""
-    if not str(path).startswith(f"{root}/"):
-        return file_digest(path)
-    st = os.stat(path)
-    key = (str(path), st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-    found = _DATA_DIGESTS.get(key)
-    if found is None:
-        found = _DATA_DIGESTS[key] = file_digest(path)
-    return found
 
 
 class VerdictCache:

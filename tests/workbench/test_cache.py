@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from problemtools_py.verify import cache as cache_module
-from problemtools_py.verify.cache import FILE, VerdictCache, digest, flush_all
+from problemtools_py.digests import digest
+from problemtools_py.workbench import cache as cache_module
+from problemtools_py.workbench.cache import FILE, VerdictCache, flush_all
 
 
 @pytest.fixture(autouse=True)
@@ -74,7 +75,8 @@ def test_threads_writing_one_key_leave_one_whole_value(tmp_path: Path) -> None:
 
 def test_what_a_process_gathered_is_committed_when_it_exits(tmp_path: Path) -> None:
     code = ("import sys\nfrom pathlib import Path\n"
-            "from problemtools_py.verify.cache import VerdictCache, digest\n"
+            "from problemtools_py.workbench.cache import VerdictCache\n"
+            "from problemtools_py.digests import digest\n"
             "VerdictCache(Path(sys.argv[1])).put(digest('left'), {'verdict': 'TLE'})\n")  # fmt: skip
     subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True, timeout=60)
     assert VerdictCache(tmp_path).get(digest("left")) == {"verdict": "TLE"}
@@ -82,7 +84,8 @@ def test_what_a_process_gathered_is_committed_when_it_exits(tmp_path: Path) -> N
 
 def test_processes_share_the_file_from_its_making_on(tmp_path: Path) -> None:
     code = ("import sys\nfrom pathlib import Path\n"
-            "from problemtools_py.verify.cache import VerdictCache, digest, flush_all\n"
+            "from problemtools_py.workbench.cache import VerdictCache, flush_all\n"
+            "from problemtools_py.digests import digest\n"
             "cache = VerdictCache(Path(sys.argv[1]))\n"
             "for n in range(300):\n"
             "    cache.put(digest(sys.argv[2], str(n)), {'n': n})\n"
@@ -136,30 +139,6 @@ def test_a_value_that_is_not_a_verdict_reads_as_none(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / FILE) as db:
         db.execute("UPDATE verdicts SET value = '[1, 2]'")
     assert VerdictCache(tmp_path).get(digest("x")) is None
-
-
-def test_a_data_file_is_hashed_once_until_it_changes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import os
-
-    from problemtools_py.verify.cache import data_digest, file_digest
-
-    hashed: list[Path] = []
-    monkeypatch.setattr(cache_module, "file_digest", lambda p: hashed.append(p) or file_digest(p))
-    root = tmp_path / "problem"
-    (root / "data").mkdir(parents=True)
-    case, outside = root / "data/1.in", tmp_path / "team.out"
-    case.write_text("1\n")
-    outside.write_text("1\n")
-    first = data_digest(case, root)
-    assert data_digest(case, root) == first and hashed == [case]  # (kept)
-    case.write_text("2\n")  # (same size; its times and so its key change)
-    os.utime(case, ns=(1, 1))
-    assert data_digest(case, root) == file_digest(case) != first
-    data_digest(outside, root)
-    data_digest(outside, root)
-    assert hashed.count(outside) == 2  # (not the package's: hashed every time)
 
 
 def test_a_file_of_before_without_stamps_is_started_afresh_once(tmp_path: Path) -> None:
