@@ -203,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         pool = _prestarted(args.jobs) if not args.ray else None
         from problemtools_py.grading.distributed import ray_grade
         from problemtools_py.grading.grader import Grader
-        from problemtools_py.grading.results import Settings
+        from problemtools_py.grading.results import Settings, Status
 
         settings = Settings(
             memory_mb=args.memory_mb,
@@ -256,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             out.close()
             _finish(partial, args.output)
         total = sum(statuses.values())
-        passed = statuses.get("ok", 0)
+        passed = statuses.get(Status.OK, 0)
         summary = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
         print(
             f"{PROG}: {total} completions, pass rate {passed / max(total, 1):.3f} ({summary}); "

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.grader import Grader
-from problemtools_py.grading.results import GradeResult
+from problemtools_py.grading.results import GradeResult, Status
 
 Work = Callable[..., Any]
 
@@ -41,7 +41,7 @@ def grade_or_unknown(
     try:
         return grader.grade(pid, completion, language)
     except FatalError as exc:
-        return GradeResult(None, "unknown_problem", message=str(exc)[:200])
+        return GradeResult(None, Status.UNKNOWN_PROBLEM, message=str(exc)[:200])
 
 
 class LocalWorkers:

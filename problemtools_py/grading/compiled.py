@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from problemtools_py.grading.results import GradeResult
+from problemtools_py.grading.results import GradeResult, Status
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
 
@@ -54,14 +54,14 @@ class Compiler:
         """The built program, or the result that ends the completion."""
         language = self.languages.get(language_code)
         if language is None:
-            return GradeResult(None, "grader_error", message=f"no language {language_code!r}")
+            return GradeResult(None, Status.GRADER_ERROR, message=f"no language {language_code!r}")
         missing = language.missing_tool()
         if missing is not None:
             why = f"'{missing}' for {language.name} is not installed on the grader"
-            return GradeResult(None, "grader_error", message=why)
+            return GradeResult(None, Status.GRADER_ERROR, message=why)
         build = self.builder.build(language, {file_name(language, code): code.encode()})
         if build.executable is None:
-            return GradeResult(0.0, "compile_error", message=build.message[:500])
+            return GradeResult(0.0, Status.COMPILE_ERROR, message=build.message[:500])
         return build.executable
 
 

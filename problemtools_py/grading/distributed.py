@@ -68,7 +68,7 @@ def _in_order(
         for index, result in ray.get(ready[0]):
             done[index] = result
         while next_index in done:
-            yield GradeResult(**done.pop(next_index))
+            yield GradeResult.from_dict(done.pop(next_index))
             next_index += 1
 
 

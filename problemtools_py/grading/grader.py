@@ -28,14 +28,8 @@ from problemtools_py.errors import FatalError
 from problemtools_py.grading.compiled import Compiler, place, remove
 from problemtools_py.grading.extract import extract_program
 from problemtools_py.grading.problems import NoProblems, ProblemSource, open_source
-from problemtools_py.grading.results import (
-    MAX_COMPLETION_CHARS,
-    MAX_PROGRAM_BYTES,
-    STATUS_OF,
-    TOO_LARGE,
-    GradeResult,
-    Settings,
-)
+from problemtools_py.grading.results import MAX_COMPLETION_CHARS as MAX_CHARS
+from problemtools_py.grading.results import MAX_PROGRAM_BYTES, GradeResult, Settings, Status
 from problemtools_py.grading.syntax import SyntaxCheck
 from problemtools_py.grading.testrun import Cancelled, TestRun
 from problemtools_py.judge import python2
@@ -45,7 +39,6 @@ from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, RunResult
 from problemtools_py.sandbox.spawned import temp_dir
-from problemtools_py.verdicts import Verdict
 from problemtools_py.window import ordered_window
 
 if TYPE_CHECKING:
@@ -195,11 +188,11 @@ class Grader:
     ) -> GradeResult:
         """``completion`` on ``tests`` (stdin, expected stdout) given by the caller; its
         language from the fence tag (among ``Settings.languages``) or ``language``."""
-        if len(completion) > MAX_COMPLETION_CHARS:  # (counted in characters: not encoded)
-            return _too_large("the completion", len(completion), MAX_COMPLETION_CHARS, "characters")
+        if len(completion) > MAX_CHARS:  # (counted in characters: not encoded)
+            return _too_large("the completion", len(completion), MAX_CHARS, "characters")
         found = self._program(completion, language)
         if found is None:
-            return GradeResult(0.0, "no_code")
+            return GradeResult(0.0, Status.NO_CODE)
         code_language, code = found
         if (size := len(code.encode())) > MAX_PROGRAM_BYTES:
             return _too_large("the program", size, MAX_PROGRAM_BYTES, "bytes")
@@ -207,7 +200,7 @@ class Grader:
         if code_language == "python3":  # (compiled by a helper: see grading.syntax)
             why = self._syntax.error(code)
             if why is not None:
-                return GradeResult(0.0, STATUS_OF[Verdict.CE], message=python2.named(why)[:300])
+                return GradeResult(0.0, Status.SYNTAX_ERROR, message=python2.named(why)[:300])
         else:
             built = self._compiler().build(code, code_language)
             if isinstance(built, GradeResult):
@@ -241,7 +234,7 @@ class Grader:
                 self._forget(run.box)
                 retries = run.retries
             why = f"{type(exc).__name__}: {exc}"[:300]
-            return GradeResult(None, "grader_error", message=why, retries=retries)
+            return GradeResult(None, Status.GRADER_ERROR, message=why, retries=retries)
 
     def execute(
         self, code: str, language: str, stdin: str, time_limit: float, output_bytes: int
@@ -269,7 +262,7 @@ class Grader:
             finally:
                 remove(placed)
         if found is None:
-            return GradeResult(None, "harness_overload", message="starved by the machine")
+            return GradeResult(None, Status.HARNESS_OVERLOAD, message="starved by the machine")
         return found
 
     def extract(self, completion: str, language: str | None = None) -> tuple[str, str] | None:
@@ -396,4 +389,6 @@ class Grader:
 
 
 def _too_large(what: str, size: int, cap: int, unit: str) -> GradeResult:
-    return GradeResult(0.0, TOO_LARGE, message=f"{what} has {size:,} {unit}; at most {cap:,}")
+    return GradeResult(
+        0.0, Status.CODE_TOO_LARGE, message=f"{what} has {size:,} {unit}; at most {cap:,}"
+    )

@@ -3,31 +3,53 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from enum import StrEnum
 from typing import Any
 
 from problemtools_py.verdicts import Verdict
 
-# The dataset's names for verdicts. Three statuses are no verdict of the program's:
-# "no_code" (no program in the completion), and the two the grader's side caused, which
-# carry no reward at all (None), so a trainer can retry or drop them: "harness_overload"
-# (the machine starved the program, repeatedly) and "grader_error" (the grader failed).
+
+class Status(StrEnum):
+    """A graded completion's status: one word per outcome, as the dataset names verdicts
+    (a ``str``: it is its own value in JSON, in comparisons and in f-strings).
+
+    Three are no verdict of the program's: ``NO_CODE`` (no program in the completion),
+    and the two the grader's side caused, which carry no reward at all (None) so that a
+    trainer can retry or drop them (``NO_REWARD``): ``HARNESS_OVERLOAD`` (the machine
+    starved the program, repeatedly) and ``GRADER_ERROR`` (the grader failed); an
+    ``UNKNOWN_PROBLEM`` id is the caller's, also without reward."""
+
+    OK = "ok"
+    WRONG_ANSWER = "wrong_answer"
+    TIMEOUT = "timeout"
+    MEMORY = "memory"
+    OUTPUT_LIMIT = "output_limit"
+    RUNTIME_ERROR = "runtime_error"
+    SYNTAX_ERROR = "syntax_error"  # a Python program that does not compile
+    COMPILE_ERROR = "compile_error"  # a built language's program that does not build
+    NO_CODE = "no_code"
+    CODE_TOO_LARGE = "code_too_large"
+    HARNESS_OVERLOAD = "harness_overload"
+    GRADER_ERROR = "grader_error"
+    UNKNOWN_PROBLEM = "unknown_problem"
+
+
 STATUS_OF = {
-    Verdict.AC: "ok",
-    Verdict.WA: "wrong_answer",
-    Verdict.TLE: "timeout",
-    Verdict.MLE: "memory",
-    Verdict.OLE: "output_limit",
-    Verdict.RTE: "runtime_error",
-    Verdict.CE: "syntax_error",
+    Verdict.AC: Status.OK,
+    Verdict.WA: Status.WRONG_ANSWER,
+    Verdict.TLE: Status.TIMEOUT,
+    Verdict.MLE: Status.MEMORY,
+    Verdict.OLE: Status.OUTPUT_LIMIT,
+    Verdict.RTE: Status.RUNTIME_ERROR,
+    Verdict.CE: Status.SYNTAX_ERROR,
 }
-NO_REWARD = ("harness_overload", "grader_error")
-# A completion, and the program taken from it, past these sizes is "code_too_large"
+NO_REWARD = (Status.HARNESS_OVERLOAD, Status.GRADER_ERROR)
+# A completion, and the program taken from it, past these sizes is CODE_TOO_LARGE
 # (reward 0.0; issue 40): an 8 MB completion held the grader's interpreter for 9 s while
 # it was compiled, and an honest program graded beside it timed out unable to write. A
 # program of 256 KiB compiles in ~0.15 s (contest judges take 64 to 128 KiB).
 MAX_COMPLETION_CHARS = 4 << 20
 MAX_PROGRAM_BYTES = 256 << 10
-TOO_LARGE = "code_too_large"
 
 
 @dataclass(frozen=True)
@@ -35,7 +57,7 @@ class GradeResult:
     """One completion graded: its reward and status, and the test that decided it."""
 
     reward: float | None  # None: the grader's side failed (see NO_REWARD)
-    status: str
+    status: Status
     test: int | None = None  # index of the failing test
     cpu_seconds: float = 0.0  # of the failing test, or the most of any test
     wall_seconds: float = 0.0
@@ -45,6 +67,11 @@ class GradeResult:
 
     def as_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}  # (all flat)
+
+    @classmethod
+    def from_dict(cls, found: dict[str, Any]) -> GradeResult:
+        """What ``as_dict`` gave (from another process), the status a Status again."""
+        return cls(**{**found, "status": Status(found["status"])})
 
 
 @dataclass(frozen=True)

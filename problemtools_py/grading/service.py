@@ -30,7 +30,7 @@ from problemtools_py.grading.backends import LocalWorkers, Work, Workers, grade_
 from problemtools_py.grading.extract import language_of_tag
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.problems import inline_tests
-from problemtools_py.grading.results import TOO_LARGE, GradeResult
+from problemtools_py.grading.results import GradeResult, Status
 from problemtools_py.sandbox.results import Outcome, RunResult
 
 MAX_BODY = 16 << 20
@@ -184,7 +184,9 @@ class Service:
         results = await asyncio.gather(*jobs)
         answer = results if isinstance(body, list) else results[0]
         # (each says why: an id the source lacks, or a package it serves without a reward)
-        unknown = sorted({str(r["message"]) for r in results if r["status"] == "unknown_problem"})
+        unknown = sorted(
+            {str(r["message"]) for r in results if r["status"] == Status.UNKNOWN_PROBLEM}
+        )
         if unknown:  # the caller's mistake: 404, with the others' results kept
             return web.json_response({"error": "; ".join(unknown), "results": answer}, status=404)
         return web.json_response(answer)
@@ -316,7 +318,7 @@ def _stdio_cases(data: object) -> list[tuple[str, str]]:
 def _run_response(found: RunResult | GradeResult) -> dict[str, Any]:
     """SandboxFusion's RunCodeResponse for one run."""
     if isinstance(found, GradeResult):
-        if found.status in ("compile_error", TOO_LARGE):  # (the program's, not the sandbox's)
+        if found.status in (Status.COMPILE_ERROR, Status.CODE_TOO_LARGE):
             compiled = {"status": "Error", "execution_time": None, "return_code": 1,
                         "stdout": "", "stderr": found.message}  # fmt: skip
             return {"status": "Failed", "message": "", "compile_result": compiled,

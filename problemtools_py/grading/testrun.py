@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings
+from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings, Status
 from problemtools_py.judge import python2
 from problemtools_py.judge.dataset_rule import first_difference
 from problemtools_py.judge.interpreter import find
@@ -55,7 +55,7 @@ class TestRun:
         passed, first, slowest = 0, None, 0.0
         for index in range(len(tests)):
             result = self._in_order(tests[index : index + 1], time_limit)
-            if result.status == "harness_overload":
+            if result.status is Status.HARNESS_OVERLOAD:
                 return GradeResult(
                     None, result.status, index, 0.0, 0.0, index + 1, result.message, self.retries
                 )
@@ -96,7 +96,7 @@ class TestRun:
             run = self._one(stdin, expected, time_limit)
             if run is None:
                 why = "starved by the machine (stopped by the wall clock while waiting for a CPU)"
-                return self._result(None, "harness_overload", index, None, why)
+                return self._result(None, Status.HARNESS_OVERLOAD, index, None, why)
             slowest = max(slowest, run.cpu_seconds)
             slowest_wall = max(slowest_wall, run.wall_seconds)
             if not run.ok:
@@ -113,7 +113,7 @@ class TestRun:
         return GradeResult(1.0, ok, None, slowest, slowest_wall, len(tests), "", self.retries)
 
     def _result(
-        self, reward: float | None, status: str, index: int, run: RunResult | None, why: str
+        self, reward: float | None, status: Status, index: int, run: RunResult | None, why: str
     ) -> GradeResult:
         cpu, wall = (run.cpu_seconds, run.wall_seconds) if run is not None else (0.0, 0.0)
         return GradeResult(reward, status, index, cpu, wall, index + 1, why, self.retries)
