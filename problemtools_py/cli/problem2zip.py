@@ -68,9 +68,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         one_zip = args.output.suffix == ".zip" and (len(args.problems) == 1 or args.problemset)
         check_output(args.output, "-o", directory=not one_zip)
         from problemtools_py.cli.reporters import TextReporter
-        from problemtools_py.convert.zipping import each_zip, problemset_zip
+        from problemtools_py.convert.zipping import ZipOptions, each_zip, problemset_zip
 
-        run, written = problemset_zip(args) if args.problemset else each_zip(args)
+        asked = ZipOptions(args.problems, args.output, args.format, args.samples, args.force,
+                           args.pdf, args.contest_name)  # fmt: skip
+        run, written = problemset_zip(asked) if args.problemset else each_zip(asked)
         if args.json:
             _print_json(run, written)
             return run.exit_code

@@ -4,18 +4,31 @@ into a scratch directory removed afterwards) and check what was written as 2025-
 
 from __future__ import annotations
 
-import argparse
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from problemtools_py.convert.upgrade import Plan, plan_upgrade
+from problemtools_py.errors import FatalError
 from problemtools_py.findings import ProblemReport, error, warning
 from problemtools_py.model import load_problem
 from problemtools_py.verify.options import STATIC_PARTS
 
 
-def upgrade_one(path: Path, args: argparse.Namespace) -> tuple[ProblemReport, dict[str, Any]]:
+@dataclass(frozen=True)
+class UpgradeOptions:
+    """What upgradeproblem was asked: the time limit to write, and where to write."""
+
+    time_limit: float | None = None  # the limit to write (None: derive one when needed)
+    no_time_limit: bool = False  # write none, leave it to the multipliers
+    force: bool = False  # write even where something cannot be mapped
+    dry_run: bool = False  # write nothing: a diff, and the check of a scratch copy
+    in_place: bool = False
+    output: Path | None = None  # the directory the upgraded package goes in
+
+
+def upgrade_one(path: Path, args: UpgradeOptions) -> tuple[ProblemReport, dict[str, Any]]:
     """The report (what cannot be mapped, and the check of what was written) and what
     was done, as ``--json`` gives it."""
     from problemtools_py.verify.verifier import derived_time_limit
@@ -45,7 +58,7 @@ def upgrade_one(path: Path, args: argparse.Namespace) -> tuple[ProblemReport, di
 
 
 def _write_checked(
-    plan: Plan, path: Path, args: argparse.Namespace, made: dict[str, Any]
+    plan: Plan, path: Path, args: UpgradeOptions, made: dict[str, Any]
 ) -> tuple[Path | None, ProblemReport]:
     """Where the package was written (None for a dry run), and its check."""
     from problemtools_py.convert.upgrade_write import diff, write_in_place, write_new
@@ -61,6 +74,8 @@ def _write_checked(
         write_in_place(plan)
         target = path
     else:
+        if args.output is None:
+            raise FatalError("upgradeproblem: say where: -o DIR, --in-place or --dry-run")
         target = args.output / name
         write_new(plan, target)
     return target, verify_problem(target, STATIC_PARTS)

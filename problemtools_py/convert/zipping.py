@@ -3,7 +3,7 @@ each checked after writing; the choice of contents per ``--format``."""
 
 from __future__ import annotations
 
-import argparse
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,19 @@ from problemtools_py.model.problem import Problem
 from problemtools_py.verify.options import STATIC_PARTS
 
 
+@dataclass(frozen=True)
+class ZipOptions:
+    """What problem2zip was asked: the packages, where to write, and how."""
+
+    problems: list[Path]
+    output: Path
+    format: str = "2025-09"  # 2025-09, kattis, legacy or domjudge
+    samples: bool = False  # the samples only
+    force: bool = False  # legacy: write without what cannot be said
+    pdf: bool = True  # 2025-09/kattis: the statement as a PDF beside the zip
+    contest_name: str | None = None  # --problemset: the contest's name
+
+
 def _target(out: Path, name: str, many: bool, samples: bool) -> Path:
     if not many and out.suffix == ".zip":
         return out
@@ -21,7 +34,7 @@ def _target(out: Path, name: str, many: bool, samples: bool) -> Path:
 
 
 def _entries(
-    problem: Problem, path: Path, base: str, args: argparse.Namespace
+    problem: Problem, path: Path, base: str, args: ZipOptions
 ) -> tuple[list[Entry], list[Finding], list[str]]:
     """The zip entries of one problem under ``base/`` (samples: at the top), what was
     said about it, and what a legacy zip leaves out harmlessly."""
@@ -36,7 +49,7 @@ def _entries(
     return package_entries(problem, base, constants=args.format == "kattis"), [], []
 
 
-def each_zip(args: argparse.Namespace) -> tuple[RunReport, list[dict[str, Any]]]:
+def each_zip(args: ZipOptions) -> tuple[RunReport, list[dict[str, Any]]]:
     from problemtools_py.convert.zipfiles import write_zip
     from problemtools_py.model import load_problem
     from problemtools_py.verify.verifier import verify_problem
@@ -82,7 +95,7 @@ def _pdf_beside(problem: Problem, target: Path, report: ProblemReport) -> str | 
     return str(beside)
 
 
-def problemset_zip(args: argparse.Namespace) -> tuple[RunReport, list[dict[str, Any]]]:
+def problemset_zip(args: ZipOptions) -> tuple[RunReport, list[dict[str, Any]]]:
     """One zip: contest.yaml, problems.yaml and each problem in <id>/; nothing is written
     when any problem cannot go in. Each problem is checked from the zip written."""
     from problemtools_py.convert.problemset import problemset_files
