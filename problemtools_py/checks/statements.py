@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.model.problem import Problem
-from problemtools_py.statements.check import render_findings
 
 
 @check("statement")
@@ -96,12 +95,6 @@ def name_languages(problem: Problem) -> Iterator[Finding]:
             "problem.yaml",
             line,
         )
-
-
-@check("statement")
-def statements_render(problem: Problem) -> Iterator[Finding]:
-    """Every statement renders to HTML, and to PDF in draft mode when TeX is installed."""
-    yield from render_findings(problem)
 
 
 @check("statement")

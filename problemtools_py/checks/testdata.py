@@ -18,7 +18,7 @@ from problemtools_py.model.problem import (
     TestCase,
     TestGroup,
 )
-from problemtools_py.model.testdata import is_for_validation
+from problemtools_py.model.testdata import GroupKind, is_for_validation
 from problemtools_py.yamlfile import YamlDoc
 
 LEGACY_EXTS = frozenset(
@@ -29,6 +29,8 @@ MODERN_SAMPLE_ONLY = frozenset(
 )
 LEGACY_SCORING_KEYS = ("accept_score", "reject_score", "range")
 MODERN_SCORING_KEYS = ("max_score", "score_aggregation", "require_pass")
+
+OUTPUT_KINDS = (GroupKind.INVALID_OUTPUT, GroupKind.VALID_OUTPUT)  # (cases that hold an output)
 
 
 def _groups(problem: Problem) -> Iterator[TestGroup]:
@@ -156,9 +158,7 @@ def _case_findings(problem: Problem, case: TestCase) -> Iterator[Finding]:
                 case.files[ext],
             )
         # .out: a sample's shown output, or the output invalid_/valid_output is about
-        allowed = frozenset(
-            {".out"} if case.name.startswith(("invalid_output/", "valid_output/")) else ()
-        )
+        allowed = frozenset({".out"} if GroupKind.of(case.name) in OUTPUT_KINDS else ())
         if exts & MODERN_SAMPLE_ONLY - allowed and not case.name.startswith("sample/"):
             for ext in sorted(exts & MODERN_SAMPLE_ONLY - allowed):
                 yield error("data", f"'{ext}' files are only allowed for samples", case.files[ext])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import re
 import sys
 from collections.abc import Sequence
@@ -22,7 +23,7 @@ from problemtools_py.cli.options import (
 )
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
-from problemtools_py.verify.options import Options, needs_sandboxes
+from problemtools_py.verify.options import Options, Prepare, needs_sandboxes
 
 TYPE_CHECKING = False  # (not typing's: its import costs every command ~3 ms)
 if TYPE_CHECKING:
@@ -203,11 +204,19 @@ def _options(args: argparse.Namespace) -> Options:
         submissions=args.submissions,
         data=args.data,
         visualize=args.visualize,
-        generate=args.generate,
+        prepare=_stale_data(args.jobs) if args.generate else None,
         constraints=args.constraints,
         all_cases=args.all_cases,
         python=args.python,
     )
+
+
+def _stale_data(jobs: int) -> Prepare:
+    """``--generate``: each package's stale test data made from its generators.yaml
+    before it is verified."""
+    from problemtools_py.generate.runner import stale_data
+
+    return functools.partial(stale_data, jobs=jobs)
 
 
 def _contest_archives(args: argparse.Namespace, stack: contextlib.ExitStack) -> dict[str, str]:

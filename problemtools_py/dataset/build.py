@@ -29,8 +29,9 @@ from problemtools_py.model.problem import Problem
 from problemtools_py.model.testdata import JUDGED_GROUPS
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
+from problemtools_py.statements.check import render_findings
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.context import Context, Options
+from problemtools_py.workbench.bench import Workbench
 
 
 @dataclass(frozen=True)
@@ -120,15 +121,13 @@ def statement_text(problem: Problem) -> str | None:
     return None
 
 
-def from_package(ctx: Context, options: BuildOptions) -> Conversion:
+def from_package(ctx: Workbench, options: BuildOptions) -> Conversion:
     problem = ctx.problem
-    errors = [
-        f
-        for part in ("config", "statement", "data")
-        for check in checks_of(part)
-        for f in check(problem)
-        if f.severity is Severity.ERROR
+    found = [
+        f for part in ("config", "statement", "data") for c in checks_of(part) for f in c(problem)
     ]
+    found += render_findings(problem)  # (a statement that does not render is no row)
+    errors = [f for f in found if f.severity is Severity.ERROR]
     if errors:
         return Conversion(drop="invalid package", detail=errors[0].message)
     if problem.output_validator is not None:
@@ -158,7 +157,7 @@ def _capped(tests: list[tuple[str, str]], options: BuildOptions) -> list[tuple[s
 
 
 def _with_reference(
-    ctx: Context, options: BuildOptions, statement: str, tests: list[tuple[str, str]]
+    ctx: Workbench, options: BuildOptions, statement: str, tests: list[tuple[str, str]]
 ) -> Conversion:
     problem = ctx.problem
     candidates = [
@@ -221,7 +220,7 @@ def _disagree(rel: str, how: str, error: str) -> Conversion:
 
 
 def _run_reference(
-    ctx: Context, exe: Executable, tests: list[tuple[str, str]]
+    ctx: Workbench, exe: Executable, tests: list[tuple[str, str]]
 ) -> tuple[float | None, str]:
     """The slowest CPU time over the tests (None when any fails), and the failure's
     message."""
@@ -247,4 +246,4 @@ def convert(root: Path, pool: SandboxPool, options: BuildOptions) -> Conversion:
     if find_sidecar(root) is not None:
         return from_sidecar(root)
     problem = load_problem(root)
-    return from_package(Context.create(problem, Options(jobs=1), pool), options)
+    return from_package(Workbench.open(problem, pool), options)

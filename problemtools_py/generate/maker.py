@@ -18,7 +18,7 @@ from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import read_untrusted, run_program
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
-from problemtools_py.verify.context import Context
+from problemtools_py.workbench.bench import Workbench
 
 WORK_DIR = "/gen"
 FILE_CAP = 256 << 20  # bytes: the largest test case file a generator may write
@@ -59,7 +59,7 @@ def _failure(run: RunResult) -> str:
 class CaseMaker:
     def __init__(
         self,
-        ctx: Context,
+        ctx: Workbench,
         programs: Programs,
         default_solution: str | None,
         seconds: float = DEFAULT_SECONDS,

@@ -10,7 +10,7 @@ from pathlib import Path
 from problemtools_py.judge.compile import Build, Executable
 from problemtools_py.model.programs import make_program
 from problemtools_py.once import OnceEach
-from problemtools_py.verify.context import Context
+from problemtools_py.workbench.bench import Workbench
 
 GENERATORS = "generators"
 
@@ -21,7 +21,7 @@ def _inside(name: str) -> bool:
 
 
 class Programs:
-    def __init__(self, ctx: Context, named: dict[str, tuple[str, ...]]) -> None:
+    def __init__(self, ctx: Workbench, named: dict[str, tuple[str, ...]]) -> None:
         self.ctx = ctx
         self.named = named
         self._built: OnceEach[str, Build | str] = OnceEach()

@@ -23,7 +23,7 @@ from problemtools_py.generate.programs import Programs
 from problemtools_py.generate.records import Records, case_key
 from problemtools_py.model import Problem, load_problem
 from problemtools_py.sandbox.pool import SandboxPool
-from problemtools_py.verify.context import Context, Options
+from problemtools_py.workbench.bench import Workbench
 from problemtools_py.yamlfile import load_yaml
 
 YAML_REL = "generators/generators.yaml"
@@ -46,6 +46,14 @@ def has_generators(root: Path) -> bool:
     return (root / YAML_REL).is_file()
 
 
+def stale_data(root: Path, pool: SandboxPool, jobs: int = 1) -> list[Finding]:
+    """The package's stale test data written from its generators.yaml (none without
+    one), and what generating found."""
+    if not has_generators(root):
+        return []
+    return generate_problem(root, pool, GenerateOptions(jobs=jobs)).findings
+
+
 def read_plan(problem: Problem) -> tuple[Plan, list[Finding]]:
     """The plan of the package's generators.yaml, and the findings of reading it."""
     doc = load_yaml(problem.root / YAML_REL, YAML_REL)
@@ -61,7 +69,7 @@ def read_plan(problem: Problem) -> tuple[Plan, list[Finding]]:
 
 class _Run:
     def __init__(
-        self, ctx: Context, plan: Plan, options: GenerateOptions, progress: Progress | None
+        self, ctx: Workbench, plan: Plan, options: GenerateOptions, progress: Progress | None
     ) -> None:
         self.ctx, self.plan, self.options, self.progress = ctx, plan, options, progress
         self.data = ctx.problem.root / "data"
@@ -183,7 +191,7 @@ def generate_problem(
         f.check == "generators" and f.severity.value == "error" for f in findings
     ):
         return report  # nothing is written from a plan with errors
-    ctx = Context.create(problem, Options(jobs=options.jobs), pool)
+    ctx = Workbench.open(problem, pool, jobs=options.jobs)
     run = _Run(ctx, plan, options, progress)
     try:
         with ThreadPoolExecutor(options.jobs) as workers:

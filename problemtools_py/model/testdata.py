@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from enum import Enum
 from pathlib import Path
 
 from problemtools_py.model.files import FileEntry
@@ -48,6 +50,45 @@ def is_judged(name: str) -> bool:
 def is_for_validation(name: str) -> bool:
     """Whether the group or case ``name`` holds cases only for the validators."""
     return top_group(name) in VALIDATION_GROUPS
+
+
+class GroupKind(Enum):
+    """What the directory under ``data/`` a case lies in is for."""
+
+    JUDGED = "judged"  # sample, secret: submissions are judged on them
+    INVALID_INPUT = "invalid_input"  # inputs every input validator must reject
+    INVALID_OUTPUT = "invalid_output"  # outputs the output validator must reject
+    VALID_OUTPUT = "valid_output"  # outputs the output validator must accept
+    INVALID_ANSWER = "invalid_answer"  # 2025-09: answers the answer validators must reject
+    OTHER = "other"  # any other directory: no part of the format's
+
+    @classmethod
+    def of(cls, name: str) -> GroupKind:
+        """The kind of the group or case ``name`` (``secret/g1/02`` is JUDGED)."""
+        top = top_group(name)
+        if top in JUDGED_GROUPS:
+            return cls.JUDGED
+        return cls(top) if top in (*VALIDATION_GROUPS, "invalid_answer") else cls.OTHER
+
+
+ALL_KINDS = frozenset(GroupKind)
+VALIDATION_KINDS = frozenset(GroupKind(name) for name in VALIDATION_GROUPS)
+
+
+def cases_in(
+    data: TestGroup | None, kinds: Collection[GroupKind], needs: Collection[str]
+) -> list[TestCase]:
+    """The cases of the groups of ``kinds`` that have every file extension in ``needs``
+    (``.in``, ``.ans``), in the package's order: the one way a part picks its cases."""
+    if data is None:
+        return []
+    return [
+        case
+        for group in data.walk()
+        if GroupKind.of(group.name) in kinds
+        for case in group.cases
+        if all(ext in case.files for ext in needs)
+    ]
 
 
 LEGACY_GROUP_FILE = "testdata.yaml"

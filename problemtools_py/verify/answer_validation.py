@@ -8,6 +8,7 @@ from __future__ import annotations
 from problemtools_py.findings import Finding, error
 from problemtools_py.judge.compile import Executable
 from problemtools_py.model.problem import Program, TestCase
+from problemtools_py.model.testdata import ALL_KINDS, GroupKind
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.inputs import JUDGE_INPUT, run_validator
 from problemtools_py.workbench.cache import VerdictCache
@@ -29,15 +30,7 @@ def _built(ctx: Context) -> tuple[list[tuple[Program, Executable]], list[Finding
 def _cases(ctx: Context) -> list[TestCase]:
     """Every test case with an input and an answer, but data/invalid_input's (whose
     answers need not make sense)."""
-    if ctx.problem.data is None:
-        return []
-    return [
-        case
-        for group in ctx.problem.data.walk()
-        if group.name.split("/")[0] != "invalid_input"
-        for case in group.cases
-        if {".in", ".ans"} <= set(case.files) and ctx.data_selected(case.name)
-    ]
+    return ctx.cases(ALL_KINDS - {GroupKind.INVALID_INPUT}, (".in", ".ans"))
 
 
 def check_answer_files(ctx: Context) -> list[Finding]:

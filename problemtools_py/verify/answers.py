@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from problemtools_py.digests import data_digest, digest
@@ -20,6 +20,7 @@ from problemtools_py.judge.validators import (
     fresh_feedback_dir,
 )
 from problemtools_py.model.problem import TestCase
+from problemtools_py.model.testdata import ALL_KINDS, GroupKind
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.scratch import scratch_dir, scratch_root
 from problemtools_py.verdicts import Verdict
@@ -178,12 +179,9 @@ class AnswerChecker:
             self._work = None
 
 
-def _cases(ctx: Context) -> Iterator[TestCase]:
-    if ctx.problem.data is None:
-        return
-    for case in ctx.problem.data.all_cases():
-        if {".in", ".ans"} <= set(case.files) and ctx.data_selected(case.name):
-            yield case
+def _cases(ctx: Context, kinds: Collection[GroupKind] = ALL_KINDS) -> list[TestCase]:
+    """The test cases of ``kinds`` with an input and an answer."""
+    return ctx.cases(kinds, (".in", ".ans"))
 
 
 def _shown_outputs(ctx: Context, cases: list[TestCase]) -> Iterator[tuple[TestCase, str]]:
@@ -215,7 +213,7 @@ def _check_answers(ctx: Context, checker: AnswerChecker) -> list[Finding]:
     if config.interactive or config.multi_pass:
         return []  # their .ans files are not outputs
     findings: list[Finding] = []
-    cases = [c for c in _cases(ctx) if not c.name.startswith(("invalid_", "valid_"))]
+    cases = _cases(ctx, {GroupKind.JUDGED, GroupKind.OTHER})  # (answers that are outputs)
     shown = list(_shown_outputs(ctx, cases))
     results = ctx.map(lambda s: checker.check(s[0], ctx.problem.root / s[0].files[s[1]]), shown)
     for (case, ext), result in zip(shown, results, strict=True):
@@ -273,7 +271,7 @@ def _probes(ctx: Context, checker: AnswerChecker, case: TestCase, where: str) ->
 
 def _validation_dirs(ctx: Context, checker: AnswerChecker) -> Iterator[Finding]:
     root = ctx.problem.root
-    cases = [c for c in _cases(ctx) if c.name.split("/")[0] in ("invalid_output", "valid_output")]
+    cases = _cases(ctx, {GroupKind.INVALID_OUTPUT, GroupKind.VALID_OUTPUT})
     files = [(c, ".ans") for c in cases] + [(c, ".out") for c in cases if ".out" in c.files]
     verdicts = dict(
         zip(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +16,7 @@ from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.held import HeldJail, HeldJails, worth_fresh_init
 from problemtools_py.model.problem import Program, TestCase
-from problemtools_py.model.testdata import is_for_validation
+from problemtools_py.model.testdata import ALL_KINDS, VALIDATION_KINDS, GroupKind
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Outcome, SandboxError
 from problemtools_py.scratch import scratch_root
@@ -112,15 +112,12 @@ def run_validator(
     return verdict
 
 
-def _cases(ctx: Context, validation: bool) -> Iterator[TestCase]:
-    if ctx.problem.data is None:
-        return
-    for group in ctx.problem.data.walk():
-        if is_for_validation(group.name) != validation:
-            continue
-        for case in group.cases:
-            if ".in" in case.files and ctx.data_selected(case.name):
-                yield case
+ACCEPTED_INPUTS = ALL_KINDS - VALIDATION_KINDS  # (inputs every input validator accepts)
+
+
+def _cases(ctx: Context, kinds: Collection[GroupKind]) -> list[TestCase]:
+    """The cases of ``kinds`` with an input."""
+    return ctx.cases(kinds, (".in",))
 
 
 def check_inputs(ctx: Context) -> list[Finding]:
@@ -129,7 +126,7 @@ def check_inputs(ctx: Context) -> list[Finding]:
         return findings
     cache = VerdictCache()
     root = ctx.problem.root
-    inputs = [(case, root / case.files[".in"]) for case in _cases(ctx, validation=False)]
+    inputs = [(case, root / case.files[".in"]) for case in _cases(ctx, ACCEPTED_INPUTS)]
     runs = (len(inputs) + 8) * len(built) / max(1, ctx.options.jobs)  # (8 junk inputs)
     with HeldJails(ctx.pool, ctx.validation_limits, worth_fresh_init(runs)) as jails:  # per thread
         verdicts = _verdicts(ctx, built, inputs, cache, jails)
@@ -184,7 +181,7 @@ def _invalid_inputs(
     ctx: Context, built: list[tuple[Program, Executable]], cache: VerdictCache, jails: HeldJails
 ) -> Iterator[Finding]:
     root = ctx.problem.root
-    cases = [c for c in _cases(ctx, validation=True) if c.name.startswith("invalid_input/")]
+    cases = _cases(ctx, {GroupKind.INVALID_INPUT})
     accepted = _all_accept(ctx, built, [(c, root / c.files[".in"]) for c in cases], cache, jails)
     for case, all_accept in zip(cases, accepted, strict=True):
         if all_accept:
@@ -226,7 +223,7 @@ def junk_inputs(sample: bytes) -> list[tuple[str, bytes]]:
 def _fuzz(
     ctx: Context, built: list[tuple[Program, Executable]], cache: VerdictCache, jails: HeldJails
 ) -> Iterator[Finding]:
-    first = next((c for c in _cases(ctx, validation=False) if c.name.startswith("secret/")), None)
+    first = next((c for c in _cases(ctx, ACCEPTED_INPUTS) if c.name.startswith("secret/")), None)
     if first is None:
         return
     sample = (ctx.problem.root / first.files[".in"]).read_bytes()

@@ -9,8 +9,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from problemtools_py.cpus import usable_cores
+from problemtools_py.findings import Finding
+
+TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
+if TYPE_CHECKING:
+    from problemtools_py.sandbox.pool import SandboxPool
 
 Progress = Callable[[str, int], None]  # (what is running, how many steps finished)
+# work on a package's directory before it is loaded (--generate: generatedata's, given by
+# the command line, so that verification never imports another product)
+Prepare = Callable[[Path, "SandboxPool"], list[Finding]]
 RUNNING_PARTS = ("validators", "graders", "submissions")  # the parts that run programs
 STATIC_PARTS = ("config", "statement", "data")  # the others: what a converter checks it wrote
 
@@ -30,7 +38,7 @@ class Options:
     data: re.Pattern[str] | None = None  # -d: which test cases
     timing_cap: float = 60.0  # CPU seconds allowed while timing the accepted submissions
     visualize: Path | None = None  # --visualize: where the visualizers' images go
-    generate: bool = False  # --generate: make stale test data from generators.yaml first
+    prepare: Prepare | None = None  # --generate: make stale test data first
     constraints: bool = False  # --constraints: the bounds validators check, and coverage
     all_cases: bool = False  # --all-cases: no stop at a pass-fail submission's first failure
     python: str | None = None  # --python: the interpreter (or environment) Python runs with

@@ -5,9 +5,11 @@ limit, then the rest). Kept apart from the judging itself, so that the runs made
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from problemtools_py.model.problem import Submission, TestCase
-from problemtools_py.model.testdata import is_judged
-from problemtools_py.model.timelimit import first_limit, fixed_limit
+from problemtools_py.model.testdata import GroupKind
+from problemtools_py.model.timelimit import TimeLimit, first_limit, fixed_limit, time_limit
 from problemtools_py.verdicts import Verdict
 
 TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
@@ -18,18 +20,36 @@ if TYPE_CHECKING:
 def cases_of(ctx: Context) -> list[TestCase]:
     """The test cases submissions are judged on: sample and secret ones with an input
     and an answer, as --data selects."""
-    if ctx.problem.data is None:
-        return []
-    return [
-        c
-        for g in ctx.problem.data.walk()
-        if is_judged(g.name)
-        for c in g.cases
-        if {".in", ".ans"} <= set(c.files) and ctx.data_selected(c.name)
-    ]
+    return ctx.cases({GroupKind.JUDGED}, (".in", ".ans"))
 
 
 Job = tuple[Submission, float, float | None]  # a submission, its CPU limit, the time limit
+
+
+@dataclass(frozen=True)
+class RoundLimits:
+    """The limits the submissions part starts from: the one something fixes (``-t``, the
+    package), if any, and the first, which the others run under until the accepted ones
+    are timed (the fixed one, else the smallest the rules allow)."""
+
+    fixed: TimeLimit | None
+    first: TimeLimit
+    timing_cap: float  # CPU seconds a timing run may take when nothing fixes the limit
+
+    @classmethod
+    def of(cls, ctx: Context) -> RoundLimits:
+        option = ctx.options.fixed_time_limit
+        return cls(fixed_limit(ctx.problem, option), first_limit(ctx.problem, option),
+                   ctx.options.timing_cap)  # fmt: skip
+
+    @property
+    def timing_runs_cap(self) -> float:
+        """The CPU limit the runs that time the limit go under."""
+        return self.fixed.hard if self.fixed is not None else self.timing_cap
+
+    def final(self, ctx: Context, slowest: float | None) -> TimeLimit:
+        """The time limit: the fixed one, else derived from the slowest timing run."""
+        return self.fixed or time_limit(ctx.problem, None, slowest)
 
 
 def times_the_limit(sub: Submission) -> bool:
@@ -57,12 +77,11 @@ def first_round(ctx: Context, subs: list[Submission]) -> list[Job]:
     accepted ones are timed: the final limit on most problems."""
     timers = [s for s in subs if times_the_limit(s)]
     others = [s for s in subs if s not in timers]
-    fixed = fixed_limit(ctx.problem, ctx.options.fixed_time_limit)
-    guess = first_limit(ctx.problem, ctx.options.fixed_time_limit)
-    cap = fixed.hard if fixed is not None else ctx.options.timing_cap
+    limits = RoundLimits.of(ctx)
+    guess, cap = limits.first, limits.timing_runs_cap
     slow = [s for s in others if slowness(s) == 0]
     jobs: list[Job] = [(s, guess.hard, guess.seconds) for s in slow]
-    jobs += [(s, cap, guess.seconds if fixed is not None else None) for s in timers]
+    jobs += [(s, cap, guess.seconds if limits.fixed is not None else None) for s in timers]
     jobs += [(s, guess.hard, guess.seconds) for s in others if s not in slow]
     return jobs
 

@@ -15,19 +15,13 @@ from dataclasses import dataclass, replace
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.model.problem import Submission
-from problemtools_py.model.timelimit import (
-    LimitKind,
-    TimeLimit,
-    first_limit,
-    fixed_limit,
-    time_limit,
-)
+from problemtools_py.model.timelimit import LimitKind, TimeLimit
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.casejudge import SubmissionJudge
 from problemtools_py.verify.claims import expectation_findings
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
-from problemtools_py.verify.rounds import Job, first_round, times_the_limit
+from problemtools_py.verify.rounds import Job, RoundLimits, first_round, times_the_limit
 from problemtools_py.verify.scoring import CaseGrade, Scorer
 from problemtools_py.verify.static import StaticJudge
 
@@ -126,8 +120,7 @@ def _time_and_judge(
     jobs = first_round(ctx, [s for s in subs if s.rel in ready])
     timers = [s for s, _, _ in jobs if times_the_limit(s)]
     others = [s for s, _, _ in jobs if not times_the_limit(s)]
-    fixed = fixed_limit(ctx.problem, ctx.options.fixed_time_limit)
-    guess = first_limit(ctx.problem, ctx.options.fixed_time_limit)
+    limits = RoundLimits.of(ctx)
 
     def run(job: Job) -> list[CaseOutcome]:
         ahead = ctx.ahead.get(job[0].rel)
@@ -142,8 +135,8 @@ def _time_and_judge(
     slowest = max(
         (c.cpu for s in timers for c in outcomes[s.rel] if c.at_margin is Verdict.AC), default=None
     )
-    limit = fixed or time_limit(ctx.problem, None, slowest)
-    if limit.seconds != guess.seconds:
+    limit = limits.final(ctx, slowest)
+    if limit.seconds != limits.first.seconds:
         with ThreadPoolExecutor(ctx.options.jobs) as pool:
             again = pool.map(
                 lambda s: judge.run(ready[s.rel], limit.hard, limit.seconds, s), others

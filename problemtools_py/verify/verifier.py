@@ -1,7 +1,7 @@
 """verifyproblem's work, apart from its command line: load each package once, run the
 checks of the requested parts (static, then the running ones), and return reports.
 
-The judge, the sandbox and the generators are imported only when something runs, so that
+The judge and the sandbox are imported only when something runs, so that
 the static parts start at once (the pre-commit hook, ``-p config``)."""
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ def verify_problem(
         report.path = str(path)
         return report
     start = time.perf_counter()
-    made = _generate(path, pool, options) if options is not None and options.generate else []
+    prepare = options.prepare if options is not None and pool is not None else None
+    made = prepare(path, pool) if prepare is not None and pool is not None else []
     problem = load_problem(path)
     report = ProblemReport(problem.short_name, str(path), problem.format.value, list(parts))
     report.findings.extend(made)
@@ -105,15 +106,6 @@ def _not_run(parts: list[str]) -> Finding:
         "(type, limits, validator flags) decides how programs are judged",
         "problem.yaml",
     )
-
-
-def _generate(path: Path, pool: SandboxPool | None, options: Options) -> list[Finding]:
-    """``--generate``: write the package's stale test data from its generators.yaml."""
-    from problemtools_py.generate.runner import GenerateOptions, generate_problem, has_generators
-
-    if pool is None or not has_generators(path):
-        return []
-    return generate_problem(path, pool, GenerateOptions(jobs=options.jobs)).findings
 
 
 def _run_parts(
@@ -199,7 +191,15 @@ def _each_part(
 
 
 def _static(problem: Problem, part: str) -> list[Finding]:
-    return [finding for func in checks_of(part) for finding in func(problem)]
+    """A part's checks (pure), and for the statement part its rendering: every statement
+    to HTML, and to PDF in draft mode when TeX is installed (plasTeX and pdflatex run, so
+    it is a step of verification, not a check; it needs no sandbox)."""
+    found = [finding for func in checks_of(part) for finding in func(problem)]
+    if part == "statement":
+        from problemtools_py.statements.check import render_findings
+
+        found += render_findings(problem)
+    return found
 
 
 def _static_ahead(problem: Problem, parts: list[str]) -> Future[dict[str, list[Finding]]]:
