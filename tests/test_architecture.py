@@ -1,6 +1,8 @@
 """The tree keeps its shape: no import cycle between our modules (imports made only for
-type checking count too), no module over 400 lines, no ``type: ignore`` in the package,
-the sandbox never imports the layers above it, and every dataclass has a docstring."""
+type checking count too), the floors of docs/architecture.md by reachability (a module
+reaches, through any chain of imports, lazy and by name included, only its own package
+and the floors below it), no module over 400 lines, no ``type: ignore`` in the package,
+and every dataclass has a docstring."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ def _module(path: Path) -> str:
     return ".".join(parts)
 
 
-def _imports(path: Path, modules: set[str]) -> set[str]:
+def _imports(path: Path, modules: set[str], by_name: bool = True) -> set[str]:
     """Our modules that ``path`` imports, wherever the import stands."""
     found: set[str] = set()
     package = _module(path) if path.name == "__init__.py" else _module(path).rsplit(".", 1)[0]
@@ -32,16 +34,33 @@ def _imports(path: Path, modules: set[str]) -> set[str]:
             # "from pkg import module" depends on the module; "from pkg import name" on pkg
             names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
                      for alias in node.names]
+        elif by_name and isinstance(node, ast.Call) and (prefix := _imported_by_name(node)):
+            names = [m for m in modules if m.startswith(prefix)]  # (each it may name)
         else:
             continue
         found.update(name for name in names if name in modules)
     return found
 
 
-def _graph() -> dict[str, set[str]]:
+def _imported_by_name(node: ast.Call) -> str | None:
+    """``import_module(f"problemtools_py.checks.{name}")``: the prefix of what it imports."""
+    func = node.func
+    called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if called not in ("import_module", "__import__") or not node.args:
+        return None
+    arg = node.args[0]
+    head = arg.values[0] if isinstance(arg, ast.JoinedStr) and arg.values else arg
+    if isinstance(head, ast.Constant) and isinstance(head.value, str):
+        return head.value if head.value.startswith("problemtools_py") else None
+    return None
+
+
+def _graph(by_name: bool = True) -> dict[str, set[str]]:
+    """Each module's imports of ours; ``by_name``: with what it imports by a name built at
+    run time (a registry's plugins, a command's module), which is no cycle at load."""
     files = {_module(p): p for p in PACKAGE.rglob("*.py")}
     modules = set(files)
-    return {name: _imports(path, modules) - {name} for name, path in files.items()}
+    return {name: _imports(path, modules, by_name) - {name} for name, path in files.items()}
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -67,7 +86,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_no_import_cycle() -> None:
-    cycle = _cycle(_graph())
+    cycle = _cycle(_graph(by_name=False))
     assert cycle is None, " -> ".join(cycle or [])
 
 
@@ -85,6 +104,84 @@ def test_layers_point_down() -> None:
             assert not any(m.startswith(("problemtools_py.judge", "problemtools_py.sandbox",
                                          "problemtools_py.verify", "problemtools_py.cli"))
                            for m in imported), name
+
+
+# The floors, top down (docs/architecture.md). A module may reach its own package and any
+# floor below its own; products on one floor never reach each other.
+FLOORS: dict[str, int] = {
+    "__main__": 9,  # python -m problemtools_py
+    "cli": 8,
+    "rewards": 7,  # verl's face of grading
+    "convert": 6, "grading": 6,
+    "verify": 5, "dataset": 5,
+    "generate": 4, "statements": 4,
+    "workbench": 3,  # what the products share to build and run a package's programs
+    "judge": 2, "checks": 2,
+    "model": 1, "sandbox": 1,
+}  # fmt: skip
+SHARED = 0  # the other top-level modules: the shared vocabulary and helpers
+
+
+def _package(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _floor(module: str) -> int:
+    return FLOORS.get(_package(module), SHARED)
+
+
+def _upward_paths(graph: dict[str, set[str]]) -> list[str]:
+    """Each chain of imports from a module to one it may not reach, shortest first."""
+    bad = []
+    for start in sorted(graph):
+        came: dict[str, str] = {}
+        todo, seen = [start], {start}
+        while todo:
+            node = todo.pop(0)
+            if node != start and _forbidden(start, node):
+                chain = [node]
+                while chain[-1] != start:
+                    chain.append(came[chain[-1]])
+                bad.append(" -> ".join(reversed(chain)))
+                continue
+            for nxt in sorted(graph[node] - seen):
+                seen.add(nxt)
+                came[nxt] = node
+                todo.append(nxt)
+    return bad
+
+
+def _forbidden(start: str, reached: str) -> bool:
+    if _package(start) == _package(reached) or _floor(start) == _floor(reached) == SHARED:
+        return False  # (within a package; the shared modules among themselves)
+    return _floor(reached) >= _floor(start)
+
+
+def test_no_module_reaches_a_higher_floor_or_a_sibling_product() -> None:
+    assert _upward_paths(_graph()) == []
+
+
+def test_the_floor_check_finds_a_chain() -> None:
+    graph = {"problemtools_py.checks.a": {"problemtools_py.findings"},
+             "problemtools_py.findings": {"problemtools_py.verify.x"},
+             "problemtools_py.verify.x": set(),
+             "problemtools_py.dataset.y": {"problemtools_py.verify.x"}}  # fmt: skip
+    found = _upward_paths(graph)
+    assert "problemtools_py.checks.a -> problemtools_py.findings -> problemtools_py.verify.x" in found
+    assert "problemtools_py.dataset.y -> problemtools_py.verify.x" in found  # (a sibling)
+    assert "problemtools_py.findings -> problemtools_py.verify.x" in found
+
+
+def test_every_package_has_a_floor() -> None:
+    packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    assert packages - {"schemas", "templates"} <= set(FLOORS)
+
+
+def test_a_name_imported_by_a_string_counts() -> None:
+    call = ast.parse('importlib.import_module(f"problemtools_py.checks.{name}")').body[0]
+    assert isinstance(call, ast.Expr) and isinstance(call.value, ast.Call)
+    assert _imported_by_name(call.value) == "problemtools_py.checks."
 
 
 def test_modules_stay_small() -> None:

@@ -272,7 +272,7 @@ class Sandbox:
 
     def renew_lean(self) -> None:
         """The open lean session's next run starts another completion: nothing of the
-        programs it ran before is in that run's reach (issue 40; see zygote.keep)."""
+        programs it ran before is in that run's reach (issue 40; see renewal.keep)."""
         if self.lean is not None:
             self.lean.renew()
 

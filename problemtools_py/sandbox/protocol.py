@@ -113,7 +113,7 @@ class Reply(NamedTuple):
 # cpu and wall seconds, core (-1: any), flags (FRESH), length of the JSON spec after it
 LEAN_REQUEST = struct.Struct("=ddiiI")
 # The first run of another completion: served by a new fork of the init, never by a
-# process that held an earlier completion's program (see zygote.keep); the spec comes too.
+# process that held an earlier completion's program (see renewal.keep); the spec comes too.
 FRESH = 1
 # kind (0 a run, 1 an error), killed (0, 1 cpu, 2 wall), oom, queued given; exit code,
 # signal (0: none); cpu, wall, ended, queued seconds; peak memory; length of the message

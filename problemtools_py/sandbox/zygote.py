@@ -112,7 +112,7 @@ def exec_lean_init(config: dict[str, Any], env: dict[str, str]) -> None:
     for fd in (*fds, *(fd for fd, _ in counters.values()), *([lease] if lease is not None else [])):
         os.set_inheritable(fd, True)
     argv = ["python3", "-S", "-I", "-c", BOOT, marshal.dumps(config).hex()]  # (see protocol)
-    # The server's own interpreter (the sandbox's python3, see sandbox.server_python), as
+    # The server's own interpreter (the sandbox's python3, see launch.server_python), as
     # the jail sees it; else python3 on the jail's PATH.
     if sys.executable and os.access(sys.executable, os.X_OK):
         os.execve(sys.executable, argv, env)
