@@ -20,6 +20,13 @@ class Verdict(enum.Enum):
 REJECTED = frozenset({Verdict.WA, Verdict.TLE, Verdict.RTE, Verdict.MLE, Verdict.OLE})
 
 
+def verdict_of_run(outcome: enum.Enum) -> Verdict | None:
+    """The verdict a run earns by how it ended (``sandbox.results.Outcome``: TLE, MLE, OLE,
+    RTE are the verdicts of those names), or None when it ended well and its output
+    decides. Read by the outcome's name: the sandbox knows nothing of verdicts."""
+    return None if outcome.name == "OK" else Verdict[outcome.name]
+
+
 def parse_verdict(text: str) -> Verdict | None:
     """A verdict as packages write it (any case; ``RE`` is ``RTE``), or None."""
     upper = text.strip().upper()

@@ -15,10 +15,9 @@ from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings, St
 from problemtools_py.judge import python2
 from problemtools_py.judge.dataset_rule import first_difference
 from problemtools_py.judge.interpreter import find
-from problemtools_py.judge.outcome import verdict_of_run
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.results import Limits, RunResult, SandboxError
-from problemtools_py.verdicts import Verdict
+from problemtools_py.verdicts import Verdict, verdict_of_run
 
 Tests = tuple[tuple[str, str], ...]
 MAIN = "/prog/main.py"  # a completion's program, run as python3 runs it (sandbox/pylife)

@@ -13,7 +13,6 @@ from typing import Protocol
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.held import HeldJail, HeldValidator
-from problemtools_py.judge.outcome import OUTCOME_VERDICT
 from problemtools_py.judge.validators import (
     WRONG_ANSWER,
     CustomValidator,
@@ -24,7 +23,7 @@ from problemtools_py.judge.validators import (
 )
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
-from problemtools_py.verdicts import Verdict
+from problemtools_py.verdicts import Verdict, verdict_of_run
 
 OutputValidator = DefaultValidator | DatasetValidator | CustomValidator
 
@@ -132,7 +131,8 @@ class CaseJudge:
         if validation is not None and validation.verdict is Verdict.JE:
             return CaseResult(Verdict.JE, run, validation, cpu, validation.error, None, passes)
         if validation is None:  # the submission failed before validation
-            verdict = OUTCOME_VERDICT[run.outcome]
+            verdict = verdict_of_run(run.outcome)
+            assert verdict is not None  # (no validation: the run ended badly)
             if verdict is Verdict.RTE and self._out_of_memory(exe, run):
                 return CaseResult(Verdict.MLE, run, None, cpu, "ran out of memory", None, passes)
             said = run.error_line() if verdict is Verdict.RTE else ""

@@ -5,32 +5,28 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from problemtools_py.model import load_problem
+from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.verify.context import Context
 from problemtools_py.verify.options import Options
 from problemtools_py.verify.rounds import cases_of, first_round, slowness, times_the_limit
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_problems"
 
 
-def context(name: str, **options: object) -> SimpleNamespace:
-    """What the first round reads of a Context: the problem and the options."""
+def context(name: str, **options: object) -> Context:
+    """A verification's Context on a sample (its pool never used: nothing runs here)."""
     opts = Options(**options)  # type: ignore[arg-type]
-
-    def data_selected(case: str) -> bool:
-        return opts.data is None or opts.data.search(case) is not None
-
-    return SimpleNamespace(problem=load_problem(SAMPLES / name), options=opts,
-                           data_selected=data_selected)  # fmt: skip
+    return Context.create(load_problem(SAMPLES / name), opts, SandboxPool(1))
 
 
 def test_expected_tles_run_first_then_the_timers_under_the_cap_then_the_rest() -> None:
     ctx = context("hello", timing_cap=30.0)
     subs = list(ctx.problem.submissions)
-    jobs = first_round(ctx, subs)  # type: ignore[arg-type]
+    jobs = first_round(ctx, subs)
     names = [sub.rel.split("/", 1)[1] for sub, _, _ in jobs]
     assert sorted(names) == sorted(s.rel.split("/", 1)[1] for s in subs)
     first_two = {n.split("/")[0] for n in names[:2]}
@@ -48,7 +44,7 @@ def test_expected_tles_run_first_then_the_timers_under_the_cap_then_the_rest() -
 
 def test_a_fixed_limit_is_the_limit_of_every_first_run() -> None:
     ctx = context("hello", fixed_time_limit=3.0)
-    jobs = first_round(ctx, list(ctx.problem.submissions))  # type: ignore[arg-type]
+    jobs = first_round(ctx, list(ctx.problem.submissions))
     assert {time for _, _, time in jobs} == {3.0}
     assert {cpu for _, cpu, _ in jobs} == {jobs[0][1]} and jobs[0][1] > 3.0
 
@@ -68,7 +64,7 @@ def test_slowness_and_who_times_the_limit(rel: str, slow: int, timer: bool) -> N
 
 
 def test_cases_are_sample_and_secret_ones_with_an_answer_as_data_selects() -> None:
-    every = [c.name for c in cases_of(context("average"))]  # type: ignore[arg-type]
+    every = [c.name for c in cases_of(context("average"))]
     assert every == ["sample/1", "sample/2", "secret/1", "secret/2", "secret/3", "secret/4"]
-    chosen = cases_of(context("average", data=re.compile("secret/[12]")))  # type: ignore[arg-type]
+    chosen = cases_of(context("average", data=re.compile("secret/[12]")))
     assert [c.name for c in chosen] == ["secret/1", "secret/2"]
