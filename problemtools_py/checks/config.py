@@ -234,7 +234,8 @@ def modern_cross_fields(problem: Problem) -> Iterator[Finding]:
     doc = problem.yaml
     types = problem.config.types
     raw = data.get("type")
-    raw_types = set(raw) if isinstance(raw, list) else {raw} if isinstance(raw, str) else set()
+    listed = raw if isinstance(raw, list) else [raw]  # (the schema reports other values)
+    raw_types = {t for t in listed if isinstance(t, str)}
     for a, b in INCOMPATIBLE_TYPES:
         if a in raw_types and b in raw_types:
             yield error(

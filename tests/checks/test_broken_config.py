@@ -103,6 +103,8 @@ CASES = [
     Broken("custom-score-not-scoring", "divisor", lambda p: replace(p, "problem.yaml",
            "validation: custom", "validation: custom score"), E, "problem-yaml",
            "needs type: scoring"),
+    Broken("type-list-in-a-list", "different", yaml_append("type:\n- []\n"), E,
+           "problem-yaml", "type[0]: [] is not one of"),  # (was a TypeError, exit 3)
     Broken("grading-on-pass-fail", "hello", yaml_append("grading:\n  objective: min\n"), W,
            "problem-yaml", "grading only applies to scoring problems"),
     Broken("validator-and-validation", "divisor", yaml_append("validator: case_sensitive\n"),
