@@ -56,7 +56,7 @@ def count(n: int, word: str) -> str:
 
 
 @dataclass(frozen=True)
-class GroupResult:
+class Cell:
     """One cell of the results table: a submission on one test group."""
 
     verdict: Verdict  # the first that is not AC, else AC
@@ -91,8 +91,8 @@ class SubmissionRow:
     verdict: Verdict | None  # the final verdict (CE when it did not compile)
     score: float | None
     max_cpu: float
-    groups: dict[str, GroupResult] = field(default_factory=dict)
-    cases: dict[str, GroupResult] = field(default_factory=dict)  # per test case, as run
+    groups: dict[str, Cell] = field(default_factory=dict)
+    cases: dict[str, Cell] = field(default_factory=dict)  # per test case, as run
 
     def to_json(self) -> dict[str, Any]:
         return {

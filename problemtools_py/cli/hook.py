@@ -12,7 +12,7 @@ from problemtools_py.checks import PARTS
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import describe
 from problemtools_py.findings import ExitCode
-from problemtools_py.verify.options import STATIC_PARTS, Options
+from problemtools_py.verify.options import CHECK_PARTS, Options
 
 PROG = "verifyproblem-hook"
 
@@ -47,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         roots = package_roots(args.files, Path.cwd())
         if not roots:
             return ExitCode.CLEAN
-        parts = list(STATIC_PARTS) if args.static else list(PARTS)
+        parts = list(CHECK_PARTS) if args.static else list(PARTS)
         cwd = Path.cwd().resolve()
         shown = [r.relative_to(cwd) if cwd in r.parents else r for r in roots]
         from problemtools_py.cli.reporters import TextReporter

@@ -109,7 +109,7 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         "otherwise stop at their first failing case, as problemtools does",
     )
     parser.add_argument(
-        "--no-run", action="store_true", help="static checks only: compile and run nothing"
+        "--no-run", action="store_true", help="the checks only: compile and run nothing"
     )
     parser.add_argument(
         "--report",

@@ -13,7 +13,7 @@ from problemtools_py.convert.upgrade import Plan, plan_upgrade
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ProblemReport, error, warning
 from problemtools_py.model import load_problem
-from problemtools_py.verify.options import STATIC_PARTS
+from problemtools_py.verify.options import CHECK_PARTS
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def _write_checked(
         made["diff"] = diff(plan)
         with tempfile.TemporaryDirectory(prefix="ptpy-upgrade-") as scratch:
             write_new(plan, Path(scratch) / name)
-            return None, verify_problem(Path(scratch) / name, STATIC_PARTS)
+            return None, verify_problem(Path(scratch) / name, CHECK_PARTS)
     if args.in_place:
         write_in_place(plan)
         target = path
@@ -78,4 +78,4 @@ def _write_checked(
             raise FatalError("upgradeproblem: say where: -o DIR, --in-place or --dry-run")
         target = args.output / name
         write_new(plan, target)
-    return target, verify_problem(target, STATIC_PARTS)
+    return target, verify_problem(target, CHECK_PARTS)

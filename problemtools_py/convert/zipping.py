@@ -11,7 +11,7 @@ from problemtools_py.convert.zipfiles import Entry
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import Finding, ProblemReport, RunReport, warning
 from problemtools_py.model.problem import Problem
-from problemtools_py.verify.options import STATIC_PARTS
+from problemtools_py.verify.options import CHECK_PARTS
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def each_zip(args: ZipOptions) -> tuple[RunReport, list[dict[str, Any]]]:
                                             args)  # fmt: skip
         count = write_zip(target, entries) if entries else 0
         report = (
-            verify_problem(target, STATIC_PARTS)
+            verify_problem(target, CHECK_PARTS)
             if not args.samples and entries
             else ProblemReport(problem.short_name, str(path))
         )
@@ -130,7 +130,7 @@ def _check_set(target: Path, run: RunReport) -> None:
     with tempfile.TemporaryDirectory(prefix="ptpy-set-") as tmp, zipfile.ZipFile(target) as zf:
         zf.extractall(tmp)  # (our own zip, just written: names checked when made)
         for report in run.problems:
-            checked = verify_problem(Path(tmp) / report.name, STATIC_PARTS)
+            checked = verify_problem(Path(tmp) / report.name, CHECK_PARTS)
             report.findings += checked.findings
             report.path = f"{target}/{report.name}"
 

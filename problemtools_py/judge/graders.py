@@ -120,11 +120,13 @@ class CustomGrader:
 # -- 2023-07: aggregation without a grader --------------------------------------------
 @dataclass(frozen=True)
 class CaseScore:
-    """One case's result as 2023-07 aggregation reads it."""
+    """One case's verdict and score as its group's grading reads them (2023-07
+    aggregation, and verification's scoring of every version)."""
 
     verdict: Verdict
     score: float | None = None  # score.txt
     multiplier: float | None = None  # score_multiplier.txt
+    error: str = ""  # why it is a judge error (a static validator's failure)
 
 
 def aggregate(

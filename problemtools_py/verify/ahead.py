@@ -56,7 +56,7 @@ def _judge(ctx: Context, sub: Submission, cpu_limit: float, time_limit: float | 
     if build.executable is None:
         return
     # (imported here, while the first builds run: not on the way to their start)
-    from problemtools_py.verify.casejudge import SubmissionJudge
+    from problemtools_py.verify.submission_judge import SubmissionJudge
 
     judge = SubmissionJudge(ctx)
     try:

@@ -11,10 +11,10 @@ from problemtools_py.judge import python2
 from problemtools_py.model.expectations import MODERN_RTE, glob_matches
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
+from problemtools_py.verify.judged import JudgedCase, SubmissionResult
 
 
-def _describe(outcome: CaseOutcome) -> str:
+def _describe(outcome: JudgedCase) -> str:
     detail = (
         f": {outcome.message[:200]}"
         if outcome.message and outcome.verdict is not Verdict.TLE
@@ -135,7 +135,7 @@ def _verdict_findings(
 ) -> list[Finding]:
     cases = result.cases
 
-    def verdict(outcome: CaseOutcome) -> Verdict:
+    def verdict(outcome: JudgedCase) -> Verdict:
         return outcome.at_margin if margin else outcome.verdict
 
     if permitted is not None:

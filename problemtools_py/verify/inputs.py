@@ -28,7 +28,7 @@ JUDGE_INPUT = "/judge/input"
 
 
 @dataclass(frozen=True)
-class Verdict:
+class InputVerdict:
     """An input validator's verdict on one file."""
 
     valid: bool
@@ -77,7 +77,7 @@ def run_validator(
     cache: VerdictCache,
     input_file: Path | None = None,
     held: HeldJail | None = None,
-) -> Verdict:
+) -> InputVerdict:
     """``exe`` on ``data`` (its stdin): accepted when it exits 42. ``input_file``, when
     given, is the test case's input, bound at ``/judge/input`` (answer validators'); else
     the run may be made in ``held``, the validator's jail kept for its runs."""
@@ -85,7 +85,7 @@ def run_validator(
     key = digest("input-v4", str(exe.directory.name), *args, file_digest(data), seen)
     cached = cache.get(key)
     if cached is not None:
-        return Verdict(bool(cached["valid"]), str(cached["message"]))
+        return InputVerdict(bool(cached["valid"]), str(cached["message"]))
     limits = ctx.validation_limits
     try:
         if held is not None and input_file is None:
@@ -95,9 +95,9 @@ def run_validator(
                 binds = [Bind(str(input_file), JUDGE_INPUT)] if input_file is not None else []
                 run = run_program(box, exe, args, limits=limits, stdin=data, binds=binds)
     except SandboxError as exc:
-        return Verdict(False, f"could not run: {exc}")
+        return InputVerdict(False, f"could not run: {exc}")
     if run.exit_code == 42:
-        verdict = Verdict(True)
+        verdict = InputVerdict(True)
     else:
         text = (run.stdout + run.stderr).decode("utf-8", "replace")
         said = " | ".join(line.strip() for line in text.splitlines() if line.strip())
@@ -106,7 +106,7 @@ def run_validator(
             if run.outcome not in (Outcome.OK, Outcome.RTE)
             else f"exit code {run.exit_code}"
         )
-        verdict = Verdict(False, f"{why}" + (f": {said[-300:]}" if said else ""))
+        verdict = InputVerdict(False, f"{why}" + (f": {said[-300:]}" if said else ""))
     if run.outcome in (Outcome.OK, Outcome.RTE):  # deterministic outcomes only
         cache.put(key, {"valid": verdict.valid, "message": verdict.message})
     return verdict
@@ -150,12 +150,12 @@ def _verdicts(
     inputs: list[tuple[TestCase, Path]],
     cache: VerdictCache,
     jails: HeldJails,
-) -> list[Verdict]:
+) -> list[InputVerdict]:
     """Each validator on each input (a case, for its validator arguments, and the file),
     input by input, validator by validator; all the runs at once, ``jobs`` at a time."""
     tasks = [(case, path, program, exe) for case, path in inputs for program, exe in built]
 
-    def verdict(task: tuple[TestCase, Path, Program, Executable]) -> Verdict:
+    def verdict(task: tuple[TestCase, Path, Program, Executable]) -> InputVerdict:
         case, path, program, exe = task
         args = ctx.problem.input_validator_args(case, program.name)
         with jails.take(exe) as held:

@@ -9,7 +9,7 @@ from problemtools_py.verdicts import Verdict
 
 
 @dataclass(frozen=True)
-class CaseOutcome:
+class JudgedCase:
     """A submission's result on one case, at the time limit and with the margin."""
 
     case: TestCase
@@ -37,7 +37,7 @@ class SubmissionResult:
 
     submission: Submission
     compile_error: str | None = None
-    cases: list[CaseOutcome] = field(default_factory=list)
+    cases: list[JudgedCase] = field(default_factory=list)
     verdict: Verdict | None = None  # the final verdict (None: not judged)
     score: float | None = None
 

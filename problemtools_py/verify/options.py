@@ -20,7 +20,7 @@ Progress = Callable[[str, int], None]  # (what is running, how many steps finish
 # the command line, so that verification never imports another product)
 Prepare = Callable[[Path, "SandboxPool"], list[Finding]]
 RUNNING_PARTS = ("validators", "graders", "submissions")  # the parts that run programs
-STATIC_PARTS = ("config", "statement", "data")  # the others: what a converter checks it wrote
+CHECK_PARTS = ("config", "statement", "data")  # the others: they run no program
 
 
 def needs_sandboxes(parts: Sequence[str], run_programs: bool) -> bool:

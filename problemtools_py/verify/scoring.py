@@ -9,7 +9,6 @@ by the default grader or the custom one (``grading: custom``), with ``grader_fla
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,16 +31,6 @@ from problemtools_py.verify.context import Context
 from problemtools_py.workbench.cache import VerdictCache
 
 
-@dataclass(frozen=True)
-class CaseGrade:
-    """One case's verdict and score as its group's grading reads them."""
-
-    verdict: Verdict
-    score: float | None  # from the output validator
-    multiplier: float | None = None
-    error: str = ""  # why it is a judge error
-
-
 class Scorer:
     """Grades submissions, several threads at a time: a custom grader runs in held jails
     (one per thread at once), once per distinct input."""
@@ -61,7 +50,7 @@ class Scorer:
             else:
                 self.errors.append(f"the grader does not build: {build.message[:500]}")
 
-    def grade(self, results: dict[str, CaseGrade]) -> tuple[Grade, list[str]]:
+    def grade(self, results: dict[str, CaseScore]) -> tuple[Grade, list[str]]:
         """The submission's final verdict and score from its judged cases, and what went
         wrong grading it."""
         data = self.ctx.problem.data
@@ -83,7 +72,7 @@ class Scorer:
 
     # -- legacy ---------------------------------------------------------------------
     def _legacy(
-        self, group: TestGroup, results: dict[str, CaseGrade], errors: list[str]
+        self, group: TestGroup, results: dict[str, CaseScore], errors: list[str]
     ) -> Grade | None:
         settings = self.ctx.problem.settings(group.name)
         items: list[tuple[str, tuple[Verdict, float]]] = []
@@ -171,7 +160,7 @@ class Scorer:
         return grade
 
     # -- 2023-07 ----------------------------------------------------------------------
-    def _modern(self, data: TestGroup, results: dict[str, CaseGrade], errors: list[str]) -> Grade:
+    def _modern(self, data: TestGroup, results: dict[str, CaseScore], errors: list[str]) -> Grade:
         problem = self.ctx.problem
         statics = [problem.static_validation(g) for g in data.walk()]
         names = [c.name for c in data.all_cases()] + [s.name for s in statics if s is not None]
@@ -198,7 +187,7 @@ class Scorer:
         )
 
     def _modern_group(
-        self, group: TestGroup, results: dict[str, CaseGrade], top: bool, errors: list[str]
+        self, group: TestGroup, results: dict[str, CaseScore], top: bool, errors: list[str]
     ) -> Grade:
         config = group.own_settings
         aggregation = str(config.get("score_aggregation", "sum" if top else "pass-fail"))
@@ -215,7 +204,7 @@ class Scorer:
             return Grade(grade.verdict, 0.0, grade.error)  # require_pass: not scored
         return grade
 
-    def _passed(self, groups: list[str], results: dict[str, CaseGrade]) -> bool:
+    def _passed(self, groups: list[str], results: dict[str, CaseScore]) -> bool:
         """Whether every judged case of ``groups`` (their static cases too) is accepted."""
         data = self.ctx.problem.data
         named = {g.name: g for g in data.walk()} if data is not None else {}
@@ -231,18 +220,14 @@ class Scorer:
     def _aggregate_group(
         self,
         group: TestGroup,
-        results: dict[str, CaseGrade],
+        results: dict[str, CaseScore],
         aggregation: str,
         max_score: float | None,
         errors: list[str],
     ) -> Grade:
         case = self.ctx.problem.static_validation(group)
         found = results.get(case.name) if case is not None else None
-        static = (
-            (CaseScore(found.verdict, found.score, found.multiplier), case.max_score)
-            if case is not None and found is not None
-            else None
-        )
+        static = (found, case.max_score) if case is not None and found is not None else None
         subgroups = self.ctx.problem.subgroups(group)
         if subgroups:
             parts = [self._modern_group(g, results, False, errors) for g in subgroups]
@@ -253,13 +238,9 @@ class Scorer:
                 if aggregation != "pass-fail"
                 else aggregate(scores, "pass-fail", max_score, static)
             )
-        cases = [
-            CaseScore(results[c.name].verdict, results[c.name].score, results[c.name].multiplier)
-            for c in self.ctx.problem.group_cases(group)
-            if c.name in results
-        ]
+        cases = [results[c.name] for c in self.ctx.problem.group_cases(group) if c.name in results]
         return aggregate(cases, aggregation, max_score, static)
 
 
-def _failed(grade: CaseGrade | None) -> bool:
+def _failed(grade: CaseScore | None) -> bool:
     return grade is not None and grade.verdict is not Verdict.AC

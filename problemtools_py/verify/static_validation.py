@@ -13,6 +13,7 @@ from pathlib import Path
 from problemtools_py.findings import Finding, error
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
+from problemtools_py.judge.graders import CaseScore
 from problemtools_py.judge.validators import CustomValidator, Validation, fresh_feedback_dir
 from problemtools_py.model.groups import StaticCase
 from problemtools_py.model.problem import Submission
@@ -21,7 +22,6 @@ from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.scoring import CaseGrade
 
 SUBMISSION_DIR = "/submission"
 CLASS_LANGUAGES = frozenset({"java", "kotlin", "scala"})  # the entry point is a class
@@ -57,7 +57,7 @@ class StaticJudge:
             build.executable, ctx.validation_limits, (), scoring, kind="static validator"
         )
 
-    def grades(self, sub: Submission, exe: Executable) -> dict[str, CaseGrade]:
+    def grades(self, sub: Submission, exe: Executable) -> dict[str, CaseScore]:
         """The submission's static validation test cases, by name (empty without a
         static validator: the checks report that)."""
         if self.validator is None:
@@ -79,7 +79,7 @@ class StaticJudge:
         for path in [into, *into.rglob("*")]:
             path.chmod(0o755 if path.is_dir() else 0o644)
 
-    def _grade(self, exe: Executable, case: StaticCase, source: Path) -> CaseGrade:
+    def _grade(self, exe: Executable, case: StaticCase, source: Path) -> CaseScore:
         assert self.validator is not None
         feedback = fresh_feedback_dir(Path(tempfile.mkdtemp(dir=self.work)) / "feedback")
         entry = exe.main.rsplit(".", 1)[0] if exe.language in CLASS_LANGUAGES else exe.main
@@ -100,8 +100,8 @@ class StaticJudge:
         validation = self.validator.interpret(run, feedback)
         if validation.verdict is Verdict.JE:
             return _judge_error(validation)
-        return CaseGrade(validation.verdict, validation.score, validation.multiplier)
+        return CaseScore(validation.verdict, validation.score, validation.multiplier)
 
 
-def _judge_error(validation: Validation) -> CaseGrade:
-    return CaseGrade(Verdict.JE, None, None, validation.error)
+def _judge_error(validation: Validation) -> CaseScore:
+    return CaseScore(Verdict.JE, None, None, validation.error)

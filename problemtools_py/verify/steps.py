@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from problemtools_py.findings import ConstraintRow, Finding, GroupResult, SubmissionRow, error
+from problemtools_py.findings import Cell, ConstraintRow, Finding, SubmissionRow, error
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answer_validation import check_answer_files
 from problemtools_py.verify.answers import check_answers
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.inputs import check_inputs, validators
-from problemtools_py.verify.outcomes import SubmissionResult
+from problemtools_py.verify.judged import SubmissionResult
 from problemtools_py.verify.submissions import Judged, judge_submissions
 from problemtools_py.verify.visualize import check_visualizers
 
@@ -58,15 +58,15 @@ def run_part(ctx: Context, part: str, out: RunOutput) -> None:
         out.findings.append(error("sandbox", f"the sandbox failed: {exc}", None))
 
 
-def _groups(result: SubmissionResult) -> dict[str, GroupResult]:
+def _groups(result: SubmissionResult) -> dict[str, Cell]:
     """Per top-level group (and secret's subgroups): the first verdict that is not AC (else
     AC) and the largest CPU time."""
-    cells: dict[str, GroupResult] = {}
+    cells: dict[str, Cell] = {}
     for outcome in result.cases:
         parts = outcome.case.name.split("/")
         group = "/".join(parts[:2]) if len(parts) > 2 else parts[0]
-        cell = cells.get(group, GroupResult(Verdict.AC, 0.0, 0))
-        cells[group] = GroupResult(
+        cell = cells.get(group, Cell(Verdict.AC, 0.0, 0))
+        cells[group] = Cell(
             outcome.verdict if cell.verdict is Verdict.AC else cell.verdict,
             max(cell.cpu, round(outcome.cpu, 3)),
             cell.cases + 1,
@@ -90,8 +90,6 @@ def _table(judged: Judged, out: RunOutput) -> None:
                 score=result.score,
                 max_cpu=round(result.max_cpu, 3),
                 groups=_groups(result),
-                cases={
-                    o.case.name: GroupResult(o.verdict, round(o.cpu, 4), 1) for o in result.cases
-                },
+                cases={o.case.name: Cell(o.verdict, round(o.cpu, 4), 1) for o in result.cases},
             )
         )

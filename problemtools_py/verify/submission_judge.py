@@ -20,7 +20,7 @@ from problemtools_py.scratch import scratch_dir
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answers import AnswerChecker
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.outcomes import CaseOutcome
+from problemtools_py.verify.judged import JudgedCase
 from problemtools_py.verify.rounds import cases_of
 from problemtools_py.verify.sharing import CaseQueue
 from problemtools_py.verify.visualize import OutputVisualizer
@@ -64,7 +64,7 @@ class SubmissionJudge:
         tl: float | None,
         name: str = "",
         held: tuple[HeldJail, HeldValidator | None] | None = None,
-    ) -> CaseOutcome:
+    ) -> JudgedCase:
         """One run, or its result from an earlier run of the same program on the same
         files with the same validator and limits (judging results are cached by content)."""
         checker = self.checker.for_case(case)
@@ -73,7 +73,7 @@ class SubmissionJudge:
         key = self._key(exe, case, checker, limits, tl)
         cached = self.cache.get(key) if not self.visualizer.active else None
         if cached is not None:
-            return CaseOutcome(
+            return JudgedCase(
                 case,
                 Verdict(cached["at_tl"]),
                 Verdict(cached["at_margin"]),
@@ -104,7 +104,7 @@ class SubmissionJudge:
         if result.validation is not None:
             self.visualizer.after(name, case, work)
         verdict = result.verdict
-        outcome = CaseOutcome(case, verdict, verdict, result.cpu_seconds, result.score,
+        outcome = JudgedCase(case, verdict, verdict, result.cpu_seconds, result.score,
                               result.message, result.multiplier, result.final)  # fmt: skip
         at_tl = outcome.at(tl) if tl is not None else verdict
         outcome = replace(outcome, verdict=at_tl)
@@ -152,13 +152,13 @@ class SubmissionJudge:
 
     def run(
         self, exe: Executable, cpu_limit: float, tl: float | None, sub: Submission | None = None
-    ) -> list[CaseOutcome]:
+    ) -> list[JudgedCase]:
         """``exe`` (of ``sub``) on every case, or up to its first failure, in one jail kept
         for its runs (interactive ones pair two jails per case). Threads left with nothing
         else to do may judge some of its cases, in jails of their own (see sharing.py);
         not those of a submission expected to fail early."""
         likely_short = self.stop_early and sub is not None and expects_failure(sub)
-        queue: CaseQueue[CaseOutcome] = CaseQueue(len(self.cases), self.stop_early)
+        queue: CaseQueue[JudgedCase] = CaseQueue(len(self.cases), self.stop_early)
 
         def helper() -> bool:
             return self.serve(queue, exe, cpu_limit, tl, sub, helping=True)
@@ -172,7 +172,7 @@ class SubmissionJudge:
 
     def serve(
         self,
-        queue: CaseQueue[CaseOutcome],
+        queue: CaseQueue[JudgedCase],
         exe: Executable,
         cpu_limit: float,
         tl: float | None,

@@ -14,16 +14,17 @@ from dataclasses import dataclass, replace
 
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
+from problemtools_py.judge.graders import CaseScore
 from problemtools_py.model.problem import Submission
 from problemtools_py.model.timelimit import LimitKind, TimeLimit
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.casejudge import SubmissionJudge
 from problemtools_py.verify.claims import expectation_findings
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
+from problemtools_py.verify.judged import JudgedCase, SubmissionResult
 from problemtools_py.verify.rounds import Job, RoundLimits, first_round, times_the_limit
-from problemtools_py.verify.scoring import CaseGrade, Scorer
-from problemtools_py.verify.static import StaticJudge
+from problemtools_py.verify.scoring import Scorer
+from problemtools_py.verify.static_validation import StaticJudge
+from problemtools_py.verify.submission_judge import SubmissionJudge
 
 
 @dataclass
@@ -122,7 +123,7 @@ def _time_and_judge(
     others = [s for s, _, _ in jobs if not times_the_limit(s)]
     limits = RoundLimits.of(ctx)
 
-    def run(job: Job) -> list[CaseOutcome]:
+    def run(job: Job) -> list[JudgedCase]:
         ahead = ctx.ahead.get(job[0].rel)
         if ahead is not None:  # its runs are (being) made under these limits: cached
             with contextlib.suppress(Exception):
@@ -158,9 +159,9 @@ def _grade_and_check(
     static = StaticJudge(ctx, judge.work)
     findings: list[Finding] = list(static.findings)
     graded = [r for r in results.values() if r.compile_error is None]
-    cases: list[dict[str, CaseGrade]] = []
+    cases: list[dict[str, CaseScore]] = []
     for result in graded:
-        grades = {c.case.name: CaseGrade(c.verdict, c.score, c.multiplier) for c in result.cases}
+        grades = {c.case.name: CaseScore(c.verdict, c.score, c.multiplier) for c in result.cases}
         rel = result.submission.rel
         if rel in ready:
             grades.update(static.grades(result.submission, ready[rel]))
@@ -193,6 +194,6 @@ def _grade_and_check(
     return findings
 
 
-def _retime(outcome: CaseOutcome, limit: TimeLimit) -> CaseOutcome:
+def _retime(outcome: JudgedCase, limit: TimeLimit) -> JudgedCase:
     """A timing run (under the cap) judged at the derived limit and at its margin."""
     return replace(outcome, verdict=outcome.at(limit.seconds), at_margin=outcome.at(limit.hard))

@@ -1,8 +1,8 @@
 """verifyproblem's work, apart from its command line: load each package once, run the
-checks of the requested parts (static, then the running ones), and return reports.
+checks of the requested parts (the checks, then the runs), and return reports.
 
 The judge and the sandbox are imported only when something runs, so that
-the static parts start at once (the pre-commit hook, ``-p config``)."""
+the parts that only check start at once (the pre-commit hook, ``-p config``)."""
 
 from __future__ import annotations
 
@@ -26,12 +26,12 @@ if TYPE_CHECKING:
     from problemtools_py.verify.context import Context
 
 PartHook = Callable[[str, str], None]
-STATIC_WAIT = 5.0  # seconds an interrupted verification waits for its static findings
+CHECKS_WAIT = 5.0  # seconds an interrupted verification waits for its findings of the checks
 
 
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C during a package's running parts, with what had finished by then (every
-    static finding, the runs of the parts that ended): reported before the process ends,
+    finding of the checks, the runs of the parts that ended): reported before the process ends,
     so a user who stops a long verification still learns what it found, such as limits
     that make its runs that long."""
 
@@ -51,7 +51,7 @@ def verify_problem(
     progress: Progress | None = None,
 ) -> ProblemReport:
     """Verify one package (a directory, or a ``.zip``/``.kpp`` archive of one). Without a
-    sandbox ``pool`` nothing is run (static checks only). With ``bail``, stop after the
+    sandbox ``pool`` nothing is run (checks only). With ``bail``, stop after the
     first part that found errors."""
     if is_archive(path):
         try:
@@ -117,25 +117,25 @@ def _run_parts(
     ctx: Context | None,
     start: float,
 ) -> ProblemReport:
-    """The parts in order, each its static checks then (with a context) its runs. Without
-    ``bail``, a run's static checks go in a thread beside the running parts (jsonschema's
+    """The parts in order, each its checks then (with a context) its runs. Without
+    ``bail``, a run's checks go in a thread beside the running parts (jsonschema's
     import alone is ~50 ms that programs in the sandbox can overlap); the findings keep
     the parts' order either way."""
     chosen = [part for part in PARTS if part in parts]
-    static = _static_ahead(problem, chosen) if ctx is not None and not bail else None
+    checked = _checks_ahead(problem, chosen) if ctx is not None and not bail else None
     by_part: dict[str, list[Finding]] = {}
     try:
-        _each_part(problem, report, chosen, bail, on_part, ctx, static, by_part)
+        _each_part(problem, report, chosen, bail, on_part, ctx, checked, by_part)
     except KeyboardInterrupt:
         report.interrupted = True
-        if static is not None:
+        if checked is not None:
             with contextlib.suppress(BaseException):  # (a second Ctrl-C ends the wait)
-                static.result(STATIC_WAIT)
-            done = static.done() and static.exception() is None
-            _merge(report, chosen, static.result() if done else {}, by_part)
+                checked.result(CHECKS_WAIT)
+            done = checked.done() and checked.exception() is None
+            _merge(report, chosen, checked.result() if done else {}, by_part)
         raise
-    if static is not None:
-        _merge(report, chosen, static.result(), by_part)
+    if checked is not None:
+        _merge(report, chosen, checked.result(), by_part)
     report.seconds = time.perf_counter() - start
     return report
 
@@ -143,13 +143,13 @@ def _run_parts(
 def _merge(
     report: ProblemReport,
     chosen: list[str],
-    static: dict[str, list[Finding]],
+    checked: dict[str, list[Finding]],
     by_part: dict[str, list[Finding]],
 ) -> None:
-    """Each part's static findings, then its runs' (of a part whose runs ended), in the
-    parts' order: with the static checks in a thread beside the runs, they came apart."""
+    """Each part's findings of the checks, then its runs' (of a part whose runs ended), in the
+    parts' order: with the checks in a thread beside the runs, they came apart."""
     for part in chosen:
-        report.findings.extend(static.get(part, []) + by_part.get(part, []))
+        report.findings.extend(checked.get(part, []) + by_part.get(part, []))
 
 
 def _each_part(
@@ -159,7 +159,7 @@ def _each_part(
     bail: bool,
     on_part: PartHook | None,
     ctx: Context | None,
-    static: Future[dict[str, list[Finding]]] | None,
+    checked: Future[dict[str, list[Finding]]] | None,
     by_part: dict[str, list[Finding]],
 ) -> None:
     out = None
@@ -170,8 +170,8 @@ def _each_part(
     for part in chosen:
         if on_part is not None:
             on_part(problem.short_name, part)
-        if static is None:
-            report.findings.extend(_static(problem, part))
+        if checked is None:
+            report.findings.extend(_checked(problem, part))
         if out is not None and part in RUNNING_PARTS and not (bail and report.errors):
             from problemtools_py.verify.steps import run_part
 
@@ -179,7 +179,7 @@ def _each_part(
             run_part(ctx, part, out)
             by_part[part] = list(out.findings)  # (its runs' findings)
             out.findings.clear()
-            if static is None:
+            if checked is None:
                 report.findings.extend(by_part[part])
         if bail and report.errors:
             break
@@ -190,7 +190,7 @@ def _each_part(
         report.constraints = list(out.constraints)
 
 
-def _static(problem: Problem, part: str) -> list[Finding]:
+def _checked(problem: Problem, part: str) -> list[Finding]:
     """A part's checks (pure), and for the statement part its rendering: every statement
     to HTML, and to PDF in draft mode when TeX is installed (plasTeX and pdflatex run, so
     it is a step of verification, not a check; it needs no sandbox)."""
@@ -202,19 +202,19 @@ def _static(problem: Problem, part: str) -> list[Finding]:
     return found
 
 
-def _static_ahead(problem: Problem, parts: list[str]) -> Future[dict[str, list[Finding]]]:
-    """Every part's static checks, in a thread of their own, started now."""
+def _checks_ahead(problem: Problem, parts: list[str]) -> Future[dict[str, list[Finding]]]:
+    """Every part's checks, in a thread of their own, started now."""
     from concurrent.futures import Future  # (here: -p config runs no thread; 6 ms)
 
     result: Future[dict[str, list[Finding]]] = Future()
 
     def work() -> None:
         try:
-            result.set_result({part: _static(problem, part) for part in parts})
+            result.set_result({part: _checked(problem, part) for part in parts})
         except BaseException as exc:  # (raised where the result is asked for)
             result.set_exception(exc)
 
-    threading.Thread(target=work, name="static-checks", daemon=True).start()
+    threading.Thread(target=work, name="checks", daemon=True).start()
     return result
 
 

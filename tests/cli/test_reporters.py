@@ -13,7 +13,7 @@ from rich.console import Console
 
 from problemtools_py.cli import reporters
 from problemtools_py.cli.reporters import TextReporter, results_table
-from problemtools_py.findings import GroupResult, ProblemReport, SubmissionRow
+from problemtools_py.findings import Cell, ProblemReport, SubmissionRow
 from problemtools_py.verdicts import Verdict
 
 
@@ -23,7 +23,7 @@ class Terminal(io.StringIO):
 
 
 def _report(groups: int) -> ProblemReport:
-    cells = {f"secret/group-{i}": GroupResult(Verdict.AC, 0.01 * i, 3) for i in range(groups)}
+    cells = {f"secret/group-{i}": Cell(Verdict.AC, 0.01 * i, 3) for i in range(groups)}
     rows = [
         SubmissionRow("submissions/accepted/sol.py", None, None, Verdict.AC, None, 0.1, cells),
         SubmissionRow(
@@ -33,7 +33,7 @@ def _report(groups: int) -> ProblemReport:
             Verdict.WA,
             30.0,
             0.1,
-            {"sample": GroupResult(Verdict.WA, 0.0, 1)},
+            {"sample": Cell(Verdict.WA, 0.0, 1)},
         ),
     ]
     return ProblemReport("hello", "hello", time_limit=1.0, time_limit_source="derived",

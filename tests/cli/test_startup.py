@@ -76,9 +76,9 @@ def test_a_text_report_imports_rich_only_for_a_table_too_wide_to_draw_itself(
 ) -> None:
     """(plaintable draws what fits in 80 columns; a wider table is rich's to shrink)"""
     code = ("from problemtools_py.cli.reporters import TextReporter\n"
-            "from problemtools_py.findings import GroupResult, ProblemReport, SubmissionRow\n"
+            "from problemtools_py.findings import Cell, ProblemReport, SubmissionRow\n"
             "from problemtools_py.verdicts import Verdict\n"
-            f"cells = {{f'group-{{i}}': GroupResult(Verdict.AC, 0.0, 1) for i in range({groups})}}\n"
+            f"cells = {{f'group-{{i}}': Cell(Verdict.AC, 0.0, 1) for i in range({groups})}}\n"
             "row = SubmissionRow('submissions/a.py', None, None, Verdict.AC, None, 0.0, cells)\n"
             "TextReporter().problem(ProblemReport('p', 'p', submissions=[row]))")
     env = {**os.environ, "COLUMNS": "80"}

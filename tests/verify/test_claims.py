@@ -16,7 +16,7 @@ from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.claims import expectation_findings
 from problemtools_py.verify.context import Context, Options
-from problemtools_py.verify.outcomes import CaseOutcome, SubmissionResult
+from problemtools_py.verify.judged import JudgedCase, SubmissionResult
 
 V = Verdict
 ACCEPTED = Expectation("directory accepted/", permitted=frozenset({V.AC}))
@@ -35,7 +35,7 @@ def result(exp: Expectation, *cases: tuple[str, Verdict, Verdict], message: str 
            compile_error: str | None = None) -> SubmissionResult:
     sub = Submission(Program("s.py", "submissions/x/s.py", False, ("submissions/x/s.py",), "python3"),
                      "x", (), exp)
-    outcomes = [CaseOutcome(model.TestCase(name, name.rsplit("/", 1)[0]), verdict, margin, 0.5, None,
+    outcomes = [JudgedCase(model.TestCase(name, name.rsplit("/", 1)[0]), verdict, margin, 0.5, None,
                             message) for name, verdict, margin in cases]
     return SubmissionResult(sub, compile_error, outcomes, Verdict.AC)
 

@@ -1,4 +1,4 @@
-"""verify/outcomes.py: a case's verdict at a time limit, decided once (CaseOutcome.at),
+"""verify/judged.py: a case's verdict at a time limit, decided once (JudgedCase.at),
 for the verdicts judged at a guessed limit and for the timing runs judged again at the
 derived one (issue 41: the second did not respect a verdict that was final)."""
 
@@ -8,7 +8,7 @@ import pytest
 
 from problemtools_py.model import problem as model
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.outcomes import CaseOutcome
+from problemtools_py.verify.judged import JudgedCase
 
 CASE = model.TestCase("secret/01", "secret", {".in": "data/secret/01.in"})
 
@@ -24,5 +24,5 @@ CASE = model.TestCase("secret/01", "secret", {".in": "data/secret/01.in"})
 ])  # fmt: skip
 def test_a_verdict_at_a_time_limit(verdict: Verdict, cpu: float, final: bool,
                                    at_one_second: Verdict) -> None:  # fmt: skip
-    outcome = CaseOutcome(CASE, verdict, verdict, cpu, None, "", None, final)
+    outcome = JudgedCase(CASE, verdict, verdict, cpu, None, "", None, final)
     assert outcome.at(1.0) is at_one_second

@@ -270,11 +270,11 @@ def test_a_second_run_of_an_unchanged_package_runs_nothing(
     assert calls
 
 
-@pytest.mark.parametrize(("bail", "thread"), [(False, "static-checks"), (True, "MainThread")])
-def test_static_checks_beside_the_running_parts_keep_the_parts_order(
+@pytest.mark.parametrize(("bail", "thread"), [(False, "checks"), (True, "MainThread")])
+def test_checks_beside_the_running_parts_keep_the_parts_order(
     monkeypatch: pytest.MonkeyPatch, bail: bool, thread: str
 ) -> None:
-    """With programs running (a context), the static checks go in a thread of their own
+    """With programs running (a context), the checks go in a thread of their own
     unless --bail-on-error needs each part's errors first; the findings come out in the
     parts' order either way: a part's static findings, then its runs'."""
     import threading
