@@ -32,18 +32,24 @@ class Pending:
     """A file being written beside ``path`` under a temporary name (``tmp``, open as
     ``fd``): :meth:`commit` renames it over ``path`` (``mode`` set first), :meth:`discard`
     removes it; a ``with`` block commits at a clean end and discards otherwise. The one
-    place this rule is written (a zip, a dataset's parquet file, any small file)."""
+    place this rule is written (a zip, a dataset's parquet file, gradecode's results, an
+    upgraded package's files, any small file).
 
-    def __init__(self, path: Path, mode: int = 0o644, parents: bool = False,
-                 suffix: str = "") -> None:  # fmt: skip
+    ``beside``: the directory the temporary goes in, if not ``path``'s (one that exists
+    now, on the same file system, while ``path``'s directory is made later). ``keep``:
+    a commit that fails leaves the temporary where it is and says so, for what cannot be
+    made again cheaply (hours of grading)."""
+
+    def __init__(self, path: Path, mode: int = 0o644, parents: bool = False, suffix: str = "",
+                 beside: Path | None = None, keep: bool = False) -> None:  # fmt: skip
         import tempfile  # (here: a command that writes nothing, -p config, needs none of it)
 
-        self.path, self.mode = path, mode
+        self.path, self.mode, self.keep = path, mode, keep
         try:
             if parents:
                 path.parent.mkdir(parents=True, exist_ok=True)
             self.fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix,
-                                            dir=path.parent)  # fmt: skip
+                                            dir=beside or path.parent)  # fmt: skip
         except OSError as exc:  # (named by the file meant, not the temporary one)
             raise _cannot(path, exc) from exc
         self.tmp = Path(tmp)
@@ -53,6 +59,8 @@ class Pending:
             os.chmod(self.tmp, self.mode)
             os.replace(self.tmp, self.path)
         except BaseException as exc:
+            if self.keep and isinstance(exc, OSError):
+                raise _cannot(self.path, exc, f"; everything is in {self.tmp}") from exc
             self.discard()
             if isinstance(exc, OSError) and exc.filename == str(self.tmp):
                 raise _cannot(self.path, exc) from exc
@@ -74,6 +82,6 @@ class Pending:
             raise _cannot(self.path, exc) from exc
 
 
-def _cannot(path: Path, exc: OSError) -> FatalError:
-    why = f"cannot write: {exc.strerror or exc}"
+def _cannot(path: Path, exc: OSError, more: str = "") -> FatalError:
+    why = f"cannot write: {exc.strerror or exc}{more}"
     return FatalError(why, path=path, exit_code=ExitCode.FINDINGS)

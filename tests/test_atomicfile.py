@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from problemtools_py.atomicfile import write_bytes
+from problemtools_py.atomicfile import Pending, write_bytes
 from problemtools_py.errors import FatalError
 
 
@@ -44,3 +44,24 @@ def test_a_pending_file_that_cannot_be_made_names_the_file_meant(tmp_path: Path)
     with pytest.raises(FatalError) as raised:
         Pending(tmp_path / "missing" / "out.bin")
     assert raised.value.path == str(tmp_path / "missing" / "out.bin")
+
+
+def test_a_file_can_be_staged_elsewhere_and_kept_when_the_rename_fails(tmp_path: Path) -> None:
+    """``beside``: the temporary in a directory that exists now, the destination's made
+    before the commit (an upgraded package's new folders); ``keep``: a failed commit leaves
+    the temporary and names it (gradecode's hours of results)."""
+    target = tmp_path / "new" / "dir" / "file.txt"
+    pending = Pending(target, beside=tmp_path)
+    assert pending.tmp.parent == tmp_path
+    os.write(pending.fd, b"made\n")
+    os.close(pending.fd)
+    target.parent.mkdir(parents=True)
+    pending.commit()
+    assert target.read_bytes() == b"made\n" and not pending.tmp.exists()
+    kept = Pending(tmp_path / "taken", keep=True)
+    os.close(kept.fd)
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "x").write_text("")
+    with pytest.raises(FatalError, match=f"everything is in {kept.tmp}"):
+        kept.commit()
+    assert kept.tmp.exists()

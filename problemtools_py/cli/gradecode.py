@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
+from problemtools_py.atomicfile import Pending
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import (
     add_jobs,
@@ -150,25 +151,6 @@ def _check_ids(path: Path, items: list[tuple[int, dict[str, Any]]], known: set[s
             raise FatalError(f"no problem with id {item['problem_id']!r}", path=path, line=number)
 
 
-def _partial_name(path: Path) -> Path:
-    """Results go here first and are renamed to ``path`` once every line is written."""
-    return path.with_name(f".{path.name}.partial-{os.getpid()}")
-
-
-def _finish(partial: Path, path: Path) -> None:
-    """The whole result file renamed to ``path``; should that fail (``path`` made a
-    directory meanwhile, say), it stays where it is and the error says where: never
-    hours of grading lost."""
-    try:
-        os.replace(partial, path)
-    except OSError as exc:
-        raise FatalError(
-            f"cannot write: {exc.strerror or exc}; every result is in {partial}",
-            path=path,
-            exit_code=ExitCode.FINDINGS,
-        ) from exc
-
-
 def _write(out: TextIO, item: dict[str, Any], result: GradeResult) -> None:
     out.write(json.dumps({**item, **result.as_dict()}, ensure_ascii=False) + "\n")
 
@@ -214,11 +196,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             python=args.python,
             languages=tuple(c.strip() for c in args.languages.split(",") if c.strip()),
         )
-        partial = _partial_name(args.output) if args.output else None
-        try:
-            out = partial.open("w", encoding="utf-8") if partial else sys.stdout
-        except OSError as exc:
-            raise FatalError(f"cannot write: {exc.strerror}", path=args.output) from exc
+        # (results go to a hidden file renamed to --output once every line is written;
+        # should that fail, the file stays and the error says where: never hours lost)
+        partial = Pending(args.output, suffix=".partial", keep=True) if args.output else None
+        out = os.fdopen(partial.fd, "w", encoding="utf-8") if partial else sys.stdout
         statuses: Counter[str] = Counter()
         tests = retries = 0
         start = time.perf_counter()
@@ -250,11 +231,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BaseException:
             if partial:
                 out.close()
-                partial.unlink(missing_ok=True)  # never a half-written result file
+                partial.discard()  # never a half-written result file
             raise
         if partial:
             out.close()
-            _finish(partial, args.output)
+            partial.commit()
         total = sum(statuses.values())
         passed = statuses.get(Status.OK, 0)
         summary = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))

@@ -11,6 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from problemtools_py.atomicfile import Pending
 from problemtools_py.convert.upgrade import Plan
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
@@ -68,18 +69,16 @@ def write_in_place(plan: Plan) -> None:
     """The package itself becomes the upgraded one."""
     check_sources(plan)
     root = plan.problem.root
-    staged: dict[str, Path] = {}
+    staged: dict[str, Pending] = {}  # (new files written whole before anything moves)
     try:
         for rel, source in plan.files.items():
             if isinstance(source, bytes):
-                handle, name = tempfile.mkstemp(prefix=".upgrade-", dir=root)
-                with os.fdopen(handle, "wb") as out:
+                staged[rel] = pending = Pending(root / rel, beside=root)
+                with os.fdopen(pending.fd, "wb") as out:
                     out.write(source)
-                os.chmod(name, 0o644)
-                staged[rel] = Path(name)
     except BaseException:
-        for path in staged.values():
-            path.unlink(missing_ok=True)
+        for pending in staged.values():
+            pending.discard()
         raise
     kept = {source for source in plan.files.values() if isinstance(source, str)}
     for rel, source in plan.files.items():  # moves (copies of what stays), then new files
@@ -89,9 +88,9 @@ def write_in_place(plan: Plan) -> None:
                 shutil.copy2(root / source, root / rel)
             else:
                 os.rename(root / source, root / rel)
-    for rel, path in staged.items():
+    for rel, pending in staged.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        os.replace(path, root / rel)
+        pending.commit()
     for entry in plan.problem.files:  # what the new package no longer has
         if not entry.is_dir and entry.rel not in kept and entry.rel not in plan.files:
             (root / entry.rel).unlink(missing_ok=True)

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLES
 
-from problemtools_py.cli.gradecode import _finish, _partial_name, main
+from problemtools_py.atomicfile import Pending
+from problemtools_py.cli.gradecode import main
 from problemtools_py.errors import FatalError
 
 
@@ -21,23 +22,35 @@ def test_results_that_cannot_be_renamed_stay_and_are_named(tmp_path: Path) -> No
     when the rename fails (the output became a directory meanwhile), they are kept there
     and the error says where."""
     target = tmp_path / "results.jsonl"
-    partial = _partial_name(target)
-    partial.write_text('{"ok": true}\n')
+    partial = Pending(target, suffix=".partial", keep=True)
+    partial.tmp.write_text('{"ok": true}\n')
     target.mkdir()
     (target / "x").write_text("")
     with pytest.raises(FatalError) as raised:
-        _finish(partial, target)
-    assert f"every result is in {partial}" in str(raised.value)
+        partial.commit()
+    assert f"everything is in {partial.tmp}" in str(raised.value)
     assert str(raised.value).startswith(f"{target}: cannot write: ")
-    assert partial.read_text() == '{"ok": true}\n'
+    assert partial.tmp.read_text() == '{"ok": true}\n'
 
 
-def test_the_rename_puts_the_results_in_place(tmp_path: Path) -> None:
-    target = tmp_path / "results.jsonl"
-    partial = _partial_name(target)
-    partial.write_text("{}\n")
-    _finish(partial, target)
-    assert target.read_text() == "{}\n" and not partial.exists()
+def test_the_rename_puts_the_results_in_place_and_only_them(tmp_path: Path) -> None:
+    """End to end: --output written whole and nothing beside it; a run refused (an
+    unknown id) leaves no file at all."""
+    packages = tmp_path / "packages"
+    shutil.copytree(SAMPLES / "hello", packages / "hello")
+    from problemtools_py.grading.problems import PackagesSource
+
+    (pid,) = PackagesSource(packages, None).ids()
+    out = tmp_path / "out"
+    out.mkdir()
+    bad, good = tmp_path / "bad.jsonl", tmp_path / "good.jsonl"
+    bad.write_text(json.dumps({"problem_id": "nope", "completion": "x"}) + "\n")
+    good.write_text(json.dumps({"problem_id": pid, "completion": "```python\nprint(1)\n```"}) + "\n")
+    assert main([str(packages), str(bad), "-o", str(out / "r.jsonl"), "-q"]) == 2
+    assert list(out.iterdir()) == []
+    assert main([str(packages), str(good), "-o", str(out / "r.jsonl"), "-q"]) == 0
+    assert [p.name for p in out.iterdir()] == ["r.jsonl"]
+    assert json.loads((out / "r.jsonl").read_text())["status"] == "wrong_answer"
 
 
 def test_completions_that_are_not_utf8_are_named_at_their_line(
