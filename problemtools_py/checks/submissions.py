@@ -35,9 +35,46 @@ def submissions_present(problem: Problem) -> Iterator[Finding]:
         )
 
 
+# What other tools keep in a submissions/ directory the legacy format does not define.
+OTHER_TOOLS_DIRS = {
+    "mixed": "BAPCtools' and DOMjudge's programs whose verdict depends on the test case",
+    "mixed-verdicts": "DOMjudge's programs whose verdict depends on the test case",
+    "rejected": "programs any rejection suits; a directory of 2023-07 on, which BAPCtools "
+    "and DOMjudge keep in legacy packages",
+    "domjudge": "programs meant for DOMjudge only",
+    "slow_accepted": "problemtools' examples: accepted programs too slow for the limit",
+}
+
+
+def _foreign_directory(problem: Problem, name: str, rel: str) -> Finding:
+    """A legacy package's directory beside the standard ones: its tagged programs are
+    judged by their tags (DOMjudge's rule, what BAPCtools exports), the others are not."""
+    judged = sum(1 for s in problem.submissions if s.category == name)
+    inside = [
+        f for f in problem.files if f.rel.rsplit("/", 1)[0] == rel and not f.name.startswith(".")
+    ]
+    meaning = f" ({OTHER_TOOLS_DIRS[name]})" if name in OTHER_TOOLS_DIRS else ""
+    close = closest(name, LEGACY_DIRS, cutoff=0.7) if not meaning else None
+    hint = f"; did you mean '{close}'?" if close else ""
+    return warning(
+        "submissions",
+        f"'{name}/' is no directory of the legacy format{meaning}{hint}: its programs with "
+        f"an @EXPECTED_RESULTS@ tag are judged by the tag, as DOMjudge judges them "
+        f"({judged} tagged; {len(inside) - judged} without a tag not judged)",
+        rel,
+    )
+
+
 def _category_findings(problem: Problem, name: str) -> Iterator[Finding]:
     ours, theirs = (LEGACY_DIRS, MODERN_DIRS) if problem.legacy else (MODERN_DIRS, LEGACY_DIRS)
     rel = f"submissions/{name}"
+    if (
+        problem.legacy
+        and name not in ours
+        and any(c in LEGACY_DIRS for c in problem.submission_categories)
+    ):
+        yield _foreign_directory(problem, name, rel)
+        return
     if name in ours:
         if name == "partially_accepted" and not problem.config.scoring:
             yield error("submissions", "partially_accepted/ is only for scoring problems", rel)

@@ -139,6 +139,43 @@ def _from_tag(tag: Tag, scoring: bool) -> tuple[Expectation | None, str | None]:
     return Expectation(source, permitted=verdicts | {Verdict.AC}, required=verdicts), None
 
 
+def _extra_tag(tags: list[Tag]) -> TagProblem | None:
+    """The tag too many, as DOMjudge counts them: one file of a submission carries its
+    tags, at most one list of results and one score (``@EXPECTED_RESULTS@`` beside
+    ``@EXPECTED_SCORE@``), or the seed's one ``@EXPECTED_RESULT@``."""
+    files = list(dict.fromkeys(tag.rel for tag in tags))
+    if len(files) > 1:
+        second = next(tag for tag in tags if tag.rel == files[1])
+        return TagProblem(second.rel, second.line, f"@EXPECTED_…@ tags in more than one file of "
+                          f"this submission ({files[0]} too): one file carries them")  # fmt: skip
+    kinds = [("SCORE" if tag.kind == "EXPECTED_SCORE" else "RESULT") for tag in tags]
+    for index, kind in enumerate(kinds):
+        if kind in kinds[:index]:
+            tag = tags[index]
+            name = "@EXPECTED_SCORE@" if kind == "SCORE" else "@EXPECTED_RESULT(S)@"
+            return TagProblem(tag.rel, tag.line, f"more than one {name} tag; it must occur once")
+    return None
+
+
+def _from_tags(tags: list[Tag], scoring: bool) -> tuple[Expectation | None, str | None]:
+    """One tag's expectation, or DOMjudge's pair: the results of one and the score of
+    the other (``@EXPECTED_RESULTS@: CORRECT`` beside ``@EXPECTED_SCORE@: 60``)."""
+    found = [_from_tag(tag, scoring) for tag in tags]
+    for _, problem in found:
+        if problem:
+            return None, problem
+    if len(found) == 1:
+        return found[0]
+    results, score = sorted(
+        (e for e, _ in found if e is not None), key=lambda e: e.score is not None
+    )
+    if results.score is not None or score.score is None:  # (two scores: a number each)
+        return None, "@EXPECTED_RESULT@ and @EXPECTED_SCORE@ both give a score; one may"
+    return dataclasses.replace(
+        results, source=f"{results.source} {score.source}", score=score.score
+    ), None
+
+
 def resolve(
     category: str | None, tags: list[Tag], modern: bool, scoring: bool
 ) -> tuple[Expectation | None, list[TagProblem]]:
@@ -146,20 +183,15 @@ def resolve(
     dirs = MODERN_DIRS if modern else LEGACY_DIRS
     problems: list[TagProblem] = []
     by_dir = dirs.get(category) if category else None
-    if len(tags) > 1:
-        problems.append(
-            TagProblem(
-                tags[1].rel,
-                tags[1].line,
-                "more than one @EXPECTED_…@ tag; it must occur exactly once",
-            )
-        )
+    extra = _extra_tag(tags)
+    if extra is not None:
+        problems.append(extra)
         return by_dir, problems
     if not tags:
         if by_dir is None and not modern:  # the seed: "If none are specified, it defaults to AC"
             return Expectation("default (no tag)", permitted=frozenset({Verdict.AC})), problems
         return by_dir, problems
-    from_tag, problem = _from_tag(tags[0], scoring)
+    from_tag, problem = _from_tags(tags, scoring)
     if problem:
         # where a 2023-07 or later directory decides, a tag (DOMjudge's extension, not the
         # format's) that cannot be read changes nothing: a warning, not an error

@@ -104,19 +104,24 @@ def load_submissions(
     subs: list[Submission] = []
     categories: list[str] = []
     entries = children.get("submissions", [])
-    # Legacy: where the standard directories are used, another directory (problemtools'
-    # own examples have slow_accepted/) holds no submissions, as problemtools reads it.
+    # Legacy: where the standard directories are used, another directory is no program of
+    # the seed's flat layout but another tool's (BAPCtools' and DOMjudge's mixed/,
+    # rejected/, problemtools' slow_accepted/): its programs with an @EXPECTED_RESULTS@
+    # tag are judged by it, as DOMjudge judges them; the others (problemtools reads none
+    # of them) are not judged, never taken for accepted ones.
     standard = not modern and any(e.is_dir and e.name in expectations.LEGACY_DIRS for e in entries)
     for entry in entries:
         if entry.name in IGNORED_NAMES or entry.name.startswith(".") or entry.is_symlink:
             continue
-        if entry.is_dir and (modern or not is_seed_program_dir(entry, children)):
+        if entry.is_dir and (modern or standard or not is_seed_program_dir(entry, children)):
             categories.append(entry.name)
-            if standard and entry.name not in expectations.LEGACY_DIRS:
-                continue
+            foreign = standard and entry.name not in expectations.LEGACY_DIRS
             for inner in children.get(entry.rel, []):
-                if inner.name not in IGNORED_NAMES and not inner.name.startswith("."):
-                    subs.append(_submission(root, inner, entry.name, files, config, modern, rules))
+                if inner.name in IGNORED_NAMES or inner.name.startswith("."):
+                    continue
+                sub = _submission(root, inner, entry.name, files, config, modern, rules)
+                if sub.tags or not foreign:
+                    subs.append(sub)
         elif entry.name != "submissions.yaml":
             subs.append(_submission(root, entry, None, files, config, modern, rules))
     return tuple(subs), tuple(categories)

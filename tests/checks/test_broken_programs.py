@@ -65,7 +65,8 @@ SUBMISSION_CASES = [
            "submissions/partially_accepted/x.py", "print(1)\n"), E, "submissions",
            "partially_accepted/ is only for scoring problems"),
     Broken("modern-dir-in-legacy", "hello", lambda p: write(p, "submissions/rejected/x.py",
-           "print(1)\n"), W, "submissions", "'rejected/' is a 2023-07 directory"),
+           "print(1)\n"), W, "submissions", "'rejected/' is no directory of the legacy format "
+           "(programs any rejection suits; a directory of 2023-07 on"),
     Broken("legacy-dir-in-modern", "different", lambda p: write(p,
            "submissions/partially_accepted/x.py", "print(1)\n"), W, "submissions",
            "'partially_accepted/' is a legacy directory"),
@@ -97,8 +98,21 @@ SUBMISSION_CASES = [
            "submissions/accepted/hello.py.disabled"),
     Broken("legacy-unknown-directory-skipped", "hello", lambda p: write(p,
            "submissions/slow_accepted/slow.py", "print('Hello World!')\n"), W, "submissions",
-           "unknown submission directory 'slow_accepted/'; did you mean 'accepted'?; its programs "
-           "are not submissions and are skipped", "submissions/slow_accepted"),
+           "'slow_accepted/' is no directory of the legacy format (problemtools' examples: "
+           "accepted programs too slow for the limit): its programs with an @EXPECTED_RESULTS@ "
+           "tag are judged by the tag, as DOMjudge judges them (0 tagged; 1 without a tag not "
+           "judged)", "submissions/slow_accepted"),
+    Broken("legacy-mixed-directory-judged-by-tags", "hello", lambda p: (
+           write(p, "submissions/mixed/a.py", "# @EXPECTED_RESULTS@: ACCEPTED, TIME_LIMIT_EXCEEDED\n"
+                 "print(f'Hello {input()}!')\n"),
+           write(p, "submissions/mixed/b.py", "# @EXPECTED_RESULTS@: WRONG_ANSWER\nprint(1)\n")),
+           W, "submissions", "'mixed/' is no directory of the legacy format (BAPCtools' and "
+           "DOMjudge's programs whose verdict depends on the test case): its programs with an "
+           "@EXPECTED_RESULTS@ tag are judged by the tag, as DOMjudge judges them (2 tagged; 0 "
+           "without a tag not judged)", "submissions/mixed"),
+    Broken("legacy-unknown-directory-near-a-standard-one", "hello", lambda p: write(p,
+           "submissions/acepted/x.py", "print(1)\n"), W, "submissions",
+           "'acepted/' is no directory of the legacy format; did you mean 'accepted'?"),
     Broken("submission-empty-dir", "hello", lambda p: (p / "submissions/accepted/prog").mkdir(),
            E, "submissions", "submission directory is empty"),
     Broken("submission-language-not-allowed", "average", lambda p: replace(p, "problem.yaml",

@@ -181,6 +181,22 @@ def test_data_filter_limits_the_cases(capsys: Capture) -> None:
     assert list(row["groups"]) == ["secret"] and row["groups"]["secret"]["cases"] == 2
 
 
+def test_a_legacy_export_s_other_directories_are_judged_by_their_tags(
+        copy_sample: Callable[..., Path], capsys: Capture) -> None:  # fmt: skip
+    """BAPCtools' legacy exports (and DOMjudge's packages) keep programs beside the
+    standard directories: a tagged one is judged by its tag (several results in one tag);
+    one without a tag is not judged, never taken for an accepted one."""
+    root = copy_sample("hello")
+    write(root, "submissions/mixed/either.py",
+          "# @EXPECTED_RESULTS@: ACCEPTED, TIME_LIMIT_EXCEEDED\nprint(f'Hello {input()}!')\n")
+    write(root, "submissions/mixed/wrong.py", "# @EXPECTED_RESULTS@: WRONG_ANSWER\nprint(1)\n")
+    write(root, "submissions/domjudge/untagged.py", "print(1)\n")
+    code, problem = run_json(["-p", "submissions", "-s", "mixed|domjudge", str(root)], capsys)
+    rows = {row["submission"]: row["verdict"] for row in problem["submissions"]}
+    assert rows == {"submissions/mixed/either.py": "AC", "submissions/mixed/wrong.py": "WA"}
+    assert code == 0 and not [f for f in problem["findings"] if f["severity"] == "error"]
+
+
 SUBMISSIONS_YAML_CASES = [
     ("group-rule", "wrong_answer/int32.c:\n  sample:\n    permitted: [AC]\n",
      "submissions.yaml for 'sample' permits only AC"),
