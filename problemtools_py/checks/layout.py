@@ -9,13 +9,11 @@ from collections.abc import Iterator
 from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.hints import closest
+from problemtools_py.model.names import name_rule
 from problemtools_py.model.problem import Problem
 from problemtools_py.model.sidecar import SIDECARS
 
 SHORT_NAME = re.compile(r"^[a-z0-9]+$")
-SEED_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_.-]*[a-zA-Z0-9]$")
-MODERN_FILE = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,253}[a-zA-Z0-9]$")
-MODERN_DIR = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9_-]{0,253}[a-zA-Z0-9])?$")
 EXEMPT_ANYWHERE = frozenset({".gitignore", ".gitattributes", ".git"})
 EXEMPT_AT_ROOT = frozenset({".timelimit", *SIDECARS})  # the sidecars: parquet2kattis
 
@@ -87,14 +85,6 @@ MODERN_DATA = frozenset(
 )
 
 
-def name_ok(name: str, is_dir: bool, modern: bool, rel: str) -> bool:
-    if not modern:
-        return bool(SEED_NAME.match(name))
-    if is_dir and not (rel.startswith("data/") and name.endswith(".files")):
-        return bool(MODERN_DIR.match(name))
-    return bool(MODERN_FILE.match(name))
-
-
 @check("config")
 def short_name(problem: Problem) -> Iterator[Finding]:
     if not SHORT_NAME.match(problem.short_name):
@@ -106,39 +96,40 @@ def short_name(problem: Problem) -> Iterator[Finding]:
 
 @check("config")
 def file_names(problem: Problem) -> Iterator[Finding]:
-    if problem.released:  # other names are auxiliary there: see auxiliary_files
+    """legacy-icpc: every file name matches its pattern; the other versions' texts make
+    other names auxiliary instead (see auxiliary_files)."""
+    rule = name_rule(problem.format, problem.format_declared)
+    if rule.auxiliary:
         return
-    modern = not problem.legacy
-    pattern = "2023-07 " if modern else ""
     for entry in problem.files:
         name = entry.name
         if name in EXEMPT_ANYWHERE or (name in EXEMPT_AT_ROOT and "/" not in entry.rel):
             continue
         if any(part in EXEMPT_ANYWHERE for part in entry.rel.split("/")[:-1]):
             continue
-        if not name_ok(name, entry.is_dir, modern, entry.rel):
-            kind = "directory" if entry.is_dir else "file"
+        if not rule.allows(name, entry.is_dir):
             yield error(
                 "file-name",
-                f"{kind} name '{name}' does not match the {pattern}file-name "
-                "pattern [a-zA-Z0-9][a-zA-Z0-9_.-]*[a-zA-Z0-9]",
+                f"file name '{name}' does not match the {rule.version} file-name pattern "
+                f"{rule.shown}",
                 entry.rel,
             )
 
 
 @check("config")
 def auxiliary_files(problem: Problem) -> Iterator[Finding]:
-    """2025-09 reads the package as if auxiliary entries (a name starting with '.' or '-',
-    or with characters outside [a-zA-Z0-9_.-]) were not there; say so where one looks
-    meant as a test case, a submission or a part of the package."""
+    """legacy and 2025-09 read the package as if auxiliary entries (a name starting with
+    '.' or '-', or with characters outside [a-zA-Z0-9_.-]) were not there; say so where
+    one looks meant as a test case, a submission or a part of the package."""
+    rule = name_rule(problem.format, problem.format_declared)
     for rel in problem.auxiliary:
         what = _looks_meant(rel)
         if what is not None:
             yield warning(
                 "auxiliary-file",
-                f"'{rel.rsplit('/', 1)[-1]}' is not a 2025-09 file name "
-                "([a-zA-Z0-9_][a-zA-Z0-9_.-]*), so the package is read as if it were not "
-                f"there; it looks like {what}",
+                f"'{rel.rsplit('/', 1)[-1]}' is not a {rule.version} file name "
+                f"({rule.shown}), so the package is read as if it were not there; it looks "
+                f"like {what}",
                 rel,
             )
 
@@ -152,7 +143,7 @@ def _looks_meant(rel: str) -> str | None:
         return "a test case file"
     if parts[0] == "submissions" and len(parts) == 3:
         return "a submission"
-    if len(parts) == 1 and name in MODERN_TOP:
+    if len(parts) == 1 and name in MODERN_TOP | LEGACY_TOP:
         return f"'{name}'"
     return None
 

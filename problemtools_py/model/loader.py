@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,6 +10,7 @@ from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 from problemtools_py.model.config import V2023_VERSIONS, V2025_VERSIONS, build_config
 from problemtools_py.model.files import FileEntry, walk_package
+from problemtools_py.model.names import NameRule, name_rule
 from problemtools_py.model.problem import FormatVersion, IncludeDir, Problem, Program
 from problemtools_py.model.programs import load_programs, load_submissions, make_program
 from problemtools_py.model.settings import group_settings, read_timelimit
@@ -38,23 +38,19 @@ def format_of(doc: YamlDoc) -> tuple[FormatVersion, str | None]:
     return FormatVersion.LEGACY, text
 
 
-# 2025-09: a name a package may use; any other (a leading dot or dash, other characters)
-# is an auxiliary file or directory, and the package is read as if it were not there.
-RELEASED_NAME = re.compile(r"^[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,254}$")
-
-
 def split_auxiliary(
-    files: tuple[FileEntry, ...], fmt: FormatVersion
+    files: tuple[FileEntry, ...], rule: NameRule
 ) -> tuple[tuple[FileEntry, ...], tuple[str, ...]]:
-    """The package's entries and, in 2025-09, the auxiliary ones taken out (the topmost
-    of each auxiliary tree: ``.git``'s contents are not listed one by one)."""
-    if fmt is not FormatVersion.V2025_09:
+    """The package's entries and, where the version's text has auxiliary files (see
+    names.py), those taken out (the topmost of each auxiliary tree: ``.git``'s contents
+    are not listed one by one)."""
+    if not rule.auxiliary:
         return files, ()
     kept: list[FileEntry] = []
     auxiliary: list[str] = []
     for entry in files:
         parts = entry.rel.split("/")
-        bad = next((i for i, part in enumerate(parts) if not RELEASED_NAME.match(part)), None)
+        bad = next((i for i, part in enumerate(parts) if not rule.allows(part)), None)
         if bad is None:
             kept.append(entry)
         elif bad == len(parts) - 1:
@@ -100,7 +96,7 @@ def load_problem(path: Path | str) -> Problem:
 def _load(root: Path) -> Problem:
     doc = load_yaml(root / "problem.yaml", "problem.yaml")
     fmt, declared = format_of(doc)
-    files, auxiliary = split_auxiliary(walk_package(root), fmt)
+    files, auxiliary = split_auxiliary(walk_package(root), name_rule(fmt, declared))
     children = _children(files)
     modern = fmt is not FormatVersion.LEGACY
     config = build_config(doc, modern)

@@ -26,14 +26,20 @@ LAUGHS = 'x0: &x0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"
 CASES = [
     Broken("short-name", "hello", lambda p: None, E, "short-name", "must match [a-z0-9]+",
            dest="Hello_World"),
-    Broken("file-name-leading-dash", "hello", lambda p: case(p, "data/secret/-05"), E,
-           "file-name", "'-05.in' does not match", "data/secret/-05.in"),
-    Broken("file-name-space", "hello", lambda p: write(p, "data/secret/my notes.txt", "x\n"),
-           E, "file-name", "'my notes.txt'"),
-    Broken("file-name-single-char-legacy", "hello", lambda p: case(p, "data/secret/a/05"), E,
-           "file-name", "directory name 'a'", "data/secret/a"),
-    Broken("file-name-2023-dir-period", "different", lambda p: case(p, "data/secret/g.1/05"),
-           E, "file-name", "2023-07 file-name pattern", "data/secret/g.1"),
+    Broken("auxiliary-leading-dash-legacy", "hello", lambda p: write(p, "data/secret/-05.in",
+           "1\n"), W, "auxiliary-file", "'-05.in' is not a legacy file name "
+           "(^[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,254}$), so the package is read as if it were not "
+           "there; it looks like a test case file", "data/secret/-05.in"),
+    Broken("file-name-space-legacy-icpc", "hello", lambda p: (yaml_append(
+           "problem_format_version: legacy-icpc\n")(p), write(p, "data/secret/my notes.txt",
+           "x\n")), E, "file-name", "file name 'my notes.txt' does not match the legacy-icpc "
+           "file-name pattern ^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,253}[a-zA-Z0-9]$"),
+    Broken("file-name-single-char-legacy-icpc", "hello", lambda p: (yaml_append(
+           "problem_format_version: legacy-icpc\n")(p), write(p, "data/secret/a", "x\n")), E,
+           "file-name", "file name 'a' does not match", "data/secret/a"),
+    Broken("auxiliary-dot-case-2023-07", "different", lambda p: write(p, "data/secret/.05.in",
+           "1\n"), W, "auxiliary-file", "'.05.in' is not a 2025-09 file name",
+           "data/secret/.05.in"),
     Broken("symlink-absolute", "hello", lambda p: symlink(p, "data/secret/05.in", "/etc/hostname"),
            E, "symlink", "is absolute", "data/secret/05.in"),
     Broken("symlink-to-a-device", "hello", lambda p: symlink(p, "data/secret/05.in", "/dev/zero"),
