@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from broken import Broken, E, W, assert_reported
-from builders import append, case, move, remove, replace, symlink, write
+from builders import append, move, remove, replace, symlink, write
 from conftest import describe, verify
 
 
