@@ -9,12 +9,11 @@ from collections.abc import Iterator
 from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.model.problem import Problem, Program
-
-INPUT_VALIDATOR_FILES = (".ctd", ".viva")
+from problemtools_py.model.programs import validator_format
 
 
 def program_findings(
-    programs: tuple[Program, ...], kind: str, legacy: bool, extra_ok: tuple[str, ...] = ()
+    programs: tuple[Program, ...], kind: str, legacy: bool, validators: bool = False
 ) -> Iterator[Finding]:
     """Shape problems of one directory of programs."""
     names = Counter(p.name for p in programs)
@@ -32,8 +31,8 @@ def program_findings(
         if program.is_dir and not program.files:
             yield error("program", f"{kind} directory is empty", program.rel)
         elif program.language is None and not (program.has_build or program.has_run):
-            if all(f.endswith(extra_ok) for f in program.files) and extra_ok:
-                continue
+            if validators and validator_format(program) is not None:
+                continue  # (checktestdata, VIVA)
             yield error(
                 "program",
                 f"cannot tell the language of this {kind} from its file "
@@ -63,7 +62,7 @@ def input_validators(problem: Problem) -> Iterator[Finding]:
             "input_format_validators",
         )
     yield from program_findings(
-        problem.input_validators, "input validator", problem.legacy, INPUT_VALIDATOR_FILES
+        problem.input_validators, "input validator", problem.legacy, validators=True
     )
 
 
@@ -129,7 +128,9 @@ def graders(problem: Problem) -> Iterator[Finding]:
 def other_programs(problem: Problem) -> Iterator[Finding]:
     """Answer validators, the static validator and the visualizers: programs like the
     validators (whether they run is the running parts' business)."""
-    yield from program_findings(problem.answer_validators, "answer validator", problem.legacy)
+    yield from program_findings(
+        problem.answer_validators, "answer validator", problem.legacy, validators=True
+    )
     for kind, program in (
         ("static validator", problem.static_validator),
         ("input visualizer", problem.input_visualizer),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from problemtools_py.hints import closest
@@ -52,14 +53,50 @@ def make_program(root: Path, entry: FileEntry, files: tuple[FileEntry, ...]) -> 
     )
 
 
+# A validator written in one of these (every file of it so named) is no program of a
+# language: the format's input validators may be checktestdata or VIVA files.
+VALIDATOR_FORMATS = {".ctd": "checktestdata", ".viva": "viva"}
+# Loose files beside the programs of a directory that are no program themselves: a header
+# its C or C++ programs include (testlib.h beside checker.cpp, the common layout), notes.
+HEADERS = (".h", ".hh", ".hpp", ".hxx")
+NOTES = (".txt", ".md")
+
+
+def validator_format(program: Program) -> str | None:
+    """``checktestdata`` or ``viva`` for a validator written in one, else None."""
+    for ext, name in VALIDATOR_FORMATS.items():
+        if program.files and all(f.endswith(ext) for f in program.files):
+            return name
+    return None
+
+
+def _loose(entry: FileEntry) -> str | None:
+    """``header`` or ``note`` for a loose file that is no program, else None."""
+    if entry.is_dir:
+        return None
+    if entry.name.endswith(HEADERS):
+        return "header"
+    upper = entry.name.upper()
+    if upper.startswith(("README", "LICENSE", "LICENCE")) or upper.endswith((".TXT", ".MD")):
+        return "note"
+    return None
+
+
 def load_programs(
     root: Path, rel: str, children: dict[str, list[FileEntry]], files: tuple[FileEntry, ...]
 ) -> tuple[Program, ...]:
-    return tuple(
-        make_program(root, e, files)
-        for e in children.get(rel, [])
-        if e.name not in IGNORED_NAMES and not e.name.startswith(".")
-    )
+    """The programs of a directory: each entry one, but the headers beside C and C++
+    programs (given to each of them as one of its files) and notes (not programs)."""
+    entries = [e for e in children.get(rel, [])
+               if e.name not in IGNORED_NAMES and not e.name.startswith(".")]  # fmt: skip
+    programs = [make_program(root, e, files) for e in entries if _loose(e) is None]
+    headers = tuple(e.rel for e in entries if _loose(e) == "header")
+    built = [p for p in programs if not p.is_dir and p.language in ("c", "cpp")]
+    if headers and built:
+        programs = [replace(p, files=p.files + headers) if p in built else p for p in programs]
+    elif headers:  # (no program to give them to: each is judged as it is)
+        programs += [make_program(root, e, files) for e in entries if _loose(e) == "header"]
+    return tuple(programs)
 
 
 def is_seed_program_dir(entry: FileEntry, children: dict[str, list[FileEntry]]) -> bool:

@@ -5,7 +5,7 @@ first argument and the output validator's arguments after it, and must be accept
 
 from __future__ import annotations
 
-from problemtools_py.findings import Finding, error
+from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.model.testdata import ALL_KINDS, GroupKind
@@ -18,8 +18,10 @@ def _built(ctx: Context) -> tuple[list[tuple[Program, Executable]], list[Finding
     built: list[tuple[Program, Executable]] = []
     findings: list[Finding] = []
     for program in ctx.problem.answer_validators:
-        build = ctx.build(program)
-        if build.executable is None:
+        build = ctx.build_validator(program)
+        if isinstance(build, str):  # VIVA, or checktestdata not installed
+            findings.append(warning("answer-validator", build, program.rel))
+        elif build.executable is None:
             message = f"answer validator does not build: {build.message[:2000]}"
             findings.append(error("answer-validator", message, program.rel))
         else:

@@ -21,7 +21,6 @@ from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Outcome, SandboxError
 from problemtools_py.scratch import scratch_root
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.ctd import build_ctd
 from problemtools_py.workbench.cache import VerdictCache
 
 JUDGE_INPUT = "/judge/input"
@@ -40,21 +39,8 @@ def validators(ctx: Context) -> tuple[list[tuple[Program, Executable]], list[Fin
     built: list[tuple[Program, Executable]] = []
     findings: list[Finding] = []
     for program in ctx.problem.input_validators:
-        if all(f.endswith(".viva") for f in program.files):
-            findings.append(
-                warning(
-                    "input-validator",
-                    "VIVA validators are not run by problemtools_py; this one was skipped",
-                    program.rel,
-                )
-            )
-            continue
-        build = (
-            build_ctd(ctx, program)
-            if all(f.endswith(".ctd") for f in program.files)
-            else ctx.build(program)
-        )
-        if isinstance(build, str):  # checktestdata is not installed
+        build = ctx.build_validator(program)
+        if isinstance(build, str):  # VIVA, or checktestdata not installed
             findings.append(warning("input-validator", build, program.rel))
         elif build.executable is None:
             findings.append(

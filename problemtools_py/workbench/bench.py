@@ -17,6 +17,7 @@ from problemtools_py.judge.compile import Build, Builder, read_program, scripts_
 from problemtools_py.judge.languages import Language, Languages
 from problemtools_py.model.constants import substitute_bytes
 from problemtools_py.model.problem import Problem, Program, Submission
+from problemtools_py.model.programs import validator_format
 from problemtools_py.once import OnceEach
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
@@ -94,6 +95,19 @@ class Workbench:
 
     def submission(self, sub: Submission) -> Build:
         return self.build(sub.program, includes=True, sub=sub)
+
+    def build_validator(self, program: Program) -> Build | str:
+        """A validator built: a program of a language, or a checktestdata one (run by
+        the checktestdata package); a string says why it cannot be run here (a VIVA
+        file, checktestdata not installed), which is no fault of the package's."""
+        written_in = validator_format(program)
+        if written_in == "viva":
+            return "VIVA validators are not run by problemtools_py; this one was skipped"
+        if written_in == "checktestdata":
+            from problemtools_py.workbench.ctd import build_ctd
+
+            return build_ctd(self, program)  # (cached by content, as every build)
+        return self.build(program)
 
     def map(self, func: Callable[[T], R], items: Iterable[T]) -> list[R]:
         """``func`` on every item, ``jobs`` at a time, the results in the items' order

@@ -258,6 +258,61 @@ def test_checktestdata_validator(copy_sample: Callable[..., Path], capsys: Captu
     assert all("\n" not in f["message"] for f in problem["findings"])
 
 
+CHECKER = """#include <cstdio>
+#include <cstring>
+#include "greeting.h"
+int main(int argc, char **argv) {
+    char want[256] = {0}, got[256] = {0};
+    FILE *ans = std::fopen(argv[2], "r");
+    if (!ans || !std::fgets(want, sizeof want, ans) || !std::fgets(got, sizeof got, stdin))
+        return 43;
+    return same_greeting(want, got) ? 42 : 43;
+}
+"""
+GREETING_H = """#pragma once
+#include <cstring>
+inline bool same_greeting(const char *a, const char *b) { return std::strcmp(a, b) == 0; }
+"""
+
+
+def test_a_validator_with_its_header_and_notes_beside_it_is_one_program(
+        copy_sample: Callable[..., Path], capsys: Capture) -> None:  # fmt: skip
+    """The testlib layout: output_validators/checker.cpp with its header beside it (and a
+    README): the header is the checker's, the note no program; the checker judges."""
+    root = copy_sample("hello")
+    append(root, "problem.yaml", "validation: custom\n")
+    write(root, "output_validators/checker.cpp", CHECKER)
+    write(root, "output_validators/greeting.h", GREETING_H)
+    write(root, "output_validators/README.txt", "The checker compares the greeting.\n")
+    code, problem = run_json(["-p", "validators,submissions", "-s", "hello\\.c$|world", str(root)],
+                             capsys)  # fmt: skip
+    assert [f["message"] for f in problem["findings"] if f["severity"] == "error"] == []
+    rows = {row["submission"].rsplit("/", 1)[-1]: row["verdict"] for row in problem["submissions"]}
+    assert rows == {"hello.c": "AC", "world.py": "WA"} and code == 0
+
+
+@pytest.mark.parametrize(("ctd", "rejected"), [('REGEX("Hello [A-Za-z]+!") NEWLINE\n', 0),
+                                               ('REGEX("Hi [A-Za-z]+!") NEWLINE\n', 6)])
+def test_a_checktestdata_answer_validator(copy_sample: Callable[..., Path], capsys: Capture,
+                                          ctd: str, rejected: int) -> None:  # fmt: skip
+    """BAPCtools' answer_validators/ may be checktestdata files, as its input validators."""
+    root = copy_sample("hello")
+    write(root, "answer_validators/answer.ctd", ctd)
+    _, problem = run_json(["-p", "validators", str(root)], capsys)
+    found = [f for f in problem["findings"] if "answer validator answer rejects" in f["message"]]
+    assert len(found) == rejected
+    assert not [f for f in problem["findings"] if "cannot tell the language" in f["message"]]
+
+
+def test_a_checktestdata_input_validator_in_a_2025_09_package(
+        copy_sample: Callable[..., Path], capsys: Capture) -> None:  # fmt: skip
+    root = copy_sample("gensum")
+    write(root, "input_validators/count.ctd", 'INT(1, 1000) NEWLINE\nREGEX("[-0-9 ]+") NEWLINE\n')
+    code, problem = run_json(["-p", "validators", str(root)], capsys)
+    assert [f["message"] for f in problem["findings"] if f["severity"] == "error"] == []
+    assert code == 0
+
+
 def test_a_second_run_of_an_unchanged_package_runs_nothing(
         copy_sample: Callable[..., Path], capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
     from problemtools_py.sandbox import client as sandbox

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from problemtools_py.judge.compile import Build
 from problemtools_py.model.problem import Program
-from problemtools_py.verify.context import Context
+from problemtools_py.workbench.bench import Workbench
 
 RUNNER = """import os
 import sys
@@ -36,7 +36,7 @@ def checktestdata_dir() -> Path | None:
     return Path(spec.origin).parent
 
 
-def build_ctd(ctx: Context, program: Program) -> Build | str:
+def build_ctd(ctx: Workbench, program: Program) -> Build | str:
     """The built validator, or why it cannot be run."""
     package = checktestdata_dir()
     if package is None:
