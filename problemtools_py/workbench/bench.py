@@ -106,7 +106,7 @@ class Workbench:
         if written_in == "checktestdata":
             from problemtools_py.workbench.ctd import build_ctd
 
-            return build_ctd(self, program)  # (cached by content, as every build)
+            return build_ctd(program, self.problem.root, self.builder, self.languages)
         return self.build(program)
 
     def map(self, func: Callable[[T], R], items: Iterable[T]) -> list[R]:

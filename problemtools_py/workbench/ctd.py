@@ -7,9 +7,9 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from problemtools_py.judge.compile import Build
+from problemtools_py.judge.compile import Build, Builder
+from problemtools_py.judge.languages import Languages
 from problemtools_py.model.problem import Program
-from problemtools_py.workbench.bench import Workbench
 
 RUNNER = """import os
 import sys
@@ -36,7 +36,7 @@ def checktestdata_dir() -> Path | None:
     return Path(spec.origin).parent
 
 
-def build_ctd(ctx: Workbench, program: Program) -> Build | str:
+def build_ctd(program: Program, root: Path, builder: Builder, languages: Languages) -> Build | str:
     """The built validator, or why it cannot be run."""
     package = checktestdata_dir()
     if package is None:
@@ -49,10 +49,10 @@ def build_ctd(ctx: Workbench, program: Program) -> Build | str:
         return "a checktestdata validator must be exactly one .ctd file"
     files = {
         "main.py": RUNNER.encode(),
-        "validator.ctd": (ctx.problem.root / sources[0]).read_bytes(),
+        "validator.ctd": (root / sources[0]).read_bytes(),
     }
     for path in sorted(package.rglob("*.py")):
         files[f"checktestdata/{path.relative_to(package).as_posix()}"] = path.read_bytes()
-    language = ctx.languages.get("python3")
+    language = languages.get("python3")
     assert language is not None
-    return ctx.builder.build(language, files)
+    return builder.build(language, files)
