@@ -24,12 +24,7 @@ def statement_files(problem: Problem) -> Iterator[Finding]:
     counts = Counter(s.lang for s in problem.statements)
     for statement in problem.statements:
         if counts[statement.lang] > 1:
-            others = [s.rel for s in problem.statements if s.lang == statement.lang]
-            yield error(
-                "statement",
-                f"more than one statement for language '{statement.lang}': " + ", ".join(others),
-                statement.rel,
-            )
+            yield _more_than_one(problem, statement.lang)
             counts[statement.lang] = 0
         if not problem.legacy and not statement.explicit_lang:
             yield error(
@@ -43,6 +38,25 @@ def statement_files(problem: Problem) -> Iterator[Finding]:
                 "Markdown statements are not part of the legacy format (use problem.<lang>.tex)",
                 statement.rel,
             )
+
+
+def _more_than_one(problem: Problem, lang: str) -> Finding:
+    """The text asks for one statement file per language. A PDF beside the one source
+    (made from it, as contest repositories keep it) is a warning: problemtools reads the
+    source and judges the package; two sources are an error."""
+    same = [s for s in problem.statements if s.lang == lang]
+    sources = [s for s in same if s.kind != "pdf"]
+    names = ", ".join(s.rel for s in same)
+    if len(sources) == 1:
+        return warning(
+            "statement",
+            f"more than one statement for language '{lang}' ({names}): the format asks for "
+            f"one file per language; the PDF is taken as {sources[0].rel} rendered",
+            sources[0].rel,
+        )
+    return error(
+        "statement", f"more than one statement for language '{lang}': {names}", same[0].rel
+    )
 
 
 @check("statement")

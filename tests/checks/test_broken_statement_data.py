@@ -19,6 +19,12 @@ STATEMENT_CASES = [
            E, "statement", "no statement found"),
     Broken("statement-two-for-en", "hello", lambda p: write(p, "problem_statement/problem.tex",
            "\\problemname{Hello}\n"), E, "statement", "more than one statement for language 'en'"),
+    Broken("statement-pdf-beside-the-tex", "hello", lambda p: write(p,
+           "problem_statement/problem.en.pdf", "%PDF-1.5\n"), W, "statement",
+           "more than one statement for language 'en' (problem_statement/problem.en.pdf, "
+           "problem_statement/problem.en.tex): the format asks for one file per language; the "
+           "PDF is taken as problem_statement/problem.en.tex rendered",
+           "problem_statement/problem.en.tex"),
     Broken("statement-modern-no-lang", "different", lambda p: move(p, MTEX,
            "statement/problem.tex"), E, "statement", "must name their language"),
     Broken("statement-legacy-markdown", "hello", lambda p: write(p, "problem_statement/problem.sv.md",
