@@ -33,6 +33,11 @@ def python2_sign(error: str) -> str | None:
     return None
 
 
+def named_for(language: str, error: str) -> str:
+    """:func:`named` for a Python 3 program's error; another language's as it is."""
+    return named(error) if language == "python3" else error
+
+
 def named(error: str) -> str:
     """``error`` led by ``Python 2 program (SIGN); this judge runs Python 3`` when it
     shows one, else as it is."""

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from problemtools_py.judge import python2
 from problemtools_py.judge.comparators import (
     DefaultFlags,
     FlagError,
@@ -177,7 +178,9 @@ class CustomValidator:
                 Verdict.JE,
                 judgemessage,
                 teammessage,
-                error=error + (f": {detail}" if detail else ""),
+                error=python2.named_for(
+                    self.executable.language, error + (f": {detail}" if detail else "")
+                ),
             )
         verdict = Verdict.AC if code == ACCEPTED else Verdict.WA
         raw_score = read_feedback(feedback_dir, "score.txt")

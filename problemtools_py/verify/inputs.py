@@ -12,6 +12,7 @@ from pathlib import Path
 
 from problemtools_py.digests import digest, file_digest
 from problemtools_py.findings import Finding, error, warning
+from problemtools_py.judge import python2
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.held import HeldJail, HeldJails, worth_fresh_init
@@ -68,7 +69,7 @@ def run_validator(
     given, is the test case's input, bound at ``/judge/input`` (answer validators'); else
     the run may be made in ``held``, the validator's jail kept for its runs."""
     seen = file_digest(input_file) if input_file is not None else ""
-    key = digest("input-v4", str(exe.directory.name), *args, file_digest(data), seen)
+    key = digest("input-v5", str(exe.directory.name), *args, file_digest(data), seen)
     cached = cache.get(key)
     if cached is not None:
         return InputVerdict(bool(cached["valid"]), str(cached["message"]))
@@ -92,7 +93,8 @@ def run_validator(
             if run.outcome not in (Outcome.OK, Outcome.RTE)
             else f"exit code {run.exit_code}"
         )
-        verdict = InputVerdict(False, f"{why}" + (f": {said[-300:]}" if said else ""))
+        message = f"{why}" + (f": {said[-300:]}" if said else "")
+        verdict = InputVerdict(False, python2.named_for(exe.language, message))
     if run.outcome in (Outcome.OK, Outcome.RTE):  # deterministic outcomes only
         cache.put(key, {"valid": verdict.valid, "message": verdict.message})
     return verdict

@@ -8,11 +8,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
 
 from problemtools_py.cachedir import used_before
+from problemtools_py.judge import python2
 from problemtools_py.judge.compile import Build, Builder, read_program, scripts_language
 from problemtools_py.judge.languages import Language, Languages
 from problemtools_py.model.constants import substitute_bytes
@@ -178,7 +179,10 @@ class Workbench:
         include_dir = self._include_dir(language.code) if includes else None
         files = self._files(paths, base, include_dir)
         own = frozenset(p.relative_to(base).as_posix() for p in paths)
-        return self.builder.build(language, files, own, entrypoint)
+        build = self.builder.build(language, files, own, entrypoint)
+        if build.executable is None:  # (a Python 2 program's compile error named so)
+            return replace(build, message=python2.named_for(language.code, build.message))
+        return build
 
     def _files(
         self, paths: list[Path], base: Path, include: Path | None = None

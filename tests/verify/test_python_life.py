@@ -2,7 +2,8 @@
 table, on the real command): an accepted solution that ends with exit(), one whose work
 is in a thread never joined, one printing from an atexit handler, a C++ solution that
 includes <bits/stdc++.h> twice, and a Python input validator that ends with exit(42):
-all verify clean. A Python 2 accepted solution is named as such, once."""
+all verify clean. A Python 2 accepted solution is named as such, once, and so are a
+Python 2 validator's failures."""
 
 from __future__ import annotations
 
@@ -73,3 +74,29 @@ def test_a_python_2_accepted_solution_is_named_as_such(
     assert code == 1 and finding["severity"] == "error"
     assert finding["path"] == "submissions/accepted/old.py"
     assert finding["message"].startswith(f"Python 2 program ({sign}); this judge runs Python 3: ")
+
+
+@pytest.mark.parametrize(
+    ("where", "source", "says"),
+    [
+        ("input_validators/old.py", "import sys\nline = raw_input()\nsys.exit(42)\n",
+         "input validator old rejects this input: Python 2 program (raw_input()); "),
+        ("input_validators/old.py", 'import sys\nprint "x"\nsys.exit(42)\n',
+         "input validator does not build: Python 2 program (a print statement); "),
+        ("output_validators/old.py", "import sys\nfor k, v in {}.iteritems(): pass\nsys.exit(42)\n",
+         "Python 2 program (.iteritems()); this judge runs Python 3: output validator failed"),
+    ],
+)  # fmt: skip
+def test_a_python_2_validator_is_named_as_such(
+    copy_sample: Callable[..., Path], where: str, source: str, says: str
+) -> None:
+    """Old packages' validators are often Python 2: their failures say so, not only
+    NameError (the input validator's run, its build, the output validator's run)."""
+    root = copy_sample("hello")
+    write(root, where, source)
+    if where.startswith("output"):
+        with (root / "problem.yaml").open("a") as yaml:
+            yaml.write("validation: custom\n")
+    _, report = verifyproblem("-p", "validators,submissions", "-s", "hello.c$", str(root))
+    messages = [f["message"] for f in report["findings"] if f["severity"] == "error"]
+    assert messages and any(says in m for m in messages), messages
