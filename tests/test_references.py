@@ -43,7 +43,11 @@ class Index:
     def __init__(self) -> None:
         self.modules: dict[str, list[set[str]]] = defaultdict(list)
         self.classes: dict[str, list[tuple[set[str], list[str]]]] = defaultdict(list)
-        self.files = {p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.py")}
+        # (the repository's own folders: not build/ or a virtual environment, whose
+        # copies of old modules would make a stale name look alive)
+        self.files = {p.relative_to(ROOT).as_posix()
+                      for d in ("problemtools_py", "tests", "bench", "scripts", "docs")
+                      for p in (ROOT / d).rglob("*.py")}  # fmt: skip
         for path in PACKAGE.rglob("*.py"):
             parts = list(path.relative_to(ROOT).with_suffix("").parts)
             if parts[-1] == "__init__":

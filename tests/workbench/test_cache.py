@@ -1,4 +1,4 @@
-"""verify/cache.py: verdicts kept by content in one SQLite file, gathered and committed
+"""workbench/cache.py: verdicts kept by content in one SQLite file, gathered and committed
 together, shared by processes; a cache that cannot serve is only slower."""
 
 from __future__ import annotations
