@@ -11,7 +11,7 @@ from pathlib import Path
 from problemtools_py import __version__
 from problemtools_py.cachedir import used_before
 from problemtools_py.digests import digest, file_digest
-from problemtools_py.findings import Finding, warning
+from problemtools_py.findings import Finding, Severity, warning
 from problemtools_py.model.problem import Problem, Statement
 from problemtools_py.resources import template_text
 from problemtools_py.workbench.cache import VerdictCache
@@ -86,7 +86,15 @@ def _render(problem: Problem, lang: str) -> list[Finding]:
         if pdf is None or not html.ok:
             unwanted.set()  # (an endless macro would keep pdflatex to its time limit)
             return html.findings
-        return html.findings + pdf.result().findings
+        built = pdf.result().findings
+        failed = {f.line for f in built if f.severity is Severity.ERROR}
+        # (a macro the HTML did not know and LaTeX rejects on that line: told once, by LaTeX)
+        told = [f for f in html.findings if not (f.line in failed and _undefined(f))]
+        return told + built
+
+
+def _undefined(finding: Finding) -> bool:
+    return finding.message.startswith("undefined macro or environment")
 
 
 def _key(problem: Problem, statement: Statement) -> str:

@@ -17,6 +17,10 @@ from problemtools_py.statements.latex_parse import PARSE_FAILED, macro_uses, par
 from problemtools_py.statements.renderer import HtmlWriter
 from problemtools_py.statements.words import word
 
+# plasTeX's notes on a \usepackage it has no Python version of, and ours on not reading it
+PACKAGE_NOTE = re.compile(r"No Python version of \S+ was found|Will now try to load a LaTeX "
+                          r"implementation of|\.sty: only files beside the statement")  # fmt: skip
+
 
 class LatexHtml(HtmlWriter):
     def render(self) -> str:
@@ -30,9 +34,14 @@ class LatexHtml(HtmlWriter):
     def _complaint(self, message: str, line: int | None) -> None:
         unknown = re.match(r"unrecognized command/environment: (\S+)", message)
         missing = re.match(r"File not found: (.+)", message)
-        if unknown:
-            text = f"undefined macro or environment \\{unknown.group(1)}"
-        elif "still expanding" in message or message.startswith(PARSE_FAILED):
+        if PACKAGE_NOTE.search(message):
+            return  # (a package plasTeX lacks: what it defines is reported where used)
+        if unknown:  # (only the HTML's loss: the PDF, made by LaTeX, says if it is wrong)
+            self.findings.append(warning("statement", f"undefined macro or environment "
+                                         f"\\{unknown.group(1)}: the HTML shows its "
+                                         "arguments as text", self.rel, line))  # fmt: skip
+            return
+        if "still expanding" in message or message.startswith(PARSE_FAILED):
             text = message
         elif missing:
             text = (
@@ -114,6 +123,16 @@ class LatexHtml(HtmlWriter):
     def _other(self, node: Any, name: str) -> str:
         if name == "constant":
             return escape(self.source.constants.get(nodes.attr(node, "name"), ""))
+        if name in ("problemyamlname", "timelimit"):
+            limit = self.source.time_limit
+            time = f"{limit:g}" if limit else "?"
+            said = self.source.name if name == "problemyamlname" else time
+            return escape(said)
+        if name in ("newcolumntype", "arraybackslash"):
+            return ""
+        if name in ("shortstack", "scalerel", "stretchrel"):
+            part = node.attributes.get("text" if name == "shortstack" else "base")
+            return self.children(part) if part is not None else ""
         if name in ("nextsample", "remainingsamples", "includesample", "sampletable"):
             return self._sample_macro(node, name)
         if name in nodes.CHARS:

@@ -53,6 +53,15 @@ MACROS = {
         _macro(Command, "sampletable", "hdrin filein:str hdrout fileout:str"),
         _macro(Command, "lstinputlisting", "[ options ] file:str"),  # never read: no path checks
         _macro(Command, "verbatiminput", "file:str"),
+        # BAPCtools' statement macros: the name problem.yaml gives, the time limit
+        _macro(Command, "problemyamlname"),
+        _macro(Command, "timelimit"),
+        # the LaTeX kernel's and common packages' (array, scalerel) that plasTeX lacks
+        _macro(Command, "shortstack", "[ pos:str ] text"),
+        _macro(Command, "newcolumntype", "name:nox [ count:nox ] spec:nox"),
+        _macro(Command, "arraybackslash"),
+        _macro(Command, "scalerel", "* [ width:nox ] over base"),
+        _macro(Command, "stretchrel", "* [ width:nox ] over base"),
         _macro(Environment, "Input"),
         _macro(Environment, "Output"),
         _macro(Environment, "Interaction"),

@@ -48,6 +48,11 @@ class Entry:
         return memory
 
     @property
+    def time_limit(self) -> str:
+        """``\\timelimit``: the limit in seconds, or ? where none is known yet."""
+        return f"{self.source.time_limit:g}" if self.source.time_limit else "?"
+
+    @property
     def words(self) -> dict[str, str]:
         return WORDS.get(self.source.statement.lang.split("-")[0], WORDS["en"])
 
@@ -56,7 +61,7 @@ class Entry:
         return [
             (name, tex_escape(value))
             for name, value in self.source.constants.items()
-            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name)
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)?", name)  # (name.variant)
         ]
 
 

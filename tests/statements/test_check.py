@@ -46,9 +46,40 @@ def test_the_pdf_is_built_while_the_html_renders(
 
 def test_html_errors_leave_the_pdfs_out(copy_sample: Callable[..., Path]) -> None:
     root = copy_sample("hello")
-    replace(root, TEX, "Politeness", "\\frobnicate{x} Politeness")  # (both would object)
+    replace(root, TEX, "Politeness", "\\input{nowhere} Politeness")  # (both would object)
     findings = check._render(load_problem(root), "en")
-    assert len(findings) == 1 and "\\frobnicate" in findings[0].message
+    assert len(findings) == 1 and "nowhere" in findings[0].message
+
+
+def test_an_undefined_macro_is_told_once_by_latex(copy_sample: Callable[..., Path]) -> None:
+    """The HTML only loses some markup; where LaTeX rejects the macro too, its error is
+    the one finding (with the line), not the HTML's warning beside it."""
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "\\frobnicate{x} Politeness")
+    findings = check._render(load_problem(root), "en")
+    if pdf_module.latex_command() is None:
+        pytest.skip("no pdflatex here")  # (CI installs TeX)
+    (finding,) = findings
+    assert finding.severity is Severity.ERROR and "Undefined control sequence" in finding.message
+    assert finding.line == 5
+
+
+def test_macros_of_the_kernel_packages_and_bapctools_render(
+    copy_sample: Callable[..., Path],
+) -> None:
+    """Statements that compile with the contests' classes: \\shortstack (the kernel),
+    array's \\newcolumntype and \\arraybackslash, scalerel, and BAPCtools'
+    \\problemyamlname and \\timelimit: no finding, and the name and limit in the HTML."""
+    root = copy_sample("hello")
+    (root / ".timelimit").write_text("2.5\n")
+    replace(root, TEX, "Politeness", "\\problemyamlname{} (\\timelimit{} s): "
+            "\\shortstack{a\\\\b} \\stretchrel*{x}{y}\n"
+            "\\newcolumntype{C}{>{\\centering\\arraybackslash}p{2cm}}"
+            "\\begin{tabular}{C}x\\end{tabular}\n\nPoliteness")
+    problem = load_problem(root)
+    assert check._render(problem, "en") == []
+    html = html_module.render_html(problem, "en", math="mathjax", mathjax_url=None)
+    assert "Hello (2.5 s)" in html.html
 
 
 def test_without_pdflatex_only_the_html(

@@ -334,10 +334,23 @@ def test_problem2pdf_error_names_file_line_and_log_lines(
 
 def test_problem2html_writes_nothing_on_error(copy_sample: Callable[..., Path], tmp_path: Path) -> None:
     root = copy_sample("hello")
-    replace(root, TEX, "Politeness", "\\frobnicate Politeness")
+    replace(root, TEX, "Politeness", "\\input{nowhere} Politeness")
     dest = tmp_path / "html"
     assert problem2html.main([str(root), "-d", str(dest), "-q"]) == 1
     assert not dest.exists()
+
+
+def test_problem2html_writes_a_page_without_an_unknown_macro_s_markup(
+    copy_sample: Callable[..., Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As problemtools' problem2html (plasTeX) does: the macro's text stays, a warning
+    with its line says what the page lacks."""
+    root = copy_sample("hello")
+    replace(root, TEX, "Politeness", "\\frobnicate Politeness")
+    dest = tmp_path / "html"
+    assert problem2html.main([str(root), "-d", str(dest)]) == 0
+    assert "Politeness" in (dest / "index.html").read_text()
+    assert "undefined macro or environment \\frobnicate" in capsys.readouterr().out
 
 
 def test_latex_that_never_ends_is_stopped(
