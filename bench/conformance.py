@@ -18,9 +18,12 @@ Usage: python bench/conformance.py DIR... [--jobs N] [--timeout S] [--limit N] [
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -28,7 +31,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vs_problemtools import LANGUAGES_YAML, PARTS, install_problemtools, their_verdicts
+from vs_problemtools import LANGUAGES_YAML, PARTS, their_verdicts
 
 from problemtools_py.model.loader import format_of
 from problemtools_py.model.problem import FormatVersion
@@ -66,13 +69,36 @@ def version_of(package: Path) -> FormatVersion:
     return format_of(load_yaml(package / "problem.yaml", "problem.yaml"))[0]
 
 
-def run(cmd: list[str], cwd: Path, timeout: float) -> tuple[int | None, str]:
-    try:
-        done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                              check=False, errors="replace")  # fmt: skip
-    except subprocess.TimeoutExpired:
-        return None, "(timed out)"
-    return done.returncode, ANSI.sub("", done.stdout + done.stderr)
+# The reference tools run the packages' programs as they are, unsandboxed: every program
+# of a public package is hostile, so they run as nobody (NOBODY), with no network, at most
+# NPROC processes (a fork bomb among the corpus's submissions stops there), and whatever
+# is left of them is killed when they end.
+NOBODY = 65534
+NPROC = 512
+CONTAIN = ["unshare", "--net", "--", "setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}",
+           "--clear-groups", "--", "prlimit", f"--nproc={NPROC}", "--"]  # fmt: skip
+
+
+def run(cmd: list[str], cwd: Path, timeout: float, contain: bool = False) -> tuple[int | None, str]:
+    """``cmd``'s exit code (None: timed out) and output; ``contain``: as nobody (above)."""
+    env = {**os.environ, "HOME": str(cwd), "XDG_CACHE_HOME": str(cwd / ".cache")}
+    if contain:
+        subprocess.run(["chown", "-R", f"{NOBODY}:{NOBODY}", str(cwd)], check=True)
+        cmd = [*CONTAIN, *cmd]
+    with subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          env=env, start_new_session=True) as proc:  # fmt: skip
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+            code: int | None = proc.returncode
+        except subprocess.TimeoutExpired:
+            code, out = None, b"(timed out)"
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            if contain:  # (what left the process group too)
+                subprocess.run(["pkill", "-9", "-u", str(NOBODY)], check=False)
+            proc.wait()
+    return code, ANSI.sub("", out.decode("utf-8", "replace"))
 
 
 def ours(package: Path, jobs: int, timeout: float) -> Side:
@@ -93,7 +119,7 @@ def problemtools(package: Path, binary: Path, timeout: float) -> Side:
     copy's directory points python3 at CPython and drops that flag: its documented
     override, read from a problem's parent directory.)"""
     (package.parent / "languages.yaml").write_text(LANGUAGES_YAML)
-    code, out = run([str(binary), str(package), "-p", *PARTS], package.parent, timeout)
+    code, out = run([str(binary), str(package), "-p", *PARTS], package.parent, timeout, True)
     found = TAIL.findall(out)
     crashed = code is None or "Traceback" in out or not found
     messages = [line.strip() for line in out.splitlines() if line.lstrip().startswith("ERROR")]
@@ -105,7 +131,7 @@ def problemtools(package: Path, binary: Path, timeout: float) -> Side:
 
 def bapctools(package: Path, binary: Path, timeout: float) -> Side:
     code, out = run([str(binary), "run", "--problem", package.name, "-B", "-G"],
-                    package.parent, timeout)  # fmt: skip
+                    package.parent, timeout, True)  # fmt: skip
     verdicts: dict[str, str] = {}
     for line in out.splitlines():
         match = BT_LINE.match(line.strip())
@@ -119,6 +145,7 @@ def bapctools(package: Path, binary: Path, timeout: float) -> Side:
 def compare(package: Path, args: argparse.Namespace, tools: dict[str, Path]) -> dict[str, Any]:
     modern = version_of(package) is not FormatVersion.LEGACY
     with tempfile.TemporaryDirectory(prefix="conformance-") as tmp:
+        os.chmod(tmp, 0o755)  # (the reference's user reaches its copy through it)
         mine = shutil.copytree(package, Path(tmp) / "ours" / package.name, symlinks=True)
         theirs = shutil.copytree(package, Path(tmp) / "ref" / package.name, symlinks=True)
         us = ours(mine, args.jobs, args.timeout)
@@ -166,8 +193,8 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="every row, as JSON")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="conformance-tools-"))
-    tools = {"problemtools": args.problemtools or install_problemtools(work),
-             "bt": args.bt or install_bt(work)}  # fmt: skip
+    tools = {"problemtools": args.problemtools or install(work, "problemtools", "verifyproblem"),
+             "bt": args.bt or install(work, "bapctools", "bt")}  # fmt: skip
     rows = []
     for root in args.dirs:
         found = packages_under(root)
@@ -183,11 +210,18 @@ def main() -> None:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
 
 
-def install_bt(base: Path) -> Path:
-    venv = base / "bt-venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "bapctools"], check=True)
-    return venv / "bin" / "bt"
+# The reference tools' interpreter: the system's, which the unprivileged user they run as
+# can reach (an interpreter under /root cannot be).
+REFERENCE_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
+
+
+def install(base: Path, package: str, command: str) -> Path:
+    """``package`` from PyPI into a virtual environment of its own; its ``command``."""
+    venv = base / f"{package}-venv"
+    subprocess.run([REFERENCE_PYTHON, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", package], check=True)
+    os.chmod(base, 0o755)
+    return venv / "bin" / command
 
 
 if __name__ == "__main__":
