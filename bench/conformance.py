@@ -101,8 +101,15 @@ def run(cmd: list[str], cwd: Path, timeout: float, contain: bool = False) -> tup
     return code, ANSI.sub("", out.decode("utf-8", "replace"))
 
 
+def generated(package: Path) -> bool:
+    """Whether the package's data is made by generators.yaml: bt run generates it first,
+    so ours is given --generate."""
+    return (package / "generators" / "generators.yaml").is_file()
+
+
 def ours(package: Path, jobs: int, timeout: float) -> Side:
-    cmd = [*OUR_VERIFY, "--json", "-j", str(jobs), "-p", ",".join(PARTS), str(package)]
+    made = ["--generate"] if generated(package) else []
+    cmd = [*OUR_VERIFY, "--json", *made, "-j", str(jobs), "-p", ",".join(PARTS), str(package)]
     code, out = run(cmd, package.parent, timeout)
     if code is None or code == 3 or "{" not in out:
         return Side("ours", -1, {}, [out.strip()[-400:]], crashed=True)
@@ -130,7 +137,8 @@ def problemtools(package: Path, binary: Path, timeout: float) -> Side:
 
 
 def bapctools(package: Path, binary: Path, timeout: float) -> Side:
-    code, out = run([str(binary), "run", "--problem", package.name, "-B", "-G"],
+    skip = [] if generated(package) else ["-G"]  # (it generates the data first, as ours)
+    code, out = run([str(binary), "run", "--problem", package.name, "-B", *skip],
                     package.parent, timeout, True)  # fmt: skip
     verdicts: dict[str, str] = {}
     for line in out.splitlines():
