@@ -111,7 +111,9 @@ def ours(package: Path, jobs: int, timeout: float) -> Side:
     made = ["--generate"] if generated(package) else []
     cmd = [*OUR_VERIFY, "--json", *made, "-j", str(jobs), "-p", ",".join(PARTS), str(package)]
     code, out = run(cmd, package.parent, timeout)
-    if code is None or code == 3 or "{" not in out:
+    if code is None:
+        return Side("ours", -1, {}, ["(timed out)"], crashed=True)
+    if code == 3 or "{" not in out:
         return Side("ours", -1, {}, [out.strip()[-400:]], crashed=True)
     report = json.loads(out[out.index("{") : out.rindex("}") + 1])["problems"][0]
     verdicts = {row["submission"].removeprefix("submissions/"): row["verdict"] or "-"
@@ -164,7 +166,7 @@ def compare(package: Path, args: argparse.Namespace, tools: dict[str, Path]) -> 
               if SAME.get(us.verdicts[s], us.verdicts[s])
               != SAME.get(ref.verdicts[s], ref.verdicts[s])}  # fmt: skip
     if us.crashed:
-        kind = "our internal error"
+        kind = "ours timed out" if us.messages == ["(timed out)"] else "our internal error"
     elif ref.crashed:
         kind = "reference failed"
     elif differ:
