@@ -13,6 +13,7 @@ from problemtools_py.hints import closest
 from problemtools_py.model.expectations import LEGACY_DIRS, MODERN_DIRS, glob_matches
 from problemtools_py.model.language_codes import KNOWN_LANGUAGES
 from problemtools_py.model.problem import Problem
+from problemtools_py.model.programs import uses_standard_dirs
 
 
 @check("submissions")
@@ -68,11 +69,7 @@ def _foreign_directory(problem: Problem, name: str, rel: str) -> Finding:
 def _category_findings(problem: Problem, name: str) -> Iterator[Finding]:
     ours, theirs = (LEGACY_DIRS, MODERN_DIRS) if problem.legacy else (MODERN_DIRS, LEGACY_DIRS)
     rel = f"submissions/{name}"
-    if (
-        problem.legacy
-        and name not in ours
-        and any(c in LEGACY_DIRS for c in problem.submission_categories)
-    ):
+    if problem.legacy and name not in ours and uses_standard_dirs(problem.submission_categories):
         yield _foreign_directory(problem, name, rel)
         return
     if name in ours:

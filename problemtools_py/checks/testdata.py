@@ -18,7 +18,7 @@ from problemtools_py.model.problem import (
     TestCase,
     TestGroup,
 )
-from problemtools_py.model.testdata import GroupKind, is_for_validation
+from problemtools_py.model.testdata import OUTPUT_KINDS, GroupKind, is_for_validation
 from problemtools_py.yamlfile import YamlDoc
 
 LEGACY_EXTS = frozenset(
@@ -29,8 +29,6 @@ MODERN_SAMPLE_ONLY = frozenset(
 )
 LEGACY_SCORING_KEYS = ("accept_score", "reject_score", "range")
 MODERN_SCORING_KEYS = ("max_score", "score_aggregation", "require_pass")
-
-OUTPUT_KINDS = (GroupKind.INVALID_OUTPUT, GroupKind.VALID_OUTPUT)  # (cases that hold an output)
 
 
 def _groups(problem: Problem) -> Iterator[TestGroup]:

@@ -38,9 +38,15 @@ CURRENT = r"^[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,254}$"
 ICPC = r"^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,253}[a-zA-Z0-9]$"
 
 
+_RULES = {
+    "legacy-icpc": NameRule(re.compile(ICPC), ICPC, False, True, "legacy-icpc"),
+    "legacy": NameRule(re.compile(CURRENT), CURRENT, True, False, "legacy"),
+    "2025-09": NameRule(re.compile(CURRENT), CURRENT, True, False, "2025-09"),
+}
+
+
 def name_rule(fmt: FormatVersion, declared: str | None) -> NameRule:
     """The rule of the version a package declares (``problem_format_version``)."""
-    if fmt is FormatVersion.LEGACY and declared == "legacy-icpc":
-        return NameRule(re.compile(ICPC), ICPC, False, True, "legacy-icpc")
-    version = "legacy" if fmt is FormatVersion.LEGACY else "2025-09"
-    return NameRule(re.compile(CURRENT), CURRENT, True, False, version)
+    if fmt is FormatVersion.LEGACY:
+        return _RULES["legacy-icpc" if declared == "legacy-icpc" else "legacy"]
+    return _RULES["2025-09"]

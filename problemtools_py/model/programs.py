@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -60,6 +61,7 @@ VALIDATOR_FORMATS = {".ctd": "checktestdata", ".viva": "viva"}
 # its C or C++ programs include (testlib.h beside checker.cpp, the common layout), notes.
 HEADERS = (".h", ".hh", ".hpp", ".hxx")
 NOTES = (".txt", ".md")
+NOTE_NAMES = ("README", "LICENSE", "LICENCE")  # (any case, any extension)
 
 
 def validator_format(program: Program) -> str | None:
@@ -76,8 +78,7 @@ def _loose(entry: FileEntry) -> str | None:
         return None
     if entry.name.endswith(HEADERS):
         return "header"
-    upper = entry.name.upper()
-    if upper.startswith(("README", "LICENSE", "LICENCE")) or upper.endswith((".TXT", ".MD")):
+    if entry.name.upper().startswith(NOTE_NAMES) or entry.name.lower().endswith(NOTES):
         return "note"
     return None
 
@@ -97,6 +98,13 @@ def load_programs(
     elif headers:  # (no program to give them to: each is judged as it is)
         programs += [make_program(root, e, files) for e in entries if _loose(e) == "header"]
     return tuple(programs)
+
+
+def uses_standard_dirs(names: Iterable[str]) -> bool:
+    """Legacy: whether the directories below ``submissions/`` (``names``) include the
+    format's; another directory beside them is then another tool's (mixed/, rejected/),
+    never a program of the seed's flat layout."""
+    return any(name in expectations.LEGACY_DIRS for name in names)
 
 
 def is_seed_program_dir(entry: FileEntry, children: dict[str, list[FileEntry]]) -> bool:
@@ -146,7 +154,7 @@ def load_submissions(
     # rejected/, problemtools' slow_accepted/): its programs with an @EXPECTED_RESULTS@
     # tag are judged by it, as DOMjudge judges them; the others (problemtools reads none
     # of them) are not judged, never taken for accepted ones.
-    standard = not modern and any(e.is_dir and e.name in expectations.LEGACY_DIRS for e in entries)
+    standard = not modern and uses_standard_dirs(e.name for e in entries if e.is_dir)
     for entry in entries:
         if entry.name in IGNORED_NAMES or entry.name.startswith(".") or entry.is_symlink:
             continue

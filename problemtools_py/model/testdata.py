@@ -73,6 +73,7 @@ class GroupKind(Enum):
 
 ALL_KINDS = frozenset(GroupKind)
 VALIDATION_KINDS = frozenset(GroupKind(name) for name in VALIDATION_GROUPS)
+OUTPUT_KINDS = frozenset({GroupKind.INVALID_OUTPUT, GroupKind.VALID_OUTPUT})  # (hold outputs)
 
 
 def cases_in(

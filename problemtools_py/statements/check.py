@@ -94,7 +94,9 @@ def _render(problem: Problem, lang: str) -> list[Finding]:
 
 
 def _undefined(finding: Finding) -> bool:
-    return finding.message.startswith("undefined macro or environment")
+    from problemtools_py.statements.latex_html import UNDEFINED  # (loaded: the HTML was made)
+
+    return finding.message.startswith(UNDEFINED)
 
 
 def _key(problem: Problem, statement: Statement) -> str:

@@ -17,6 +17,7 @@ from problemtools_py.statements.latex_parse import PARSE_FAILED, macro_uses, par
 from problemtools_py.statements.renderer import HtmlWriter
 from problemtools_py.statements.words import word
 
+UNDEFINED = "undefined macro or environment"  # (statements.check matches findings by it)
 # plasTeX's notes on a \usepackage it has no Python version of, and ours on not reading it
 PACKAGE_NOTE = re.compile(r"No Python version of \S+ was found|Will now try to load a LaTeX "
                           r"implementation of|\.sty: only files beside the statement")  # fmt: skip
@@ -37,9 +38,9 @@ class LatexHtml(HtmlWriter):
         if PACKAGE_NOTE.search(message):
             return  # (a package plasTeX lacks: what it defines is reported where used)
         if unknown:  # (only the HTML's loss: the PDF, made by LaTeX, says if it is wrong)
-            self.findings.append(warning("statement", f"undefined macro or environment "
-                                         f"\\{unknown.group(1)}: the HTML shows its "
-                                         "arguments as text", self.rel, line))  # fmt: skip
+            self.findings.append(warning("statement", f"{UNDEFINED} \\{unknown.group(1)}: the "
+                                         "HTML shows its arguments as text", self.rel,
+                                         line))  # fmt: skip
             return
         if "still expanding" in message or message.startswith(PARSE_FAILED):
             text = message
@@ -124,9 +125,7 @@ class LatexHtml(HtmlWriter):
         if name == "constant":
             return escape(self.source.constants.get(nodes.attr(node, "name"), ""))
         if name in ("problemyamlname", "timelimit"):
-            limit = self.source.time_limit
-            time = f"{limit:g}" if limit else "?"
-            said = self.source.name if name == "problemyamlname" else time
+            said = self.source.name if name == "problemyamlname" else self.source.time_limit_text
             return escape(said)
         if name in ("newcolumntype", "arraybackslash"):
             return ""

@@ -50,7 +50,7 @@ class Entry:
     @property
     def time_limit(self) -> str:
         """``\\timelimit``: the limit in seconds, or ? where none is known yet."""
-        return f"{self.source.time_limit:g}" if self.source.time_limit else "?"
+        return self.source.time_limit_text
 
     @property
     def words(self) -> dict[str, str]:

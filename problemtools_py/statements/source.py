@@ -40,6 +40,12 @@ class StatementSource:
     constants: dict[str, str]
 
     @property
+    def time_limit_text(self) -> str:
+        """The time limit as a statement shows it (``\\timelimit``): seconds, or ? where
+        none is known yet."""
+        return f"{self.time_limit:g}" if self.time_limit else "?"
+
+    @property
     def directory(self) -> Path:
         return self.problem.root / self.statement.rel.rsplit("/", 1)[0]
 

@@ -20,7 +20,7 @@ from problemtools_py.judge.validators import (
     fresh_feedback_dir,
 )
 from problemtools_py.model.problem import TestCase
-from problemtools_py.model.testdata import ALL_KINDS, GroupKind
+from problemtools_py.model.testdata import ALL_KINDS, OUTPUT_KINDS, GroupKind
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.scratch import scratch_dir, scratch_root
 from problemtools_py.verdicts import Verdict
@@ -271,7 +271,7 @@ def _probes(ctx: Context, checker: AnswerChecker, case: TestCase, where: str) ->
 
 def _validation_dirs(ctx: Context, checker: AnswerChecker) -> Iterator[Finding]:
     root = ctx.problem.root
-    cases = _cases(ctx, {GroupKind.INVALID_OUTPUT, GroupKind.VALID_OUTPUT})
+    cases = _cases(ctx, OUTPUT_KINDS)
     files = [(c, ".ans") for c in cases] + [(c, ".out") for c in cases if ".out" in c.files]
     verdicts = dict(
         zip(

@@ -65,7 +65,7 @@ def verify_problem(
         report.path = str(path)
         return report
     start = time.perf_counter()
-    prepare = options.prepare if options is not None and pool is not None else None
+    prepare = options.prepare if options is not None else None
     made = prepare(path, pool) if prepare is not None and pool is not None else []
     problem = load_problem(path)
     report = ProblemReport(problem.short_name, str(path), problem.format.value, list(parts))
