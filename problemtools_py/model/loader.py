@@ -13,7 +13,7 @@ from problemtools_py.model.files import FileEntry, walk_package
 from problemtools_py.model.names import NameRule, name_rule
 from problemtools_py.model.problem import FormatVersion, IncludeDir, Problem, Program
 from problemtools_py.model.programs import load_programs, load_submissions, make_program
-from problemtools_py.model.settings import group_settings, read_timelimit
+from problemtools_py.model.settings import group_settings, problem_grading, read_timelimit
 from problemtools_py.model.sidecar import SIDECARS
 from problemtools_py.model.statements import load_statements
 from problemtools_py.model.testdata import MODERN_GROUP_FILES, RELEASED_GROUP_FILES, load_group
@@ -138,7 +138,7 @@ def _load(root: Path) -> Problem:
         submission_categories=categories,
         submissions_yaml=subs_yaml,
         dataset_export=_dataset_export(root),
-        group_settings=group_settings(data),
+        group_settings=group_settings(data, None if modern else problem_grading(doc.data)),
         timelimit_file=read_timelimit(root),
         auxiliary=auxiliary,
         answer_validators=load_programs(root, "answer_validators", children, files),

@@ -17,13 +17,33 @@ if TYPE_CHECKING:
 TIMELIMIT_FILE = ".timelimit"
 
 
-def group_settings(data: TestGroup | None) -> Mapping[str, Mapping[str, Any]]:
+# legacy problem.yaml ``grading:`` keys that override every group's testdata.yaml (as
+# problemtools applies them); on_reject's words there map to testdata.yaml's
+PROBLEM_GRADING_KEYS = ("accept_score", "reject_score", "range")
+PROBLEM_ON_REJECT = {"first_error": "break", "grade": "continue"}
+
+
+def problem_grading(yaml_data: object) -> Mapping[str, Any]:
+    """What a legacy problem.yaml's ``grading:`` sets in every test group."""
+    grading = yaml_data.get("grading") if isinstance(yaml_data, dict) else None
+    if not isinstance(grading, dict):
+        return {}
+    found = {key: grading[key] for key in PROBLEM_GRADING_KEYS if key in grading}
+    on_reject = PROBLEM_ON_REJECT.get(str(grading.get("on_reject")))
+    return {**found, "on_reject": on_reject} if on_reject is not None else found
+
+
+def group_settings(
+    data: TestGroup | None, overrides: Mapping[str, Any] | None = None
+) -> Mapping[str, Mapping[str, Any]]:
     """Group name -> its effective settings: its own file's keys over its parent's, key by
-    key, down from ``data/`` (legacy testdata.yaml and 2023-07 test_group.yaml alike)."""
+    key, down from ``data/`` (legacy testdata.yaml and 2023-07 test_group.yaml alike), and
+    ``overrides`` (legacy problem.yaml's grading keys) over both."""
     found: dict[str, Mapping[str, Any]] = {}
+    over = dict(overrides or {})
 
     def walk(group: TestGroup, parent: Mapping[str, Any]) -> None:
-        settings = MappingProxyType({**parent, **group.own_settings})
+        settings = MappingProxyType({**parent, **group.own_settings, **over})
         found[group.name] = settings
         for child in group.groups:
             walk(child, settings)
@@ -72,3 +92,19 @@ def number_setting(settings: Mapping[str, Any], key: str, default: float) -> flo
     NaN); the test group checks report such a value."""
     number = as_number(settings.get(key))
     return float(default) if number is None else number
+
+
+def breaks(settings: Mapping[str, Any]) -> bool:
+    """Whether a legacy group stops judging its items at the first one not accepted
+    (``on_reject: break``, the default): the rest are never run nor graded."""
+    return str(settings.get("on_reject", "break")) == "break"
+
+
+def rejects_on_any(settings: Mapping[str, Any]) -> bool:
+    """Whether a legacy group is surely not accepted once one of its items is not: the
+    default grader without ``accept_if_any_accepted`` or ``always_accept`` (a custom
+    grader may accept it)."""
+    if str(settings.get("grading", "default")) == "custom":
+        return False
+    flags = str(settings.get("grader_flags", "")).split()
+    return not {"accept_if_any_accepted", "always_accept"} & set(flags)

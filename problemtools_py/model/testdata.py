@@ -158,3 +158,15 @@ def load_group(
         groups=tuple(groups),
         other_files=tuple(other),
     )
+
+
+def legacy_items(group: TestGroup) -> list[TestCase | TestGroup]:
+    """A legacy group's items (its test cases and subgroups) in the order its judge takes
+    them: by directory entry name, a case named by its ``.ans`` file (as problemtools
+    lists them)."""
+
+    def key(item: TestCase | TestGroup) -> str:
+        base = item.name.rsplit("/", 1)[-1]
+        return base + ".ans" if isinstance(item, TestCase) else base
+
+    return sorted([*group.cases, *group.groups], key=key)

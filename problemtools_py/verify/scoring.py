@@ -1,7 +1,8 @@
 """Grading one submission's test-case results over the test-group tree.
 
-Legacy: every group is graded from its items (test cases and subgroups, in name order)
-by the default grader or the custom one (``grading: custom``), with ``grader_flags``,
+Legacy: every group is graded from its items (test cases and subgroups, in name order,
+up to the first one rejected under ``on_reject: break``) by the default grader or the
+custom one (``grading: custom``), with ``grader_flags``,
 ``accept_score``/``reject_score`` and a ``range`` check, settings inherited key by key.
 2023-07: pass-fail is all-AC; scoring problems aggregate with ``score_aggregation`` and
 ``max_score``."""
@@ -24,7 +25,8 @@ from problemtools_py.judge.graders import (
 from problemtools_py.judge.held import HeldJails
 from problemtools_py.model.groups import required_groups
 from problemtools_py.model.problem import TestGroup
-from problemtools_py.model.settings import number_setting
+from problemtools_py.model.settings import breaks, number_setting
+from problemtools_py.model.testdata import legacy_items
 from problemtools_py.once import OnceEach
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
@@ -75,25 +77,21 @@ class Scorer:
         self, group: TestGroup, results: dict[str, CaseScore], errors: list[str]
     ) -> Grade | None:
         settings = self.ctx.problem.settings(group.name)
-        items: list[tuple[str, tuple[Verdict, float]]] = []
-        for case in group.cases:
-            if case.name in results:
-                r = results[case.name]
-                score = (
-                    r.score
-                    if r.score is not None
-                    else number_setting(settings, "accept_score", 1)
-                    if r.verdict == Verdict.AC
-                    else number_setting(settings, "reject_score", 0)
-                )
-                items.append((case.name.rsplit("/", 1)[-1], (r.verdict, score)))
-        for sub in group.groups:
-            graded = self._legacy(sub, results, errors)
-            if graded is not None:
-                items.append((sub.name.rsplit("/", 1)[-1], (graded.verdict, graded.score)))
-        if not items:
+        subresults: list[tuple[Verdict, float]] = []
+        for item in legacy_items(group):
+            if isinstance(item, TestGroup):
+                graded = self._legacy(item, results, errors)
+                if graded is None:
+                    continue
+                subresults.append((graded.verdict, graded.score))
+            elif item.name in results:
+                subresults.append(_case_item(results[item.name], settings))
+            else:
+                continue
+            if subresults[-1][0] is not Verdict.AC and breaks(settings):
+                break  # on_reject: break: the rest is never judged
+        if not subresults:
             return None
-        subresults = [result for _, result in sorted(items)]
         grade = self._run_grader(group, settings, subresults, errors)
         return self._in_range(group, settings, grade, errors)
 
@@ -240,6 +238,16 @@ class Scorer:
             )
         cases = [results[c.name] for c in self.ctx.problem.group_cases(group) if c.name in results]
         return aggregate(cases, aggregation, max_score, static)
+
+
+def _case_item(result: CaseScore, settings: Mapping[str, Any]) -> tuple[Verdict, float]:
+    """A judged case as its group's grader sees it: its verdict, and its own score or the
+    group's accept_score / reject_score."""
+    if result.score is not None:
+        return result.verdict, result.score
+    if result.verdict == Verdict.AC:
+        return result.verdict, number_setting(settings, "accept_score", 1)
+    return result.verdict, number_setting(settings, "reject_score", 0)
 
 
 def _failed(grade: CaseScore | None) -> bool:

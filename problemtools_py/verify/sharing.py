@@ -6,12 +6,13 @@ Cases are handed out in order, each once. Where the first failure ends a submiss
 runs (``stop_early``), none after a failed case is handed out, and the outcomes are those
 up to it, in order: the same as one thread judging them one after another (a helper may
 have judged a later case meanwhile; that outcome is left out, and kept in the verdict
-cache like any other)."""
+cache like any other). Where a failure ends only some of the runs (``skip_after``: a
+legacy group's ``on_reject: break``), those are neither handed out nor in the outcomes."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
@@ -20,8 +21,15 @@ POLL = 1.0  # seconds between a waiting helper's looks when nothing woke it (see
 
 
 class CaseQueue(Generic[T]):
-    def __init__(self, count: int, stop_early: bool) -> None:
+    def __init__(
+        self,
+        count: int,
+        stop_early: bool,
+        skip_after: Callable[[int], Collection[int]] | None = None,
+    ) -> None:
         self.stop_early = stop_early
+        self.skip_after = skip_after
+        self._skipped: set[int] = set()  # never to be handed out, nor in the outcomes
         self._changed = threading.Condition()
         self._next = 0  # the next case never handed out
         self._end = count  # no case from here on is handed out
@@ -32,6 +40,8 @@ class CaseQueue(Generic[T]):
     def take(self) -> int | None:
         """The next case to judge, or None when there is none left."""
         with self._changed:
+            while self._next < self._end and self._next in self._skipped:
+                self._next += 1
             if self._returned:
                 index = min(self._returned)
                 self._returned.remove(index)
@@ -48,6 +58,9 @@ class CaseQueue(Generic[T]):
             self._running -= 1
             if failed and self.stop_early:
                 self._shrink(index + 1)
+            elif failed and self.skip_after is not None and index not in self._skipped:
+                self._skipped.update(self.skip_after(index))
+                self._returned = [i for i in self._returned if i not in self._skipped]
             self._changed.notify_all()
 
     def give_back(self, index: int) -> None:
@@ -71,7 +84,8 @@ class CaseQueue(Generic[T]):
 
     def left(self) -> int:
         with self._changed:
-            return max(0, self._end - self._next) + len(self._returned)
+            ahead = sum(1 for i in self._skipped if self._next <= i < self._end)
+            return max(0, self._end - self._next - ahead) + len(self._returned)
 
     def settle(self) -> bool:
         """Wait for the cases being judged; True when none was given back meanwhile."""
@@ -81,10 +95,12 @@ class CaseQueue(Generic[T]):
 
     def outcomes(self) -> list[T]:
         """The outcomes in case order, up to the first case not judged (or the first
-        failure)."""
+        failure), without those a failure skipped."""
         with self._changed:
             found = []
             for index in range(self._end):
+                if index in self._skipped:
+                    continue
                 if index not in self._done:
                     break
                 found.append(self._done[index])

@@ -19,6 +19,7 @@ from problemtools_py.sandbox.results import Limits, RunResult
 from problemtools_py.scratch import scratch_dir
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answers import AnswerChecker
+from problemtools_py.verify.breaks import Breaks
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.judged import JudgedCase
 from problemtools_py.verify.rounds import cases_of
@@ -52,6 +53,8 @@ class SubmissionJudge:
         self.work.chmod(0o711)  # (see HeldValidator)
         self.cache = VerdictCache()
         self.stop_early = not ctx.problem.config.scoring and not ctx.options.all_cases
+        legacy_breaks = ctx.problem.legacy and not ctx.options.all_cases
+        self.breaks = Breaks(ctx.problem, self.cases) if legacy_breaks else None
         config = ctx.problem.config
         self.passes = config.limits.validation_passes if config.multi_pass else 1
         self.visualizer = OutputVisualizer(ctx)
@@ -158,7 +161,8 @@ class SubmissionJudge:
         else to do may judge some of its cases, in jails of their own (see sharing.py);
         not those of a submission expected to fail early."""
         likely_short = self.stop_early and sub is not None and expects_failure(sub)
-        queue: CaseQueue[JudgedCase] = CaseQueue(len(self.cases), self.stop_early)
+        skip = self.breaks.after if self.breaks is not None else None
+        queue: CaseQueue[JudgedCase] = CaseQueue(len(self.cases), self.stop_early, skip)
 
         def helper() -> bool:
             return self.serve(queue, exe, cpu_limit, tl, sub, helping=True)

@@ -48,7 +48,7 @@ def test_legacy_sums_accept_scores_over_groups(scorer: Make) -> None:
 
 
 def test_legacy_worst_error_and_reject_score(scorer: Make) -> None:
-    s = scorer({**LEGACY, "data/testdata.yaml": "reject_score: 0\n"})
+    s = scorer({**LEGACY, "data/testdata.yaml": "reject_score: 0\non_reject: continue\n"})
     grade, errors = s.grade({"sample/1": CaseScore(V.AC, None), "secret/a/1": CaseScore(V.WA, None),
                      "secret/a/2": CaseScore(V.TLE, None), "secret/b/1": CaseScore(V.AC, None)})
     assert (grade.verdict, grade.score) == (V.TLE, 2.0)
@@ -62,6 +62,24 @@ def test_legacy_range_is_a_judge_error(scorer: Make) -> None:
     assert grade.verdict is V.JE and errors == [
         "score 1 of data/secret/b is outside its range 0 0.5"]
     assert s.errors == []  # the grader's own, none here
+
+
+def test_legacy_break_grades_the_items_up_to_the_first_rejected(scorer: Make) -> None:
+    # on_reject: break (the default): a/2 and b are never judged, so they count for nothing
+    s = scorer({**LEGACY, "data/testdata.yaml": "grader_flags: first_error sum\n"})
+    grade, errors = s.grade({"sample/1": CaseScore(V.AC, None), "secret/a/1": CaseScore(V.WA, None),
+                     "secret/a/2": CaseScore(V.TLE, None), "secret/b/1": CaseScore(V.AC, None)})
+    assert (grade.verdict, grade.score) == (V.WA, 1.0)
+    assert errors == []
+
+
+def test_problem_yaml_on_reject_grade_overrides_every_group(scorer: Make) -> None:
+    s = scorer({**LEGACY, "problem.yaml": "name: x\ntype: scoring\ngrading:\n  on_reject: grade\n",
+                "data/testdata.yaml": "grader_flags: first_error sum\n"})
+    grade, errors = s.grade({"sample/1": CaseScore(V.AC, None), "secret/a/1": CaseScore(V.WA, None),
+                     "secret/a/2": CaseScore(V.AC, None), "secret/b/1": CaseScore(V.AC, None)})
+    assert (grade.verdict, grade.score) == (V.WA, 3.0)
+    assert errors == []
 
 
 MODERN = {"problem.yaml": "problem_format_version: 2023-07-draft\nname: x\ntype: scoring\n",

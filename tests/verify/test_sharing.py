@@ -51,6 +51,49 @@ def test_any_interleaving_gives_the_sequential_outcomes(
     assert queue.outcomes() == sequential(fails, stop_early)
 
 
+def in_blocks(fails: list[bool], block: int) -> list[int]:
+    """One thread in order, where a failure skips the rest of its block (a legacy group
+    with on_reject: break)."""
+    found, skipped = [], set()
+    for index, failed in enumerate(fails):
+        if index in skipped:
+            continue
+        found.append(index)
+        if failed:
+            skipped.update(range(index + 1, (index // block + 1) * block))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    fails=st.lists(st.booleans(), max_size=12),
+    block=st.integers(1, 5),
+    order=st.lists(st.integers(0, 2), max_size=60),
+)
+def test_a_failure_skipping_the_rest_of_its_group_under_any_interleaving(
+    fails: list[bool], block: int, order: list[int]
+) -> None:
+    def skip(index: int) -> range:
+        return range(index + 1, min(len(fails), (index // block + 1) * block))
+
+    queue: CaseQueue[int] = CaseQueue(len(fails), False, skip)
+    holding: dict[int, int | None] = {0: None, 1: None, 2: None}
+    for who in order:
+        held = holding[who]
+        if held is None:
+            holding[who] = queue.take()
+        else:
+            queue.put(held, held, fails[held])
+            holding[who] = None
+    for held in holding.values():
+        if held is not None:
+            queue.put(held, held, fails[held])
+    while (index := queue.take()) is not None:
+        queue.put(index, index, fails[index])
+    assert queue.settle()
+    assert queue.outcomes() == in_blocks(fails, block)
+
+
 def test_a_case_given_back_is_taken_again_first() -> None:
     queue: CaseQueue[str] = CaseQueue(4, stop_early=True)
     assert [queue.take(), queue.take()] == [0, 1]
