@@ -212,12 +212,12 @@ def main() -> None:
             rows.append(compare(package, args, tools))
             show(rows[-1])
             sys.stdout.flush()
+            if args.json:  # (after each package: a long run stopped keeps what it found)
+                args.json.write_text(json.dumps(rows, indent=1) + "\n")
     kinds: dict[str, int] = {}
     for row in rows:
         kinds[row["kind"]] = kinds.get(row["kind"], 0) + 1
     print(f"\n{len(rows)} packages: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1) + "\n")
 
 
 # The reference tools' interpreter: the system's, which the unprivileged user they run as
