@@ -22,13 +22,12 @@ class JudgedCase:
     final: bool = False  # decided before the time was used (see CaseResult.final)
 
     def at(self, seconds: float) -> Verdict:
-        """The verdict at a time limit of ``seconds``: over it, an accepted or wrong answer
-        is a TLE, unless it was final before the time was used (an interactive validator
-        that rejected first). The one place this rule is decided."""
+        """The verdict at a time limit of ``seconds``: over it, every run is a TLE (a judge
+        stops it at the limit, before it crashes or answers), unless its verdict was final
+        before the time was used (an interactive validator that rejected first) or is the
+        judge's own error. The one place this rule is decided."""
         over = self.cpu > seconds and not self.final
-        return (
-            Verdict.TLE if over and self.at_margin in (Verdict.AC, Verdict.WA) else self.at_margin
-        )
+        return Verdict.TLE if over and self.at_margin is not Verdict.JE else self.at_margin
 
 
 @dataclass

@@ -18,7 +18,8 @@ CASE = model.TestCase("secret/01", "secret", {".in": "data/secret/01.in"})
     (Verdict.AC, 1.5, False, Verdict.TLE),
     (Verdict.WA, 1.5, False, Verdict.TLE),  # it would not have got to answer in time
     (Verdict.WA, 1.5, True, Verdict.WA),  # rejected before it used the time
-    (Verdict.RTE, 1.5, False, Verdict.RTE),
+    (Verdict.RTE, 1.5, False, Verdict.TLE),  # stopped at the limit before it crashed
+    (Verdict.JE, 1.5, False, Verdict.JE),  # the judge's error is no run's
     (Verdict.AC, 1.0, False, Verdict.AC),  # at the limit is not over it
     (Verdict.TLE, 0.2, False, Verdict.TLE),
 ])  # fmt: skip
