@@ -201,11 +201,7 @@ def resolve(
     if by_dir is None:
         return from_tag, problems
     # In a standard directory the directory decides (as DOMjudge does); say so on conflict.
-    if (
-        from_tag is not None
-        and (from_tag.permitted, from_tag.required) != (by_dir.permitted, by_dir.required)
-        and from_tag.score is None
-    ):
+    if from_tag is not None and _meaning(from_tag) != _meaning(by_dir) and from_tag.score is None:
         problems.append(
             TagProblem(
                 tags[0].rel,
@@ -224,6 +220,15 @@ def resolve(
         )
         return combined, problems
     return by_dir, problems
+
+
+def _meaning(expectation: Expectation) -> tuple[object, object]:
+    """What an expectation permits and requires, as judged: requiring AC where only AC is
+    permitted (``@EXPECTED_RESULTS@: CORRECT``) says what ``accepted/`` says."""
+    required = expectation.required
+    if expectation.permitted == frozenset({Verdict.AC}) and required == frozenset({Verdict.AC}):
+        required = None
+    return expectation.permitted, required
 
 
 RULE_KEYS = frozenset(

@@ -50,3 +50,19 @@ def test_a_tag_too_many_is_named_where_it_is(
     assert found is None and text in problem.message and problem.is_error
     if "both give" not in text:
         assert (problem.rel, problem.line) == where
+
+
+@pytest.mark.parametrize(("category", "tag", "told"), [
+    ("accepted", "CORRECT", False),  # the same claim as the directory's
+    ("accepted", "ACCEPTED", False),
+    ("accepted", "WRONG-ANSWER", True),
+    ("wrong_answer", "WRONG-ANSWER", False),
+])  # fmt: skip
+def test_a_tag_saying_what_its_directory_says_is_no_disagreement(
+    category: str, tag: str, told: bool
+) -> None:
+    found, problems = _resolve({"a.c": f"/* @EXPECTED_RESULTS@: {tag} */\n"}, category)
+    assert found is not None and found.source == f"directory {category}/"
+    assert [p.message for p in problems] == (
+        [f"tag disagrees with directory {category}/, which decides"] if told else []
+    )
