@@ -28,9 +28,10 @@ if ! command -v pdflatex >/dev/null 2>&1 || ! kpsewhich wrapfig.sty mylatexforma
   missing+=(texlive-latex-base texlive-latex-recommended texlive-latex-extra
             texlive-fonts-recommended lmodern)
 fi
-# The statement tests read PDFs with pdftotext and take screenshots with headless Chromium.
+# HTML statements show PDF figures as PNGs made by poppler's pdftocairo (the statement
+# tests read PDFs with its pdftotext too); the tests take screenshots with headless Chromium.
+command -v pdftocairo >/dev/null 2>&1 || missing+=(poppler-utils)
 if [ "$dev" -eq 1 ]; then
-  command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
   command -v chromium >/dev/null 2>&1 || missing+=(chromium fonts-dejavu-core)
 fi
 if [ "${#missing[@]}" -gt 0 ]; then

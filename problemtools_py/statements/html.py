@@ -34,6 +34,7 @@ class HtmlResult:
     findings: list[Finding] = field(default_factory=list)
     html: str | None = None
     images: list[str] = field(default_factory=list)
+    converted: dict[str, Path] = field(default_factory=dict)  # images made (PDF figures)
     output: str | None = None  # the page written, if any
     seconds: float = 0.0
 
@@ -64,8 +65,9 @@ def render_html(
     if isinstance(source, Finding):
         result.findings.append(source)
         return result
-    body, images, findings = _body(source)
+    body, images, converted, findings = _body(source)
     result.findings.extend(findings)
+    result.converted = converted
     if math == "mathml":
         from problemtools_py.statements.mathml import to_mathml
 
@@ -79,11 +81,13 @@ def render_html(
     return result
 
 
-def _body(source: StatementSource) -> tuple[str, set[str], list[Finding]]:
+def _body(source: StatementSource) -> tuple[str, set[str], dict[str, Path], list[Finding]]:
+    """The page's body, the images it shows (those made of PDF figures, with their files)
+    and the findings."""
     if source.statement.kind == "pdf":  # a ready-made PDF: linked, and copied beside the page
         name = source.statement.rel.rsplit("/", 1)[-1]
         link = f'<p class="pdf-statement"><a href="{escape(name)}">{escape(name)}</a></p>'
-        return link, {name}, []
+        return link, {name}, {}, []
     cursor = SampleCursor(source.samples, source.statement.lang)
     # (imported here: plasTeX, ~0.1 s, for LaTeX only; markdown-it, ~20 ms, for Markdown)
     renderer: HtmlWriter
@@ -95,7 +99,8 @@ def _body(source: StatementSource) -> tuple[str, set[str], list[Finding]]:
         from problemtools_py.statements.markdown_html import MarkdownHtml
 
         renderer = MarkdownHtml(source, cursor)
-    return clean(renderer.render()), renderer.images, renderer.findings
+    html = clean(renderer.render())
+    return html, renderer.images, renderer.converted, renderer.findings
 
 
 def _page(source: StatementSource, body: str, body_only: bool, mathjax_url: str | None) -> str:
@@ -130,7 +135,7 @@ def write_html(result: HtmlResult, problem: Problem, dest: Path) -> Path:
     for image in result.images:
         target = dest / image
         target.parent.mkdir(parents=True, exist_ok=True)
-        atomicfile.copy_file(statement_dir / image, target)
+        atomicfile.copy_file(result.converted.get(image, statement_dir / image), target)
     page = dest / "index.html"
     atomicfile.write_bytes(page, result.html.encode("utf-8"))
     result.output = str(page)

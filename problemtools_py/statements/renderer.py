@@ -4,9 +4,11 @@ findings and images they collect, and how an image reference is checked."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.statements import images
+from problemtools_py.statements.pdf_figures import png_of
 from problemtools_py.statements.samples_html import SampleCursor
 from problemtools_py.statements.source import StatementSource
 
@@ -19,6 +21,22 @@ class HtmlWriter:
     cursor: SampleCursor
     findings: list[Finding] = field(default_factory=list)
     images: set[str] = field(default_factory=set)
+    converted: dict[str, Path] = field(default_factory=dict)  # image name -> the file made
+
+    def _pdf_figure(self, pdf: str, line: int | None) -> str | None:
+        """A PDF figure as the PNG made of it (see pdf_figures.py), or None with a warning
+        when it cannot be made."""
+        made = png_of(self.source.directory / pdf)
+        if isinstance(made, str):
+            message = (
+                f"image {pdf} is a PDF, which HTML cannot show, and no PNG was made of it: {made}"
+            )
+            self.findings.append(warning("statement", message, self.rel, line))
+            return None
+        name = f"{pdf}.png"
+        self.converted[name] = made
+        self.images.add(name)
+        return name
 
     @property
     def rel(self) -> str:
@@ -27,8 +45,8 @@ class HtmlWriter:
     def image(self, name: str, line: int | None, pdf_allowed: bool) -> str | None:
         """The file (beside the statement) an image reference shows, recorded to be copied
         beside the page; None, with the finding why, when it cannot be shown: a URL, a
-        missing file (a PDF only where the format allows PDF images: a warning, as HTML
-        cannot show it), an SVG with scripts or external references."""
+        missing file, an SVG with scripts or external references. A PDF, where the format
+        allows PDF images (LaTeX), is shown as a PNG made of it."""
         if images.is_url(name):
             self.findings.append(
                 warning(
@@ -43,16 +61,15 @@ class HtmlWriter:
         directory = self.source.directory
         found = images.resolve(directory, name, images.HTML_EXTENSIONS)
         if found is None:
-            if pdf_allowed and images.resolve(directory, name, (".pdf",)):
-                message = (
-                    f"image {name} is a PDF, which HTML cannot show; add a PNG or SVG "
-                    "version beside it"
-                )
-                self.findings.append(warning("statement", message, self.rel, line))
+            pdf = images.resolve(directory, name, (".pdf",)) if pdf_allowed else None
+            if pdf is not None:
+                return self._pdf_figure(pdf, line)
             else:
                 message = f"image {name} not found beside the statement"
                 self.findings.append(error("statement", message, self.rel, line))
             return None
+        if pdf_allowed and found.lower().endswith(".pdf"):  # (named with its extension)
+            return self._pdf_figure(found, line)
         problem = images.unsafe_svg(directory / found)
         if problem:
             self.findings.append(error("statement", f"image {found}: {problem}", self.rel, line))
