@@ -30,16 +30,23 @@ class Finding:
     message: str
     path: str | None = None
     line: int | None = None
+    # the judge whose extension of the format this is ("domjudge"), where the
+    # format's text alone refuses it: a warning when verifying by that judge's rules (see
+    # model.conventions.as_judged)
+    convention: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The finding as every ``--json`` output writes it."""
-        return {**asdict(self), "severity": self.severity.value}
+        """The finding as every ``--json`` output writes it (``convention`` only when the
+        finding is one)."""
+        found = {**asdict(self), "severity": self.severity.value}
+        if self.convention is None:
+            del found["convention"]
+        return found
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Finding:
-        return cls(
-            Severity(data["severity"]), data["check"], data["message"], data["path"], data["line"]
-        )
+        return cls(Severity(data["severity"]), data["check"], data["message"], data["path"],
+                   data["line"], data.get("convention"))  # fmt: skip
 
 
 def error(check: str, message: str, path: str | None = None, line: int | None = None) -> Finding:

@@ -17,10 +17,12 @@ from problemtools_py.model.config import (
     V2025_VERSIONS,
     spaced_types,
 )
+from problemtools_py.model.conventions import DOMJUDGE_VALIDATION_WORDS, extension
 from problemtools_py.model.language_codes import KNOWN_LANGUAGES
 from problemtools_py.model.problem import Problem
 from problemtools_py.model.settings import TIMELIMIT_FILE
 from problemtools_py.model.timelimit import first_limit
+from problemtools_py.rulesets import Judge
 from problemtools_py.yamlfile import YamlDoc
 
 FILE = "problem.yaml"
@@ -76,12 +78,36 @@ def problem_yaml(problem: Problem) -> Iterator[Finding]:
         )
         return
     if problem.legacy:
-        yield from validate(doc, "problem-legacy", "problem-yaml")
-        yield from unknown_keys_warnings(doc, "problem-legacy", "problem-yaml")
+        yield from _domjudge_validation(doc, validate(doc, "problem-legacy", "problem-yaml"))
+        passes = problem.config.multi_pass  # (DOMjudge's multi-pass reads validation_passes)
+        for finding in unknown_keys_warnings(doc, "problem-legacy", "problem-yaml"):
+            if not (passes and finding.message.startswith("limits.validation_passes:")):
+                yield finding
     else:
         schema = f"problem-{problem.format.schema_suffix}"
         found = validate(doc, schema, "problem-yaml", LEGACY_RENAMED_KEYS)
         yield from _spaced_types_explained(doc, found)
+
+
+def _domjudge_validation(doc: YamlDoc, found: list[Finding]) -> Iterator[Finding]:
+    """The schema's finding for ``validation: custom multi-pass``, named as the DOMjudge
+    extension it is (the package is judged as multi-pass, see model/config.py)."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    words = str(data.get("validation", "")).split()
+    line = doc.line_of(("validation",))
+    extended = words[:1] == ["custom"] and DOMJUDGE_VALIDATION_WORDS & set(words[1:])
+    for finding in found:
+        if extended and finding.message.startswith("validation: ") and finding.line == line:
+            finding = extension(
+                Judge.DOMJUDGE,
+                finding.check,
+                f"validation: '{data['validation']}': legacy's validation words are custom, "
+                "score and interactive; multi-pass is DOMjudge's (judged as multi-pass, "
+                "with limits.validation_passes)",
+                finding.path,
+                finding.line,
+            )
+        yield finding
 
 
 def _spaced_types_explained(doc: YamlDoc, found: list[Finding]) -> Iterator[Finding]:

@@ -9,9 +9,11 @@ from collections.abc import Iterator
 from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.hints import closest
+from problemtools_py.model.conventions import extension
 from problemtools_py.model.names import name_rule
 from problemtools_py.model.problem import Problem
 from problemtools_py.model.sidecar import SIDECARS
+from problemtools_py.rulesets import Judge
 
 SHORT_NAME = re.compile(r"^[a-z0-9]+$")
 EXEMPT_ANYWHERE = frozenset({".gitignore", ".gitattributes", ".git"})
@@ -186,7 +188,11 @@ def top_level_entries(problem: Problem) -> Iterator[Finding]:
         name = entry.name
         if name in known or name.startswith(".") or name in EXEMPT_AT_ROOT | README_NAMES:
             continue
-        if name in other:
+        if problem.legacy and name == "output_validator" and _validates(problem, name):
+            yield extension(Judge.DOMJUDGE, "layout", "'output_validator/' is the 2023-07 "
+                            "name (legacy's is 'output_validators/'); its validator judges "
+                            "this package, as DOMjudge's does", name)  # fmt: skip
+        elif name in other:
             ours, why = other[name]
             use = f"; this {version} package uses '{ours}/'" if ours else ""
             yield warning("layout", f"{why}{use}; it is ignored", name)
@@ -194,6 +200,12 @@ def top_level_entries(problem: Problem) -> Iterator[Finding]:
             yield warning(
                 "layout", f"unknown entry '{name}' is ignored{_suggest(name, known)}", name
             )
+
+
+def _validates(problem: Problem, rel: str) -> bool:
+    """Whether the program at ``rel`` is the output validator that judges the package."""
+    validator = problem.output_validator
+    return validator is not None and validator.rel == rel
 
 
 @check("data")

@@ -8,8 +8,10 @@ from collections.abc import Iterator
 
 from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, error, warning
+from problemtools_py.model.conventions import extension
 from problemtools_py.model.problem import Problem, Program
 from problemtools_py.model.programs import validator_format
+from problemtools_py.rulesets import Judge
 
 
 def program_findings(
@@ -49,7 +51,8 @@ def input_validators(problem: Problem) -> Iterator[Finding]:
             if not problem.legacy or not problem.file("input_format_validators")
             else "input_format_validators"
         )
-        yield error("validators", "no input validators found: at least one is required", where)
+        yield extension(Judge.DOMJUDGE, "validators", "no input validators found: at least "
+                        "one is required", where)  # fmt: skip
     if (
         problem.legacy
         and problem.file("input_validators")

@@ -23,6 +23,7 @@ from problemtools_py.cli.options import (
 )
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
+from problemtools_py.rulesets import Judge
 from problemtools_py.verify.options import Options, Prepare, needs_sandboxes
 
 TYPE_CHECKING = False  # (not typing's: its import costs every command ~3 ms)
@@ -107,6 +108,13 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="judge each submission on every test case; a pass-fail problem's submissions "
         "otherwise stop at their first failing case, as problemtools does",
+    )
+    parser.add_argument(
+        "--judge",
+        choices=[j.value for j in Judge],
+        default=Judge.KATTIS.value,
+        help="whose rules decide: the format's text as Kattis reads it (default), or "
+        "DOMjudge's extensions and judging (its extensions become warnings)",
     )
     parser.add_argument(
         "--no-run", action="store_true", help="the checks only: compile and run nothing"
@@ -208,6 +216,7 @@ def _options(args: argparse.Namespace) -> Options:
         constraints=args.constraints,
         all_cases=args.all_cases,
         python=args.python,
+        judge=Judge(args.judge),
     )
 
 

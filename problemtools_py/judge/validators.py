@@ -119,6 +119,7 @@ class CustomValidator:
     args: tuple[str, ...] = ()
     scoring: bool = False  # score.txt is allowed
     require_score: bool = False  # legacy "custom score": an accepted output needs score.txt
+    score_with_wrong_answer: bool = False  # DOMjudge's reading: score.txt beside WA counts
     kind: str = "output validator"  # what its messages call it
 
     def arguments(
@@ -222,11 +223,12 @@ class CustomValidator:
     ) -> str | None:
         """Feedback that makes the validator's answer a judge error, or None."""
         if raw_score is not None:
-            if verdict is Verdict.WA:
+            if verdict is Verdict.WA and not self.score_with_wrong_answer:
                 return f"{self.kind} wrote score.txt with a wrong answer"
             if not self.scoring:
                 return (
                     f"{self.kind} wrote score.txt, but this problem does not use validator scores"
+                    " (DOMjudge reads it: --judge domjudge)"
                 )
             if score is None:
                 return f"{self.kind} wrote a score.txt that is not a number: {raw_score[:40]!r}"

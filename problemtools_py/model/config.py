@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import isfinite
 
+from problemtools_py.model.conventions import DOMJUDGE_VALIDATION_WORDS
 from problemtools_py.yamlfile import YamlDoc
 
 TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
@@ -217,7 +218,7 @@ def _legacy_validation(data: dict[str, Any]) -> tuple[bool, frozenset[str], tupl
     validation = _words(data.get("validation"))
     if validation and validation[0] == "custom":
         custom = True
-        types |= {"interactive"} & set(validation[1:])
+        types |= {"interactive", *DOMJUDGE_VALIDATION_WORDS} & set(validation[1:])
         if "score" in validation[1:]:
             types.add("scoring")
     flags = _words(data.get("validator_flags"))

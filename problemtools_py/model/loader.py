@@ -119,6 +119,8 @@ def _load(root: Path) -> Problem:
     else:
         in_dirs = ("input_validators", "input_format_validators")
         out = load_programs(root, "output_validators", children, files)
+        if not out and "output_validator" in children:  # (DOMjudge's reading)
+            out = tuple(p for p in [_single(root, "output_validator", files)] if p is not None)
     return Problem(
         root=root,
         short_name=root.name,

@@ -21,6 +21,7 @@ from problemtools_py.judge.validators import (
 )
 from problemtools_py.model.problem import TestCase
 from problemtools_py.model.testdata import ALL_KINDS, OUTPUT_KINDS, GroupKind
+from problemtools_py.rulesets import Judge
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.scratch import scratch_dir, scratch_root
 from problemtools_py.verdicts import Verdict
@@ -68,12 +69,15 @@ class AnswerChecker:
                 self.error = f"output validator does not build: {build.message[:2000]}"
                 return
             scores = problem.config.validator_score if problem.legacy else problem.config.scoring
+            # DOMjudge takes score.txt on every scoring problem, with a wrong answer too
+            domjudge = ctx.options.judge is Judge.DOMJUDGE and problem.config.scoring
             self.custom = CustomValidator(
                 build.executable,
                 ctx.validation_limits,
                 (),
-                scores,
+                scores or domjudge,
                 require_score=problem.legacy and scores,
+                score_with_wrong_answer=domjudge,
             )
 
     def for_case(self, case: TestCase) -> DefaultValidator | CustomValidator:
@@ -85,6 +89,7 @@ class AnswerChecker:
                 tuple(args),
                 self.custom.scoring,
                 self.custom.require_score,
+                score_with_wrong_answer=self.custom.score_with_wrong_answer,
             )
         return DefaultValidator(args)
 
@@ -117,6 +122,7 @@ class AnswerChecker:
             "answer-v3",  # v3: Python validators live as under python3 (exit(), threads)
             validator.executable.directory.name,
             *validator.args,
+            *(["score with WA"] if validator.score_with_wrong_answer else []),
             data_digest(given, root),
             data_digest(answer, root),
             data_digest(output, root),

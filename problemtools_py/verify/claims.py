@@ -9,6 +9,7 @@ from dataclasses import replace
 from problemtools_py.findings import Finding, Severity, error, warning
 from problemtools_py.judge import python2
 from problemtools_py.model.expectations import MODERN_RTE, glob_matches
+from problemtools_py.rulesets import Judge
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.judged import JudgedCase, SubmissionResult
@@ -65,9 +66,12 @@ def _expectation_findings(
                 error("submission", f"does not compile: {str(result.compile_error)[:1500]}", rel)
             ]
         return []
-    findings = _verdict_findings(result, exp.permitted, exp.required, exp.source, rel, margin=False)
+    if ctx.options.judge is Judge.DOMJUDGE:
+        findings = _final_verdict_findings(result, exp.permitted, exp.required, exp.source, rel)
+    else:
+        findings = _verdict_findings(result, exp.permitted, exp.required, exp.source, rel, False)
     findings.extend(_case_rule_findings(result, rel))
-    if not findings:
+    if not findings and ctx.options.judge is not Judge.DOMJUDGE:
         sensitive = _verdict_findings(
             result, exp.permitted, exp.required, exp.source, rel, margin=True
         )
@@ -87,6 +91,22 @@ def _expectation_findings(
                 error("judge", f"judge error on {outcome.case.name}: {outcome.message}", rel)
             )
     return findings
+
+
+def _final_verdict_findings(
+    result: SubmissionResult,
+    permitted: frozenset[Verdict] | None,
+    required: frozenset[Verdict] | None,
+    source: str,
+    rel: str,
+) -> list[Finding]:
+    """DOMjudge's reading: the final verdict is one of the results expected (what a tag
+    lists, or what the directory requires), whatever the cases before it gave."""
+    wanted = required or permitted
+    if wanted is None or result.verdict is None or result.verdict in wanted:
+        return []
+    text = f"got {_final(result)}; {source} expects {_names(wanted, ' or ')} (the final verdict)"
+    return [error("submission", text, rel)]
 
 
 def _case_rule_findings(result: SubmissionResult, rel: str) -> list[Finding]:
@@ -177,11 +197,18 @@ def _score_findings(ctx: Context, result: SubmissionResult, best: float | None) 
     rel = result.submission.rel
     if not ctx.problem.config.scoring or result.score is None:
         return []
+    domjudge = ctx.options.judge is Judge.DOMJUDGE
+    if exp.score is not None and DOMJUDGE_SCORE in exp.source and not domjudge:
+        if exp.score[0] - 1e-6 <= result.score <= exp.score[1] + 1e-6:
+            return []  # (the same score by either judge's rules)
+        text = (f"{exp.source}: the score DOMjudge gives by its own scoring rules; by "
+                f"this judge's it scores {result.score:g}")  # fmt: skip
+        return [Finding(Severity.WARNING, "submission", text, rel, None, Judge.DOMJUDGE.value)]
     if exp.score is not None:
         low, high = exp.score
         # legacy: an expected score is an accepted one; 2023-07 and later: the score alone
-        # (a scoring problem gives a score, not a verdict)
-        rejected = ctx.problem.legacy and result.verdict is not Verdict.AC
+        # (a scoring problem gives a score, not a verdict); DOMjudge: the score alone too
+        rejected = ctx.problem.legacy and not domjudge and result.verdict is not Verdict.AC
         if rejected or not low - 1e-6 <= result.score <= high + 1e-6:
             want = f"{low:g}" if low == high else f"[{low:g}, {high:g}]"
             return [
@@ -204,6 +231,9 @@ def _score_findings(ctx: Context, result: SubmissionResult, best: float | None) 
             )
         ]
     return []
+
+
+DOMJUDGE_SCORE = "@EXPECTED_SCORE@"  # DOMjudge's tag: its score, by its scoring rules
 
 
 def _best(ctx: Context, result: SubmissionResult) -> float:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from problemtools_py.cpus import usable_cores
 from problemtools_py.findings import Finding
+from problemtools_py.rulesets import Judge
 
 TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ class Options:
     constraints: bool = False  # --constraints: the bounds validators check, and coverage
     all_cases: bool = False  # --all-cases: no stop at a pass-fail submission's first failure
     python: str | None = None  # --python: the interpreter (or environment) Python runs with
+    judge: Judge = Judge.KATTIS  # --judge: whose extensions are accepted, whose rules judge
 
     def takes_submission(self, rel: str) -> bool:
         """Whether -s lets the submission at ``rel`` (its path in the package) be judged."""

@@ -28,8 +28,10 @@ from problemtools_py.model.problem import TestGroup
 from problemtools_py.model.settings import breaks, number_setting
 from problemtools_py.model.testdata import legacy_items
 from problemtools_py.once import OnceEach
+from problemtools_py.rulesets import Judge
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
+from problemtools_py.verify.domjudge_scoring import domjudge_grade
 from problemtools_py.workbench.cache import VerdictCache
 
 
@@ -59,6 +61,8 @@ class Scorer:
         errors: list[str] = []
         if data is None:
             return Grade(Verdict.AC, 0.0), errors
+        if self.ctx.options.judge is Judge.DOMJUDGE and self.ctx.problem.config.scoring:
+            return domjudge_grade(data, results) or Grade(Verdict.AC, 0.0), errors
         if self.ctx.problem.legacy:
             return self._legacy(data, results, errors) or Grade(Verdict.AC, 0.0), errors
         return self._modern(data, results, errors), errors

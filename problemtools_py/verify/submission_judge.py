@@ -15,6 +15,7 @@ from problemtools_py.judge.held import FORKED_FIRST, HeldJail, HeldValidator, wo
 from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.validators import CustomValidator
 from problemtools_py.model.problem import Submission, TestCase
+from problemtools_py.rulesets import Judge
 from problemtools_py.sandbox.results import Limits, RunResult
 from problemtools_py.scratch import scratch_dir
 from problemtools_py.verdicts import Verdict
@@ -53,7 +54,8 @@ class SubmissionJudge:
         self.work.chmod(0o711)  # (see HeldValidator)
         self.cache = VerdictCache()
         self.stop_early = not ctx.problem.config.scoring and not ctx.options.all_cases
-        legacy_breaks = ctx.problem.legacy and not ctx.options.all_cases
+        legacy_breaks = (ctx.problem.legacy and not ctx.options.all_cases
+                         and ctx.options.judge is not Judge.DOMJUDGE)  # fmt: skip
         self.breaks = Breaks(ctx.problem, self.cases) if legacy_breaks else None
         config = ctx.problem.config
         self.passes = config.limits.validation_passes if config.multi_pass else 1
@@ -133,10 +135,11 @@ class SubmissionJudge:
         root = self.ctx.problem.root
         if isinstance(checker, CustomValidator):
             judge_id = ["custom", checker.executable.directory.name, *checker.args]
+            judge_id += ["score with WA"] if checker.score_with_wrong_answer else []
         else:
             judge_id = ["default", *getattr(checker, "args", [])]
         return digest(
-            "case-v4",  # v4: Python programs live as under python3 (exit(), threads, atexit)
+            "case-v5",  # v5: a run over the time limit is TLE whatever it ended with
             exe.directory.name,
             data_digest(root / case.files[".in"], root),
             data_digest(root / case.files[".ans"], root),

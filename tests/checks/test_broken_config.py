@@ -160,8 +160,11 @@ CASES = [
     Broken("legacy-dir-in-modern", "different", lambda p: move(p, "statement",
            "problem_statement"), W, "layout", "'problem_statement/' is the legacy name",
            "problem_statement"),
-    Broken("modern-dir-in-legacy", "divisor", lambda p: move(p, "output_validators",
-           "output_validator"), W, "layout", "'output_validator/' is the 2023-07 name"),
+    Broken("modern-dir-in-legacy", "hello", lambda p: write(p, "output_validator/v.py",
+           "print(1)\n"), W, "layout", "'output_validator/' is the 2023-07 name"),
+    # DOMjudge reads a legacy package's custom validator from output_validator/ too
+    Broken("domjudge-output-validator", "divisor", lambda p: move(p, "output_validators",
+           "output_validator"), E, "layout", "its validator judges this package"),
     Broken("graders-in-modern", "different", lambda p: write(p, "graders/g.py", "print(1)\n"),
            W, "layout", "graders were removed in 2023-07"),
     Broken("top-level-misspelled", "hello", lambda p: move(p, "submissions", "submision"), W,

@@ -1,0 +1,39 @@
+"""The judges whose conventions a package may follow beyond the format's text, and how a
+finding names one. A package made for DOMjudge (``validation: custom multi-pass``, its
+validator in ``output_validator/`` in a legacy package, ``problem.pdf`` alone,
+``@EXPECTED_SCORE@``) is verified by the format's text unless ``--judge`` names the
+judge: its extensions are then warnings, and it judges as that
+judge does (see docs/format.md, "Other judges' conventions")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from problemtools_py.findings import Finding, Severity
+from problemtools_py.rulesets import Judge
+
+
+def extension(
+    judge: Judge, check: str, message: str, path: str | None = None, line: int | None = None
+) -> Finding:
+    """An error the format's text demands, named as ``judge``'s extension it is (a warning
+    with ``--judge`` that judge: see :func:`as_judged`)."""
+    return Finding(Severity.ERROR, check, message, path, line, judge.value)
+
+
+def as_judged(finding: Finding, judge: Judge) -> Finding:
+    """``finding`` when verifying by ``judge``'s rules: another judge's extension says
+    which judge accepts it; the judge's own is a warning."""
+    if finding.convention is None:
+        return finding
+    named = Judge(finding.convention)
+    if named is judge:
+        note = f" ({named.display}'s extension)"
+        return replace(finding, severity=Severity.WARNING, message=finding.message + note)
+    note = f" ({named.display} accepts this: --judge {named.value} verifies as it judges)"
+    return replace(finding, message=finding.message + note)
+
+
+# legacy problem.yaml ``validation:`` words DOMjudge reads beyond the text's
+# (custom, score, interactive): it judges "custom multi-pass" with limits.validation_passes
+DOMJUDGE_VALIDATION_WORDS = frozenset({"multi-pass"})
