@@ -40,6 +40,9 @@ from problemtools_py.yamlfile import load_yaml
 OUR_VERIFY = [sys.executable, "-m", "problemtools_py"]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 BT_LINE = re.compile(r"^(\S+?):\s+(AC|WA|TLE|RTE|MLE|OLE|CE|JE)\b")
+# bt's line for a submission whose verdicts break its directory or submissions.yaml
+# ("time_limit_exceeded/x.py: required: [TLE], got: [AC]"): an error, as ours is
+BT_UNEXPECTED = re.compile(r"^\S+?:\s+(required|permitted)\b.*\bgot:")
 TAIL = re.compile(r"(\d+) errors?, (\d+) warnings?")
 # Both formats' texts count running out of memory or output as a run-time error, and
 # neither reference tool tells them apart: compared as RTE.
@@ -147,7 +150,8 @@ def bapctools(package: Path, binary: Path, timeout: float) -> Side:
         match = BT_LINE.match(line.strip())
         if match:
             verdicts[match.group(1)] = match.group(2)
-    messages = [line.strip() for line in out.splitlines() if line.lstrip().startswith("ERROR")]
+    lines = [line.strip() for line in out.splitlines()]
+    messages = [line for line in lines if line.startswith("ERROR") or BT_UNEXPECTED.match(line)]
     crashed = code is None or "Traceback" in out
     return Side("bt", len(messages), verdicts, messages, crashed)
 
