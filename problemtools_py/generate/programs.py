@@ -4,10 +4,11 @@ package root, usually an example submission)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
-from problemtools_py.judge.compile import Build, Executable
+from problemtools_py.judge.compile import RUN_DIR, Build, Executable
 from problemtools_py.model.programs import make_program
 from problemtools_py.once import OnceEach
 from problemtools_py.workbench.bench import Workbench
@@ -27,8 +28,14 @@ class Programs:
         self._built: OnceEach[str, Build | str] = OnceEach()
 
     def generator(self, name: str) -> Executable | str:
-        """The built generator, or why there is none."""
-        return self._once(f"gen:{name}", lambda: self._generator(name))
+        """The built generator, or why there is none. It runs from ``/prog/<name>`` (its
+        name in generators.yaml: a directory or file below generators/), where BAPCtools
+        runs it from a directory of that name: a generator seeded by its own path
+        (``Path(sys.argv[0]).parts[-2]``) writes what ``bt generate`` writes."""
+        found = self._once(f"gen:{name}", lambda: self._generator(name))
+        if isinstance(found, str) or not _inside(name):
+            return found
+        return dataclasses.replace(found, run_dir=f"{RUN_DIR}/{name}")
 
     def solution(self, path: str) -> Executable | str:
         """The built solution at ``path`` (from the package root), or why there is none."""

@@ -39,13 +39,17 @@ class Executable:
     out_of_memory: str | None = None  # crash output that means MLE
     inprocess: bool = False  # a Python program the sandbox server may run itself
     tools: tuple[tuple[str, str], ...] = ()  # host directories its run needs (see Language)
+    # where its directory is bound: /prog, or (a generator, as BAPCtools runs it from a
+    # directory named after it) /prog/<name>, so that a program reading its own path sees
+    # the name bt shows it
+    run_dir: str = RUN_DIR
 
     def inprocess_main(self) -> str:
-        return f"{RUN_DIR}/{self.main}"
+        return f"{self.run_dir}/{self.main}"
 
     def argv(self, memory_mb: int) -> list[str]:
         values = {
-            "{dir}": RUN_DIR,
+            "{dir}": self.run_dir,
             "{main}": self.main,
             "{mainclass}": _stem(self.main),
             "{memory_mb}": str(memory_mb),
@@ -53,7 +57,7 @@ class Executable:
         return [_fill(arg, values) for arg in self.run]
 
     def binds(self) -> list[Bind]:
-        return [Bind(str(self.directory), RUN_DIR), *(Bind(h, j) for h, j in self.tools)]
+        return [Bind(str(self.directory), self.run_dir), *(Bind(h, j) for h, j in self.tools)]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from builders import append, write
+from builders import append, replace, write
 from conftest import SAMPLES
 
 from problemtools_py.cli.generatedata import main
@@ -150,3 +150,19 @@ def test_cli_on_a_missing_directory(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_no_generators_yaml(copy_sample: Callable[..., Path], pool: SandboxPool) -> None:
     report = generate_problem(copy_sample("hello"), pool)
     assert _found(report) == [("error", "generators/generators.yaml", "there is no generators.yaml")]
+
+
+def test_a_generator_reading_its_own_path_sees_its_name(gensum: Path, pool: SandboxPool) -> None:
+    """BAPCtools runs a generator from a directory named after it (its test problem
+    `identity` seeds one by Path(sys.argv[0]).parts[-2]); so do we: bt's data, not ours."""
+    write(gensum, "generators/named/named.py",
+          "import pathlib, sys\nprint(pathlib.Path(sys.argv[0]).parts[-2])\nprint(2)\n")  # fmt: skip
+    write(gensum, "generators/single.py",
+          "import pathlib, sys\nprint(pathlib.Path(sys.argv[0]).parts[-2])\nprint(3)\n")  # fmt: skip
+    replace(gensum, "generators/generators.yaml", "      - max:\n",
+            "      - by-dir:\n          generate: named\n"
+            "      - by-file:\n          generate: single.py\n      - max:\n")  # fmt: skip
+    report = _generate(gensum, pool)
+    assert [f for f in _found(report) if f[0] == "error"] == []
+    made = {p.name: p.read_text() for p in (gensum / "data/secret").glob("*-by-*.in")}
+    assert sorted(made.values()) == ["named\n2\n", "single.py\n3\n"], made
