@@ -1,6 +1,7 @@
 """The judges whose rules ``verifyproblem --judge`` can verify by (a module of its own, so
 that the command line names them without loading the model): the format's text as Kattis
-reads it, or DOMjudge's (model/conventions.py says how a finding names its extensions)."""
+reads it, DOMjudge's (model/conventions.py says how a finding names its extensions), or
+BAPCtools' where the text leaves the judging open."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import enum
 class Judge(enum.StrEnum):
     KATTIS = "kattis"  # the format's text, as Kattis problemtools reads it
     DOMJUDGE = "domjudge"
+    BAPCTOOLS = "bapctools"  # bt run's judging where the text leaves it open
 
     @property
     def display(self) -> str:
-        return {"kattis": "Kattis", "domjudge": "DOMjudge"}[self.value]
+        return {"kattis": "Kattis", "domjudge": "DOMjudge", "bapctools": "BAPCtools"}[self.value]

@@ -113,8 +113,9 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         "--judge",
         choices=[j.value for j in Judge],
         default=Judge.KATTIS.value,
-        help="whose rules decide: the format's text as Kattis reads it (default), or "
-        "DOMjudge's extensions and judging (its extensions become warnings)",
+        help="whose rules decide: the format's text as Kattis reads it (default), "
+        "DOMjudge's extensions and judging (its extensions become warnings), or BAPCtools' "
+        "judging where the text leaves it open (docs/format.md)",
     )
     parser.add_argument(
         "--no-run", action="store_true", help="the checks only: compile and run nothing"

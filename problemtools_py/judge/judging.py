@@ -82,6 +82,10 @@ class CaseJudge:
     held_validator: HeldValidator | None = None
     memo: ValidationMemo | None = None  # a custom validator's answers kept by content
     keep_feedback: bool = False  # the default validator's feedback files too (visualizer)
+    # an interactive validator's rejection before the submission ends is the verdict, the
+    # submission then stopped (problemtools); False: it runs on, and over its limit it is
+    # a TLE (bt run)
+    reject_first_final: bool = True
 
     def judge(self, exe: Executable, input_path: Path, answer: Path, work: Path) -> CaseResult:
         """Judge ``exe`` on one case, using ``work`` (a fresh directory) for its files."""
@@ -212,7 +216,8 @@ class CaseJudge:
         del stdin  # the submission never sees the input; the validator gets it by path
         sub, val = self._run_pair(exe, checker, input_path, answer, feedback)
         sub = with_peers_wait(sub, val)
-        return sub, interactive_verdict(sub, val, checker.interpret(val, feedback))
+        validation = checker.interpret(val, feedback)
+        return sub, interactive_verdict(sub, val, validation, self.reject_first_final)
 
     def _run_pair(
         self,
@@ -270,7 +275,7 @@ class CaseJudge:
             drain.start()
             val_done = done["val"]
             rejected = isinstance(val_done, RunResult) and val_done.exit_code == WRONG_ANSWER
-            sub_thread.join(INTERACTIVE_GRACE if rejected else None)
+            sub_thread.join(INTERACTIVE_GRACE if rejected and self.reject_first_final else None)
             if sub_thread.is_alive():
                 sub_box.kill()
                 sub_thread.join()
@@ -297,17 +302,19 @@ def run_limits(limits: Limits, exe: Executable) -> Limits:
 
 
 def interactive_verdict(
-    sub: RunResult, val: RunResult, validation: Validation
+    sub: RunResult, val: RunResult, validation: Validation, reject_first_final: bool = True
 ) -> Validation | None:
     """problemtools' order: validator failure (JE), validator rejected first (WA), TLE, RTE,
-    then the validator's verdict. None: the submission's own failure decides."""
+    then the validator's verdict; without ``reject_first_final`` (bt run's order) a
+    rejection first is final only when the submission then ran out of neither time nor
+    memory. None: the submission's own failure decides."""
     if val.first_closed is not None:  # which closed its output first: causal, exact
         validator_first = val.first_closed == "own"
     else:  # without jails: exit times
         validator_first = val.ended_at <= sub.ended_at
     if validation.verdict is Verdict.JE:
         return validation
-    if validation.verdict is Verdict.WA and validator_first:
+    if validation.verdict is Verdict.WA and validator_first and reject_first_final:
         return replace(validation, final=True)
     if sub.outcome in (Outcome.TLE, Outcome.MLE) or (
         sub.outcome is Outcome.RTE and not sub.judge_killed

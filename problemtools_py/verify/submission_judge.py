@@ -59,6 +59,9 @@ class SubmissionJudge:
         self.breaks = Breaks(ctx.problem, self.cases) if legacy_breaks else None
         config = ctx.problem.config
         self.passes = config.limits.validation_passes if config.multi_pass else 1
+        # an interactive validator's rejection before the submission is done stands even if
+        # the submission then runs over the time limit (problemtools); bt run says TLE
+        self.final_first = ctx.options.judge is not Judge.BAPCTOOLS
         self.visualizer = OutputVisualizer(ctx)
 
     def judge_case(
@@ -100,6 +103,7 @@ class SubmissionJudge:
             validator_jail,
             memo=self.checker if not self.visualizer.active else None,  # (it reads feedback)
             keep_feedback=self.visualizer.active,
+            reject_first_final=self.final_first,
         )
         work = Path(tempfile.mkdtemp(dir=self.work))
         work.chmod(0o711)  # (a held validator finds its feedback directory in it)
@@ -108,9 +112,9 @@ class SubmissionJudge:
             self.ctx.progress("judging", 1)
         if result.validation is not None:
             self.visualizer.after(name, case, work)
-        verdict = result.verdict
+        verdict, final = result.verdict, result.final
         outcome = JudgedCase(case, verdict, verdict, result.cpu_seconds, result.score,
-                              result.message, result.multiplier, result.final)  # fmt: skip
+                              result.message, result.multiplier, final)  # fmt: skip
         at_tl = outcome.at(tl) if tl is not None else verdict
         outcome = replace(outcome, verdict=at_tl)
         overloaded = result.run is not None and _maybe_starved(result.run, limits)
@@ -120,7 +124,7 @@ class SubmissionJudge:
                 {
                     "at_tl": at_tl.value,
                     "at_margin": verdict.value,
-                    "final": result.final,
+                    "final": final,
                     "cpu": result.cpu_seconds,
                     "score": result.score,
                     "message": result.message,
@@ -138,6 +142,7 @@ class SubmissionJudge:
             judge_id += ["score with WA"] if checker.score_with_wrong_answer else []
         else:
             judge_id = ["default", *getattr(checker, "args", [])]
+        judge_id += [] if self.final_first else ["no verdict final before the time"]
         return digest(
             "case-v5",  # v5: a run over the time limit is TLE whatever it ended with
             exe.directory.name,
