@@ -104,6 +104,12 @@ def run(cmd: list[str], cwd: Path, timeout: float, contain: bool = False) -> tup
     return code, ANSI.sub("", out.decode("utf-8", "replace"))
 
 
+def own_traceback(out: str, package: str) -> bool:
+    """Whether the tool itself crashed: a traceback through its own code (a traceback of a
+    program it ran, printed in its report, is no crash of the tool)."""
+    return re.search(rf'File "[^"]*/{package}/[^"]*", line \d+', out) is not None
+
+
 def generated(package: Path) -> bool:
     """Whether the package's data is made by generators.yaml: bt run generates it first,
     so ours is given --generate."""
@@ -133,7 +139,7 @@ def problemtools(package: Path, binary: Path, timeout: float) -> Side:
     (package.parent / "languages.yaml").write_text(LANGUAGES_YAML)
     code, out = run([str(binary), str(package), "-p", *PARTS], package.parent, timeout, True)
     found = TAIL.findall(out)
-    crashed = code is None or "Traceback" in out or not found
+    crashed = code is None or not found or own_traceback(out, "problemtools")
     messages = [line.strip() for line in out.splitlines() if line.lstrip().startswith("ERROR")]
     machine = [m for m in messages if MISSING_TOOL in m]  # (this machine's, as ours skips)
     errors = int(found[-1][0]) - len(machine) if found else -1
@@ -152,7 +158,7 @@ def bapctools(package: Path, binary: Path, timeout: float) -> Side:
             verdicts[match.group(1)] = match.group(2)
     lines = [line.strip() for line in out.splitlines()]
     messages = [line for line in lines if line.startswith("ERROR") or BT_UNEXPECTED.match(line)]
-    crashed = code is None or "Traceback" in out
+    crashed = code is None or own_traceback(out, "bapctools")
     return Side("bt", len(messages), verdicts, messages, crashed)
 
 
