@@ -162,12 +162,26 @@ def bapctools(package: Path, binary: Path, timeout: float) -> Side:
     return Side("bt", len(messages), verdicts, messages, crashed)
 
 
+def copy_package(package: Path, dest: Path) -> Path:
+    """A copy of ``package`` as its repository's checkout shows it: symlinks inside the
+    package kept, those to files elsewhere in the repository (BAPCtools' validation.h,
+    DOMjudge's problem.pdf) replaced by a copy of what they name."""
+    shutil.copytree(package, dest, symlinks=True)
+    for link in [p for p in dest.rglob("*") if p.is_symlink()]:
+        target = (package / link.relative_to(dest)).resolve()
+        if not target.is_relative_to(package.resolve()) and target.exists():
+            link.unlink()
+            copy = shutil.copytree if target.is_dir() else shutil.copyfile
+            copy(target, link)
+    return dest
+
+
 def compare(package: Path, args: argparse.Namespace, tools: dict[str, Path]) -> dict[str, Any]:
     modern = version_of(package) is not FormatVersion.LEGACY
     with tempfile.TemporaryDirectory(prefix="conformance-") as tmp:
         os.chmod(tmp, 0o755)  # (the reference's user reaches its copy through it)
-        mine = shutil.copytree(package, Path(tmp) / "ours" / package.name, symlinks=True)
-        theirs = shutil.copytree(package, Path(tmp) / "ref" / package.name, symlinks=True)
+        mine = copy_package(package, Path(tmp) / "ours" / package.name)
+        theirs = copy_package(package, Path(tmp) / "ref" / package.name)
         us = ours(mine, args.jobs, args.timeout)
         ref = (bapctools(theirs, tools["bt"], args.timeout) if modern
                else problemtools(theirs, tools["problemtools"], args.timeout))  # fmt: skip
