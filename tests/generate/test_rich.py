@@ -94,7 +94,9 @@ HOSTILE = {
                         30.0),
     "floods-stdout": ("import sys\nwhile True:\n    sys.stdout.write('9' * 65536)\n",
                       "over its output limit", 30.0),
-    "writes-outside": ("open('/prog/x', 'w').write('1')\nopen('../x', 'w').write('1')\n",
+    # (beside itself: the generator's own directory, bound read-only at /prog/evil.py)
+    "writes-outside": ("import os\nopen(os.path.dirname(os.path.abspath(__file__)) + '/x', 'w')"
+                       ".write('1')\nopen('../x', 'w').write('1')\n",
                        "read-only file system", 30.0),
 }
 
