@@ -107,7 +107,8 @@ class Workbench:
         if written_in == "checktestdata":
             from problemtools_py.workbench.ctd import build_ctd
 
-            return build_ctd(program, self.problem.root, self.builder, self.languages)
+            constants = None if self.problem.legacy else self.problem.constants
+            return build_ctd(program, self.problem.root, self.builder, self.languages, constants)
         return self.build(program)
 
     def map(self, func: Callable[[T], R], items: Iterable[T]) -> list[R]:

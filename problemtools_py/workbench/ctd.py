@@ -5,10 +5,12 @@ program (built and cached like any other) that exits 42 when the input is valid.
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Mapping
 from pathlib import Path
 
 from problemtools_py.judge.compile import Build, Builder
 from problemtools_py.judge.languages import Languages
+from problemtools_py.model.constants import substitute_bytes
 from problemtools_py.model.problem import Program
 
 RUNNER = """import os
@@ -36,8 +38,15 @@ def checktestdata_dir() -> Path | None:
     return Path(spec.origin).parent
 
 
-def build_ctd(program: Program, root: Path, builder: Builder, languages: Languages) -> Build | str:
-    """The built validator, or why it cannot be run."""
+def build_ctd(
+    program: Program,
+    root: Path,
+    builder: Builder,
+    languages: Languages,
+    constants: Mapping[str, str] | None = None,
+) -> Build | str:
+    """The built validator, or why it cannot be run; ``constants`` (2023-07 and later: a
+    validator's ``{{name}}`` are substituted, as in every other validator) applied."""
     package = checktestdata_dir()
     if package is None:
         return (
@@ -49,7 +58,7 @@ def build_ctd(program: Program, root: Path, builder: Builder, languages: Languag
         return "a checktestdata validator must be exactly one .ctd file"
     files = {
         "main.py": RUNNER.encode(),
-        "validator.ctd": (root / sources[0]).read_bytes(),
+        "validator.ctd": substitute_bytes((root / sources[0]).read_bytes(), constants or {}),
     }
     for path in sorted(package.rglob("*.py")):
         files[f"checktestdata/{path.relative_to(package).as_posix()}"] = path.read_bytes()

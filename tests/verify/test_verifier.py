@@ -304,10 +304,11 @@ def test_a_checktestdata_answer_validator(copy_sample: Callable[..., Path], caps
     assert not [f for f in problem["findings"] if "cannot tell the language" in f["message"]]
 
 
+@pytest.mark.parametrize("bound", ["1000", "{{max_n}}"])  # (2025-09: constants substituted)
 def test_a_checktestdata_input_validator_in_a_2025_09_package(
-        copy_sample: Callable[..., Path], capsys: Capture) -> None:  # fmt: skip
+        copy_sample: Callable[..., Path], capsys: Capture, bound: str) -> None:  # fmt: skip
     root = copy_sample("gensum")
-    write(root, "input_validators/count.ctd", 'INT(1, 1000) NEWLINE\nREGEX("[-0-9 ]+") NEWLINE\n')
+    write(root, "input_validators/count.ctd", f'INT(1, {bound}) NEWLINE\nREGEX("[-0-9 ]+") NEWLINE\n')
     code, problem = run_json(["-p", "validators", str(root)], capsys)
     assert [f["message"] for f in problem["findings"] if f["severity"] == "error"] == []
     assert code == 0
