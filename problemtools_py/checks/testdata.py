@@ -9,6 +9,7 @@ from problemtools_py.checks.config import yaml_doc_findings
 from problemtools_py.checks.registry import check
 from problemtools_py.checks.schema import unknown_keys_warnings, validate
 from problemtools_py.findings import Finding, error, warning
+from problemtools_py.model.conventions import extension
 from problemtools_py.model.problem import (
     DOWNLOAD_OUTPUT,
     SHOW_INPUT,
@@ -19,6 +20,7 @@ from problemtools_py.model.problem import (
     TestGroup,
 )
 from problemtools_py.model.testdata import OUTPUT_KINDS, GroupKind, is_for_validation
+from problemtools_py.rulesets import Judge
 from problemtools_py.yamlfile import YamlDoc
 
 LEGACY_EXTS = frozenset(
@@ -80,6 +82,20 @@ OLDER_DRAFT_KEYS = {
     "input_validator_flags": "input_validator_args (a list; it is read as one until then)",
     "output_validator_flags": "output_validator_args (a list; it is read as one until then)",
 }
+
+
+# test_group.yaml keys BAPCtools reads beyond the text's: its answer validators' arguments
+BAPCTOOLS_GROUP_KEYS = ("answer_validator_args",)
+
+
+def _bapctools_keys(found: list[Finding]) -> Iterator[Finding]:
+    """The schema's findings, an unknown key BAPCtools reads named as its extension."""
+    for finding in found:
+        key = finding.message.split(":", 1)[0]
+        if key in BAPCTOOLS_GROUP_KEYS and "unknown key" in finding.message:
+            text = f"{finding.message}: BAPCtools gives it to its answer validators"
+            finding = extension(Judge.BAPCTOOLS, finding.check, text, finding.path, finding.line)
+        yield finding
 
 
 def _older_draft_keys(doc: YamlDoc) -> Iterator[Finding]:
@@ -159,7 +175,11 @@ def _case_findings(problem: Problem, case: TestCase) -> Iterator[Finding]:
         allowed = frozenset({".out"} if GroupKind.of(case.name) in OUTPUT_KINDS else ())
         if exts & MODERN_SAMPLE_ONLY - allowed and not case.name.startswith("sample/"):
             for ext in sorted(exts & MODERN_SAMPLE_ONLY - allowed):
-                yield error("data", f"'{ext}' files are only allowed for samples", case.files[ext])
+                text = f"'{ext}' files are only allowed for samples"
+                if GroupKind.of(case.name) is GroupKind.INVALID_ANSWER:  # (bt writes them)
+                    yield extension(Judge.BAPCTOOLS, "data", text, case.files[ext])
+                else:
+                    yield error("data", text, case.files[ext])
     if interactive and case.name.startswith("sample/") and ".interaction" not in exts:
         yield warning("data", f"interactive sample {case.name} has no .interaction file", where)
 
@@ -204,7 +224,7 @@ def group_configs(problem: Problem) -> Iterator[Finding]:
         yield from yaml_doc_findings(doc, "test-group")
         if doc.unreadable:
             continue
-        yield from validate(doc, schema, "test-group")
+        yield from _bapctools_keys(validate(doc, schema, "test-group"))
         if problem.format is FormatVersion.V2023_07:
             yield from _older_draft_keys(doc)
         if problem.legacy:
