@@ -19,7 +19,7 @@ from problemtools_py.judge.validators import (
     Validation,
     fresh_feedback_dir,
 )
-from problemtools_py.model.problem import TestCase
+from problemtools_py.model.problem import Problem, TestCase
 from problemtools_py.model.testdata import ALL_KINDS, OUTPUT_KINDS, GroupKind
 from problemtools_py.rulesets import Judge
 from problemtools_py.sandbox.results import SandboxError
@@ -46,6 +46,19 @@ JUNK: tuple[tuple[str, bytes], ...] = (
     ("random text", b"the quick brown fox\n"),
     ("a wrong number", b"-123456789\n"),
 )
+
+
+def unasked_scores(problem: Problem) -> bool:
+    """Whether a legacy scoring problem's custom validator may write score.txt without
+    ``validation: custom score``: the text makes it a judge error, DOMjudge reads it, and
+    the package evidently means it (named as DOMjudge's extension, see submissions.py)."""
+    config = problem.config
+    return (
+        problem.legacy
+        and config.scoring
+        and config.custom_validation
+        and not config.validator_score
+    )
 
 
 class AnswerChecker:
@@ -75,7 +88,7 @@ class AnswerChecker:
                 build.executable,
                 ctx.validation_limits,
                 (),
-                scores or domjudge,
+                scores or unasked_scores(problem) or domjudge,
                 require_score=problem.legacy and scores,
                 score_with_wrong_answer=domjudge,
             )
@@ -123,6 +136,7 @@ class AnswerChecker:
             validator.executable.directory.name,
             *validator.args,
             *(["score with WA"] if validator.score_with_wrong_answer else []),
+            *(["unasked scores"] if unasked_scores(self.ctx.problem) else []),
             data_digest(given, root),
             data_digest(answer, root),
             data_digest(output, root),

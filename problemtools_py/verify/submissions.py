@@ -15,9 +15,12 @@ from dataclasses import dataclass, replace
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.graders import CaseScore
+from problemtools_py.model.conventions import extension
 from problemtools_py.model.problem import Submission
 from problemtools_py.model.timelimit import LimitKind, TimeLimit
+from problemtools_py.rulesets import Judge
 from problemtools_py.verdicts import Verdict
+from problemtools_py.verify.answers import unasked_scores
 from problemtools_py.verify.claims import expectation_findings
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.judged import JudgedCase, SubmissionResult
@@ -191,7 +194,20 @@ def _grade_and_check(
         findings.extend(expectation_findings(ctx, result, best))
     where = "graders" if ctx.problem.legacy else "output_validator"
     findings.extend(error("grader", message, where) for message in dict.fromkeys(grading_errors))
+    findings.extend(_unasked_scores(ctx, graded))
     return findings
+
+
+def _unasked_scores(ctx: Context, graded: list[SubmissionResult]) -> list[Finding]:
+    """One finding when the validator wrote score.txt that legacy does not ask for (see
+    answers.unasked_scores): its scores counted, as DOMjudge counts them."""
+    if not unasked_scores(ctx.problem) or not any(
+        c.score is not None for r in graded for c in r.cases
+    ):
+        return []
+    text = ("the output validator writes score.txt, which legacy reads only with "
+            "'validation: custom score'; its scores are used, as DOMjudge uses them")  # fmt: skip
+    return [extension(Judge.DOMJUDGE, "validators", text, "problem.yaml")]
 
 
 def _retime(outcome: JudgedCase, limit: TimeLimit) -> JudgedCase:

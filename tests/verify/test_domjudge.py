@@ -110,3 +110,27 @@ def test_custom_multi_pass_in_output_validator_is_judged_as_meant(
     assert named == {"problem.yaml", "output_validator"}
     assert len(errors(problem)) == (2 if judge == "kattis" else 0) and got == code
     assert not [f for f in problem["findings"] if "unknown key" in f["message"]]
+
+
+VALIDATOR = """import sys
+given, answer, feedback = sys.argv[1:4]
+right = open(answer).read().split() == sys.stdin.read().split()
+if right:
+    open(feedback + "/score.txt", "w").write("7\\n")
+sys.exit(42 if right else 43)
+"""
+
+
+@pytest.mark.parametrize(("judge", "severity"), [("kattis", "error"), ("domjudge", "warning")])
+def test_score_txt_without_custom_score_is_read_and_named(
+    tmp_path: Path, capsys: Capture, judge: str, severity: str
+) -> None:
+    root = scoring_package(tmp_path / "addtwo")
+    write(root, "problem.yaml", "name: Add Two\ntype: scoring\nvalidation: custom\n")
+    write(root, "output_validators/validate.py", VALIDATOR)
+    remove(root, "submissions/partial/small.py")
+    _, problem = run_json(["--judge", judge, "-p", "validators,submissions", str(root)], capsys)
+    named = [f for f in problem["findings"] if f["path"] == "problem.yaml"]
+    assert [(f["severity"], f.get("convention")) for f in named] == [(severity, "domjudge")]
+    assert "score.txt" in named[0]["message"]
+    assert not [f for f in problem["findings"] if "judge error" in f["message"]]
