@@ -134,3 +134,12 @@ def test_score_txt_without_custom_score_is_read_and_named(
     assert [(f["severity"], f.get("convention")) for f in named] == [(severity, "domjudge")]
     assert "score.txt" in named[0]["message"]
     assert not [f for f in problem["findings"] if "judge error" in f["message"]]
+
+
+def test_domjudge_compares_the_final_verdict_with_the_tag(tmp_path: Path, capsys: Capture) -> None:
+    root = scoring_package(tmp_path / "addtwo")
+    write(root, "submissions/partial/small.py",
+          "# @EXPECTED_RESULTS@: TIMELIMIT\n# @EXPECTED_SCORE@: 10\n" + SMALL_ONLY)  # fmt: skip
+    code, problem = run_json(["--judge", "domjudge", "-p", "submissions", str(root)], capsys)
+    assert errors(problem) == ["got WA; @EXPECTED_RESULTS@: TIMELIMIT @EXPECTED_SCORE@: 10 "
+                               "expects TLE (the final verdict)"] and code == 1  # fmt: skip
