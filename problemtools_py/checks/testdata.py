@@ -144,13 +144,13 @@ def _case_findings(problem: Problem, case: TestCase) -> Iterator[Finding]:
             "data", f"test case {case.name} has an .ans file but no .in file", case.files[".ans"]
         )
     elif not exts & {".in", ".ans"} and not (interactive and ".interaction" in exts):
-        for ext in sorted(exts):
-            if ext != ".files":
-                yield error(
-                    "data",
-                    f"'{ext}' file is not matched to a test case (no {case.name}.in)",
-                    case.files[ext],
-                )
+        for ext in sorted(exts - {".files"}):
+            if problem.legacy and ext not in LEGACY_EXTS:  # (no file of legacy's: ignored)
+                text = f"'{ext}' files are not part of the legacy format; ignored"
+                yield warning("data", text, case.files[ext])
+            else:
+                text = f"'{ext}' file is not matched to a test case (no {case.name}.in)"
+                yield error("data", text, case.files[ext])
         return
     allowed = (
         LEGACY_EXTS if problem.legacy else LEGACY_EXTS | MODERN_SAMPLE_ONLY | {".yaml", ".files"}

@@ -70,6 +70,9 @@ DATA_CASES = [
            "data", "'.hint' file is not matched", "data/secret/09.hint"),
     Broken("legacy-out-file", "hello", lambda p: write(p, "data/sample/1.out", "Hello World!\n"),
            W, "data", "'.out' files are not part of the legacy format"),
+    # (one with no case at all: no file of legacy's, so ignored, as problemtools ignores it)
+    Broken("legacy-stray-out-file", "hello", lambda p: write(p, "data/secret/a.out", "1\n"),
+           W, "data", "'.out' files are not part of the legacy format; ignored", "data/secret/a.out"),
     Broken("modern-desc-file", "different", lambda p: write(p, "data/secret/01-small.desc",
            "small\n"), W, "data", "'.desc' files became 'description:'"),
     Broken("modern-out-in-secret", "different", lambda p: write(p, "data/secret/01-small.out",
