@@ -159,3 +159,17 @@ def test_broken_statement(broken: Broken, copy_sample: Callable[..., Path]) -> N
 @pytest.mark.parametrize("broken", DATA_CASES, ids=[c.id for c in DATA_CASES])
 def test_broken_data(broken: Broken, copy_sample: Callable[..., Path]) -> None:
     assert_reported(broken, copy_sample)
+
+
+def test_a_directory_no_part_of_the_format_holds_no_test_cases(
+    copy_sample: Callable[..., Path],
+) -> None:
+    """An old draft's data/invalid_inputs/ (the format's is invalid_input/): one warning
+    for the entry, none of its files taken for a test case without an answer."""
+    from conftest import verify
+
+    root = copy_sample("gensum")
+    case(root, "data/invalid_inputs/too_big", "1\n99999999999\n")
+    report = verify(root, ("config", "data"))
+    about = [(f.severity.value, f.path) for f in report.findings if "invalid_inputs" in (f.path or "")]
+    assert about == [("warning", "data/invalid_inputs")]
