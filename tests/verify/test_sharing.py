@@ -21,6 +21,26 @@ def sequential(fails: list[bool], stop_early: bool) -> list[int]:
     return found
 
 
+def interleave(queue: CaseQueue[int], fails: list[bool], order: list[int]) -> None:
+    """Three takers (the owner is 0) take and finish cases in the order ``order`` says:
+    each step, that taker finishes the case it holds, or takes one. Then the helpers finish
+    theirs and the owner judges what is left, as SubmissionJudge.run does."""
+    holding: dict[int, int | None] = {0: None, 1: None, 2: None}
+    for who in order:
+        held = holding[who]
+        if held is None:
+            holding[who] = queue.take()
+        else:
+            queue.put(held, held, fails[held])
+            holding[who] = None
+    for held in holding.values():
+        if held is not None:
+            queue.put(held, held, fails[held])
+    while (index := queue.take()) is not None:
+        queue.put(index, index, fails[index])
+    assert queue.settle()
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     fails=st.lists(st.booleans(), max_size=12),
@@ -30,24 +50,8 @@ def sequential(fails: list[bool], stop_early: bool) -> list[int]:
 def test_any_interleaving_gives_the_sequential_outcomes(
     fails: list[bool], stop_early: bool, order: list[int]
 ) -> None:
-    """Three takers (the owner is 0) take and finish cases in the order ``order`` says:
-    each step, that taker finishes the case it holds, or takes one. Then the owner
-    judges what is left, as SubmissionJudge.run does."""
     queue: CaseQueue[int] = CaseQueue(len(fails), stop_early)
-    holding: dict[int, int | None] = {0: None, 1: None, 2: None}
-    for who in order:
-        held = holding[who]
-        if held is None:
-            holding[who] = queue.take()
-        else:
-            queue.put(held, held, fails[held])
-            holding[who] = None
-    for held in holding.values():  # (the helpers finish theirs)
-        if held is not None:
-            queue.put(held, held, fails[held])
-    while (index := queue.take()) is not None:
-        queue.put(index, index, fails[index])
-    assert queue.settle()
+    interleave(queue, fails, order)
     assert queue.outcomes() == sequential(fails, stop_early)
 
 
@@ -77,20 +81,7 @@ def test_a_failure_skipping_the_rest_of_its_group_under_any_interleaving(
         return range(index + 1, min(len(fails), (index // block + 1) * block))
 
     queue: CaseQueue[int] = CaseQueue(len(fails), False, skip)
-    holding: dict[int, int | None] = {0: None, 1: None, 2: None}
-    for who in order:
-        held = holding[who]
-        if held is None:
-            holding[who] = queue.take()
-        else:
-            queue.put(held, held, fails[held])
-            holding[who] = None
-    for held in holding.values():
-        if held is not None:
-            queue.put(held, held, fails[held])
-    while (index := queue.take()) is not None:
-        queue.put(index, index, fails[index])
-    assert queue.settle()
+    interleave(queue, fails, order)
     assert queue.outcomes() == in_blocks(fails, block)
 
 
