@@ -64,9 +64,8 @@ class HtmlWriter:
             pdf = images.resolve(directory, name, (".pdf",)) if pdf_allowed else None
             if pdf is not None:
                 return self._pdf_figure(pdf, line)
-            else:
-                message = f"image {name} not found beside the statement"
-                self.findings.append(error("statement", message, self.rel, line))
+            message = f"image {name} not found beside the statement"
+            self.findings.append(error("statement", message, self.rel, line))
             return None
         if pdf_allowed and found.lower().endswith(".pdf"):  # (named with its extension)
             return self._pdf_figure(found, line)

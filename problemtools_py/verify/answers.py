@@ -8,6 +8,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Collection, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from problemtools_py.digests import data_digest, digest
@@ -75,6 +76,7 @@ class AnswerChecker:
         self._work: Path | None = None  # (as a context manager) the held jails' feedback
         self._held: Lent[HeldValidator] = Lent()
         problem = ctx.problem
+        self.unasked_scores = unasked_scores(problem)  # (a key part of every validation)
         program = problem.output_validator
         if program is not None:
             build = ctx.build(program)
@@ -88,7 +90,7 @@ class AnswerChecker:
                 build.executable,
                 ctx.validation_limits,
                 (),
-                scores or unasked_scores(problem) or domjudge,
+                scores or self.unasked_scores or domjudge,
                 require_score=problem.legacy and scores,
                 score_with_wrong_answer=domjudge,
             )
@@ -96,14 +98,7 @@ class AnswerChecker:
     def for_case(self, case: TestCase) -> DefaultValidator | CustomValidator:
         args = self.ctx.problem.output_validator_args(case)
         if self.custom is not None:
-            return CustomValidator(
-                self.custom.executable,
-                self.custom.limits,
-                tuple(args),
-                self.custom.scoring,
-                self.custom.require_score,
-                score_with_wrong_answer=self.custom.score_with_wrong_answer,
-            )
+            return replace(self.custom, args=tuple(args))
         return DefaultValidator(args)
 
     def check(self, case: TestCase, output: Path, answer: Path | None = None) -> Validation:
@@ -136,7 +131,7 @@ class AnswerChecker:
             validator.executable.directory.name,
             *validator.args,
             *(["score with WA"] if validator.score_with_wrong_answer else []),
-            *(["unasked scores"] if unasked_scores(self.ctx.problem) else []),
+            *(["unasked scores"] if self.unasked_scores else []),
             data_digest(given, root),
             data_digest(answer, root),
             data_digest(output, root),

@@ -112,9 +112,9 @@ class SubmissionJudge:
             self.ctx.progress("judging", 1)
         if result.validation is not None:
             self.visualizer.after(name, case, work)
-        verdict, final = result.verdict, result.final
+        verdict = result.verdict
         outcome = JudgedCase(case, verdict, verdict, result.cpu_seconds, result.score,
-                              result.message, result.multiplier, final)  # fmt: skip
+                              result.message, result.multiplier, result.final)  # fmt: skip
         at_tl = outcome.at(tl) if tl is not None else verdict
         outcome = replace(outcome, verdict=at_tl)
         overloaded = result.run is not None and _maybe_starved(result.run, limits)
@@ -124,7 +124,7 @@ class SubmissionJudge:
                 {
                     "at_tl": at_tl.value,
                     "at_margin": verdict.value,
-                    "final": final,
+                    "final": result.final,
                     "cpu": result.cpu_seconds,
                     "score": result.score,
                     "message": result.message,

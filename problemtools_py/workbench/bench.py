@@ -107,8 +107,8 @@ class Workbench:
         if written_in == "checktestdata":
             from problemtools_py.workbench.ctd import build_ctd
 
-            constants = None if self.problem.legacy else self.problem.constants
-            return build_ctd(program, self.problem.root, self.builder, self.languages, constants)
+            return build_ctd(program, self.problem.root, self.builder, self.languages,
+                             self._constants())  # fmt: skip
         return self.build(program)
 
     def map(self, func: Callable[[T], R], items: Iterable[T]) -> list[R]:
@@ -190,9 +190,15 @@ class Workbench:
     ) -> dict[str, bytes]:
         """A program's files by name; ``{{name}}`` substituted where the version says so."""
         files = read_program(paths, base, include)
-        if self.problem.legacy:
+        constants = self._constants()
+        if not constants:
             return files
-        return {n: substitute_bytes(c, self.problem.constants) for n, c in files.items()}
+        return {n: substitute_bytes(c, constants) for n, c in files.items()}
+
+    def _constants(self) -> dict[str, str]:
+        """The constants programs' sources are substituted with: none in legacy (2023-07
+        and later substitute them in validators, submissions and included files)."""
+        return {} if self.problem.legacy else self.problem.constants
 
     def _base(self, program: Program) -> Path:
         root = self.problem.root

@@ -43,10 +43,10 @@ def build_ctd(
     root: Path,
     builder: Builder,
     languages: Languages,
-    constants: Mapping[str, str] | None = None,
+    constants: Mapping[str, str],
 ) -> Build | str:
-    """The built validator, or why it cannot be run; ``constants`` (2023-07 and later: a
-    validator's ``{{name}}`` are substituted, as in every other validator) applied."""
+    """The built validator, or why it cannot be run; its ``{{name}}`` substituted with
+    ``constants`` (as every validator's: see Workbench._constants)."""
     package = checktestdata_dir()
     if package is None:
         return (
@@ -58,7 +58,7 @@ def build_ctd(
         return "a checktestdata validator must be exactly one .ctd file"
     files = {
         "main.py": RUNNER.encode(),
-        "validator.ctd": substitute_bytes((root / sources[0]).read_bytes(), constants or {}),
+        "validator.ctd": substitute_bytes((root / sources[0]).read_bytes(), constants),
     }
     for path in sorted(package.rglob("*.py")):
         files[f"checktestdata/{path.relative_to(package).as_posix()}"] = path.read_bytes()
