@@ -4,23 +4,33 @@
 grades one completion; ``compute_score_batch`` takes lists (verl's batch reward manager)
 and ``compute_score_async`` is awaitable. ``ground_truth`` is a dataset ``problem_id``
 (the dataset directory from ``dataset=`` or ``$PROBLEMTOOLS_PY_DATASET``), or the tests
-inline: ``[[stdin, stdout], ...]`` (as ``tests_json``) or ``{"inputs": [...], "outputs":
-[...]}`` (verl's code datasets), either as a JSON string too. The result is a dict with
-``score`` (the dataset's reward unless ``mode`` says otherwise), ``status`` and, with
-``details=True``, the rest of the grade. Modes: ``dataset`` (1.0 when every test passes,
-in order; the default), ``pass-rate`` (the fraction of tests passed, every test run) and
-``first-n`` (the dataset's rule on the first ``n`` tests). A failure on the grader's side
-is never a 0.0: its status is ``grader_error`` or ``harness_overload`` and ``score`` is
-``None`` unless ``infra_score`` is given (a trainer that needs a number sets it).
+inline in any shape the common datasets ship (see :mod:`~problemtools_py.grading.shapes`:
+this dataset's pairs, APPS/TACO/PRIME ``inputs``/``outputs``, CodeContests' splits,
+LiveCodeBench's and DeepCoder's records, open-r1's ``verification_info``, call-based tests
+with ``fn_name``), as objects, numpy arrays or JSON strings.
 
-One :class:`~problemtools_py.grading.grader.Grader` per process and dataset, shared by
-threads, closed at exit."""
+The result is a dict with the same keys for every call (verl gathers each key into
+``reward_extra_info``): ``score``, always a float (the dataset's reward unless ``mode``
+says otherwise), ``status``, and ``infra_error``, true when the grader's side failed
+(``grader_error``, ``harness_overload``): then the score is ``infra_score`` (0.0 unless
+given), a warning is logged and :func:`infra_failures` counts it; ``on_infra_error=
+"raise"`` raises :class:`InfraError` instead. ``details=True`` adds the rest of the grade.
+Modes: ``dataset`` (1.0 when every test passes, in order; the default), ``pass-rate`` (the
+fraction of tests passed, every test run) and ``first-n`` (the dataset's rule on the first
+``n`` tests).
+
+A row's ``extra_info`` is read for :data:`ROW_FIELDS` only (a trainer's rows carry other
+fields: ``index``, ``split``...); the rest are the reward function's keyword arguments
+(verl's ``reward_kwargs``), which take precedence. One
+:class:`~problemtools_py.grading.grader.Grader` per process and dataset, shared by threads,
+closed at exit."""
 
 from __future__ import annotations
 
 import asyncio
 import atexit
-import json
+import logging
+import math
 import os
 import threading
 from collections.abc import Sequence
@@ -28,35 +38,48 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from problemtools_py.grading.grader import Grader
+    from problemtools_py.grading.results import GradeResult
+    from problemtools_py.grading.shapes import Suite
 
 DATASET_ENV = "PROBLEMTOOLS_PY_DATASET"
 DEFAULT_TIME_LIMIT = 2.0  # seconds per test, for inline tests that name none
+MAX_TIME_LIMIT = 120.0
 MODES = ("dataset", "pass-rate", "first-n")
+# What a dataset row's extra_info may set: how this row is graded. Everything else there is
+# the trainer's (and ignored).
+ROW_FIELDS = ("mode", "reward_mode", "n", "first_n", "time_limit", "language", "fn_name")
+ON_INFRA_ERROR = ("score", "raise")
 
 _graders: dict[tuple[object, ...], Grader] = {}
 _lock = threading.Lock()
+_failures = [0]
+_log = logging.getLogger(__name__)
 
 
 class RewardError(ValueError):
-    """A call that cannot be graded as given (bad ground truth, unknown mode)."""
+    """A call that cannot be graded as given (bad ground truth, unknown mode, language or
+    problem id): the caller's mistake, raised whatever ``on_infra_error`` says."""
 
 
-def _tests(ground_truth: Any) -> tuple[tuple[str, str], ...] | None:
+class InfraError(RuntimeError):
+    """The grader's side failed (with ``on_infra_error="raise"``): no reward is known."""
+
+
+def infra_failures() -> int:
+    """How many completions this process scored without a verdict (the grader failed)."""
+    return _failures[0]
+
+
+def _suite(ground_truth: Any, fn_name: str | None) -> Suite | None:
     """Inline tests, or None when ``ground_truth`` is a problem id."""
-    from problemtools_py.grading.problems import inline_tests
+    from problemtools_py.grading.shapes import plain, suite_of
 
-    value = ground_truth
-    if isinstance(value, str):
-        text = value.strip()
-        if not text.startswith(("[", "{")):
-            return None
-        try:
-            value = json.loads(text)
-        except ValueError as exc:
-            raise RewardError(f"ground_truth is not valid JSON: {exc}") from None
+    value = plain(ground_truth)
+    if isinstance(value, str) and not value.strip().startswith(("[", "{")):
+        return None
     try:
-        return inline_tests(value)
-    except ValueError as exc:
+        return suite_of(value, fn_name)
+    except (ValueError, TypeError) as exc:
         raise RewardError(f"ground_truth is no problem id and no tests: {exc}") from None
 
 
@@ -88,26 +111,78 @@ def _grader(
         return found
 
 
-def _options(extra_info: dict[str, Any] | None, kwargs: dict[str, Any]) -> dict[str, Any]:
-    merged = {**(extra_info or {}), **kwargs}
+def _options(extra_info: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+    row = extra_info if isinstance(extra_info, dict) else {}
+    merged = {**{k: row[k] for k in ROW_FIELDS if row.get(k) is not None}, **kwargs}
     mode = str(merged.get("mode") or merged.get("reward_mode") or "dataset")
     if mode not in MODES:
         raise RewardError(f"unknown reward mode {mode!r}; choose from {', '.join(MODES)}")
     first_n = merged.get("n") or merged.get("first_n")
     if mode == "first-n" and not (isinstance(first_n, int) and first_n > 0):
         raise RewardError("mode first-n needs n, a positive number of tests")
+    on_infra = merged.get("on_infra_error") or "score"
+    if on_infra not in ON_INFRA_ERROR:
+        raise RewardError(f"on_infra_error is one of {', '.join(ON_INFRA_ERROR)}")
     return {
         "mode": mode,
         "first_n": first_n if mode == "first-n" else None,
         "dataset": merged.get("dataset") or os.environ.get(DATASET_ENV),
-        "time_limit": float(merged.get("time_limit") or DEFAULT_TIME_LIMIT),
+        "time_limit": _seconds(merged.get("time_limit")),
         "details": bool(merged.get("details")),
         "raw": bool(merged.get("raw")),
-        "infra_score": merged.get("infra_score"),
-        "language": merged.get("language"),
-        "languages": tuple(merged.get("languages") or ("python3",)),
+        "infra_score": float(merged.get("infra_score") or 0.0),
+        "on_infra_error": on_infra,
+        "language": _language(merged.get("language")),
+        "languages": tuple(_language(n) or "" for n in merged.get("languages") or ("python3",)),
         "python": str(merged["python"]) if merged.get("python") else None,
+        "fn_name": merged.get("fn_name") if isinstance(merged.get("fn_name"), str) else None,
     }
+
+
+def _seconds(value: Any) -> float:
+    """A time limit: seconds (a number or its text), or CodeContests' {seconds, nanos}."""
+    from problemtools_py.grading.shapes import plain
+
+    value = plain(value)
+    if value is None or value == "" or value == {}:
+        return DEFAULT_TIME_LIMIT
+    try:
+        if isinstance(value, dict):
+            seconds = float(value.get("seconds") or 0) + float(value.get("nanos") or 0) / 1e9
+        elif isinstance(value, bool):
+            raise ValueError
+        else:
+            seconds = float(value)
+    except (TypeError, ValueError):
+        raise RewardError(f"time_limit {value!r} is no number of seconds") from None
+    if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIME_LIMIT):
+        raise RewardError(f"time_limit must be in (0, {MAX_TIME_LIMIT:g}] seconds, not {value!r}")
+    return seconds
+
+
+def _language(name: Any) -> str | None:
+    """A language as callers name it (``python``, ``Python 3``, ``c++17``...), as the
+    judge's code; an unknown one is the caller's error (see _check_language)."""
+    from problemtools_py.grading.extract import PYTHON2_NAMES, language_named
+
+    if name is None or name == "":
+        return None
+    text = str(name)
+    if "".join(text.split()).lower() in PYTHON2_NAMES:
+        raise RewardError(f"language {text!r}: Python 2 is not graded; programs run as python3")
+    return language_named(text) or text
+
+
+def _check_language(grader: Grader, options: dict[str, Any]) -> None:
+    asked = {options["language"] or "python3", *options["languages"]} - {"python3"}
+    if not asked:
+        return  # (the judge's languages are not looked up: the dataset's rule)
+    known = {"python3", *grader.languages()}
+    for code in sorted(asked):
+        if code not in known:
+            raise RewardError(
+                f"unknown language {code!r}; this machine grades {', '.join(sorted(known))}"
+            )
 
 
 def compute_score(
@@ -118,28 +193,48 @@ def compute_score(
     **kwargs: Any,
 ) -> dict[str, Any]:
     """The reward of one completion (see the module's text)."""
+    from problemtools_py.errors import FatalError
+
     options = _options(extra_info, kwargs)
-    tests = _tests(ground_truth)
+    suite = _suite(ground_truth, options["fn_name"])
     grader = _grader(
-        None if tests is not None else options["dataset"],
+        None if suite is not None else options["dataset"],
         options["mode"],
         options["first_n"],
         options["raw"],
         options["languages"],
         options["python"],
     )
+    _check_language(grader, options)
     language = options["language"]
-    if tests is not None:
-        result = grader.grade_tests(tests, options["time_limit"], solution_str, language)
+    if suite is not None:
+        result = grader.grade_tests(suite.tests, options["time_limit"], solution_str,
+                                    language, suite.call)  # fmt: skip
     else:
         if not options["dataset"]:
             raise RewardError(
                 f"ground_truth {ground_truth!r} is a problem id: give dataset= "
                 f"or set ${DATASET_ENV}"
             )
-        result = grader.grade(str(ground_truth), solution_str, language)
-    score = result.reward if result.reward is not None else options["infra_score"]
-    out: dict[str, Any] = {"score": score, "status": result.status}
+        try:
+            result = grader.grade(str(ground_truth), solution_str, language)
+        except FatalError as exc:  # (an id the dataset does not have)
+            raise RewardError(str(exc)) from None
+    return _scored(result, options)
+
+
+def _scored(result: GradeResult, options: dict[str, Any]) -> dict[str, Any]:
+    """The result dict: the same keys every time, a float score."""
+    infra = result.reward is None
+    if infra:
+        if options["on_infra_error"] == "raise":
+            raise InfraError(f"{result.status}: {result.message}")
+        with _lock:
+            _failures[0] += 1
+        _log.warning("no reward known (%s: %s); scored %s", result.status,
+                     result.message, options["infra_score"])  # fmt: skip
+    score = float(options["infra_score"] if result.reward is None else result.reward)
+    out: dict[str, Any] = {"score": score, "status": str(result.status), "infra_error": infra}
     if options["details"]:
         out.update({k: v for k, v in result.as_dict().items() if k not in ("reward", "status")})
     return out

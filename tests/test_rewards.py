@@ -7,6 +7,7 @@ import asyncio
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import run_python
 
@@ -15,6 +16,7 @@ from problemtools_py.dataset.ids import problem_id
 from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file
 from problemtools_py.dataset.schema import tests_json as encode_tests
 from problemtools_py.dataset.writer import RowWriter
+from problemtools_py.grading.results import GradeResult, Status
 
 ECHO = "```python\nprint(input())\n```"
 TESTS = [["1\n", "1\n"], ["2\n", "2\n"], ["3\n", "3\n"], ["4\n", "4\n"]]
@@ -38,7 +40,8 @@ def _close_graders() -> object:
     ids=["pairs", "pairs-json", "io", "io-json"],
 )
 def test_inline_tests_in_every_shape(truth: object) -> None:
-    assert rewards.compute_score("code", ECHO, truth) == {"score": 1.0, "status": "ok"}
+    got = rewards.compute_score("code", ECHO, truth)
+    assert got == {"score": 1.0, "status": "ok", "infra_error": False}
 
 
 @pytest.mark.parametrize(
@@ -75,6 +78,7 @@ def test_a_dataset_problem_id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert rewards.compute_score("ds", "```python\nprint(4)\n```", pid, dataset=str(tmp_path)) == {
         "score": 0.0,
         "status": "wrong_answer",
+        "infra_error": False,
     }
 
 
@@ -96,8 +100,8 @@ def test_a_completion_with_no_code_and_one_that_does_not_compile() -> None:
     [
         ("not-an-id", {}, "give dataset="),
         ("[1, 2", {}, "not valid JSON"),
-        ([["1"]], {}, "pair of strings"),
-        ({"inputs": ["1"], "outputs": []}, {}, "one length"),
+        ([["1"]], {}, "not a pair"),
+        ({"inputs": ["1"], "outputs": []}, {}, "1 inputs but 0 outputs"),
         (TESTS, {"mode": "best"}, "unknown reward mode"),
         (TESTS, {"mode": "first-n"}, "needs n"),
     ],
@@ -186,3 +190,87 @@ def test_correct_programs_python3_and_g_plus_plus_accept_score_one(language: str
     got = rewards.compute_score("x", f"```{language}\n{code}```", tests,
                                 languages=["python3", "cpp"], details=True)  # fmt: skip
     assert (got["score"], got["status"]) == (1.0, "ok"), got["message"]
+
+
+# Issue 43: what trainers' rows and configs pass, which zeroed or crashed a step before.
+@pytest.mark.parametrize("name", ["python", "py", "Python", "Python 3", "python3", "PY3"])
+def test_python_by_any_common_name(name: str) -> None:
+    assert rewards.compute_score("code", ECHO, TESTS, {"language": name})["score"] == 1.0
+    assert rewards.compute_score("code", ECHO, TESTS, language=name)["score"] == 1.0
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("python2", "Python 2 is not graded"),
+    ("cobol", "unknown language 'cobol'; this machine grades"),
+])  # fmt: skip
+def test_an_unknown_language_is_the_callers_error(name: str, message: str) -> None:
+    with pytest.raises(rewards.RewardError, match=message):
+        rewards.compute_score("code", ECHO, TESTS, language=name)
+
+
+def test_extra_info_is_read_for_the_rows_fields_only() -> None:
+    row = {"index": 7, "split": "train", "details": True, "dataset": "/nowhere",
+           "infra_score": 5, "language": "python"}  # fmt: skip
+    assert rewards.compute_score("code", ECHO, TESTS, row) == {
+        "score": 1.0, "status": "ok", "infra_error": False}  # fmt: skip
+
+
+@pytest.mark.parametrize("limit", [{"seconds": 2, "nanos": 0}, {"seconds": 0, "nanos": 5e8},
+                                   "1.5", 3, np.float64(1.0)])  # fmt: skip
+def test_time_limits_in_the_datasets_forms(limit: object) -> None:
+    got = rewards.compute_score("code", ECHO, TESTS, {"time_limit": limit})
+    assert got["score"] == 1.0
+
+
+@pytest.mark.parametrize("limit", [{"seconds": 0}, "two", -1, float("nan"), True, 10_000])
+def test_a_bad_time_limit_is_the_callers_error(limit: object) -> None:
+    with pytest.raises(rewards.RewardError, match="time_limit"):
+        rewards.compute_score("code", ECHO, TESTS, {"time_limit": limit})
+
+
+def test_ground_truth_as_pandas_reads_it_and_with_integer_outputs() -> None:
+    frame_value = {"inputs": np.array(["1\n", "2\n"], dtype=object),
+                   "outputs": np.array([1, 2])}  # fmt: skip
+    assert rewards.compute_score("code", ECHO, frame_value)["score"] == 1.0
+
+
+def test_an_unknown_problem_id_is_a_reward_error(tmp_path: Path) -> None:
+    with RowWriter(tmp_path / split_file("eval"), PROBLEMS) as writer:
+        writer.add({"problem_id": problem_id("x"), "statement": "x",
+                    "tests_json": encode_tests([("5\n", "5\n")]), "time_limit_s": 1.0,
+                    "origin_json": origin_json({})})  # fmt: skip
+    with pytest.raises(rewards.RewardError, match="no problem with id 'nosuch'"):
+        rewards.compute_score("ds", ECHO, "nosuch", dataset=str(tmp_path))
+
+
+def test_every_result_has_the_same_keys_and_a_float_score() -> None:
+    """verl gathers each key of every result into reward_extra_info, one list per key."""
+    completions = [ECHO, "```python\nprint(0)\n```", "no code", "```python\ndef (\n```"]
+    for details in (False, True):
+        got = [rewards.compute_score("c", c, TESTS, details=details) for c in completions]
+        assert len({tuple(g) for g in got}) == 1
+        assert all(type(g["score"]) is float for g in got)
+
+
+def test_the_graders_failure_is_a_float_reported_beside_it(caplog: pytest.LogCaptureFixture) -> None:
+    failed = GradeResult(None, Status.GRADER_ERROR, message="the jail failed")
+    before = rewards.infra_failures()
+    options = rewards._options(None, {})
+    assert rewards._scored(failed, options) == {
+        "score": 0.0, "status": "grader_error", "infra_error": True}  # fmt: skip
+    assert rewards.infra_failures() == before + 1
+    assert "the jail failed" in caplog.text
+    assert rewards._scored(failed, rewards._options(None, {"infra_score": -1}))["score"] == -1.0
+    with pytest.raises(rewards.InfraError, match="grader_error: the jail failed"):
+        rewards._scored(failed, rewards._options(None, {"on_infra_error": "raise"}))
+
+
+def test_call_based_ground_truth_of_apps_and_livecodebench() -> None:
+    add = "```python\ndef add(a, b):\n    return a + b\n```"
+    apps = json.dumps({"fn_name": "add", "inputs": [[1, 2], [3, 4]], "outputs": [[3], [7]]})
+    lcb = [{"input": "1\n2", "output": "3", "testtype": "functional",
+            "metadata": json.dumps({"func_name": "add"})}]  # fmt: skip
+    assert rewards.compute_score("apps", add, apps)["score"] == 1.0
+    assert rewards.compute_score("lcb", add, lcb)["score"] == 1.0
+    wanting_name = {"inputs": [[1, 2]], "outputs": [[3]]}
+    assert rewards.compute_score("x", add, wanting_name, {"fn_name": "add"})["score"] == 1.0

@@ -50,6 +50,11 @@ class Compiler:
     def known(self) -> frozenset[str]:
         return frozenset(self.languages.table)
 
+    def installed(self) -> frozenset[str]:
+        """The known languages whose tools this machine has."""
+        table = self.languages.table
+        return frozenset(code for code in table if table[code].missing_tool() is None)
+
     def build(self, code: str, language_code: str) -> Executable | GradeResult:
         """The built program, or the result that ends the completion."""
         language = self.languages.get(language_code)

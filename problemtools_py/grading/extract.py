@@ -25,6 +25,29 @@ TAG_LANGUAGES = {
 }
 
 
+# How callers name languages beyond fence tags: display names ("Python 3", "C++17", "GNU
+# C++"), interpreter and compiler names; spaces, case and a C++ standard's year aside.
+_NAMED = {
+    **dict.fromkeys(("py3", "cpython", "cpython3", "python3.x"), "python3"),
+    **dict.fromkeys(("g++", "gnuc++", "gcc"), "cpp"),
+    **dict.fromkeys(("nodejs", "ecmascript"), "javascript"),
+}
+PYTHON2_NAMES = frozenset({"python2", "py2", "python2.7", "pypy2"})
+_CPP_STANDARD = re.compile(r"(c\+\+|cpp|g\+\+|gnuc\+\+)(\d\d)?")
+
+
+def language_named(name: str, known: frozenset[str] = frozenset()) -> str | None:
+    """The judge's code for a language as a caller names it (``python``, ``Python 3``,
+    ``py``, ``c++17``, ``cpp``, ``Java``, a code of ``known``), or None."""
+    key = "".join(name.split()).lower()
+    if key in PYTHON2_NAMES:
+        return None
+    standard = _CPP_STANDARD.fullmatch(key)
+    if standard is not None:
+        key = "cpp"
+    return _NAMED.get(key) or language_of_tag(key, known)
+
+
 def language_of_tag(tag: str, known: frozenset[str] = frozenset()) -> str | None:
     """The language code a fence tag names (``known``: the judge's codes), or None."""
     tag = tag.lower()

@@ -23,13 +23,20 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from problemtools_py.cpus import usable_cores
+from problemtools_py.cpus import cores_to_pin, usable_cores
 from problemtools_py.errors import FatalError
+from problemtools_py.grading import callbased
 from problemtools_py.grading.compiled import Compiler, place, remove
 from problemtools_py.grading.extract import extract_program
 from problemtools_py.grading.problems import NoProblems, ProblemSource, open_source
 from problemtools_py.grading.results import MAX_COMPLETION_CHARS as MAX_CHARS
-from problemtools_py.grading.results import MAX_PROGRAM_BYTES, GradeResult, Settings, Status
+from problemtools_py.grading.results import (
+    MAX_PROGRAM_BYTES,
+    GradeResult,
+    Settings,
+    Status,
+    too_large,
+)
 from problemtools_py.grading.syntax import SyntaxCheck
 from problemtools_py.grading.testrun import Cancelled, TestRun
 from problemtools_py.judge import python2
@@ -68,7 +75,7 @@ class Grader:
         self._syntax = SyntaxCheck()
         self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
         self._fetch_lock = threading.Lock()
-        self._cores = self._pinning()
+        self._cores = cores_to_pin(self.settings.pin, self.jobs)
         self._worker = threading.local()  # .core: the core of a grade_many worker thread
         self._built: Compiler | None = None  # other languages' compiler, made when needed
         # Each worker's sandbox and jail start now, while the source is opened (pyarrow's
@@ -132,22 +139,6 @@ class Grader:
                 self._cache.popitem(last=False)
         return found
 
-    def _pinning(self) -> list[int]:
-        """The cores grade_many's workers are pinned to, one each: when they take every
-        core this process may use (as BAPCtools pins its runners). Each worker's thread
-        (while it runs tests), the jail it talks to and every program there then share
-        one core: no migrations, and no core left idle while two pipelines' processes
-        queue on the other (measured on 2 cores: 3 to 5 % idle instead of 13 to 18 %, 14 %
-        more tests per second). Fewer workers than cores (leaving room for a trainer), or
-        one core: nothing is pinned."""
-        try:
-            allowed = sorted(os.sched_getaffinity(0))
-        except (AttributeError, OSError):
-            return []
-        if not self.settings.pin or len(allowed) < 2 or self.jobs < len(allowed):
-            return []
-        return allowed
-
     def _start_worker(self, index: Iterator[int]) -> None:
         """A grade_many thread: take the next core (see _on_core)."""
         if self._cores:
@@ -185,27 +176,15 @@ class Grader:
         time_limit: float,
         completion: str,
         language: str | None = None,
+        call: callbased.Call | None = None,
     ) -> GradeResult:
         """``completion`` on ``tests`` (stdin, expected stdout) given by the caller; its
-        language from the fence tag (among ``Settings.languages``) or ``language``."""
-        if len(completion) > MAX_CHARS:  # (counted in characters: not encoded)
-            return _too_large("the completion", len(completion), MAX_CHARS, "characters")
-        found = self._program(completion, language)
-        if found is None:
-            return GradeResult(0.0, Status.NO_CODE)
-        code_language, code = found
-        if (size := len(code.encode())) > MAX_PROGRAM_BYTES:
-            return _too_large("the program", size, MAX_PROGRAM_BYTES, "bytes")
-        exe = None
-        if code_language == "python3":  # (compiled by a helper: see grading.syntax)
-            why = self._syntax.error(code)
-            if why is not None:
-                return GradeResult(0.0, Status.SYNTAX_ERROR, message=python2.named(why)[:300])
-        else:
-            built = self._compiler().build(code, code_language)
-            if isinstance(built, GradeResult):
-                return built
-            exe = built
+        language from the fence tag (among ``Settings.languages``) or ``language``. With
+        ``call``, the tests call a Python function (see grading.callbased)."""
+        prepared = self._prepare(completion, language, call)
+        if isinstance(prepared, GradeResult):
+            return prepared
+        code_language, code, exe = prepared
         run: TestRun | None = None
         self._warmed()
         try:
@@ -220,6 +199,7 @@ class Grader:
                     getattr(self._worker, "core", None),
                     getattr(self._worker, "cancel", None),
                     argv=tuple(exe.argv(max(64, heap))) if exe is not None else None,
+                    compare=callbased.difference if call is not None else None,
                 )
                 try:
                     with self._on_core():
@@ -236,6 +216,29 @@ class Grader:
             why = f"{type(exc).__name__}: {exc}"[:300]
             return GradeResult(None, Status.GRADER_ERROR, message=why, retries=retries)
 
+    def _prepare(
+        self, completion: str, language: str | None, call: callbased.Call | None
+    ) -> tuple[str, str, Executable | None] | GradeResult:
+        """(language, program to run, its build), or the result that ends it first."""
+        if len(completion) > MAX_CHARS:  # (counted in characters: not encoded)
+            return too_large("the completion", len(completion), MAX_CHARS, "characters")
+        found = self._program(completion, language)
+        if found is None:
+            return GradeResult(0.0, Status.NO_CODE)
+        code_language, code = found
+        if (size := len(code.encode())) > MAX_PROGRAM_BYTES:
+            return too_large("the program", size, MAX_PROGRAM_BYTES, "bytes")
+        if code_language != "python3":
+            if call is not None:
+                other = f"the tests call a Python function; the program is in {code_language}"
+                return GradeResult(0.0, Status.NO_CODE, message=other)
+            built = self._compiler().build(code, code_language)
+            return built if isinstance(built, GradeResult) else (code_language, code, built)
+        why = self._syntax.error(code)  # (compiled by a helper: see grading.syntax)
+        if why is not None:
+            return GradeResult(0.0, Status.SYNTAX_ERROR, message=python2.named(why)[:300])
+        return code_language, callbased.harness(code, call) if call else code, None
+
     def execute(
         self, code: str, language: str, stdin: str, time_limit: float, output_bytes: int
     ) -> RunResult | GradeResult:
@@ -243,7 +246,7 @@ class Grader:
         that ended it first (``compile_error``, ``grader_error``, ``harness_overload``,
         ``code_too_large``)."""
         if (size := len(code.encode())) > MAX_PROGRAM_BYTES:
-            return _too_large("the program", size, MAX_PROGRAM_BYTES, "bytes")
+            return too_large("the program", size, MAX_PROGRAM_BYTES, "bytes")
         exe = None
         if language != "python3":
             built = self._compiler().build(code, language)
@@ -276,6 +279,10 @@ class Grader:
         known = self._compiler().known() if others else frozenset()
         languages = frozenset(self.settings.languages)
         return extract_program(completion, languages, self.settings.raw, language, known)
+
+    def languages(self) -> frozenset[str]:
+        """The judge's codes of the languages this machine builds and runs."""
+        return self._compiler().installed()
 
     def _compiler(self) -> Compiler:
         with self._lock:
@@ -353,7 +360,7 @@ class Grader:
             self._sessions[box] = (work, session)
 
     def workers(self) -> ThreadPoolExecutor:
-        """``jobs`` threads, each pinned to its core while it grades (see _pinning): the
+        """``jobs`` threads, each pinned to its core while it grades (see cpus.cores_to_pin): the
         pool grade_many runs on, for callers that submit completions themselves (the
         service, a batch of rewards). The caller shuts it down."""
         return ThreadPoolExecutor(
@@ -386,9 +393,3 @@ class Grader:
             return self.grade(problem_id, completion)
         finally:
             self._worker.cancel = None
-
-
-def _too_large(what: str, size: int, cap: int, unit: str) -> GradeResult:
-    return GradeResult(
-        0.0, Status.CODE_TOO_LARGE, message=f"{what} has {size:,} {unit}; at most {cap:,}"
-    )

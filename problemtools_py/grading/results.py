@@ -74,6 +74,12 @@ class GradeResult:
         return cls(**{**found, "status": Status(found["status"])})
 
 
+def too_large(what: str, size: int, cap: int, unit: str) -> GradeResult:
+    """A completion or program past its cap (see MAX_COMPLETION_CHARS)."""
+    why = f"{what} has {size:,} {unit}; at most {cap:,}"
+    return GradeResult(0.0, Status.CODE_TOO_LARGE, message=why)
+
+
 @dataclass(frozen=True)
 class Settings:
     """How completions are graded: memory, output allowance, retries, pinning."""

@@ -24,6 +24,11 @@ MAIN = "/prog/main.py"  # a completion's program, run as python3 runs it (sandbo
 ARGV = ("python3", MAIN)
 
 
+def _dataset_rule(output: str, expected: str) -> str | None:
+    found = first_difference(output, expected)
+    return found[1] if found is not None else None
+
+
 class Cancelled(Exception):
     """grade_many's caller stopped: the result will never be read."""
 
@@ -39,6 +44,9 @@ class TestRun:
     cancel: threading.Event | None = None
     retries: int = 0  # used so far
     argv: tuple[str, ...] | None = None  # a built program's command (None: main.py)
+    # Why a test's output is not its expected one (None: it is); the dataset's rule
+    # unless the tests say otherwise (a call-based problem's, see grading.callbased).
+    compare: Callable[[str, str], str | None] | None = None
 
     def run(self, tests: Tests, time_limit: float) -> GradeResult:
         """The completion's grade on ``tests`` under the settings' reward mode."""
@@ -105,9 +113,9 @@ class TestRun:
                 if self.argv is None:  # (a Python program's)
                     detail = python2.named(detail)
                 return self._result(0.0, STATUS_OF[verdict], index, run, detail)
-            difference = first_difference(run.stdout.decode("utf-8", "replace"), expected)
-            if difference is not None:
-                return self._result(0.0, STATUS_OF[Verdict.WA], index, run, difference[1])
+            wrong = (self.compare or _dataset_rule)(run.stdout.decode("utf-8", "replace"), expected)
+            if wrong is not None:
+                return self._result(0.0, STATUS_OF[Verdict.WA], index, run, wrong)
         ok = STATUS_OF[Verdict.AC]
         return GradeResult(1.0, ok, None, slowest, slowest_wall, len(tests), "", self.retries)
 

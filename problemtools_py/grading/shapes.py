@@ -1,0 +1,197 @@
+"""Tests in the shapes RL datasets ship them, read into one form: a :class:`Suite` of
+(stdin, expected) pairs, and for call-based problems the function to call.
+
+Shapes read (each also as a JSON string, or a Python literal as APPS rows hold it, and
+with numpy arrays where pandas put them):
+
+- ``[[stdin, stdout], ...]``: this dataset's ``tests_json``;
+- ``{"inputs": [...], "outputs": [...], "fn_name"?: name}``: APPS, TACO, PRIME/Eurus, verl's
+  code datasets (an APPS row's ``input_output`` field holds it as a string);
+- ``{"public_tests" | "private_tests" | "generated_tests": {"input": [...], "output":
+  [...]}}``: CodeContests (all three, in that order);
+- ``[{"input", "output", "testtype"?: "stdin" | "functional", "metadata"?: {"func_name"}}]``:
+  LiveCodeBench and DeepCoder; ``[{"input", "output", "type"?: "stdin_stdout" |
+  "function_call", "fn_name"?}]``: PrimeIntellect's verifiable problems;
+- ``{"test_cases": [...], "language"?}``: open-r1's ``verification_info``.
+
+Stdin tests: a list given as input or output is its lines (as APPS joins them), a
+number its text. Call-based tests (see :mod:`~problemtools_py.grading.callbased`): APPS,
+TACO and PrimeIntellect give each test's arguments as a list and the expected value
+(usually wrapped in a one-element list, which the APPS harness unwraps); LiveCodeBench gives
+one JSON value per line of ``input`` and compares exactly."""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from problemtools_py.grading.callbased import APPS, EXACT, Call, expected_text
+
+Tests = tuple[tuple[str, str], ...]
+SPLITS = ("public_tests", "private_tests", "generated_tests")  # CodeContests' order
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A problem's tests as given with the call: pairs of (stdin, expected) and, for a
+    call-based problem, the function they call (its stdin a JSON list of arguments, its
+    expected the value and how to compare it, see ``callbased.expected_text``)."""
+
+    tests: Tests
+    call: Call | None = None
+
+
+def plain(value: object) -> object:
+    """numpy arrays and scalars (what ``pd.read_parquet`` gives verl) as lists and numbers,
+    at any depth; everything else as it is."""
+    tolist = getattr(value, "tolist", None)
+    if callable(tolist) and not isinstance(value, str | bytes):
+        value = tolist()
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+def decoded(text: str) -> object:
+    """A JSON string, or a Python literal (APPS rows written with ``str()``)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        raise ValueError("not valid JSON (nor a Python literal)") from None
+
+
+def suite_of(value: object, fn_name: str | None = None) -> Suite:
+    """The tests ``value`` holds, in any shape above (``fn_name``: the function of a
+    call-based problem whose tests do not name it). Raises ValueError saying what is
+    wrong."""
+    value = plain(value)
+    if isinstance(value, str):
+        value = plain(decoded(value.strip()))
+    if isinstance(value, dict):
+        return _from_dict(value, fn_name)
+    if isinstance(value, list):
+        if value and all(isinstance(t, dict) for t in value):
+            return _from_records(value, fn_name)
+        return _from_pairs(value, fn_name)
+    raise ValueError(f"tests must be a list or an object, not {type(value).__name__}")
+
+
+def _from_dict(value: dict[str, object], fn_name: str | None) -> Suite:
+    if "input_output" in value:  # an APPS row
+        return suite_of(value["input_output"], _name(value.get("fn_name")) or fn_name)
+    if "test_cases" in value:  # open-r1's verification_info
+        return suite_of(value["test_cases"], fn_name)
+    if any(key in value for key in SPLITS):
+        inputs: list[object] = []
+        outputs: list[object] = []
+        for key in SPLITS:
+            part = value.get(key) or {}
+            if not isinstance(part, dict):
+                raise ValueError(f"{key} must be {{input: [...], output: [...]}}")
+            ins, outs = part.get("input") or [], part.get("output") or []
+            if not isinstance(ins, list) or not isinstance(outs, list) or len(ins) != len(outs):
+                raise ValueError(f"{key}'s input and output must be lists of one length")
+            inputs += ins
+            outputs += outs
+        return _from_columns(inputs, outputs, fn_name)
+    if "inputs" in value and "outputs" in value:
+        name = _name(value.get("fn_name")) or fn_name
+        return _from_columns(value["inputs"], value["outputs"], name)
+    raise ValueError(
+        "an object of tests needs inputs and outputs, input_output, test_cases or "
+        f"{', '.join(SPLITS)}; it has {', '.join(sorted(value)) or 'nothing'}"
+    )
+
+
+def _from_columns(inputs: object, outputs: object, fn_name: str | None) -> Suite:
+    if not isinstance(inputs, list) or not isinstance(outputs, list):
+        raise ValueError("inputs and outputs must be lists of one length")
+    if len(inputs) != len(outputs):
+        raise ValueError(f"{len(inputs)} inputs but {len(outputs)} outputs")
+    return _from_pairs([[i, o] for i, o in zip(inputs, outputs, strict=True)], fn_name)
+
+
+def _from_pairs(pairs: list[object], fn_name: str | None) -> Suite:
+    if not pairs:
+        raise ValueError("there are no tests (an empty list)")
+    tests = []
+    for index, pair in enumerate(pairs):
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise ValueError(f"test {index} is not a pair [input, output]")
+        if fn_name is not None:
+            tests.append(_call_test(pair[0], pair[1], APPS, index))
+        else:
+            tests.append((_text(pair[0], index, "input"), _text(pair[1], index, "output")))
+    return Suite(tuple(tests), Call(fn_name) if fn_name is not None else None)
+
+
+def _from_records(records: list[dict[str, object]], fn_name: str | None) -> Suite:
+    """LiveCodeBench's, DeepCoder's, PrimeIntellect's and open-r1's lists of tests."""
+    kinds = {str(r.get("testtype") or r.get("type") or "stdin") for r in records}
+    functional = kinds & {"functional", "function_call"}
+    if functional and len(kinds) > 1:
+        raise ValueError(f"the tests mix call-based and stdin tests ({', '.join(sorted(kinds))})")
+    for record in records:
+        if "input" not in record or "output" not in record:
+            raise ValueError("each test needs an input and an output")
+    if not functional:
+        return _from_pairs([[r["input"], r["output"]] for r in records], None)
+    first = records[0]
+    metadata = first.get("metadata")
+    if isinstance(metadata, str):
+        metadata = decoded(metadata) if metadata.strip() else {}
+    named = _name(first.get("fn_name"))
+    if named is None and isinstance(metadata, dict):
+        named = _name(metadata.get("func_name"))
+    name = named or fn_name
+    if name is None:
+        raise ValueError("call-based tests need the function's name (fn_name)")
+    if "functional" in kinds:  # LiveCodeBench: one JSON argument per line, exact compare
+        tests = [_lcb_test(r["input"], r["output"], i) for i, r in enumerate(records)]
+    else:
+        tests = [_call_test(r["input"], r["output"], APPS, i) for i, r in enumerate(records)]
+    return Suite(tuple(tests), Call(name))
+
+
+def _lcb_test(given: object, wanted: object, index: int) -> tuple[str, str]:
+    if not isinstance(given, str) or not isinstance(wanted, str):
+        raise ValueError(f"test {index}: a functional test's input and output are JSON text")
+    try:
+        args = [json.loads(line) for line in given.split("\n")]
+        value = json.loads(wanted)
+    except ValueError as exc:
+        raise ValueError(f"test {index}: not JSON: {exc}") from None
+    return json.dumps(args), expected_text(value, EXACT)
+
+
+def _call_test(given: object, wanted: object, rule: str, index: int) -> tuple[str, str]:
+    if isinstance(given, str):  # (a row that kept the arguments as text)
+        given = decoded(given)
+    if not isinstance(given, list):
+        raise ValueError(f"test {index}: a call's arguments must be a list")
+    return json.dumps(given), expected_text(wanted, rule)
+
+
+def _text(value: object, index: int, what: str) -> str:
+    """A stdin test's input or output: text; a list is its lines, a number its text."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or value is None:
+        raise ValueError(f"test {index}: the {what} must be text, not {value!r}")
+    if isinstance(value, int | float):
+        return str(value)
+    if isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
+        return "\n".join(str(v) for v in value)
+    raise ValueError(f"test {index}: the {what} must be text, not {type(value).__name__}")
+
+
+def _name(value: object) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
