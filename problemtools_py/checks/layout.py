@@ -147,6 +147,8 @@ def _looks_meant(rel: str) -> str | None:
         return "a submission"
     if len(parts) == 1 and name in MODERN_TOP | LEGACY_TOP:
         return f"'{name}'"
+    if parts[0] in ("problem_statement", "statement") and len(parts) == 2:
+        return "a file of the problem statement (a figure it includes, say)"
     return None
 
 

@@ -30,6 +30,11 @@ CASES = [
            "1\n"), W, "auxiliary-file", "'-05.in' is not a legacy file name "
            "(^[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,254}$), so the package is read as if it were not "
            "there; it looks like a test case file", "data/secret/-05.in"),
+    Broken("auxiliary-statement-figure-legacy", "hello", lambda p: write(
+           p, "problem_statement/rat graph.png", b"\x89PNG\r\n"), W, "auxiliary-file",
+           "'rat graph.png' is not a legacy file name (^[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,254}$), so "
+           "the package is read as if it were not there; it looks like a file of the problem "
+           "statement", "problem_statement/rat graph.png"),
     Broken("file-name-space-legacy-icpc", "hello", lambda p: (yaml_append(
            "problem_format_version: legacy-icpc\n")(p), write(p, "data/secret/my notes.txt",
            "x\n")), E, "file-name", "file name 'my notes.txt' does not match the legacy-icpc "
