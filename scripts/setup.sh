@@ -61,6 +61,11 @@ fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 if [ "$dev" -eq 1 ]; then
   .venv/bin/python -m pip install -q -e ".[dev]"
+  # Trainers' own client code, run against gradeserver by the tests: verl's sandbox helper
+  # needs only requests, and verl's dependencies (torch, ...) are gigabytes: none of them.
+  # Kept apart from site-packages: verl's wheel has a top-level "tests" package.
+  [ -d .venv/clients/verl ] || .venv/bin/python -m pip install -q --no-deps \
+    --target .venv/clients/verl "verl==0.9.1"
   # An editable install is not byte-compiled (pip compiles a regular one): without this,
   # where PYTHONDONTWRITEBYTECODE is set every command compiles its modules anew (40 ms).
   .venv/bin/python -m compileall -q -j 0 problemtools_py >/dev/null

@@ -43,8 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8080, help="port (0: any free one)")
     add_jobs(parser, "completions graded")
-    parser.add_argument("--queue", type=positive_int, default=256, metavar="N",
-                        help="requests that may wait before new ones get 503")  # fmt: skip
+    parser.add_argument("--queue", type=positive_int, default=1024, metavar="N",
+                        help="requests (of any size) that may wait before new ones get "
+                        "503, or 504 on SandboxFusion's endpoints (default 1024)")  # fmt: skip
     parser.add_argument("--time-limit", type=positive_float, default=2.0, metavar="SECONDS",
                         help="CPU seconds per test for inline tests (default 2)")  # fmt: skip
     parser.add_argument("--languages", default="python3,cpp,c,java", metavar="CODES",
@@ -99,8 +100,12 @@ async def _serve(grader: Grader, args: argparse.Namespace, workers: Workers | No
     from problemtools_py.grading.service import Service
 
     service = Service(grader, args.queue, args.time_limit, workers)
-    runner = web.AppRunner(
-        service.app(), shutdown_timeout=30, handle_signals=False, access_log=None
+    runner = web.AppRunner(  # (a client that goes away cancels its request: see _work)
+        service.app(),
+        shutdown_timeout=30,
+        handle_signals=False,
+        access_log=None,
+        handler_cancellation=True,
     )
     await runner.setup()
     try:

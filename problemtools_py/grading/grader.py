@@ -14,12 +14,11 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import shutil
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,15 +36,12 @@ from problemtools_py.grading.results import (
     Status,
     too_large,
 )
+from problemtools_py.grading.sessions import Sessions
 from problemtools_py.grading.syntax import SyntaxCheck
 from problemtools_py.grading.testrun import Cancelled, TestRun
 from problemtools_py.judge import python2
-from problemtools_py.judge.interpreter import find
-from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
-from problemtools_py.sandbox.protocol import Bind
-from problemtools_py.sandbox.results import Limits, RunResult
-from problemtools_py.sandbox.spawned import temp_dir
+from problemtools_py.sandbox.results import RunResult
 from problemtools_py.window import ordered_window
 
 if TYPE_CHECKING:
@@ -70,8 +66,7 @@ class Grader:
         self.jobs = jobs or usable_cores()
         self.pool = pool if pool is not None else SandboxPool(self.jobs + 1)
         self._lock = threading.Lock()
-        self._sessions: dict[Sandbox, tuple[Path, AbstractContextManager[Sandbox]]] = {}
-        self._held: dict[Sandbox, str | None] = {}  # the program each session ran last
+        self.sessions = Sessions(self.settings)
         self._syntax = SyntaxCheck()
         self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
         self._fetch_lock = threading.Lock()
@@ -95,7 +90,7 @@ class Grader:
         """A sandbox with its session open, ready in the pool (a failure here is met again,
         and reported, by the first completion)."""
         with contextlib.suppress(Exception), self.pool.sandbox() as box:
-            self._session(box)
+            self.sessions.session(box)
 
     def _warmed(self) -> None:
         """Wait for the warm-up (a worker taking a sandbox before would start another)."""
@@ -104,11 +99,7 @@ class Grader:
 
     def close(self) -> None:
         self._warmed()
-        closing = [threading.Thread(target=self._forget, args=(box,)) for box in self._sessions]
-        for thread in closing:  # (each jail's end waits on its server: all at once)
-            thread.start()
-        for thread in closing:
-            thread.join()
+        self.sessions.close()
         self._syntax.close()
         if self._built is not None:
             self._built.close()
@@ -189,13 +180,13 @@ class Grader:
         self._warmed()
         try:
             with self.pool.sandbox() as box:
-                work = self._session(box, f"{code_language}\0{code}")
+                work = self.sessions.session(box, f"{code_language}\0{code}")
                 placed = self._place(work, code, exe)
                 heap = self.settings.memory_mb - (exe.extra_memory_mb if exe else 0)
                 run = TestRun(
                     box,
                     self.settings,
-                    lambda: self._reopen(box),
+                    lambda: self.sessions.reopen(box),
                     getattr(self._worker, "core", None),
                     getattr(self._worker, "cancel", None),
                     argv=tuple(exe.argv(max(64, heap))) if exe is not None else None,
@@ -211,7 +202,7 @@ class Grader:
         except Exception as exc:  # the grader's failure: this completion's status, no reward
             retries = 0
             if run is not None:
-                self._forget(run.box)
+                self.sessions.forget(run.box)
                 retries = run.retries
             why = f"{type(exc).__name__}: {exc}"[:300]
             return GradeResult(None, Status.GRADER_ERROR, message=why, retries=retries)
@@ -240,11 +231,19 @@ class Grader:
         return code_language, callbased.harness(code, call) if call else code, None
 
     def execute(
-        self, code: str, language: str, stdin: str, time_limit: float, output_bytes: int
+        self,
+        code: str,
+        language: str,
+        stdin: str,
+        time_limit: float,
+        output_bytes: int,
+        wall_clock: bool = False,
     ) -> RunResult | GradeResult:
         """Run a program (its text, no fences) once on ``stdin``: its run, or the result
         that ended it first (``compile_error``, ``grader_error``, ``harness_overload``,
-        ``code_too_large``)."""
+        ``code_too_large``). ``wall_clock``: as SandboxFusion runs it, ``time_limit`` is
+        wall-clock seconds (and CPU seconds too), and stdout past ``output_bytes`` is
+        dropped while the program goes on."""
         if (size := len(code.encode())) > MAX_PROGRAM_BYTES:
             return too_large("the program", size, MAX_PROGRAM_BYTES, "bytes")
         exe = None
@@ -255,13 +254,13 @@ class Grader:
             exe = built
         self._warmed()
         with self.pool.sandbox() as box:
-            work = self._session(box, f"{language}\0{code}")
+            work = self.sessions.session(box, f"{language}\0{code}")
             placed = self._place(work, code, exe)
             heap = self.settings.memory_mb - (exe.extra_memory_mb if exe else 0)
             argv = tuple(exe.argv(max(64, heap))) if exe is not None else None
-            run = TestRun(box, self.settings, lambda: self._reopen(box), argv=argv)
+            run = TestRun(box, self.settings, lambda: self.sessions.reopen(box), argv=argv)
             try:
-                found = run.execute(stdin, time_limit, output_bytes)
+                found = run.execute(stdin, time_limit, output_bytes, wall_clock)
             finally:
                 remove(placed)
         if found is None:
@@ -284,6 +283,10 @@ class Grader:
         """The judge's codes of the languages this machine builds and runs."""
         return self._compiler().installed()
 
+    def compiles(self, language: str) -> bool:
+        """Whether the language has a compile step (else its programs are run as given)."""
+        return bool(self._compiler().languages.table[language].compile)
+
     def _compiler(self) -> Compiler:
         with self._lock:
             if self._built is None:
@@ -299,65 +302,6 @@ class Grader:
         program.write_text(code, encoding="utf-8")
         program.chmod(0o644)
         return [program]
-
-    def _close_session(self, box: Sandbox) -> Path | None:
-        """Close the box's session (its close may fail too); its directory, or None."""
-        with self._lock:
-            found = self._sessions.pop(box, None)
-            self._held.pop(box, None)
-        if found is None:
-            return None
-        with contextlib.suppress(Exception):
-            found[1].__exit__(None, None, None)
-        return found[0]
-
-    def _forget(self, box: Sandbox) -> None:
-        """Drop the box's session and program directory (after a failure, or at the end)."""
-        work = self._close_session(box)
-        if work is not None:
-            shutil.rmtree(work, ignore_errors=True)
-
-    def _reopen(self, box: Sandbox) -> None:
-        """A new session on the same program directory (the old jail failed)."""
-        work = self._close_session(box)
-        assert work is not None, "reopened a sandbox that had no session"
-        self._open_session(box, work)
-
-    def _session(self, box: Sandbox, program: str | None = None) -> Path:
-        """Each sandbox keeps one jail open for every completion it grades (its program
-        directory, /prog, gets each one's code in turn), but nothing of one completion is
-        in another's reach: unless the program is the one it held last (rollouts often
-        repeat), a lean session's next run goes to a new fork of its init (see
-        sandbox.renewal), and a session without a lean init is opened anew."""
-        with self._lock:
-            found = self._sessions.get(box)
-            held, self._held[box] = self._held.get(box), program
-        if found is not None:
-            if program is None or held != program:
-                box.renew_lean() if box.lean_open else self._reopen(box)
-            return found[0]
-        work = Path(temp_dir("grade"))  # (named by this process: see sandbox.spawned)
-        work.chmod(0o755)
-        self._open_session(box, work)
-        return work
-
-    def _open_session(self, box: Sandbox, work: Path) -> None:
-        """A session on ``work``; when none opens (its server is lost), ``work`` goes."""
-        try:
-            python = self.settings.python
-            tools = find(python).binds if python is not None else ()
-            session = box.session(
-                limits=Limits(60.0, self.settings.memory_mb << 20),
-                binds=[Bind(str(work), "/prog"), *(Bind(host, jail) for host, jail in tools)],
-                inprocess=box.python_matches(),
-                lean=box.python_matches(),
-            )
-            session.__enter__()
-        except BaseException:
-            shutil.rmtree(work, ignore_errors=True)
-            raise
-        with self._lock:
-            self._sessions[box] = (work, session)
 
     def workers(self) -> ThreadPoolExecutor:
         """``jobs`` threads, each pinned to its core while it grades (see cpus.cores_to_pin): the

@@ -21,20 +21,24 @@ import contextlib
 import json
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
 
+from problemtools_py.grading import fusion
 from problemtools_py.grading.backends import LocalWorkers, Work, Workers, grade_or_unknown
 from problemtools_py.grading.extract import language_of_tag
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.problems import inline_tests
 from problemtools_py.grading.results import GradeResult, Status
-from problemtools_py.sandbox.results import Outcome, RunResult
+from problemtools_py.sandbox.results import RunResult
 
 MAX_BODY = 16 << 20
-RUN_OUTPUT = 8 << 20
+BODY_SECONDS = 30.0  # a body announced and not sent is given up after this long
+FUSION_PATHS = ("/run_code", "/submit")
+ADMITTED = ("/grade", *FUSION_PATHS)
 # the most CPU seconds a request may ask for one run (run_timeout, time_limit): one run
 # holds a grader for that long, and the queue is bounded, not the time
 MAX_SECONDS = 60.0
@@ -91,7 +95,9 @@ class Service:
         self.queue = queue
         self.time_limit = time_limit
         self.admitted = 0  # work given to the workers, waiting there or running
+        self.installed = frozenset({"python3", *grader.languages()})
         self.metrics = Metrics()
+        self.body_seconds = BODY_SECONDS
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._errors])
@@ -113,14 +119,38 @@ class Service:
     async def _errors(self, request: web.Request, handler: Any) -> web.StreamResponse:
         self.metrics.requests[request.path] += 1
         try:
-            response: web.StreamResponse = await handler(request)
+            if request.path in ADMITTED:
+                async with self._admission(request.path):
+                    response: web.StreamResponse = await handler(request)
+            else:
+                response = await handler(request)
             return response
         except BadRequest as exc:
             return web.json_response({"error": str(exc)}, status=400)
+        except UnicodeEncodeError:  # (a lone surrogate "\ud800" is valid JSON, no text)
+            why = "the request holds a string that is no valid Unicode (a lone surrogate)"
+            return web.json_response({"error": why}, status=400)
         except web.HTTPException as exc:
             if exc.status == 413:
                 return web.json_response({"error": "the request body is too large"}, status=413)
             raise
+
+    @contextlib.asynccontextmanager
+    async def _admission(self, path: str) -> AsyncIterator[None]:
+        """One place per request, whatever its size: ``jobs`` run and ``queue`` wait; past
+        that, a status with ``Retry-After`` its client retries: 504 on SandboxFusion's
+        endpoints (verl's helper retries only that one; the SandboxFusion client retries
+        any), 503 on ours."""
+        if self.admitted >= self.jobs + self.queue:
+            self.metrics.rejected += 1
+            busy = web.HTTPGatewayTimeout if path in FUSION_PATHS else web.HTTPServiceUnavailable
+            raise busy(text=json.dumps({"error": "busy: the queue is full, retry"}),
+                       content_type="application/json", headers={"Retry-After": "1"})  # fmt: skip
+        self.admitted += 1
+        try:
+            yield
+        finally:
+            self.admitted -= 1
 
     @property
     def running(self) -> int:
@@ -131,26 +161,16 @@ class Service:
         return max(0, self.admitted - self.workers.running)
 
     async def _work(self, work: Work, *args: Any) -> Any:
-        """``work(grader, *args)`` on the workers; 503 when ``queue`` already wait. The
-        work goes straight into the workers' own queue (as gradecode's does), so a worker
-        that finishes takes the next without waiting for this event loop."""
-        if self.admitted >= self.jobs + self.queue:
-            self.metrics.rejected += 1
-            raise web.HTTPServiceUnavailable(
-                text=json.dumps({"error": "busy: the queue is full, retry"}),
-                content_type="application/json",
-                headers={"Retry-After": "1"},
-            )
-        loop = asyncio.get_running_loop()
-        self.admitted += 1
+        """``work(grader, *args)`` on the workers (the request was admitted). The work
+        goes straight into the workers' own queue (as gradecode's does), so a worker that
+        finishes takes the next without waiting for this event loop. A client that goes
+        away cancels what has not started."""
         job = self.workers.submit(work, *args)
-        # The count drops when the work has ended (or never started), not when a caller
-        # stops waiting: an abandoned request holds its worker till then.
-        job.add_done_callback(lambda _: loop.call_soon_threadsafe(self._release))
-        return await asyncio.wrap_future(job)
-
-    def _release(self) -> None:
-        self.admitted -= 1
+        try:
+            return await asyncio.shield(asyncio.wrap_future(job))
+        except asyncio.CancelledError:
+            job.cancel()
+            raise
 
     async def health(self, request: web.Request) -> web.Response:
         return web.json_response({"status": "ok", "jobs": self.jobs, "running": self.running,
@@ -163,11 +183,18 @@ class Service:
     async def _json(self, request: web.Request) -> Any:
         """The body, parsed off the event loop (a 16 MiB body takes a tenth of a second,
         in which no other request would be answered)."""
-        body = await request.read()
+        if (request.content_length or 0) > MAX_BODY:  # (said so ahead: not waited for)
+            raise web.HTTPRequestEntityTooLarge(MAX_BODY, request.content_length or 0)
+        try:
+            body = await asyncio.wait_for(request.read(), self.body_seconds)
+        except TimeoutError:
+            raise BadRequest(f"the body did not arrive within {self.body_seconds:g} s") from None
         try:
             return await asyncio.to_thread(json.loads, body)
         except (ValueError, UnicodeDecodeError):
             raise BadRequest("the body is not JSON") from None
+        except RecursionError:
+            raise BadRequest("the body's JSON is nested too deeply") from None
 
     def _record(self, result: GradeResult, seconds: float) -> None:
         self.metrics.statuses[result.status] += 1
@@ -195,6 +222,7 @@ class Service:
         completion = item.get("completion")
         if not isinstance(completion, str):
             raise BadRequest("each item needs a completion (a string)")
+        completion.encode()  # (a lone surrogate: 400, see _errors)
         language = _language(item["language"]) if item.get("language") is not None else None
         tests = item.get("tests")
         start = time.perf_counter()
@@ -212,36 +240,54 @@ class Service:
 
     # -- SandboxFusion's -----------------------------------------------------------------
     async def run_code(self, request: web.Request) -> web.Response:
+        """SandboxFusion's /run_code, with its semantics (see grading.fusion)."""
         body = await self._json(request)
         if not isinstance(body, dict) or not isinstance(body.get("code"), str):
             raise BadRequest("run_code needs code (a string) and language")
-        language = _language(body.get("language"))
+        try:
+            language = self._fusion_language(body.get("language"))
+        except fusion.Unavailable as exc:
+            return web.json_response(fusion.failed(str(exc)))
         stdin = body.get("stdin") or ""
+        f"{body['code']}{stdin}".encode()  # (a lone surrogate: 400, see _errors)
         timeout = _seconds(body.get("run_timeout"), 10, "run_timeout")
         start = time.perf_counter()
         found = await self._work(Grader.execute, body["code"], language, str(stdin),
-                                 timeout, RUN_OUTPUT)  # fmt: skip
+                                 timeout, fusion.RUN_OUTPUT, True)  # fmt: skip
         self.metrics.tests += 1
         self.metrics.test_seconds += time.perf_counter() - start
-        return web.json_response(_run_response(found))
+        compiled = language != "python3" and self.grader.compiles(language)
+        return web.json_response(fusion.run_response(found, compiled))
+
+    def _fusion_language(self, name: object) -> str:
+        try:
+            return fusion.run_language(name, self.installed)
+        except fusion.UnknownLanguage as exc:
+            raise BadRequest(str(exc)) from None
 
     async def submit(self, request: web.Request) -> web.Response:
         body = await self._json(request)
         config = body.get("config") if isinstance(body, dict) else None
         if not isinstance(config, dict) or not isinstance(body.get("completion"), str):
             raise BadRequest("submit needs completion and config (with provided_data)")
+        body["completion"].encode()  # (a lone surrogate: 400, see _errors)
         cases = _stdio_cases(config.get("provided_data"))
-        language = _language(config.get("language"))
+        try:
+            language = self._fusion_language(config.get("language"))
+        except fusion.Unavailable as exc:
+            return web.json_response({"id": body.get("id"), "accepted": False, "extracted_code": "",
+                                      "tests": [], "extra": {"error": str(exc)}})  # fmt: skip
         timeout = _seconds(config.get("run_timeout"), self.time_limit, "run_timeout")
         found = await asyncio.to_thread(self.grader.extract, body["completion"], language)
         code = found[1] if found is not None else ""
         runs = await asyncio.gather(*[
-            self._work(Grader.execute, code, language, stdin, timeout, RUN_OUTPUT)
+            self._work(Grader.execute, code, language, stdin, timeout, fusion.RUN_OUTPUT, True)
             for stdin, _ in cases
         ]) if code else []  # fmt: skip
         tests = []
+        compiled = language != "python3" and self.grader.compiles(language)
         for (stdin, expected), run in zip(cases, runs, strict=False):
-            response = _run_response(run)
+            response = fusion.run_response(run, compiled)
             passed = isinstance(run, RunResult) and run.ok and _same(run, expected)
             tests.append(
                 {
@@ -287,7 +333,10 @@ def _language(value: object) -> str:
 
 def _pairs(tests: object) -> tuple[tuple[str, str], ...]:
     try:
-        return inline_tests(tests)
+        pairs = inline_tests(tests)
+        for given, wanted in pairs:
+            f"{given}{wanted}".encode()  # (a lone surrogate: 400, see _errors)
+        return pairs
     except ValueError as exc:
         raise BadRequest(
             f"tests must be [[stdin, stdout], ...] or {{inputs, outputs}}: {exc}"
@@ -311,28 +360,6 @@ def _stdio_cases(data: object) -> list[tuple[str, str]]:
         stdout = wanted.get("stdout") if isinstance(wanted, dict) else None
         if not isinstance(stdin, str) or not isinstance(stdout, str):
             raise BadRequest("each case is {input: {stdin}, output: {stdout}}")
+        f"{stdin}{stdout}".encode()  # (a lone surrogate: 400, see _errors)
         cases.append((stdin, stdout))
     return cases
-
-
-def _run_response(found: RunResult | GradeResult) -> dict[str, Any]:
-    """SandboxFusion's RunCodeResponse for one run."""
-    if isinstance(found, GradeResult):
-        if found.status in (Status.COMPILE_ERROR, Status.CODE_TOO_LARGE):
-            compiled = {"status": "Error", "execution_time": None, "return_code": 1,
-                        "stdout": "", "stderr": found.message}  # fmt: skip
-            return {"status": "Failed", "message": "", "compile_result": compiled,
-                    "run_result": None, "executor_pod_name": None, "files": {}}  # fmt: skip
-        return {"status": "SandboxError", "message": found.message, "compile_result": None,
-                "run_result": None, "executor_pod_name": None, "files": {}}  # fmt: skip
-    timed_out = found.outcome is Outcome.TLE
-    result = {
-        "status": "TimeLimitExceeded" if timed_out else "Finished",
-        "execution_time": round(found.wall_seconds, 4),
-        "return_code": found.exit_code if not timed_out else None,
-        "stdout": found.stdout.decode("utf-8", "replace"),
-        "stderr": found.stderr.decode("utf-8", "replace"),
-    }
-    status = "Success" if found.ok else "Failed"
-    return {"status": status, "message": "", "compile_result": None, "run_result": result,
-            "executor_pod_name": None, "files": {}}  # fmt: skip

@@ -125,9 +125,17 @@ class TestRun:
         cpu, wall = (run.cpu_seconds, run.wall_seconds) if run is not None else (0.0, 0.0)
         return GradeResult(reward, status, index, cpu, wall, index + 1, why, self.retries)
 
-    def execute(self, stdin: str, time_limit: float, output_bytes: int) -> RunResult | None:
-        """One run with nothing to compare to (``/run_code``); None when starved."""
-        return self._limited(stdin, Limits(time_limit, self.settings.memory_mb << 20, output_bytes))
+    def execute(
+        self, stdin: str, time_limit: float, output_bytes: int, wall_clock: bool = False
+    ) -> RunResult | None:
+        """One run with nothing to compare to (``/run_code``); None when starved. With
+        ``wall_clock``, SandboxFusion's limits (see Grader.execute)."""
+        memory = self.settings.memory_mb << 20
+        if wall_clock:  # (the wall clock is the limit: a run it stopped is a timeout)
+            limits = Limits(time_limit, memory, output_bytes, wall_seconds=time_limit,
+                            truncate_output=True)  # fmt: skip
+            return self._attempt(limits, stdin.encode("utf-8"))
+        return self._limited(stdin, Limits(time_limit, memory, output_bytes))
 
     def _one(self, stdin: str, expected: str, time_limit: float) -> RunResult | None:
         """One test's run; None when the machine starved it past the retries left."""

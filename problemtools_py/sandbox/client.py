@@ -194,6 +194,7 @@ class Sandbox:
             tasks=limits.processes,
             file_bytes=limits.file_bytes,
             stderr_bytes=limits.stderr_bytes,
+            truncate_output=limits.truncate_output,
         )
 
     @staticmethod

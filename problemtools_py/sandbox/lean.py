@@ -54,7 +54,7 @@ def lean_call(
         line.spec, line.fresh = spec, False
         os.close(out_w)
         out_w = -1
-        stdout, over = _read_limited(out_r, limits.output_bytes)
+        stdout, over = _read_limited(out_r, limits.output_bytes, limits.truncate_output)
         os.close(out_r)
         out_r = -1
         reply = _reply(line.sock)
@@ -66,9 +66,8 @@ def lean_call(
         for fd in (out_r, out_w, err):
             if fd >= 0:
                 os.close(fd)
-    reply = reply._replace(
-        output_bytes=len(stdout) + over, killed_for="output" if over else reply.killed_for
-    )
+    killed = "output" if over and not limits.truncate_output else reply.killed_for
+    reply = reply._replace(output_bytes=len(stdout) + over, killed_for=killed)
     return reply, stdout, tail.decode("utf-8", errors="replace")
 
 
@@ -88,14 +87,19 @@ def _reply(sock: socket.socket) -> Reply:
     return found
 
 
-def _read_limited(fd: int, limit: int) -> tuple[bytes, int]:
-    """Everything up to ``limit`` bytes, and 1 when there was more (then we stop reading)."""
+def _read_limited(fd: int, limit: int, drain: bool = False) -> tuple[bytes, int]:
+    """Everything up to ``limit`` bytes, and how many more there were: 1 when we then stop
+    reading (the program's next write fails), all of them when we ``drain`` to its end."""
     chunks: list[bytes] = []
     size = 0
     while chunk := os.read(fd, 1 << 16):
         size += len(chunk)
         if size > limit:
             chunks.append(chunk[: len(chunk) - (size - limit)])
-            return b"".join(chunks), 1
+            if not drain:
+                return b"".join(chunks), 1
+            while more := os.read(fd, 1 << 16):
+                size += len(more)
+            return b"".join(chunks), size - limit
         chunks.append(chunk)
     return b"".join(chunks), 0

@@ -170,7 +170,8 @@ class Run:
         self.output += len(chunk)
         if room > 0:
             _write_fully(self.stdout_fd, chunk[:room])
-        if self.output > self.req.output_bytes and self.killed_for is None:
+        over = self.output > self.req.output_bytes
+        if over and self.killed_for is None and not self.req.truncate_output:
             self._kill("output")
 
     def _limits(self, start: float) -> None:

@@ -78,6 +78,7 @@ class Request(NamedTuple):
     file_bytes: int = 64 << 20
     stderr_bytes: int = 64 << 10
     stdout_direct: bool = False  # stdout is the program's own (a pipe to a validator): uncounted
+    truncate_output: bool = False  # past output_bytes stdout is dropped, the run goes on
     inprocess: str | None = None  # a Python main file to run in the forked server itself
 
 

@@ -38,6 +38,9 @@ class Limits:
     processes: int = 128  # tasks: processes and threads (a JVM needs a few dozen)
     file_bytes: int = 64 << 20  # largest file a run may write; its scratch space
     stderr_bytes: int = 64 << 10  # kept for messages; the rest is read and dropped
+    # Past output_bytes, stdout is read and dropped and the run goes on (SandboxFusion's
+    # truncation), instead of ending it as over the output limit.
+    truncate_output: bool = False
 
     @property
     def wall(self) -> float:

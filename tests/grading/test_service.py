@@ -56,7 +56,9 @@ def test_run_code_as_sandboxfusion_answers(grader: Grader) -> None:
         body = {"code": "int main( {", "language": "cpp"}
         async with client.post(url + "run_code", json=body) as response:
             got = await response.json()
-        assert got["status"] == "Failed" and got["compile_result"]["status"] == "Error"
+        # (SandboxFusion's vocabulary: the compiler finished, with a non-zero code)
+        assert got["status"] == "Failed" and got["compile_result"]["status"] == "Finished"
+        assert got["compile_result"]["return_code"] == 1
         body = {"code": "while True: pass", "language": "python", "run_timeout": 0.5}
         async with client.post(url + "run_code", json=body) as response:
             got = await response.json()

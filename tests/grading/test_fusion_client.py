@@ -1,0 +1,182 @@
+"""gradeserver through SandboxFusion's own client (``sandbox-fusion`` from PyPI), as a
+trainer calls it (issue 43): each case is a request whose answer the client once raised
+on, retried for seconds, or read with another meaning than SandboxFusion's."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from sandbox_fusion import RunCodeRequest, RunStatus, SummaryMapping, run_code
+from sandbox_fusion import summary_run_code_result as summary
+
+VERL = Path(sys.prefix, "clients/verl")  # (see scripts/setup.sh)
+MAPPING = SummaryMapping(Success="ok", Failed="failed", CompileFailed="compile_failed",
+                         CompileTimeout="compile_timeout", RunFailed="run_failed",
+                         RunTimeout="run_timeout")  # fmt: skip
+
+
+def start(*options: str) -> tuple[subprocess.Popen[str], str]:
+    server = Path(sys.executable).parent / "gradeserver"
+    proc = subprocess.Popen([str(server), "--port", "0", "-j", "2", *options],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            start_new_session=True)  # fmt: skip
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    found = re.search(r"http://[\d.]+:\d+", line)
+    assert found is not None, line
+    return proc, found.group(0)
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=60)
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    proc, address = start()
+    yield address
+    stop(proc)
+
+
+def run(url: str, code: str, language: str = "python", **fields: object) -> object:
+    return run_code(RunCodeRequest(code=code, language=language, **fields), endpoint=url,
+                    max_attempts=5)  # fmt: skip
+
+
+def test_run_timeout_is_wall_clock(url: str) -> None:
+    start_at = time.monotonic()
+    got = run(url, "import time\ntime.sleep(3)\nprint('late')", run_timeout=1)
+    assert summary(got, MAPPING) == "run_timeout"
+    assert time.monotonic() - start_at < 2.5
+    assert got.run_result.cpu_time is not None and got.run_result.cpu_time < 0.5
+
+
+def test_a_memory_kill_has_a_return_code(url: str) -> None:
+    got = run(url, "x = bytearray(8 << 30)\nprint(len(x))")
+    assert got.run_result.return_code not in (None, 0)
+    assert summary(got, MAPPING) == "run_failed"  # (raised "no return code" before)
+
+
+def test_ten_megabytes_of_output_are_truncated_not_failed(url: str) -> None:
+    got = run(url, "import sys\nsys.stdout.write('x' * (10 << 20))\nprint('done', file=sys.stderr)")
+    assert summary(got, MAPPING) == "ok"
+    assert got.run_result.return_code == 0 and len(got.run_result.stdout) == 8 << 20
+    assert "done" in got.run_result.stderr
+
+
+def test_compile_results_in_sandboxfusions_vocabulary(url: str) -> None:
+    bad = run(url, "int main( {", "cpp")
+    assert bad.compile_result.status == "Finished" and bad.compile_result.return_code != 0
+    assert summary(bad, MAPPING) == "compile_failed"
+    good = run(url, "#include <cstdio>\nint main(){puts(\"hi\");}", "cpp")
+    assert good.compile_result is not None and good.compile_result.return_code == 0
+    assert summary(good, MAPPING) == "ok" and good.run_result.stdout == "hi\n"
+
+
+@pytest.mark.parametrize("language", ["python2", "racket", "pytest"])
+def test_a_language_this_machine_lacks_is_said_at_once(url: str, language: str) -> None:
+    start_at = time.monotonic()
+    got = run(url, "print 1", language)
+    assert time.monotonic() - start_at < 2  # (not retried by the client for ~18 s)
+    assert got.status == RunStatus.Failed and "not available on this grader" in got.message
+    assert summary(got, MAPPING) == "failed"
+
+
+@pytest.mark.parametrize(("body", "status", "what"), [
+    (b'{"code": "print(1)", "language": "cobol"}', 400, "unknown language"),
+    (b'{"code": "print(\\"\\ud800\\")", "language": "python"}', 400, "lone surrogate"),
+    (b"[" * 100_000 + b"]" * 100_000, 400, "nested too deeply"),
+])  # fmt: skip
+def test_bad_bodies_are_4xx_never_500(url: str, body: bytes, status: int, what: str) -> None:
+    got = requests.post(f"{url}/run_code", data=body, timeout=60,
+                        headers={"Content-Type": "application/json"})  # fmt: skip
+    assert got.status_code == status and what in got.json()["error"]
+
+
+def test_a_body_announced_larger_than_allowed_is_refused_at_once(url: str) -> None:
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(b"POST /run_code HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 50000000\r\n\r\n{\"code\":")  # fmt: skip
+        answer = sock.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 413")
+
+
+def test_overload_is_retried_by_the_client_and_loses_nothing() -> None:
+    proc, address = start("--queue", "1")
+    try:
+        code = "import time\ntime.sleep(0.2)\nprint(input())"
+        with ThreadPoolExecutor(12) as pool:
+            got = list(pool.map(lambda i: run(address, code, stdin=f"{i}\n"), range(12)))
+        assert [g.run_result.stdout for g in got] == [f"{i}\n" for i in range(12)]
+        metrics = requests.get(f"{address}/metrics", timeout=10).text
+        assert re.search(r"gradeserver_rejected_total [1-9]", metrics), metrics  # (retried)
+    finally:
+        stop(proc)
+
+
+def verl_sandbox_helper() -> object:
+    """verl 0.9.1's own sandbox_fusion helper, loaded from its file: it needs only requests
+    (verl's package __init__ would import torch, which the tests do not install)."""
+    import importlib.util
+
+    path = VERL / "verl/utils/reward_score/sandbox_fusion/utils.py"
+    assert path.is_file(), f"verl 0.9.1 is not in {VERL} (scripts/setup.sh --dev puts it there)"
+    spec = importlib.util.spec_from_file_location("verl_sandbox_fusion_utils", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_verls_helper_scores_through_gradeserver(url: str) -> None:
+    helper: Any = verl_sandbox_helper()
+    echo = "print(input())"
+    in_outs = {"inputs": ["1\n", "2\n"], "outputs": ["1\n", "2\n"]}
+    results, _ = helper.check_correctness(f"{url}/run_code", in_outs, echo, timeout=5)
+    assert results == [True, True]
+    results, meta = helper.check_correctness(f"{url}/run_code", in_outs,
+                                             "import time\ntime.sleep(3)", timeout=1)  # fmt: skip
+    assert results == [-3, -3], meta  # (a sleeper is a timeout, wall-clock, as SandboxFusion)
+
+
+def test_verls_helper_loses_no_reward_to_many_concurrent_requests(url: str) -> None:
+    """verl's helper sends each test as a request, up to max_concurrent at once, and scores
+    -1 for any answer but 200 after retrying only 504: each must wait for its turn."""
+    helper: Any = verl_sandbox_helper()
+    code = "import time\ntime.sleep(0.05)\nprint(input())"
+    in_outs = {"inputs": [f"{i}\n" for i in range(16)], "outputs": [f"{i}\n" for i in range(16)]}
+    with ThreadPoolExecutor(8) as pool:  # (8 completions x 16 tests: 128 requests at once)
+        got = list(pool.map(lambda _: helper.check_correctness(
+            f"{url}/run_code", in_outs, code, timeout=10)[0], range(8)))  # fmt: skip
+    assert got == [[True] * 16] * 8
+
+
+def test_overload_is_a_504_with_retry_after_on_sandboxfusions_endpoints() -> None:
+    proc, address = start("--queue", "1")
+    try:
+        body = {"code": "import time\ntime.sleep(0.5)", "language": "python"}
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(lambda _: requests.post(f"{address}/run_code", json=body,
+                                                            timeout=60), range(8)))  # fmt: skip
+        busy = [a for a in answers if a.status_code != 200]
+        assert busy and all(a.status_code == 504 and a.headers["Retry-After"] for a in busy)
+        grade = requests.post(f"{address}/grade", json=[], timeout=10)
+        assert grade.status_code == 400  # (ours: a bad body is still said so)
+    finally:
+        stop(proc)
