@@ -33,7 +33,8 @@ import logging
 import math
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -49,8 +50,11 @@ MODES = ("dataset", "pass-rate", "first-n")
 # the trainer's (and ignored).
 ROW_FIELDS = ("mode", "reward_mode", "n", "first_n", "time_limit", "language", "fn_name")
 ON_INFRA_ERROR = ("score", "raise")
+PUBLIC = ("compute_score", "compute_score_float", "compute_score_batch", "compute_score_async",
+          "RewardError", "InfraError", "infra_failures", "close")  # fmt: skip
 
 _graders: dict[tuple[object, ...], Grader] = {}
+_helper_pool: ThreadPoolExecutor | None = None
 _lock = threading.Lock()
 _failures = [0]
 _log = logging.getLogger(__name__)
@@ -208,8 +212,8 @@ def compute_score(
     _check_language(grader, options)
     language = options["language"]
     if suite is not None:
-        result = grader.grade_tests(suite.tests, options["time_limit"], solution_str,
-                                    language, suite.call)  # fmt: skip
+        result = _off_main_thread(grader, lambda: grader.grade_tests(
+            suite.tests, options["time_limit"], solution_str, language, suite.call))  # fmt: skip
     else:
         if not options["dataset"]:
             raise RewardError(
@@ -217,10 +221,51 @@ def compute_score(
                 f"or set ${DATASET_ENV}"
             )
         try:
-            result = grader.grade(str(ground_truth), solution_str, language)
+            result = _off_main_thread(
+                grader, lambda: grader.grade(str(ground_truth), solution_str, language)
+            )
         except FatalError as exc:  # (an id the dataset does not have)
             raise RewardError(str(exc)) from None
     return _scored(result, options)
+
+
+def compute_score_float(
+    data_source: str,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> float:
+    """``compute_score``'s score alone, for callers that take a number: verl's PRIME
+    manager (``float(result[0])`` of anything but a number), TRL's reward functions."""
+    return float(
+        compute_score(data_source, solution_str, ground_truth, extra_info, **kwargs)["score"]
+    )
+
+
+def _off_main_thread(grader: Grader, call: Callable[[], GradeResult]) -> GradeResult:
+    """``call()``; from the main thread, run by a helper thread while the main thread
+    waits, so that an exception a signal handler raises there (verl's compute_score_timeout
+    is a SIGALRM raising TimeoutError) ends the wait at once and stops the grading between
+    tests, rather than reaching the sandbox's client mid-run (read as a lost jail and run
+    again)."""
+    if threading.current_thread() is not threading.main_thread():
+        return call()
+    cancel = threading.Event()
+    future = _helpers().submit(grader.cancellable, cancel, call)
+    try:
+        return future.result()
+    except BaseException:
+        cancel.set()
+        raise
+
+
+def _helpers() -> ThreadPoolExecutor:
+    global _helper_pool
+    with _lock:
+        if _helper_pool is None:
+            _helper_pool = ThreadPoolExecutor(4, thread_name_prefix="rewards")
+        return _helper_pool
 
 
 def _scored(result: GradeResult, options: dict[str, Any]) -> dict[str, Any]:
@@ -248,8 +293,6 @@ def compute_score_batch(
     **kwargs: Any,
 ) -> list[dict[str, Any]]:
     """Lists in, a list out, in order; the completions are graded in parallel."""
-    from concurrent.futures import ThreadPoolExecutor
-
     from problemtools_py.cpus import usable_cores
 
     infos = list(extra_infos) if extra_infos is not None else [None] * len(solution_strs)
@@ -276,6 +319,17 @@ async def compute_score_async(
     )
 
 
+def _forget_inherited() -> None:
+    """In a forked child (verl's PRIME manager forks a process pool): the parent's graders
+    and their sandboxes are the parent's; this process makes its own."""
+    global _helper_pool
+    _graders.clear()
+    _helper_pool = None
+
+
+os.register_at_fork(after_in_child=_forget_inherited)
+
+
 @atexit.register
 def close() -> None:
     """Close every grader (and its sandboxes): no process outlives the trainer."""
@@ -284,3 +338,17 @@ def close() -> None:
         _graders.clear()
     for grader in graders:
         grader.close()
+    global _helper_pool
+    with _lock:
+        pool, _helper_pool = _helper_pool, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+if __name__ != "problemtools_py.rewards":  # pragma: no cover (checked in a subprocess)
+    # Loaded from its file path (verl's custom_reward_function.path): its functions are the
+    # installed package's, so that they pickle by name (verl's PRIME manager sends them to
+    # a process pool) and share one set of graders with it.
+    from problemtools_py import rewards as _installed
+
+    globals().update({name: getattr(_installed, name) for name in PUBLIC})

@@ -16,11 +16,11 @@ import itertools
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from problemtools_py.cpus import cores_to_pin, usable_cores
 from problemtools_py.errors import FatalError
@@ -43,6 +43,8 @@ from problemtools_py.judge import python2
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import RunResult
 from problemtools_py.window import ordered_window
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from problemtools_py.dataset.reader import Dataset
@@ -332,8 +334,13 @@ class Grader:
 
     def _graded(self, cancel: threading.Event, problem_id: str, completion: str) -> GradeResult:
         """grade() in a grade_many worker, which ``cancel`` stops between tests."""
+        return self.cancellable(cancel, lambda: self.grade(problem_id, completion))
+
+    def cancellable(self, cancel: threading.Event, call: Callable[[], T]) -> T:
+        """``call()`` (a grading of this grader's) in this thread, stopped between tests
+        (raising Cancelled) once ``cancel`` is set."""
         self._worker.cancel = cancel
         try:
-            return self.grade(problem_id, completion)
+            return call()
         finally:
             self._worker.cancel = None

@@ -20,8 +20,8 @@ import pytest
 import requests
 from sandbox_fusion import RunCodeRequest, RunStatus, SummaryMapping, run_code
 from sandbox_fusion import summary_run_code_result as summary
+from verl_code import load
 
-VERL = Path(sys.prefix, "clients/verl")  # (see scripts/setup.sh)
 MAPPING = SummaryMapping(Success="ok", Failed="failed", CompileFailed="compile_failed",
                          CompileTimeout="compile_timeout", RunFailed="run_failed",
                          RunTimeout="run_timeout")  # fmt: skip
@@ -130,18 +130,9 @@ def test_overload_is_retried_by_the_client_and_loses_nothing() -> None:
         stop(proc)
 
 
-def verl_sandbox_helper() -> object:
-    """verl 0.9.1's own sandbox_fusion helper, loaded from its file: it needs only requests
-    (verl's package __init__ would import torch, which the tests do not install)."""
-    import importlib.util
-
-    path = VERL / "verl/utils/reward_score/sandbox_fusion/utils.py"
-    assert path.is_file(), f"verl 0.9.1 is not in {VERL} (scripts/setup.sh --dev puts it there)"
-    spec = importlib.util.spec_from_file_location("verl_sandbox_fusion_utils", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def verl_sandbox_helper() -> Any:
+    """verl 0.9.1's own sandbox_fusion helper (it needs only requests)."""
+    return load("utils/reward_score/sandbox_fusion/utils.py")
 
 
 def test_verls_helper_scores_through_gradeserver(url: str) -> None:

@@ -1,0 +1,109 @@
+"""problemtools_py.rewards as verl 0.9.1's own code calls it (issue 43): its loader of a
+custom_reward_function (by file path and by pkg://), its PRIME manager's process pool,
+its naive manager's compute_score_timeout (a SIGALRM) and its reward loop's reading of
+the result. verl's code runs as verl wrote it (see verl_code: no torch here)."""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+from verl_code import functions, load
+
+from problemtools_py import rewards
+
+REWARDS_FILE = str(Path(rewards.__file__))
+ECHO = "```python\nprint(input())\n```"
+TESTS = [["1\n", "1\n"], ["2\n", "2\n"]]
+
+
+@pytest.fixture(scope="module")
+def import_utils() -> Any:
+    return load("utils/import_utils.py")
+
+
+# verl's wrapping of a custom_reward_function with its reward_kwargs (trainer/ppo/reward.py)
+WRAP = functions("trainer/ppo/reward.py", ("_call_with_kwargs", "_call_with_kwargs_async"), {})
+
+
+@pytest.mark.parametrize("path", [REWARDS_FILE, "pkg://problemtools_py.rewards",
+                                  "pkg://problemtools_py/rewards"])  # fmt: skip
+def test_verls_loader_finds_a_function_that_pickles(import_utils: Any, path: str) -> None:
+    found = import_utils.load_extern_object(module_path=path, object_name="compute_score")
+    assert pickle.loads(pickle.dumps(found)) is rewards.compute_score
+    wrapped = partial(WRAP["_call_with_kwargs"], found, {"mode": "pass-rate"})
+    assert wrapped("code", ECHO, TESTS, {})["score"] == 1.0
+
+
+def test_the_prime_managers_process_pool_scores_every_completion(import_utils: Any) -> None:
+    """verl's PRIME manager: compute_score in a process pool (forked), float(result[0]) of
+    anything but a number; compute_score_float is what it takes."""
+    space = functions("workers/reward_manager/prime.py",
+                      ("single_compute_score", "parallel_compute_score_async"),
+                      {"asyncio": asyncio, "ProcessPoolExecutor": ProcessPoolExecutor,
+                       "partial": partial, "psutil": psutil,
+                       **functions("utils/ray_utils.py", ("get_event_loop",),
+                                   {"asyncio": asyncio})})  # fmt: skip
+    raw = import_utils.load_extern_object(REWARDS_FILE, "compute_score_float")
+    score = partial(WRAP["_call_with_kwargs"], raw, {})
+    rewards.compute_score("code", ECHO, TESTS)  # (a grader in the parent, before the fork)
+    completions = [ECHO, "```python\nprint(0)\n```", "no code"]
+    got = asyncio.run(space["parallel_compute_score_async"](
+        score, completions, [TESTS] * 3, ["code"] * 3, None, num_processes=2))  # fmt: skip
+    assert got == [1.0, 0.0, 0.0]
+
+
+def test_a_sigalrm_timeout_ends_the_call_at_once() -> None:
+    """verl's naive manager bounds each compute_score with SIGALRM (main thread only); the
+    TimeoutError must reach it, not be taken for a lost jail and the test run again."""
+    space = functions("workers/reward_manager/naive.py", ("_score_timeout",),
+                      {"signal": signal, "contextmanager": __import__("contextlib").contextmanager})
+    sleeper = "```python\nimport time\ntime.sleep(30)\n```"
+    start = time.monotonic()
+    with pytest.raises(TimeoutError), space["_score_timeout"](1.0):
+        rewards.compute_score("code", sleeper, TESTS, {"time_limit": 20})
+    assert time.monotonic() - start < 3
+    assert rewards.compute_score("code", ECHO, TESTS)["score"] == 1.0  # (the grader goes on)
+
+
+def test_the_reward_loops_reading_of_the_result(import_utils: Any) -> None:
+    """verl's reward-loop managers take result["score"] as the reward and gather every
+    key into reward_extra_info, one list per key (so every result must have them all)."""
+    raw = import_utils.load_extern_object(REWARDS_FILE, "compute_score_async")
+    score = partial(WRAP["_call_with_kwargs_async"], raw, {"details": True})
+    completions = [ECHO, "```python\nprint(0)\n```", "no code", "```python\ndef (\n```"]
+
+    async def loop() -> list[dict[str, Any]]:
+        return await asyncio.gather(*[score(data_source="code", solution_str=c,
+                                            ground_truth=TESTS, extra_info={"num_turns": None})
+                                      for c in completions])  # fmt: skip
+
+    results = asyncio.run(loop())
+    extra: dict[str, list[Any]] = {}
+    for result in results:
+        for key, value in result.items():
+            extra.setdefault(key, []).append(value)
+    assert {len(v) for v in extra.values()} == {len(completions)}
+    assert [float(r["score"]) for r in results] == [1.0, 0.0, 0.0, 0.0]
+
+
+def test_the_file_loaded_by_path_is_the_installed_module() -> None:
+    code = ("import importlib.util\n"
+            f"spec = importlib.util.spec_from_file_location('custom_module_1', {REWARDS_FILE!r})\n"
+            "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+            "from problemtools_py import rewards\n"
+            "print(m.compute_score is rewards.compute_score, m.RewardError is rewards.RewardError)\n")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout  # fmt: skip
+    assert out.split() == ["True", "True"]
+
