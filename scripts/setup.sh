@@ -61,11 +61,13 @@ fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 if [ "$dev" -eq 1 ]; then
   .venv/bin/python -m pip install -q -e ".[dev]"
-  # Trainers' own client code, run against gradeserver by the tests: verl's sandbox helper
-  # needs only requests, and verl's dependencies (torch, ...) are gigabytes: none of them.
+  # Trainers' own client code, which the tests run against our rewards and gradeserver
+  # (tests/clientcode.py): their dependencies (torch, ...) are gigabytes, so none of them.
   # Kept apart from site-packages: verl's wheel has a top-level "tests" package.
-  [ -d .venv/clients/verl ] || .venv/bin/python -m pip install -q --no-deps \
-    --target .venv/clients/verl "verl==0.9.1"
+  for client in verl==0.9.1 trl==1.16.0; do
+    [ -d ".venv/clients/${client%%=*}" ] || .venv/bin/python -m pip install -q --no-deps \
+      --target ".venv/clients/${client%%=*}" "$client"
+  done
   # An editable install is not byte-compiled (pip compiles a regular one): without this,
   # where PYTHONDONTWRITEBYTECODE is set every command compiles its modules anew (40 ms).
   .venv/bin/python -m compileall -q -j 0 problemtools_py >/dev/null

@@ -1,7 +1,7 @@
 """problemtools_py.rewards as verl 0.9.1's own code calls it (issue 43): its loader of a
 custom_reward_function (by file path and by pkg://), its PRIME manager's process pool,
 its naive manager's compute_score_timeout (a SIGALRM) and its reward loop's reading of
-the result. verl's code runs as verl wrote it (see verl_code: no torch here)."""
+the result. verl's code runs as verl wrote it (see clientcode: no torch here)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from typing import Any
 
 import psutil
 import pytest
-from verl_code import functions, load
+from clientcode import functions, load
 
 from problemtools_py import rewards
 
@@ -29,11 +29,11 @@ TESTS = [["1\n", "1\n"], ["2\n", "2\n"]]
 
 @pytest.fixture(scope="module")
 def import_utils() -> Any:
-    return load("utils/import_utils.py")
+    return load("verl/utils/import_utils.py")
 
 
 # verl's wrapping of a custom_reward_function with its reward_kwargs (trainer/ppo/reward.py)
-WRAP = functions("trainer/ppo/reward.py", ("_call_with_kwargs", "_call_with_kwargs_async"), {})
+WRAP = functions("verl/trainer/ppo/reward.py", ("_call_with_kwargs", "_call_with_kwargs_async"), {})
 
 
 @pytest.mark.parametrize("path", [REWARDS_FILE, "pkg://problemtools_py.rewards",
@@ -48,11 +48,11 @@ def test_verls_loader_finds_a_function_that_pickles(import_utils: Any, path: str
 def test_the_prime_managers_process_pool_scores_every_completion(import_utils: Any) -> None:
     """verl's PRIME manager: compute_score in a process pool (forked), float(result[0]) of
     anything but a number; compute_score_float is what it takes."""
-    space = functions("workers/reward_manager/prime.py",
+    space = functions("verl/workers/reward_manager/prime.py",
                       ("single_compute_score", "parallel_compute_score_async"),
                       {"asyncio": asyncio, "ProcessPoolExecutor": ProcessPoolExecutor,
                        "partial": partial, "psutil": psutil,
-                       **functions("utils/ray_utils.py", ("get_event_loop",),
+                       **functions("verl/utils/ray_utils.py", ("get_event_loop",),
                                    {"asyncio": asyncio})})  # fmt: skip
     raw = import_utils.load_extern_object(REWARDS_FILE, "compute_score_float")
     score = partial(WRAP["_call_with_kwargs"], raw, {})
@@ -66,7 +66,7 @@ def test_the_prime_managers_process_pool_scores_every_completion(import_utils: A
 def test_a_sigalrm_timeout_ends_the_call_at_once() -> None:
     """verl's naive manager bounds each compute_score with SIGALRM (main thread only); the
     TimeoutError must reach it, not be taken for a lost jail and the test run again."""
-    space = functions("workers/reward_manager/naive.py", ("_score_timeout",),
+    space = functions("verl/workers/reward_manager/naive.py", ("_score_timeout",),
                       {"signal": signal, "contextmanager": __import__("contextlib").contextmanager})
     sleeper = "```python\nimport time\ntime.sleep(30)\n```"
     start = time.monotonic()

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 import requests
+from clientcode import load
 from sandbox_fusion import RunCodeRequest, RunStatus, SummaryMapping, run_code
 from sandbox_fusion import summary_run_code_result as summary
-from verl_code import load
 
 MAPPING = SummaryMapping(Success="ok", Failed="failed", CompileFailed="compile_failed",
                          CompileTimeout="compile_timeout", RunFailed="run_failed",
@@ -132,7 +132,7 @@ def test_overload_is_retried_by_the_client_and_loses_nothing() -> None:
 
 def verl_sandbox_helper() -> Any:
     """verl 0.9.1's own sandbox_fusion helper (it needs only requests)."""
-    return load("utils/reward_score/sandbox_fusion/utils.py")
+    return load("verl/utils/reward_score/sandbox_fusion/utils.py")
 
 
 def test_verls_helper_scores_through_gradeserver(url: str) -> None:
