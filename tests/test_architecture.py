@@ -110,7 +110,7 @@ def test_layers_point_down() -> None:
 # floor below its own; products on one floor never reach each other.
 FLOORS: dict[str, int] = {
     "__main__": 9,  # python -m problemtools_py
-    "cli": 8, "rewards_trl": 8,  # (TRL's face of grading, on verl's)
+    "cli": 8, "rewards_trl": 8, "verifiers_env": 8,  # (TRL's and verifiers' faces)
     "rewards": 7,  # verl's face of grading
     "convert": 6, "grading": 6,
     "verify": 5, "dataset": 5,
