@@ -5,8 +5,10 @@ the grader's side (``grader_error``: no reward)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,7 +17,7 @@ from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
 
 if TYPE_CHECKING:  # (the judge's build machinery: imported when a completion needs it)
-    from problemtools_py.judge.compile import Executable
+    from problemtools_py.judge.compile import Builder, Executable
     from problemtools_py.judge.languages import Language
 
 COMPILE_LIMITS = Limits(cpu_seconds=60.0, memory_bytes=2 << 30, output_bytes=1 << 20,
@@ -42,6 +44,8 @@ class Compiler:
 
         self.pool = SandboxPool(max(1, jobs))
         self.builder = Builder(self.pool, COMPILE_LIMITS)
+        self._builders = {COMPILE_LIMITS.cpu_seconds: self.builder}
+        self._lock = threading.Lock()
         self.languages = Languages.load()
 
     def close(self) -> None:
@@ -55,8 +59,12 @@ class Compiler:
         table = self.languages.table
         return frozenset(code for code in table if table[code].missing_tool() is None)
 
-    def build(self, code: str, language_code: str) -> Executable | GradeResult:
-        """The built program, or the result that ends the completion."""
+    def build(
+        self, code: str, language_code: str, seconds: float | None = None
+    ) -> Executable | GradeResult:
+        """The built program, or the result that ends the completion (``seconds``: the
+        compile's CPU time limit, when not the usual; its wall clock stops it at twice
+        that and a second)."""
         language = self.languages.get(language_code)
         if language is None:
             return GradeResult(None, Status.GRADER_ERROR, message=f"no language {language_code!r}")
@@ -64,10 +72,24 @@ class Compiler:
         if missing is not None:
             why = f"'{missing}' for {language.name} is not installed on the grader"
             return GradeResult(None, Status.GRADER_ERROR, message=why)
-        build = self.builder.build(language, {file_name(language, code): code.encode()})
+        build = self._builder(seconds).build(language, {file_name(language, code): code.encode()})
         if build.executable is None:
             return GradeResult(0.0, Status.COMPILE_ERROR, message=build.message[:500])
         return build.executable
+
+    def _builder(self, seconds: float | None) -> Builder:
+        from problemtools_py.judge.compile import Builder
+
+        if seconds is None:
+            return self.builder
+        with self._lock:
+            found = self._builders.get(seconds)
+            if found is None:
+                limits = dataclasses.replace(COMPILE_LIMITS, cpu_seconds=seconds)
+                found = Builder(self.pool, limits)
+                if len(self._builders) < 32:  # (callers' limits: a few, kept)
+                    self._builders[seconds] = found
+            return found
 
 
 def place(exe: Executable, work: Path) -> list[Path]:

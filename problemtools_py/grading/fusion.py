@@ -15,8 +15,11 @@
 - stdout past :data:`RUN_OUTPUT` is dropped and the run goes on (SandboxFusion truncates);
   stderr keeps its last 64 KiB.
 - ``compile_result``: ``Finished`` with ``return_code`` 0 when a compiled language built, 1
-  and the compiler's message when it did not (SandboxFusion's ``Error`` means the sandbox
-  failed, and only that); None for interpreted languages."""
+  and the compiler's message when it did not, ``TimeLimitExceeded`` past
+  ``compile_timeout`` (SandboxFusion's ``Error`` means the sandbox failed, and only
+  that); None for interpreted languages.
+- ``memory_limit_MB`` and ``compile_timeout`` are honoured (absent or 0: the server's).
+  ``files`` and ``fetch_files`` are not (yet): ignored."""
 
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from typing import Any
 
 from problemtools_py.grading.extract import language_named
 from problemtools_py.grading.results import GradeResult, Status
+from problemtools_py.judge.compile import TOO_LONG
 from problemtools_py.sandbox.results import Outcome, RunResult
 
 RUN_OUTPUT = 8 << 20
@@ -74,7 +78,9 @@ def run_response(found: RunResult | GradeResult, compiled: bool) -> dict[str, An
     """SandboxFusion's RunCodeResponse for one run (``compiled``: its language builds)."""
     if isinstance(found, GradeResult):
         if found.status in (Status.COMPILE_ERROR, Status.CODE_TOO_LARGE):
-            compile_result = _command("Finished", None, 1, "", found.message)
+            slow = found.message.startswith(TOO_LONG)  # (killed at compile_timeout)
+            compile_result = _command("TimeLimitExceeded" if slow else "Finished", None,
+                                      137 if slow else 1, "", found.message)  # fmt: skip
             return {**failed(""), "compile_result": compile_result}
         return {**failed(found.message), "status": "SandboxError"}
     timed_out = found.outcome is Outcome.TLE

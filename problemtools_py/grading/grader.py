@@ -38,7 +38,7 @@ from problemtools_py.grading.results import (
 )
 from problemtools_py.grading.sessions import Sessions
 from problemtools_py.grading.syntax import SyntaxCheck
-from problemtools_py.grading.testrun import Cancelled, TestRun
+from problemtools_py.grading.testrun import Cancelled, RunLimits, TestRun
 from problemtools_py.judge import python2
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import RunResult
@@ -233,36 +233,41 @@ class Grader:
         return code_language, callbased.harness(code, call) if call else code, None
 
     def execute(
-        self,
-        code: str,
-        language: str,
-        stdin: str,
-        time_limit: float,
-        output_bytes: int,
-        wall_clock: bool = False,
+        self, code: str, language: str, stdin: str, limits: RunLimits
     ) -> RunResult | GradeResult:
         """Run a program (its text, no fences) once on ``stdin``: its run, or the result
         that ended it first (``compile_error``, ``grader_error``, ``harness_overload``,
-        ``code_too_large``). ``wall_clock``: as SandboxFusion runs it, ``time_limit`` is
-        wall-clock seconds (and CPU seconds too), and stdout past ``output_bytes`` is
-        dropped while the program goes on."""
+        ``code_too_large``), under ``limits`` (see RunLimits). A failure of the grader's
+        side is its ``grader_error``, never an exception."""
+        try:
+            return self._execute(code, language, stdin, limits)
+        except (Cancelled, FatalError):
+            raise
+        except Exception as exc:
+            why = f"{type(exc).__name__}: {exc}"[:300]
+            return GradeResult(None, Status.GRADER_ERROR, message=why)
+
+    def _execute(
+        self, code: str, language: str, stdin: str, limits: RunLimits
+    ) -> RunResult | GradeResult:
         if (size := len(code.encode())) > MAX_PROGRAM_BYTES:
             return too_large("the program", size, MAX_PROGRAM_BYTES, "bytes")
         exe = None
         if language != "python3":
-            built = self._compiler().build(code, language)
+            built = self._compiler().build(code, language, limits.compile_seconds)
             if isinstance(built, GradeResult):
                 return built
             exe = built
         self._warmed()
+        memory = limits.memory_mb or self.settings.memory_mb
         with self.pool.sandbox() as box:
-            work = self.sessions.session(box, f"{language}\0{code}")
+            work = self.sessions.session(box, f"{language}\0{code}", memory)
             placed = self._place(work, code, exe)
-            heap = self.settings.memory_mb - (exe.extra_memory_mb if exe else 0)
+            heap = memory - (exe.extra_memory_mb if exe else 0)
             argv = tuple(exe.argv(max(64, heap))) if exe is not None else None
             run = TestRun(box, self.settings, lambda: self.sessions.reopen(box), argv=argv)
             try:
-                found = run.execute(stdin, time_limit, output_bytes, wall_clock)
+                found = run.execute(stdin, limits, memory)
             finally:
                 remove(placed)
         if found is None:

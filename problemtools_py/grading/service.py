@@ -33,6 +33,7 @@ from problemtools_py.grading.extract import language_of_tag
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.problems import inline_tests
 from problemtools_py.grading.results import GradeResult, Status
+from problemtools_py.grading.testrun import RunLimits
 from problemtools_py.sandbox.results import RunResult
 
 MAX_BODY = 16 << 20
@@ -42,6 +43,7 @@ ADMITTED = ("/grade", *FUSION_PATHS)
 # the most CPU seconds a request may ask for one run (run_timeout, time_limit): one run
 # holds a grader for that long, and the queue is bounded, not the time
 MAX_SECONDS = 60.0
+MAX_MEMORY_MB = 16 << 10  # the most memory a request may ask for one run
 
 
 class BadRequest(ValueError):
@@ -250,14 +252,32 @@ class Service:
             return web.json_response(fusion.failed(str(exc)))
         stdin = body.get("stdin") or ""
         f"{body['code']}{stdin}".encode()  # (a lone surrogate: 400, see _errors)
-        timeout = _seconds(body.get("run_timeout"), 10, "run_timeout")
+        limits = self._run_limits(body, 10)
         start = time.perf_counter()
-        found = await self._work(Grader.execute, body["code"], language, str(stdin),
-                                 timeout, fusion.RUN_OUTPUT, True)  # fmt: skip
+        found = await self._work(Grader.execute, body["code"], language, str(stdin), limits)
         self.metrics.tests += 1
         self.metrics.test_seconds += time.perf_counter() - start
         compiled = language != "python3" and self.grader.compiles(language)
         return web.json_response(fusion.run_response(found, compiled))
+
+    def _run_limits(self, fields: dict[str, Any], default: float) -> RunLimits:
+        """SandboxFusion's limits of a request: run_timeout (wall-clock seconds),
+        compile_timeout and memory_limit_MB (absent or 0: ours)."""
+        memory = fields.get("memory_limit_MB")
+        if memory in (None, 0, ""):
+            memory = None
+        elif not (isinstance(memory, int) and not isinstance(memory, bool)
+                  and 0 < memory <= MAX_MEMORY_MB):  # fmt: skip
+            raise BadRequest(
+                f"memory_limit_MB must be a whole number of MiB in (0, {MAX_MEMORY_MB}]"
+            )
+        compile_seconds = fields.get("compile_timeout")
+        return RunLimits(
+            _seconds(fields.get("run_timeout"), default, "run_timeout"), fusion.RUN_OUTPUT,
+            wall_clock=True, memory_mb=memory,
+            compile_seconds=None if compile_seconds in (None, 0, "")
+            else _seconds(compile_seconds, 0, "compile_timeout"),
+        )  # fmt: skip
 
     def _fusion_language(self, name: object) -> str:
         try:
@@ -277,11 +297,11 @@ class Service:
         except fusion.Unavailable as exc:
             return web.json_response({"id": body.get("id"), "accepted": False, "extracted_code": "",
                                       "tests": [], "extra": {"error": str(exc)}})  # fmt: skip
-        timeout = _seconds(config.get("run_timeout"), self.time_limit, "run_timeout")
+        limits = self._run_limits(config, self.time_limit)
         found = await asyncio.to_thread(self.grader.extract, body["completion"], language)
         code = found[1] if found is not None else ""
         runs = await asyncio.gather(*[
-            self._work(Grader.execute, code, language, stdin, timeout, fusion.RUN_OUTPUT, True)
+            self._work(Grader.execute, code, language, stdin, limits)
             for stdin, _ in cases
         ]) if code else []  # fmt: skip
         tests = []

@@ -29,6 +29,20 @@ def _dataset_rule(output: str, expected: str) -> str | None:
     return found[1] if found is not None else None
 
 
+@dataclass(frozen=True)
+class RunLimits:
+    """One run's limits (Grader.execute). ``wall_clock``: as SandboxFusion runs programs,
+    ``seconds`` is wall-clock seconds (and CPU seconds too), and stdout past
+    ``output_bytes`` is dropped while the program goes on. ``memory_mb`` and
+    ``compile_seconds``: the grader's own when None."""
+
+    seconds: float
+    output_bytes: int
+    wall_clock: bool = False
+    memory_mb: int | None = None
+    compile_seconds: float | None = None
+
+
 class Cancelled(Exception):
     """grade_many's caller stopped: the result will never be read."""
 
@@ -125,17 +139,14 @@ class TestRun:
         cpu, wall = (run.cpu_seconds, run.wall_seconds) if run is not None else (0.0, 0.0)
         return GradeResult(reward, status, index, cpu, wall, index + 1, why, self.retries)
 
-    def execute(
-        self, stdin: str, time_limit: float, output_bytes: int, wall_clock: bool = False
-    ) -> RunResult | None:
-        """One run with nothing to compare to (``/run_code``); None when starved. With
-        ``wall_clock``, SandboxFusion's limits (see Grader.execute)."""
-        memory = self.settings.memory_mb << 20
-        if wall_clock:  # (the wall clock is the limit: a run it stopped is a timeout)
-            limits = Limits(time_limit, memory, output_bytes, wall_seconds=time_limit,
+    def execute(self, stdin: str, run: RunLimits, memory_mb: int) -> RunResult | None:
+        """One run with nothing to compare to (``/run_code``); None when starved."""
+        memory = memory_mb << 20
+        if run.wall_clock:  # (the wall clock is the limit: a run it stopped is a timeout)
+            limits = Limits(run.seconds, memory, run.output_bytes, wall_seconds=run.seconds,
                             truncate_output=True)  # fmt: skip
             return self._attempt(limits, stdin.encode("utf-8"))
-        return self._limited(stdin, Limits(time_limit, memory, output_bytes))
+        return self._limited(stdin, Limits(run.seconds, memory, run.output_bytes))
 
     def _one(self, stdin: str, expected: str, time_limit: float) -> RunResult | None:
         """One test's run; None when the machine starved it past the retries left."""

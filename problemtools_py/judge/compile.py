@@ -27,6 +27,9 @@ SCRIPT_NAMES = ("build", "run")
 _JAVA_MAIN = re.compile(r"public\s+static\s+void\s+main\s*\(")
 
 
+TOO_LONG = "compilation took too long"  # (a build stopped at its time limit)
+
+
 @dataclass(frozen=True)
 class Executable:
     """A built program: a directory (bound at /prog when it runs) and its run command."""
@@ -284,7 +287,7 @@ class Builder:
         if result.ok:
             return output, True
         why = (
-            "compilation took too long"
+            TOO_LONG
             if result.outcome is Outcome.TLE
             else (
                 "the compiler ran out of memory"

@@ -171,3 +171,23 @@ def test_overload_is_a_504_with_retry_after_on_sandboxfusions_endpoints() -> Non
         assert grade.status_code == 400  # (ours: a bad body is still said so)
     finally:
         stop(proc)
+
+
+def test_memory_limit_mb_is_the_runs(url: str) -> None:
+    """(verl's helper sends memory_limit_MB; the SandboxFusion client's model has no such
+    field.)"""
+    helper = verl_sandbox_helper()
+    code = "x = bytearray(300 << 20)\nprint(len(x) >> 20)"
+    small, error = helper.call_sandbox_api(f"{url}/run_code", code, "", 10, 10, 128, "python")
+    assert error is None and small["status"] == "Failed"
+    assert small["run_result"]["return_code"] not in (None, 0)
+    large, error = helper.call_sandbox_api(f"{url}/run_code", code, "", 10, 10, 1024, "python")
+    assert error is None and large["run_result"]["stdout"] == "300\n"
+
+
+def test_compile_timeout_is_the_compiles(url: str) -> None:
+    code = "#include <bits/stdc++.h>\nint main(){std::cout << 1;}\n"
+    slow = run(url, code, "cpp", compile_timeout=0.05)
+    assert slow.compile_result.status == "TimeLimitExceeded"
+    assert summary(slow, MAPPING) == "compile_timeout"
+    assert summary(run(url, code, "cpp", compile_timeout=30), MAPPING) == "ok"
