@@ -13,6 +13,7 @@ import pytest
 from problemtools_py import rewards
 from problemtools_py.grading import Grader
 from problemtools_py.grading.results import MAX_COMPLETION_CHARS, MAX_PROGRAM_BYTES, Settings
+from problemtools_py.grading.testrun import RunLimits
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.inside import NOFILE
 from problemtools_py.sandbox.protocol import LEAN_LOOP
@@ -49,7 +50,7 @@ def test_a_program_over_the_size_bound_is_code_too_large(grader: Grader) -> None
     result = grader.grade(IDS["yes"], py(big))
     assert (result.reward, result.status) == (0.0, "code_too_large"), result
     assert "at most 262,144" in result.message
-    ran = grader.execute(big, "python3", "", 1.0, 1 << 20)
+    ran = grader.execute(big, "python3", "", RunLimits(1.0, 1 << 20))
     assert getattr(ran, "status", None) == "code_too_large"
     fits = "print('YES')\n#" + "x" * (MAX_PROGRAM_BYTES - 100) + "\n"
     assert grader.grade(IDS["yes"], py(fits)).reward == 1.0

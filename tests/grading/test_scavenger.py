@@ -15,6 +15,7 @@ import pytest
 from problemtools_py import rewards
 from problemtools_py.grading import Grader
 from problemtools_py.grading.results import Settings
+from problemtools_py.grading.testrun import RunLimits
 from tests.grading.test_grader import IDS, dataset, py  # noqa: F401 (a fixture)
 
 # The honest program of problem "yes" (answer YES), with a mark the scavenger looks for.
@@ -53,13 +54,13 @@ def test_a_scavenger_finds_nothing_of_the_completion_before(one_sandbox: Grader,
         assert one_sandbox.grade(IDS["yes"], py(SCAVENGER)).status == "wrong_answer"
         # a run of its own (gradeserver's /run_code): its output says what it found
         assert one_sandbox.grade(IDS["yes"], py(honest)).reward == 1.0
-        found = one_sandbox.execute(SCAVENGER, "python3", "", 10.0, 1 << 20)
+        found = one_sandbox.execute(SCAVENGER, "python3", "", RunLimits(10.0, 1 << 20))
         assert getattr(found, "stdout", b"") == b"nothing\n", found
 
 
 def test_the_scavenger_does_find_a_program_in_its_own_run(one_sandbox: Grader) -> None:
     """The check can fail: the same scan finds the mark in a program that holds it."""
-    found = one_sandbox.execute(SCAVENGER + f"# {HONEST}\n", "python3", "", 10.0, 1 << 20)
+    found = one_sandbox.execute(SCAVENGER + f"# {HONEST}\n", "python3", "", RunLimits(10.0, 1 << 20))
     assert getattr(found, "stdout", b"") == b"YES\n", found
 
 
