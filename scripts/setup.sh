@@ -3,11 +3,51 @@
 # judge needs (apt-get, as root or through sudo), then create .venv with the package.
 #   bash scripts/setup.sh         # the package and its commands
 #   bash scripts/setup.sh --dev   # also the test and lint tools, as an editable install
+#   bash scripts/setup.sh --languages node,go,rust   # also these toolchains, then probe
+#                                 # each language in the sandbox (gradeserver offers them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dev=0
-[ "${1:-}" = "--dev" ] && dev=1
+languages=""
+while [ "$#" -gt 0 ]; do
+  case "$1" in
+    --dev) dev=1 ;;
+    --languages) languages="${2:?--languages needs a list, such as node,go,rust}"; shift ;;
+    --languages=*) languages="${1#--languages=}" ;;
+    *) echo "setup: unknown option $1 (--dev, --languages LIST)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# Debian packages of the languages languages.yaml defines, by the names callers use.
+language_packages() {
+  case "$1" in
+    node|nodejs|javascript|js) echo nodejs ;;
+    typescript|ts) echo nodejs node-typescript ;;
+    go|golang) echo golang-go ;;
+    rust|rs) echo rustc ;;
+    kotlin|kt) echo kotlin ;;
+    csharp|cs|c#) echo mono-mcs mono-runtime ;;
+    fsharp|fs) echo fsharp ;;
+    haskell|hs) echo ghc ;;
+    scala) echo scala ;;
+    pascal) echo fp-compiler ;;
+    fortran) echo gfortran ;;
+    d) echo gdc ;;
+    ada) echo gnat ;;
+    ocaml) echo ocaml-nox ;;
+    php) echo php-cli ;;
+    ruby|rb) echo ruby ;;
+    perl) echo perl ;;
+    lua) echo lua5.4 ;;
+    bash) echo bash ;;
+    prolog) echo swi-prolog-nox ;;
+    pypy3|pypy) echo pypy3 ;;
+    c|cpp|c++|java|python|python3) ;;  # (always installed)
+    *) echo "setup: no Debian package known for language '$1' (install its toolchain yourself)" >&2 ;;
+  esac
+}
 
 # Debian packages needed, keyed by the command that shows they are present.
 declare -A want=(
@@ -34,6 +74,11 @@ command -v pdftocairo >/dev/null 2>&1 || missing+=(poppler-utils)
 if [ "$dev" -eq 1 ]; then
   command -v chromium >/dev/null 2>&1 || missing+=(chromium fonts-dejavu-core)
 fi
+for language in ${languages//,/ }; do
+  for package in $(language_packages "$language"); do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+  done
+done
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}" >&2
   if [ "$(id -u)" -eq 0 ]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
@@ -75,3 +120,7 @@ else
   .venv/bin/python -m pip install -q .
 fi
 echo "setup: ready; commands are in .venv/bin (verifyproblem, problem2html, problem2pdf, ...)" >&2
+if [ -n "$languages" ]; then
+  echo "setup: probing $languages in the sandbox" >&2
+  .venv/bin/python -m problemtools_py.grading.probe "$languages"
+fi
