@@ -29,7 +29,8 @@ MAPPING = SummaryMapping(Success="ok", Failed="failed", CompileFailed="compile_f
 
 def start(*options: str) -> tuple[subprocess.Popen[str], str]:
     server = Path(sys.executable).parent / "gradeserver"
-    proc = subprocess.Popen([str(server), "--port", "0", "-j", "2", *options],
+    jobs = [] if "-j" in options else ["-j", "2"]
+    proc = subprocess.Popen([str(server), "--port", "0", *jobs, *options],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             start_new_session=True)  # fmt: skip
     assert proc.stdout is not None
@@ -191,3 +192,29 @@ def test_compile_timeout_is_the_compiles(url: str) -> None:
     assert slow.compile_result.status == "TimeLimitExceeded"
     assert summary(slow, MAPPING) == "compile_timeout"
     assert summary(run(url, code, "cpp", compile_timeout=30), MAPPING) == "ok"
+
+
+def test_a_client_that_goes_away_cancels_its_waiting_run() -> None:
+    """Four requests whose clients hang up while they wait must not hold the one grader:
+    the next request runs right after the running one."""
+    proc, address = start("-j", "1")
+    try:
+        host, port = address.removeprefix("http://").split(":")
+        body = b'{"code": "import time\\ntime.sleep(1.5)", "language": "python"}'
+        request = (b"POST /run_code HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                   b"Content-Length: %d\r\n\r\n%s" % (len(body), body))  # fmt: skip
+        with ThreadPoolExecutor(1) as pool:
+            first = pool.submit(requests.post, f"{address}/run_code", data=body, timeout=60)
+            time.sleep(0.3)  # (the first runs)
+            for _ in range(4):
+                with socket.create_connection((host, int(port)), timeout=10) as sock:
+                    sock.sendall(request)
+                    time.sleep(0.05)
+            time.sleep(0.2)  # (each is gone before the first ends)
+            start_at = time.monotonic()
+            quick = requests.post(f"{address}/run_code", json={"code": "print(1)"}, timeout=60)
+            assert quick.json()["run_result"]["stdout"] == "1\n"
+            assert time.monotonic() - start_at < 3.0  # (not behind 4 x 1.5 s of abandoned runs)
+            assert first.result().status_code == 200
+    finally:
+        stop(proc)
