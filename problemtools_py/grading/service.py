@@ -42,7 +42,7 @@ FUSION_PATHS = ("/run_code", "/submit")
 ADMITTED = ("/grade", *FUSION_PATHS)
 # the most CPU seconds a request may ask for one run (run_timeout, time_limit): one run
 # holds a grader for that long, and the queue is bounded, not the time
-MAX_SECONDS = 60.0
+MAX_SECONDS = 900.0
 MAX_MEMORY_MB = 16 << 10  # the most memory a request may ask for one run
 
 

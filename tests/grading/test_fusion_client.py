@@ -19,7 +19,15 @@ from typing import Any
 import pytest
 import requests
 from clientcode import load
-from sandbox_fusion import RunCodeRequest, RunStatus, SummaryMapping, run_code
+from sandbox_fusion import (
+    RunCodeRequest,
+    RunStatus,
+    SubmitRequest,
+    SummaryMapping,
+    TestConfig,
+    run_code,
+    submit,
+)
 from sandbox_fusion import summary_run_code_result as summary
 
 MAPPING = SummaryMapping(Success="ok", Failed="failed", CompileFailed="compile_failed",
@@ -218,3 +226,15 @@ def test_a_client_that_goes_away_cancels_its_waiting_run() -> None:
             assert first.result().status_code == 200
     finally:
         stop(proc)
+
+
+def test_a_long_run_timeout_and_a_submission_of_many_tests(url: str) -> None:
+    """run_timeout=100 was refused (400); a /submit of 259 tests took 259 queue places
+    and got 503 every time, which the client retried and then raised on."""
+    assert summary(run(url, "print(1)", run_timeout=100), MAPPING) == "ok"
+    cases = [{"input": {"stdin": f"{i}\n"}, "output": {"stdout": f"{i}\n"}} for i in range(300)]
+    config = TestConfig(language="python", provided_data={"test": cases})
+    echo = "```python\nprint(input())\n```"
+    got = submit(SubmitRequest(dataset="x", id=1, completion=echo, config=config),
+                 endpoint=url, max_attempts=1)  # fmt: skip
+    assert got.accepted and len(got.tests) == 300

@@ -33,9 +33,12 @@ def grader() -> Iterator[Grader]:
 
 
 def serve(grader: Grader, check: Callable[[ClientSession, str], Awaitable[None]],
-          queue: int = 64) -> None:
+          queue: int = 64, body_seconds: float | None = None) -> None:
     async def main() -> None:
-        server = TestServer(Service(grader, queue).app(), host="127.0.0.1")
+        service = Service(grader, queue)
+        if body_seconds is not None:
+            service.body_seconds = body_seconds
+        server = TestServer(service.app(), host="127.0.0.1")
         await server.start_server()
         try:
             async with ClientSession() as client:
@@ -125,7 +128,7 @@ def test_grade_one_or_many_and_metrics(grader: Grader) -> None:
      "unknown language"),
     # (each of these was a 500 with a traceback in the server's log)
     ("run_code", b'{"code": "1", "language": "python", "run_timeout": "abc"}', 400,
-     "run_timeout must be a number of seconds in (0, 60]"),
+     "run_timeout must be a number of seconds in (0, 900]"),
     ("run_code", b'{"code": "1", "language": "python", "run_timeout": [1]}', 400,
      "run_timeout must be"),
     ("run_code", b'{"code": "1", "language": "python", "run_timeout": 1e9}', 400,
@@ -249,3 +252,19 @@ def test_a_package_served_without_a_reward_is_a_404_saying_why(tmp_path: Path) -
                                     "package out (custom output validator")  # fmt: skip
 
         serve(served, check)
+
+
+def test_a_body_announced_and_not_sent_is_given_up(grader: Grader) -> None:
+    """A Content-Length of 100 with 8 bytes sent held a handler until the client gave up."""
+
+    async def check(client: ClientSession, url: str) -> None:
+        host, port = url.removeprefix("http://").rstrip("/").split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(b"POST /run_code HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 100\r\n\r\n{\"code\":")  # fmt: skip
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(4096), 10)
+        writer.close()
+        assert answer.startswith(b"HTTP/1.1 400") and b"did not arrive within 1 s" in answer
+
+    serve(grader, check, body_seconds=1.0)
