@@ -322,7 +322,8 @@ async def compute_score_async(
 def _forget_inherited() -> None:
     """In a forked child (verl's PRIME manager forks a process pool): the parent's graders
     and their sandboxes are the parent's; this process makes its own."""
-    global _helper_pool
+    global _helper_pool, _lock
+    _lock = threading.Lock()  # (another thread may have held the parent's at the fork)
     _graders.clear()
     _helper_pool = None
 

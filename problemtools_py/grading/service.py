@@ -1,17 +1,20 @@
 """gradeserver: grading over HTTP (aiohttp), for trainers configured for an HTTP sandbox.
 
 - ``POST /run_code`` and ``POST /submit``: SandboxFusion's API (its request and response
-  fields), so a trainer set up for SandboxFusion changes only the URL. ``/submit`` grades
-  CommonOJ-style ``config.provided_data.test`` cases (``input.stdin``/``output.stdout``).
+  fields, with its meanings: see grading.fusion), so a trainer set up for SandboxFusion
+  changes only the URL. ``/submit`` grades CommonOJ-style ``config.provided_data.test``
+  cases (``input.stdin``/``output.stdout``).
 - ``POST /grade``: ours; one item or a list, each ``problem_id`` (the served dataset) or
   ``tests``, with ``completion`` (and optionally ``language``); each answered as gradecode
   writes a line.
 - ``GET /health``, ``GET /metrics`` (Prometheus text).
 
-Requests wait for one of ``jobs`` graders; when ``queue`` requests already wait, a new
-one gets ``503`` with ``Retry-After``. Bodies over ``max_body`` bytes get ``413``; a body
-that is no valid request (a field of the wrong type, a time over ``MAX_SECONDS``) gets
-``400`` with a JSON ``error``. Grading runs in threads on one shared :class:`Grader`;
+Requests (of any size) wait for one of ``jobs`` graders; when ``queue`` requests already
+wait, a new one gets ``504`` (SandboxFusion's endpoints) or ``503`` (ours) with
+``Retry-After``. Bodies over ``MAX_BODY`` bytes get ``413``; a body that is no valid
+request (a field of the wrong type, a time over ``MAX_SECONDS``, a lone surrogate, JSON
+nested too deeply, a body not sent within ``body_seconds``) gets ``400`` with a JSON
+``error``. Grading runs in threads on one shared :class:`Grader`;
 shutting down finishes what runs and closes every sandbox."""
 
 from __future__ import annotations
