@@ -147,9 +147,21 @@ def _looks_meant(rel: str) -> str | None:
         return "a submission"
     if len(parts) == 1 and name in MODERN_TOP | LEGACY_TOP:
         return f"'{name}'"
-    if parts[0] in ("problem_statement", "statement") and len(parts) == 2:
+    own = parts[-1][:1] not in ".-"  # (not an editor's or a tool's hidden file)
+    suffix = name.rsplit(".", 1)[-1].lower()
+    if (
+        parts[0] in ("problem_statement", "statement")
+        and len(parts) == 2
+        and own
+        and (suffix in STATEMENT_ASSETS)
+    ):
         return "a file of the problem statement (a figure it includes, say)"
     return None
+
+
+# What a statement directory's files are (its sources and the figures they include).
+STATEMENT_ASSETS = frozenset({"png", "jpg", "jpeg", "gif", "svg", "pdf", "eps", "tex", "md",
+                              "html", "txt", "asy", "tikz", "sty", "cls", "bib"})  # fmt: skip
 
 
 @check("config")
