@@ -47,6 +47,7 @@ class Compiler:
         self._builders = {COMPILE_LIMITS.cpu_seconds: self.builder}
         self._lock = threading.Lock()
         self.languages = Languages.load()
+        self._installed: frozenset[str] | None = None
 
     def close(self) -> None:
         self.pool.close()
@@ -55,9 +56,12 @@ class Compiler:
         return frozenset(self.languages.table)
 
     def installed(self) -> frozenset[str]:
-        """The known languages whose tools this machine has."""
-        table = self.languages.table
-        return frozenset(code for code in table if table[code].missing_tool() is None)
+        """The known languages whose tools this machine has (looked up once: rewards ask
+        with every completion in another language)."""
+        if self._installed is None:
+            table = self.languages.table
+            self._installed = frozenset(c for c in table if table[c].missing_tool() is None)
+        return self._installed
 
     def build(
         self, code: str, language_code: str, seconds: float | None = None

@@ -67,15 +67,16 @@ HELLO = {
 }  # fmt: skip
 
 
-def probe(codes: list[str]) -> list[dict[str, object]]:
-    """Each language built and run once: its code, whether it works, and why not."""
+def probe(codes: list[str] | None = None) -> list[dict[str, object]]:
+    """Each language built and run once (None: each installed): its code, whether it
+    works, and why not."""
     from problemtools_py.grading.grader import Grader
     from problemtools_py.grading.testrun import RunLimits
 
     rows: list[dict[str, object]] = []
     with Grader(None, jobs=1) as grader:
         installed = grader.languages() | {"python3"}
-        for code in codes:
+        for code in codes if codes is not None else sorted(installed & set(HELLO)):
             rows.append(_one(grader, code, installed, RunLimits(10.0, 1 << 16)))
     return rows
 
@@ -109,13 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     asked = [n.strip() for n in args.languages.split(",") if n.strip()]
     codes = [language_named(n, frozenset(HELLO)) or n for n in asked]
-    if not codes:
-        from problemtools_py.grading.compiled import Compiler
-
-        compiler = Compiler(1)
-        codes = sorted({"python3", *compiler.installed()} & set(HELLO))
-        compiler.close()
-    rows = probe(codes)
+    rows = probe(codes or None)
     for row in rows:
         if args.json:
             print(json.dumps(row))
