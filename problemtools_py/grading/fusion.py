@@ -19,12 +19,22 @@
   ``compile_timeout`` (SandboxFusion's ``Error`` means the sandbox failed, and only
   that); None for interpreted languages.
 - ``memory_limit_MB`` and ``compile_timeout`` are honoured (absent or 0: the server's).
-  ``files`` and ``fetch_files`` are not (yet): ignored."""
+- ``files`` are written into the run's working directory before it, and ``fetch_files``
+  come back in the response's ``files`` (base64) when the run left them as regular files:
+  see grading.runfiles.
+
+``/submit`` checks each case as SandboxFusion's ``check_stdio_test_case`` does
+(:func:`stdio_passed`, not the dataset's rule), runs the cases at once and answers with
+them in order up to the first that failed (the rest are cancelled), unless
+``run_all_cases`` in the config's ``extra``."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from typing import Any
 
+from problemtools_py.grading import runfiles
 from problemtools_py.grading.extract import language_named
 from problemtools_py.grading.results import GradeResult, Status
 from problemtools_py.judge.compile import TOO_LONG
@@ -74,8 +84,11 @@ def failed(message: str) -> dict[str, Any]:
             "executor_pod_name": None, "files": {}}  # fmt: skip
 
 
-def run_response(found: RunResult | GradeResult, compiled: bool) -> dict[str, Any]:
-    """SandboxFusion's RunCodeResponse for one run (``compiled``: its language builds)."""
+def run_response(
+    found: RunResult | GradeResult, compiled: bool, fetched: dict[str, bytes] | None = None
+) -> dict[str, Any]:
+    """SandboxFusion's RunCodeResponse for one run (``compiled``: its language builds;
+    ``fetched``: the files read back after it)."""
     if isinstance(found, GradeResult):
         if found.status in (Status.COMPILE_ERROR, Status.CODE_TOO_LARGE):
             slow = found.message.startswith(TOO_LONG)  # (killed at compile_timeout)
@@ -91,7 +104,8 @@ def run_response(found: RunResult | GradeResult, compiled: bool) -> dict[str, An
     result["cpu_time"] = round(found.cpu_seconds, 4)
     return {"status": "Success" if found.ok else "Failed", "message": "",
             "compile_result": _command("Finished", None, 0, "", "") if compiled else None,
-            "run_result": result, "executor_pod_name": None, "files": {}}  # fmt: skip
+            "run_result": result, "executor_pod_name": None,
+            "files": runfiles.encoded(fetched or {})}  # fmt: skip
 
 
 def _command(
@@ -99,3 +113,56 @@ def _command(
 ) -> dict[str, Any]:
     return {"status": status, "execution_time": round(seconds, 4) if seconds is not None else None,
             "return_code": code, "stdout": stdout, "stderr": stderr}  # fmt: skip
+
+
+def stdio_passed(stdout: str, expected: str) -> bool:
+    """SandboxFusion's check of a stdio case: both texts stripped and split at newlines,
+    one trailing empty line either side dropped, the same number of lines, each pair the
+    same once stripped and lowercased, or two numbers (as Python's ``float`` reads them)
+    within a relative 1e-5 of the expected one."""
+    got, wanted = stdout.strip().split("\n"), expected.strip().split("\n")
+    if len(got) - len(wanted) == 1 and got[-1] == "":
+        got = got[:-1]
+    if len(wanted) - len(got) == 1 and wanted[-1] == "":
+        wanted = wanted[:-1]
+    if len(got) != len(wanted):
+        return False
+    return all(
+        _line_same(a.lower().strip(), b.lower().strip()) for a, b in zip(got, wanted, strict=True)
+    )
+
+
+def _line_same(got: str, wanted: str) -> bool:
+    if got == wanted:
+        return True
+    try:
+        a, b = float(got), float(wanted)
+    except ValueError:
+        return False
+    return abs(a - b) / max(abs(b), 1e-10) < 1e-5
+
+
+async def stdio_cases(
+    jobs: Sequence[asyncio.Future[Any]],
+    cases: Sequence[tuple[str, str]],
+    compiled: bool,
+    every: bool,
+) -> list[dict[str, Any]]:
+    """/submit's ``tests``: each case's run (a job already started) checked in order; at
+    the first that failed the others are cancelled and left out unless ``every``."""
+    tests = []
+    try:
+        for (stdin, expected), job in zip(cases, jobs, strict=True):
+            run = await job
+            response = run_response(run, compiled)
+            passed = isinstance(run, RunResult) and run.ok and stdio_passed(
+                response["run_result"]["stdout"], expected)  # fmt: skip
+            tests.append({"passed": passed, "exec_info": response,
+                          "test_info": {"input": {"stdin": stdin},
+                                        "output": {"stdout": expected}}})  # fmt: skip
+            if not (passed or every):
+                break
+    finally:
+        for job in jobs:
+            job.cancel()
+    return tests

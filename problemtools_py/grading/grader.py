@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import shutil
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from problemtools_py.cpus import cores_to_pin, usable_cores
 from problemtools_py.errors import FatalError
-from problemtools_py.grading import callbased
+from problemtools_py.grading import callbased, runfiles
 from problemtools_py.grading.compiled import Compiler, place, remove
 from problemtools_py.grading.extract import extract_program
 from problemtools_py.grading.problems import NoProblems, ProblemSource, open_source
@@ -36,12 +37,16 @@ from problemtools_py.grading.results import (
     Status,
     too_large,
 )
+from problemtools_py.grading.runfiles import RunFiles
 from problemtools_py.grading.sessions import Sessions
 from problemtools_py.grading.syntax import SyntaxCheck
 from problemtools_py.grading.testrun import Cancelled, RunLimits, TestRun
 from problemtools_py.judge import python2
+from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import RunResult
+from problemtools_py.sandbox.spawned import temp_dir
 from problemtools_py.window import ordered_window
 
 T = TypeVar("T")
@@ -239,40 +244,76 @@ class Grader:
         that ended it first (``compile_error``, ``grader_error``, ``harness_overload``,
         ``code_too_large``), under ``limits`` (see RunLimits). A failure of the grader's
         side is its ``grader_error``, never an exception."""
+        return self.execute_files(code, language, stdin, limits, RunFiles())[0]
+
+    def execute_files(
+        self, code: str, language: str, stdin: str, limits: RunLimits, files: RunFiles
+    ) -> tuple[RunResult | GradeResult, dict[str, bytes]]:
+        """:meth:`execute` with ``files`` written into the working directory before the
+        run, and the files it asks for read back after it (see grading.runfiles)."""
         try:
-            return self._execute(code, language, stdin, limits)
+            return self._execute(code, language, stdin, limits, files)
         except (Cancelled, FatalError):
             raise
         except Exception as exc:
             why = f"{type(exc).__name__}: {exc}"[:300]
-            return GradeResult(None, Status.GRADER_ERROR, message=why)
+            return GradeResult(None, Status.GRADER_ERROR, message=why), {}
 
     def _execute(
-        self, code: str, language: str, stdin: str, limits: RunLimits
-    ) -> RunResult | GradeResult:
+        self, code: str, language: str, stdin: str, limits: RunLimits, files: RunFiles
+    ) -> tuple[RunResult | GradeResult, dict[str, bytes]]:
         if (size := len(code.encode())) > MAX_PROGRAM_BYTES:
-            return too_large("the program", size, MAX_PROGRAM_BYTES, "bytes")
+            return too_large("the program", size, MAX_PROGRAM_BYTES, "bytes"), {}
         exe = None
         if language != "python3":
             built = self._compiler().build(code, language, limits.compile_seconds)
             if isinstance(built, GradeResult):
-                return built
+                return built, {}
             exe = built
         self._warmed()
         memory = limits.memory_mb or self.settings.memory_mb
+        heap = memory - (exe.extra_memory_mb if exe else 0)
+        argv = tuple(exe.argv(max(64, heap))) if exe is not None else None
+        fetched: dict[str, bytes] = {}
         with self.pool.sandbox() as box:
-            work = self.sessions.session(box, f"{language}\0{code}", memory)
-            placed = self._place(work, code, exe)
-            heap = memory - (exe.extra_memory_mb if exe else 0)
-            argv = tuple(exe.argv(max(64, heap))) if exe is not None else None
-            run = TestRun(box, self.settings, lambda: self.sessions.reopen(box), argv=argv)
-            try:
-                found = run.execute(stdin, limits, memory)
-            finally:
-                remove(placed)
+            if files:
+                found, fetched = self._with_files(box, (code, exe, argv), stdin, limits, files)
+            else:
+                work = self.sessions.session(box, f"{language}\0{code}", memory)
+                placed = self._place(work, code, exe)
+                run = TestRun(box, self.settings, lambda: self.sessions.reopen(box), argv=argv)
+                try:
+                    found = run.execute(stdin, limits, memory)
+                finally:
+                    remove(placed)
         if found is None:
-            return GradeResult(None, Status.HARNESS_OVERLOAD, message="starved by the machine")
-        return found
+            why = "starved by the machine"
+            return GradeResult(None, Status.HARNESS_OVERLOAD, message=why), fetched
+        return found, fetched
+
+    def _with_files(
+        self,
+        box: Sandbox,
+        program: tuple[str, Executable | None, tuple[str, ...] | None],
+        stdin: str,
+        limits: RunLimits,
+        files: RunFiles,
+    ) -> tuple[RunResult | None, dict[str, bytes]]:
+        """One run in a jail of its own (the box's session closed), its working
+        directory a bound host one holding the files (see grading.runfiles)."""
+        code, exe, argv = program
+        self.sessions.forget(box)
+        directory = Path(temp_dir("grade"))
+        try:
+            directory.chmod(0o755)
+            self._place(directory, code, exe)
+            with runfiles.workdir(files) as work:
+                binds = (*self.sessions.binds(directory), Bind(str(work), runfiles.CWD, True))
+                run = TestRun(box, self.settings, lambda: None, argv=argv, binds=binds)
+                found = run.execute(stdin, limits, limits.memory_mb or self.settings.memory_mb)
+                return found, runfiles.fetch(work, files.fetch)
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
 
     def extract(self, completion: str, language: str | None = None) -> tuple[str, str] | None:
         """(language, program) of a completion, as grading reads it."""

@@ -30,14 +30,13 @@ from typing import Any
 
 from aiohttp import web
 
-from problemtools_py.grading import fusion
+from problemtools_py.grading import fusion, runfiles
 from problemtools_py.grading.backends import LocalWorkers, Work, Workers, grade_or_unknown
 from problemtools_py.grading.extract import language_of_tag
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.problems import inline_tests
 from problemtools_py.grading.results import GradeResult, Status
 from problemtools_py.grading.testrun import RunLimits
-from problemtools_py.sandbox.results import RunResult
 
 MAX_BODY = 16 << 20
 BODY_SECONDS = 30.0  # a body announced and not sent is given up after this long
@@ -130,7 +129,7 @@ class Service:
             else:
                 response = await handler(request)
             return response
-        except BadRequest as exc:
+        except (BadRequest, runfiles.FilesError) as exc:
             return web.json_response({"error": str(exc)}, status=400)
         except UnicodeEncodeError:  # (a lone surrogate "\ud800" is valid JSON, no text)
             why = "the request holds a string that is no valid Unicode (a lone surrogate)"
@@ -256,12 +255,15 @@ class Service:
         stdin = body.get("stdin") or ""
         f"{body['code']}{stdin}".encode()  # (a lone surrogate: 400, see _errors)
         limits = self._run_limits(body, 10)
+        files = runfiles.parse(body.get("files"), body.get("fetch_files"))
         start = time.perf_counter()
-        found = await self._work(Grader.execute, body["code"], language, str(stdin), limits)
+        found, fetched = await self._work(
+            Grader.execute_files, body["code"], language, str(stdin), limits, files
+        )
         self.metrics.tests += 1
         self.metrics.test_seconds += time.perf_counter() - start
         compiled = language != "python3" and self.grader.compiles(language)
-        return web.json_response(fusion.run_response(found, compiled))
+        return web.json_response(fusion.run_response(found, compiled, fetched))
 
     def _run_limits(self, fields: dict[str, Any], default: float) -> RunLimits:
         """SandboxFusion's limits of a request: run_timeout (wall-clock seconds),
@@ -303,34 +305,18 @@ class Service:
         limits = self._run_limits(config, self.time_limit)
         found = await asyncio.to_thread(self.grader.extract, body["completion"], language)
         code = found[1] if found is not None else ""
-        runs = await asyncio.gather(*[
-            self._work(Grader.execute, code, language, stdin, limits)
-            for stdin, _ in cases
-        ]) if code else []  # fmt: skip
-        tests = []
+        jobs = [asyncio.ensure_future(self._work(Grader.execute, code, language, stdin, limits))
+                for stdin, _ in cases] if code else []  # fmt: skip
         compiled = language != "python3" and self.grader.compiles(language)
-        for (stdin, expected), run in zip(cases, runs, strict=False):
-            response = fusion.run_response(run, compiled)
-            passed = isinstance(run, RunResult) and run.ok and _same(run, expected)
-            tests.append(
-                {
-                    "passed": passed,
-                    "exec_info": response,
-                    "test_info": {"input": {"stdin": stdin}, "output": {"stdout": expected}},
-                }
-            )
+        extra = config.get("extra")
+        every = isinstance(extra, dict) and bool(extra.get("run_all_cases"))
+        tests = await fusion.stdio_cases(jobs, cases, compiled, every)
         accepted = bool(tests) and all(t["passed"] for t in tests)
         self.metrics.statuses["ok" if accepted else "rejected"] += 1
         return web.json_response({"id": body.get("id"), "accepted": accepted,
                                   "extracted_code": code, "full_code": None, "test_code": None,
                                   "tests": tests, "extracted_type": "fenced" if code else "empty",
                                   "extra": None})  # fmt: skip
-
-
-def _same(run: RunResult, expected: str) -> bool:
-    from problemtools_py.judge.dataset_rule import first_difference
-
-    return first_difference(run.stdout.decode("utf-8", "replace"), expected) is None
 
 
 def _seconds(value: object, default: float, name: str) -> float:

@@ -91,14 +91,19 @@ class Sessions:
         self._open(box, work, memory)
         return work
 
+    def binds(self, work: Path) -> list[Bind]:
+        """A session's binds: the program directory ``work`` as /prog, and the files of
+        the Python the settings name (if any)."""
+        python = self.settings.python
+        tools = find(python).binds if python is not None else ()
+        return [Bind(str(work), "/prog"), *(Bind(host, jail) for host, jail in tools)]
+
     def _open(self, box: Sandbox, work: Path, memory_mb: int) -> None:
         """A session on ``work``; when none opens (its server is lost), ``work`` goes."""
         try:
-            python = self.settings.python
-            tools = find(python).binds if python is not None else ()
             session = box.session(
                 limits=Limits(60.0, memory_mb << 20),
-                binds=[Bind(str(work), "/prog"), *(Bind(host, jail) for host, jail in tools)],
+                binds=self.binds(work),
                 inprocess=box.python_matches(),
                 lean=box.python_matches(),
             )

@@ -16,6 +16,7 @@ from problemtools_py.judge import python2
 from problemtools_py.judge.dataset_rule import first_difference
 from problemtools_py.judge.interpreter import find
 from problemtools_py.sandbox.client import Sandbox
+from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, RunResult, SandboxError
 from problemtools_py.verdicts import Verdict, verdict_of_run
 
@@ -61,6 +62,7 @@ class TestRun:
     # Why a test's output is not its expected one (None: it is); the dataset's rule
     # unless the tests say otherwise (a call-based problem's, see grading.callbased).
     compare: Callable[[str, str], str | None] | None = None
+    binds: tuple[Bind, ...] = ()  # a jail of its own (no session): what it binds
 
     def run(self, tests: Tests, time_limit: float) -> GradeResult:
         """The completion's grade on ``tests`` under the settings' reward mode."""
@@ -183,7 +185,7 @@ class TestRun:
             if self.box.lean_open:
                 return self.box.run_lean(self.argv, limits=limits, stdin=stdin, inprocess=None,
                                          core=self.core)  # fmt: skip
-            return self.box.run(list(self.argv), limits=limits, stdin=stdin)
+            return self.box.run(list(self.argv), limits=limits, stdin=stdin, binds=self.binds)
         python = self.settings.python
         fast = self.box.python_matches() and not self.settings.fresh_python and python is None
         argv = ARGV if python is None else (find(python).executable, MAIN)
@@ -191,5 +193,5 @@ class TestRun:
             main = MAIN if fast else None  # None: the init executes python3
             return self.box.run_lean(argv, limits=limits, stdin=stdin, inprocess=main,
                                      core=self.core)  # fmt: skip
-        return self.box.run(list(argv), limits=limits, stdin=stdin,
+        return self.box.run(list(argv), limits=limits, stdin=stdin, binds=self.binds,
                             inprocess=MAIN if fast else None)  # fmt: skip

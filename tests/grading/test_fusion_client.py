@@ -4,6 +4,7 @@ on, retried for seconds, or read with another meaning than SandboxFusion's."""
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import signal
@@ -95,6 +96,45 @@ def test_compile_results_in_sandboxfusions_vocabulary(url: str) -> None:
     good = run(url, "#include <cstdio>\nint main(){puts(\"hi\");}", "cpp")
     assert good.compile_result is not None and good.compile_result.return_code == 0
     assert summary(good, MAPPING) == "ok" and good.run_result.stdout == "hi\n"
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def test_files_are_given_and_fetched(url: str) -> None:
+    code = ("import os\nprint(open('data/in.txt').read(), os.getcwd())\n"
+            "open('out.txt', 'w').write('made')\nos.symlink('/etc/passwd', 'link')\n"
+            "os.mkdir('d')\nos.symlink('/etc', 'up')\n")  # fmt: skip
+    got = run(url, code, files={"data/in.txt": b64("41"), "none.txt": None},
+              fetch_files=["out.txt", "data/in.txt", "link", "up/passwd", "d", "missing"])  # fmt: skip
+    assert summary(got, MAPPING) == "ok" and got.run_result.stdout == "41 /work\n"
+    assert got.files == {"out.txt": b64("made"), "data/in.txt": b64("41")}  # (no link followed)
+
+
+def test_a_compiled_program_reads_and_writes_files(url: str) -> None:
+    code = ('#include <cstdio>\nint main(){int a; FILE* f = fopen("x.txt", "r");'
+            'fscanf(f, "%d", &a); fprintf(fopen("y.txt", "w"), "%d\\n", 2 * a);}')  # fmt: skip
+    got = run(url, code, "cpp", files={"x.txt": b64("21")}, fetch_files=["y.txt"])
+    assert summary(got, MAPPING) == "ok" and got.files == {"y.txt": b64("42\n")}
+
+
+def test_files_leave_nothing_for_the_next_run(url: str) -> None:
+    run(url, "open('left.txt', 'w').write('x')", files={"a": b64("1")}, fetch_files=["left.txt"])
+    got = run(url, "import os\nprint(sorted(os.listdir('.')))", fetch_files=["left.txt"])
+    assert got.run_result.stdout == "[]\n" and got.files == {}
+
+
+@pytest.mark.parametrize(("files", "what"), [
+    ({"../x": "MQ=="}, "outside the working directory"),
+    ({"/etc/x": "MQ=="}, "outside the working directory"),
+    ({"x": "!!"}, "not valid base64"),
+    ({"x": 1}, "base64 string"),
+    ({"a": "MQ==", "a/b": "MQ=="}, "below another file"),
+])  # fmt: skip
+def test_files_outside_or_unreadable_are_refused(url: str, files: object, what: str) -> None:
+    got = requests.post(f"{url}/run_code", json={"code": "print(1)", "files": files}, timeout=60)
+    assert got.status_code == 400 and what in got.json()["error"]
 
 
 @pytest.mark.parametrize("language", ["python2", "racket", "pytest"])

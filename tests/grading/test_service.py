@@ -85,6 +85,14 @@ def test_submit_as_sandboxfusion_answers(grader: Grader) -> None:
         async with client.post(url + "submit", json=body) as response:
             got = await response.json()
         assert got["accepted"] is False and [t["passed"] for t in got["tests"]] == [True, False]
+        body["config"]["provided_data"]["test"] = cases[::-1] * 2  # (the first fails)
+        async with client.post(url + "submit", json=body) as response:
+            got = await response.json()
+        assert [t["passed"] for t in got["tests"]] == [False]  # (the rest: cancelled, left out)
+        body["config"]["extra"] = {"run_all_cases": True}
+        async with client.post(url + "submit", json=body) as response:
+            got = await response.json()
+        assert [t["passed"] for t in got["tests"]] == [False, True, False, True]
 
     serve(grader, check)
 
