@@ -19,26 +19,6 @@ if TYPE_CHECKING:  # (imported where used: pyarrow and the model take 0.2 s to i
 Tests = tuple[tuple[str, str], ...]
 
 
-def inline_tests(value: object) -> Tests:
-    """Tests given inline, as trainers hold them: ``[[stdin, stdout], ...]`` (the dataset's
-    ``tests_json``) or ``{"inputs": [...], "outputs": [...]}`` (verl's code datasets).
-    Raises ValueError saying what is wrong."""
-    if isinstance(value, dict) and "inputs" in value and "outputs" in value:
-        inputs, outputs = value["inputs"], value["outputs"]
-        if not isinstance(inputs, list) or not isinstance(outputs, list):
-            raise ValueError("inputs and outputs must be lists of one length")
-        if len(inputs) != len(outputs):
-            raise ValueError("inputs and outputs must be lists of one length")
-        value = list(zip(inputs, outputs, strict=True))
-    if not isinstance(value, list) or not value:
-        raise ValueError("[[stdin, stdout], ...] or {inputs, outputs} with at least one test")
-    for pair in value:
-        if not (isinstance(pair, list | tuple) and len(pair) == 2
-                and all(isinstance(p, str) for p in pair)):  # fmt: skip
-            raise ValueError("each inline test is a pair of strings [stdin, stdout]")
-    return tuple((pair[0], pair[1]) for pair in value)
-
-
 class ProblemSource(Protocol):
     def fetch(self, pid: str) -> tuple[Tests, float] | None: ...
 

@@ -32,10 +32,10 @@ from aiohttp import web
 
 from problemtools_py.grading import fusion, runfiles
 from problemtools_py.grading.backends import LocalWorkers, Work, Workers, grade_or_unknown
-from problemtools_py.grading.extract import language_of_tag
+from problemtools_py.grading.extract import PYTHON2_NAMES, language_named
 from problemtools_py.grading.grader import Grader
-from problemtools_py.grading.problems import inline_tests
 from problemtools_py.grading.results import GradeResult, Status
+from problemtools_py.grading.shapes import Suite, suite_of
 from problemtools_py.grading.testrun import RunLimits
 
 MAX_BODY = 16 << 20
@@ -231,9 +231,11 @@ class Service:
         tests = item.get("tests")
         start = time.perf_counter()
         if tests is not None:
-            pairs = _pairs(tests)
+            suite = _suite(tests, item.get("fn_name"))
             limit = _seconds(item.get("time_limit"), self.time_limit, "time_limit")
-            result = await self._work(Grader.grade_tests, pairs, limit, completion, language)
+            result = await self._work(
+                Grader.grade_tests, suite.tests, limit, completion, language, suite.call
+            )
         elif isinstance(item.get("problem_id"), str):
             result = await self._work(grade_or_unknown, item["problem_id"], completion, language)
         else:
@@ -334,22 +336,25 @@ def _seconds(value: object, default: float, name: str) -> float:
 
 
 def _language(value: object) -> str:
-    code = language_of_tag(str(value or "python"))
+    """A language as callers name it (``python``, ``Python 3``, ``c++17``, ``java``...)."""
+    text = str(value)
+    if "".join(text.split()).lower() in PYTHON2_NAMES:
+        raise BadRequest(f"language {text!r}: Python 2 is not graded; programs run as python3")
+    code = language_named(text)
     if code is None:
         raise BadRequest(f"unknown language {value!r}")
     return code
 
 
-def _pairs(tests: object) -> tuple[tuple[str, str], ...]:
+def _suite(tests: object, fn_name: object) -> Suite:
+    """The tests of a /grade item, in any shape compute_score takes (see grading.shapes)."""
     try:
-        pairs = inline_tests(tests)
-        for given, wanted in pairs:
+        suite = suite_of(tests, fn_name if isinstance(fn_name, str) else None)
+        for given, wanted in suite.tests:
             f"{given}{wanted}".encode()  # (a lone surrogate: 400, see _errors)
-        return pairs
-    except ValueError as exc:
-        raise BadRequest(
-            f"tests must be [[stdin, stdout], ...] or {{inputs, outputs}}: {exc}"
-        ) from None
+        return suite
+    except (ValueError, TypeError) as exc:
+        raise BadRequest(f"tests: {exc}") from None
 
 
 def _stdio_cases(data: object) -> list[tuple[str, str]]:

@@ -122,9 +122,12 @@ def test_grade_one_or_many_and_metrics(grader: Grader) -> None:
     ("grade", b"{not json", 400, "not JSON"),
     ("grade", b'{"completion": 5}', 400, "completion"),
     ("grade", b'{"completion": "x"}', 400, "problem_id or tests"),
-    ("grade", b'{"completion": "x", "tests": [["1"]]}', 400, "tests must be"),
+    ("grade", b'{"completion": "x", "tests": [["1"]]}', 400, "not a pair"),
+    ("grade", b'{"completion": "x", "tests": []}', 400, "no tests"),
+    ("grade", b'{"completion": "x", "tests": [["1", "1"]], "language": "python2"}', 400,
+     "Python 2 is not graded"),
     ("grade", b'{"completion": "x", "tests": {"inputs": ["1"], "outputs": []}}', 400,
-     "one length"),
+     "1 inputs but 0 outputs"),
     ("run_code", b'{"language": "python"}', 400, "needs code"),
     ("run_code", b'{"code": "1", "language": "cobolx"}', 400, "unknown language"),
     ("submit", b'{"completion": "x", "config": {"provided_data": {}}}', 400, "list the cases"),
@@ -202,6 +205,27 @@ def test_grade_languages_and_hostile_completions(grader: Grader, completion: str
 
     serve(grader, check)
     assert nobody() == []
+
+
+SHAPES = [  # (tests as the common datasets hold them, the item's other fields)
+    ({"input_output": json.dumps({"inputs": ["1\n", "2\n"], "outputs": ["1\n", "2\n"]})}, {}),
+    ([{"input": "1\n", "output": "1\n", "testtype": "stdin"}], {"language": "Python 3"}),
+    ({"public_tests": {"input": ["1\n"], "output": ["1\n"]}}, {"language": "py"}),
+    ({"inputs": [[2, 3]], "outputs": [5]}, {"fn_name": "add"}),
+]
+
+
+@pytest.mark.parametrize(("tests", "fields"), SHAPES, ids=["apps", "lcb", "codecontests", "call"])
+def test_grade_takes_the_datasets_shapes(grader: Grader, tests: object, fields: dict[str, str]) -> None:
+    completion = "```python\ndef add(a, b):\n    return a + b\n```" if "fn_name" in fields else ECHO
+
+    async def check(client: ClientSession, url: str) -> None:
+        item = {"tests": tests, "completion": completion, **fields}
+        async with client.post(url + "grade", json=item) as response:
+            got = await response.json()
+        assert (got["reward"], got["status"]) == (1.0, "ok"), got
+
+    serve(grader, check)
 
 
 def test_load_with_a_small_queue(grader: Grader) -> None:
