@@ -31,3 +31,8 @@ class OnceEach(Generic[K, V]):
             except BaseException as exc:
                 future.set_exception(exc)
         return future.result()
+
+    def forget(self, key: K) -> None:
+        """The next caller for ``key`` makes its value again."""
+        with self._lock:
+            self._made.pop(key, None)

@@ -28,7 +28,7 @@ ANSWER_FORMAT = (
 )
 STATUS_CODES = ("ok", "wrong_answer", "timeout", "memory", "output_limit", "runtime_error",
                 "syntax_error", "compile_error", "no_code", "code_too_large",
-                "harness_overload", "grader_error")  # fmt: skip
+                "harness_overload", "grader_error", "judge_error")  # fmt: skip
 
 
 class CodeTaskConfig(vf.TaskConfig):

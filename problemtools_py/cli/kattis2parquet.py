@@ -9,6 +9,7 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,6 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep problems without a passing Python 3 reference "
         "(reference_kind: upstream_tests_only)",
+    )
+    parser.add_argument(
+        "--keep-judges",
+        action="store_true",
+        help="keep problems the dataset's comparator cannot judge (a custom output "
+        "validator, validator flags, interactive, multi-pass, scoring), each with its own "
+        "judge, in judged-<split>.parquet beside the card's files",
     )
     parser.add_argument(
         "--dedup-against",
@@ -131,6 +139,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = BuildOptions(
             args.split, args.max_tests, args.max_test_bytes, args.min_tests, args.allow_no_reference
         )
+        if args.keep_judges:
+            from problemtools_py.grading.judged import reference_runner
+
+            options = replace(options, keep_judges=True, judge_runner=reference_runner)
         assembler = Assembler(args.out)
         try:
             with (

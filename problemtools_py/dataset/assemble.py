@@ -17,10 +17,12 @@ from typing import Any
 from problemtools_py.dataset.build import Conversion, Row
 from problemtools_py.dataset.ids import PROBLEM_ID_RULE
 from problemtools_py.dataset.schema import (
+    JUDGED,
     PROBLEMS,
     REFERENCES,
     REFERENCES_FILE,
     REPORT_FILE,
+    judged_file,
     split_file,
 )
 from problemtools_py.dataset.writer import RowWriter
@@ -41,6 +43,7 @@ class Assembler:
         self.sources: dict[str, str] = {}
         self.split_of: dict[str, str] = {}
         self.splits: Counter[str] = Counter()
+        self.judged: Counter[str] = Counter()  # rows with their own judge, by split
         self.drops: Counter[str] = Counter()
         self.drop_lines: list[str] = []
 
@@ -69,6 +72,8 @@ class Assembler:
         self.sources[row.problem_id] = str(source)
         self.split_of[row.problem_id] = row.split
         self.splits[row.split] += 1
+        if row.judge_json:
+            self.judged[row.split] += 1
         folder = self.spill / row.split
         folder.mkdir(exist_ok=True)
         (folder / row.problem_id).write_text(
@@ -79,11 +84,7 @@ class Assembler:
         try:
             files = []
             for split in sorted(self.splits):
-                path = self.tmp / split_file(split)
-                with RowWriter(path, PROBLEMS) as writer:
-                    for pid in sorted(os.listdir(self.spill / split)):
-                        writer.add(self._row(split, pid).columns())
-                files.append(path)
+                files += self._write_split(split)
             refs = self.tmp / REFERENCES_FILE
             with RowWriter(refs, REFERENCES) as writer:
                 for pid in sorted(self.sources):
@@ -92,12 +93,14 @@ class Assembler:
             files.append(refs)
             shutil.rmtree(self.spill)
             (self.tmp / "drops.jsonl").write_text("".join(f"{line}\n" for line in self.drop_lines))
-            report = {
+            report: dict[str, Any] = {
                 "problem_id_rule": PROBLEM_ID_RULE,
                 "rows": dict(sorted(self.splits.items())),
                 "dropped": dict(sorted(self.drops.items())),
                 "sha256": {f.name: file_digest(f) for f in files},
             }
+            if self.judged:  # (--keep-judges: the card's files are as ever)
+                report["judged"] = dict(sorted(self.judged.items()))
             (self.tmp / REPORT_FILE).write_text(json.dumps(report, indent=2) + "\n")
             self.tmp.chmod(0o755)  # (mkdtemp's 0700, as every other output directory is made)
             os.replace(self.tmp, self.out)
@@ -105,6 +108,24 @@ class Assembler:
             self.abort()
             raise
         return self.out
+
+    def _write_split(self, split: str) -> list[Path]:
+        """The split's rows: the comparator's in problems-<split>.parquet (the card's),
+        those with their own judge in judged-<split>.parquet (when there are any)."""
+        rows = [self._row(split, pid) for pid in sorted(os.listdir(self.spill / split))]
+        plain = self.tmp / split_file(split)
+        with RowWriter(plain, PROBLEMS) as writer:
+            for row in rows:
+                if not row.judge_json:
+                    writer.add(row.columns())
+        if not self.judged[split]:
+            return [plain]
+        judged = self.tmp / judged_file(split)
+        with RowWriter(judged, JUDGED) as writer:
+            for row in rows:
+                if row.judge_json:
+                    writer.add({**row.columns(), "judge_json": row.judge_json})
+        return [plain, judged]
 
     def summary(self) -> dict[str, Any]:
         """What was built, for ``--json``: each row's problem_id, package and split (in

@@ -8,15 +8,20 @@ dropped with a reason."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from problemtools_py.checks import checks_of
 from problemtools_py.dataset.ids import problem_id
+from problemtools_py.dataset.judges import MAX_BYTES as JUDGE_BYTES
+from problemtools_py.dataset.judges import judge_json, materialize, parse
 from problemtools_py.dataset.schema import origin_json, tests_json
 from problemtools_py.findings import Severity
 from problemtools_py.judge import python2
@@ -24,6 +29,7 @@ from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.judge.validators import DatasetValidator
 from problemtools_py.model import load_problem
+from problemtools_py.model.judgekind import JudgeKind, judge_need
 from problemtools_py.model.loader import find_sidecar
 from problemtools_py.model.problem import Problem
 from problemtools_py.model.testdata import JUDGED_GROUPS
@@ -32,6 +38,14 @@ from problemtools_py.sandbox.results import Limits
 from problemtools_py.statements.check import render_findings
 from problemtools_py.verdicts import Verdict
 from problemtools_py.workbench.bench import Workbench
+
+REFERENCE_SECONDS = 10.0  # the CPU limit a reference runs under
+Runner = Callable[[Executable], tuple[float | None, str]]
+# How a problem's own judge runs a reference: given the package its row's judge makes (see
+# dataset.judges) and a sandbox pool, a runner giving the reference's slowest CPU time on
+# the tests (None when it is not accepted) and why not. grading.judged's reference_runner:
+# supplied by the caller (kattis2parquet, a grader), the grading floor being above this.
+JudgeRunner = Callable[[Path, SandboxPool], AbstractContextManager[Runner]]
 
 
 @dataclass(frozen=True)
@@ -44,6 +58,8 @@ class BuildOptions:
     min_tests: int = 5
     allow_no_reference: bool = False
     max_reference_seconds: float = 2.0
+    keep_judges: bool = False  # a problem that needs its own judge: kept with it
+    judge_runner: JudgeRunner | None = None  # (with keep_judges: see JudgeRunner)
 
 
 @dataclass
@@ -58,6 +74,7 @@ class Row:
     origin_json: str
     reference: str
     source: str  # the package it came from
+    judge_json: str = ""  # the problem's own judge (see dataset.judges); "": the comparator
 
     def columns(self) -> dict[str, Any]:
         return {
@@ -102,6 +119,11 @@ def from_sidecar(root: Path) -> Conversion:
 
 def read_tests(root: Path) -> list[tuple[str, str]]:
     """Tests in order: data/sample and data/secret (and their groups), by file name."""
+    return [(stdin, stdout) for _, stdin, stdout in read_cases(root)]
+
+
+def read_cases(root: Path) -> list[tuple[str, str, str]]:
+    """read_tests's tests, each with its case's path in the package (no extension)."""
     found = []
     for path in (root / "data").glob("s*/**/*.in"):
         group = path.relative_to(root / "data").parts[0]
@@ -109,9 +131,10 @@ def read_tests(root: Path) -> list[tuple[str, str]]:
             found.append(path)
     found.sort(key=lambda p: (p.name, p.as_posix()))
     return [
-        (p.read_text(encoding="utf-8"), p.with_suffix(".ans").read_text(encoding="utf-8"))
+        (p.relative_to(root).with_suffix("").as_posix(), p.read_text(encoding="utf-8"),
+         p.with_suffix(".ans").read_text(encoding="utf-8"))
         for p in found
-    ]
+    ]  # fmt: skip
 
 
 def statement_text(problem: Problem) -> str | None:
@@ -130,34 +153,42 @@ def from_package(ctx: Workbench, options: BuildOptions) -> Conversion:
     errors = [f for f in found if f.severity is Severity.ERROR]
     if errors:
         return Conversion(drop="invalid package", detail=errors[0].message)
-    if problem.output_validator is not None:
-        return Conversion(drop="custom output validator (several valid answers)")
-    if problem.config.validator_flags:
-        return Conversion(
-            drop="validator flags the comparator cannot reproduce",
-            detail=" ".join(problem.config.validator_flags),
-        )
+    need = judge_need(problem)
+    if need is not None and need.kind is JudgeKind.SCORING and not options.keep_judges:
+        need = None  # (partial scores aside, the row's reward is the comparator's, as ever)
+    if need is not None and not options.keep_judges:
+        return Conversion(drop=need.reason, detail=need.detail)
     statement = statement_text(problem)
     if statement is None:
         return Conversion(drop="no English statement")
-    tests = _capped(read_tests(problem.root), options)
+    cases = _capped(read_cases(problem.root), options)
+    tests = [(stdin, stdout) for _, stdin, stdout in cases]
     if len(tests) < options.min_tests:
         return Conversion(drop="too few tests", detail=f"{len(tests)} < {options.min_tests}")
-    return _with_reference(ctx, options, statement, tests)
+    judge = ""
+    if need is not None:
+        judge = judge_json(problem.root, need, [stem for stem, _, _ in cases]) or ""
+        if not judge:
+            return Conversion(drop="judge too large", detail=f"over {JUDGE_BYTES >> 20} MiB")
+    return _with_reference(ctx, options, statement, tests, judge)
 
 
-def _capped(tests: list[tuple[str, str]], options: BuildOptions) -> list[tuple[str, str]]:
+def _capped(cases: list[tuple[str, str, str]], options: BuildOptions) -> list[tuple[str, str, str]]:
     kept, size = [], 0
-    for stdin, stdout in tests[: options.max_tests]:
+    for stem, stdin, stdout in cases[: options.max_tests]:
         size += len(stdin.encode()) + len(stdout.encode())
         if size > options.max_test_bytes:
             break
-        kept.append((stdin, stdout))
+        kept.append((stem, stdin, stdout))
     return kept
 
 
 def _with_reference(
-    ctx: Workbench, options: BuildOptions, statement: str, tests: list[tuple[str, str]]
+    ctx: Workbench,
+    options: BuildOptions,
+    statement: str,
+    tests: list[tuple[str, str]],
+    judge: str = "",
 ) -> Conversion:
     problem = ctx.problem
     candidates = [
@@ -166,14 +197,16 @@ def _with_reference(
         if s.expectation is not None and s.expectation.accepted and s.program.language == "python3"
     ]
     passing: list[tuple[str, float]] = []
-    for sub in candidates:
-        build = ctx.submission(sub)
-        if build.executable is None:
-            return _disagree(sub.rel, "does not compile", build.message)
-        slowest, error = _run_reference(ctx, build.executable, tests)
-        if slowest is None:
-            return _disagree(sub.rel, "fails a test", error)
-        passing.append(((problem.root / sub.program.files[0]).read_text(encoding="utf-8"), slowest))
+    with _reference_runner(ctx, options, tests, judge) as run:
+        for sub in candidates:
+            build = ctx.submission(sub)
+            if build.executable is None:
+                return _disagree(sub.rel, "does not compile", build.message)
+            slowest, error = run(build.executable)
+            if slowest is None:
+                return _disagree(sub.rel, "fails a test", error)
+            code = (problem.root / sub.program.files[0]).read_text(encoding="utf-8")
+            passing.append((code, slowest))
     package_limit = _package_limit(problem)
     origin: dict[str, Any] = {"source": problem.root.name, "package_time_limit_s": package_limit}
     if not passing:
@@ -187,17 +220,25 @@ def _with_reference(
         if slowest > options.max_reference_seconds:
             return Conversion(drop="reference too slow", detail=f"{slowest:.2f} s")
     limit = dataset_time_limit(package_limit, slowest)
-    row = Row(
-        problem_id(statement),
-        options.split,
-        statement,
-        tests_json(tests),
-        limit,
-        origin_json(origin),
-        code,
-        str(problem.root),
-    )
+    row = Row(problem_id(statement), options.split, statement, tests_json(tests), limit,
+              origin_json(origin), code, str(problem.root), judge)  # fmt: skip
     return Conversion(row)
+
+
+@contextlib.contextmanager
+def _reference_runner(
+    ctx: Workbench, options: BuildOptions, tests: list[tuple[str, str]], judge: str
+) -> Iterator[Runner]:
+    """How a reference is run on the row's tests: by the comparator, or by the problem's
+    own judge (the package the row's judge makes: the tests it will be graded on)."""
+    if not judge:
+        yield lambda exe: _run_reference(ctx, exe, tests)
+        return
+    assert options.judge_runner is not None, "keep_judges needs a judge_runner"
+    with tempfile.TemporaryDirectory(prefix="ptpy-judge-") as tmp:
+        materialize(parse(judge, len(tests), ctx.problem.root, 0), tests, Path(tmp))
+        with options.judge_runner(Path(tmp), ctx.pool) as run:
+            yield run
 
 
 def _package_limit(problem: Problem) -> float:
@@ -224,7 +265,8 @@ def _run_reference(
 ) -> tuple[float | None, str]:
     """The slowest CPU time over the tests (None when any fails), and the failure's
     message."""
-    judge = CaseJudge(ctx.pool, DatasetValidator(), Limits(cpu_seconds=10.0, memory_bytes=2 << 30))
+    limits = Limits(cpu_seconds=REFERENCE_SECONDS, memory_bytes=2 << 30)
+    judge = CaseJudge(ctx.pool, DatasetValidator(), limits)
     slowest = 0.0
     with tempfile.TemporaryDirectory(prefix="ptpy-ref-") as tmp:
         for index, (stdin, stdout) in enumerate(tests):

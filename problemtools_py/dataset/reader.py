@@ -14,12 +14,14 @@ from typing import Any
 
 from problemtools_py.dataset.arrow import pq  # (as the process wants it: see arrow)
 from problemtools_py.dataset.ids import share
+from problemtools_py.dataset.judges import parse
 from problemtools_py.dataset.schema import (
     REFERENCES_FILE,
     SPLITS,
     bad_row,
     check_id,
     check_time_limit,
+    judged_file,
     parse_origin,
     parse_tests,
     split_file,
@@ -52,6 +54,7 @@ class DatasetProblem(ProblemInfo):
     tests: tuple[tuple[str, str], ...] = ()
     tests_json: str = ""
     origin_json: str = ""
+    judge_json: str = ""  # its own judge (a row of a judged-<split>.parquet; see judges)
 
 
 class SplitFile:
@@ -126,7 +129,11 @@ class Dataset:
 
     @property
     def splits(self) -> list[str]:
-        return [s for s in SPLITS if (self.root / split_file(s)).is_file()]
+        return [s for s in SPLITS if any(p.is_file() for p in self._paths(s))]
+
+    def _paths(self, split: str) -> list[Path]:
+        """The split's files: the card's, and the one of problems with their own judge."""
+        return [self.root / split_file(split), self.root / judged_file(split)]
 
     def _split(self, split: str) -> SplitFile:
         if split not in self._files:
@@ -136,35 +143,50 @@ class Dataset:
             self._files[split] = SplitFile(path)
         return self._files[split]
 
+    def _parts(self, split: str) -> list[SplitFile]:
+        """The split's files that are there (one at least, or the split is unknown)."""
+        found = []
+        for path in self._paths(split):
+            if path.is_file():
+                found.append(self._files.setdefault(path.name, SplitFile(path)))
+        if not found:
+            raise FatalError(f"the dataset has no {split} split", path=self._paths(split)[0])
+        return found
+
     def statements(self, split: str) -> Iterator[ProblemInfo]:
         """Every problem's statement and limits, without reading a single test."""
-        part = self._split(split)
-        for group in range(part.file.metadata.num_row_groups):
-            base = part.first_row(group)
-            for offset, row in enumerate(part.read_group(group, INFO_COLUMNS)):
-                yield _info(row, split, part.path, base + offset)
+        for part in self._parts(split):
+            for group in range(part.file.metadata.num_row_groups):
+                base = part.first_row(group)
+                for offset, row in enumerate(part.read_group(group, INFO_COLUMNS)):
+                    yield _info(row, split, part.path, base + offset)
 
     def ids(self, split: str) -> list[str]:
         """Every problem_id of a split (the id column alone)."""
-        column = self._split(split).file.read(columns=["problem_id"]).column(0)
-        return [str(pid) for pid in column.to_pylist()]
+        found = []
+        for part in self._parts(split):
+            column = part.file.read(columns=["problem_id"]).column(0)
+            found += [str(pid) for pid in column.to_pylist()]
+        return found
 
     def problem(self, split: str, pid: str) -> DatasetProblem | None:
         """One problem, reading only the row group that holds it."""
-        part = self._split(split)
-        found = part.find(pid)
-        if found is None:
-            return None
-        group, offset = found
-        return _problem(part.row(group, offset), split, part.path, part.first_row(group) + offset)
+        for part in self._parts(split):
+            found = part.find(pid)
+            if found is not None:
+                group, offset = found
+                index = part.first_row(group) + offset
+                return _problem(part.row(group, offset), split, part.path, index)
+        return None
 
     def iter_problems(self, split: str) -> Iterator[DatasetProblem]:
-        """Whole problems in file order, one row group in memory at a time."""
-        part = self._split(split)
-        for group in range(part.file.metadata.num_row_groups):
-            base = part.first_row(group)
-            for offset, row in enumerate(part.read_group(group)):
-                yield _problem(row, split, part.path, base + offset)
+        """Whole problems in file order (the card's file, then the judged one), one row
+        group in memory at a time."""
+        for part in self._parts(split):
+            for group in range(part.file.metadata.num_row_groups):
+                base = part.first_row(group)
+                for offset, row in enumerate(part.read_group(group)):
+                    yield _problem(row, split, part.path, base + offset)
 
     def reference(self, pid: str) -> str | None:
         """The problem's Python 3 reference ("" when it ships on upstream tests only)."""
@@ -205,4 +227,15 @@ def _problem(row: dict[str, Any], split: str, path: Path, index: int) -> Dataset
         tuple(tests),
         str(row["tests_json"]),
         str(row["origin_json"]),
+        _judge(row.get("judge_json"), len(tests), path, index),
     )
+
+
+def _judge(text: object, tests: int, path: Path, index: int) -> str:
+    """A row's judge_json, checked ("": the row has none)."""
+    if text is None or text == "":
+        return ""
+    if not isinstance(text, str):
+        raise bad_row(path, index, "judge_json", "not a string")
+    parse(text, tests, path, index)
+    return text

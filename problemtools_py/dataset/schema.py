@@ -26,6 +26,10 @@ PROBLEMS = pa.schema(
         ("origin_json", pa.string()),
     ]
 )
+# A problem graded by its own judge (kattis2parquet --keep-judges): the card's five
+# columns and the judge (see dataset.judges), in judged-<split>.parquet beside the card's
+# files, which the card's readers (reading problems-*.parquet) never meet.
+JUDGED = PROBLEMS.append(pa.field("judge_json", pa.string()))
 REFERENCES = pa.schema([("problem_id", pa.string()), ("code", pa.string())])
 REFERENCES_FILE = "references.parquet"
 REPORT_FILE = "build_report.json"
@@ -33,6 +37,10 @@ REPORT_FILE = "build_report.json"
 
 def split_file(split: str) -> str:
     return f"problems-{split}.parquet"
+
+
+def judged_file(split: str) -> str:
+    return f"judged-{split}.parquet"
 
 
 def bad_row(path: Path, row: int, column: str, why: str) -> FatalError:

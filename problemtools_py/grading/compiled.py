@@ -112,6 +112,16 @@ def place(exe: Executable, work: Path) -> list[Path]:
     return placed
 
 
+def place_program(work: Path, code: str, exe: Executable | None) -> list[Path]:
+    """A program into a session's directory: main.py, or a build's files (see place)."""
+    if exe is not None:
+        return place(exe, work)
+    program = work / "main.py"
+    program.write_text(code, encoding="utf-8")
+    program.chmod(0o644)
+    return [program]
+
+
 def remove(placed: list[Path]) -> None:
     for path in placed:
         if path.is_dir() and not path.is_symlink():

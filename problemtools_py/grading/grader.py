@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import shutil
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -26,9 +25,9 @@ from typing import TYPE_CHECKING, TypeVar
 from problemtools_py.cpus import cores_to_pin, usable_cores
 from problemtools_py.errors import FatalError
 from problemtools_py.grading import callbased, runfiles
-from problemtools_py.grading.compiled import Compiler, place, remove
+from problemtools_py.grading.compiled import Compiler, place_program, remove
 from problemtools_py.grading.extract import extract_program
-from problemtools_py.grading.problems import NoProblems, ProblemSource, open_source
+from problemtools_py.grading.problems import Fetched, NoProblems, ProblemSource, open_source
 from problemtools_py.grading.results import MAX_COMPLETION_CHARS as MAX_CHARS
 from problemtools_py.grading.results import (
     MAX_PROGRAM_BYTES,
@@ -42,17 +41,15 @@ from problemtools_py.grading.sessions import Sessions
 from problemtools_py.grading.syntax import SyntaxCheck
 from problemtools_py.grading.testrun import Cancelled, RunLimits, TestRun
 from problemtools_py.judge import python2
-from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
-from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import RunResult
-from problemtools_py.sandbox.spawned import temp_dir
 from problemtools_py.window import ordered_window
 
 T = TypeVar("T")
 
 if TYPE_CHECKING:
     from problemtools_py.dataset.reader import Dataset
+    from problemtools_py.grading.judged import Judges
     from problemtools_py.judge.compile import Executable
 
 
@@ -75,7 +72,8 @@ class Grader:
         self._lock = threading.Lock()
         self.sessions = Sessions(self.settings)
         self._syntax = SyntaxCheck()
-        self._cache: OrderedDict[str, tuple[tuple[tuple[str, str], ...], float]] = OrderedDict()
+        self._cache: OrderedDict[str, Fetched] = OrderedDict()
+        self._judges: Judges | None = None  # problems graded by their own judge
         self._fetch_lock = threading.Lock()
         self._cores = cores_to_pin(self.settings.pin, self.jobs)
         self._worker = threading.local()  # .core: the core of a grade_many worker thread
@@ -110,6 +108,8 @@ class Grader:
         self._syntax.close()
         if self._built is not None:
             self._built.close()
+        if self._judges is not None:
+            self._judges.close()
         problems: ProblemSource | None = getattr(self, "problems", None)  # (None: it failed)
         if problems is not None:
             problems.close()
@@ -121,8 +121,8 @@ class Grader:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _problem(self, pid: str) -> tuple[tuple[tuple[str, str], ...], float]:
-        """Tests and time limit, fetched once and kept for the next completions."""
+    def _problem(self, pid: str) -> Fetched:
+        """Tests, time limit and judge, fetched once and kept for the next completions."""
         with self._lock:
             if pid in self._cache:
                 self._cache.move_to_end(pid)
@@ -165,8 +165,19 @@ class Grader:
                     os.sched_setaffinity(0, before)
 
     def grade(self, problem_id: str, completion: str, language: str | None = None) -> GradeResult:
-        tests, time_limit = self._problem(problem_id)
-        return self.grade_tests(tests, time_limit, completion, language)
+        found = self._problem(problem_id)
+        if found.judge_json:  # graded by the problem's own judge (see grading.judged)
+            prepared = self._prepare(completion, language, None)
+            if isinstance(prepared, GradeResult):
+                return prepared
+            with self._lock:
+                if self._judges is None:
+                    from problemtools_py.grading.judged import Judges
+
+                    every = self.settings.reward_mode == "pass-rate"
+                    self._judges = Judges(self.jobs, every, self.settings.python)
+            return self._judges.grade(problem_id, found, prepared, self._compiler())
+        return self.grade_tests(found.tests, found.time_limit, completion, language)
 
     def grade_tests(
         self,
@@ -188,7 +199,7 @@ class Grader:
         try:
             with self.pool.sandbox() as box:
                 work = self.sessions.session(box, f"{code_language}\0{code}")
-                placed = self._place(work, code, exe)
+                placed = place_program(work, code, exe)
                 heap = self.settings.memory_mb - (exe.extra_memory_mb if exe else 0)
                 run = TestRun(
                     box,
@@ -277,10 +288,12 @@ class Grader:
         fetched: dict[str, bytes] = {}
         with self.pool.sandbox() as box:
             if files:
-                found, fetched = self._with_files(box, (code, exe, argv), stdin, limits, files)
+                found, fetched = runfiles.run_in(
+                    box, self.sessions, (code, exe, argv), stdin, limits, files
+                )
             else:
                 work = self.sessions.session(box, f"{language}\0{code}", memory)
-                placed = self._place(work, code, exe)
+                placed = place_program(work, code, exe)
                 run = TestRun(box, self.settings, lambda: self.sessions.reopen(box), argv=argv)
                 try:
                     found = run.execute(stdin, limits, memory)
@@ -290,30 +303,6 @@ class Grader:
             why = "starved by the machine"
             return GradeResult(None, Status.HARNESS_OVERLOAD, message=why), fetched
         return found, fetched
-
-    def _with_files(
-        self,
-        box: Sandbox,
-        program: tuple[str, Executable | None, tuple[str, ...] | None],
-        stdin: str,
-        limits: RunLimits,
-        files: RunFiles,
-    ) -> tuple[RunResult | None, dict[str, bytes]]:
-        """One run in a jail of its own (the box's session closed), its working
-        directory a bound host one holding the files (see grading.runfiles)."""
-        code, exe, argv = program
-        self.sessions.forget(box)
-        directory = Path(temp_dir("grade"))
-        try:
-            directory.chmod(0o755)
-            self._place(directory, code, exe)
-            with runfiles.workdir(files) as work:
-                binds = (*self.sessions.binds(directory), Bind(str(work), runfiles.CWD, True))
-                run = TestRun(box, self.settings, lambda: None, argv=argv, binds=binds)
-                found = run.execute(stdin, limits, limits.memory_mb or self.settings.memory_mb)
-                return found, runfiles.fetch(work, files.fetch)
-        finally:
-            shutil.rmtree(directory, ignore_errors=True)
 
     def extract(self, completion: str, language: str | None = None) -> tuple[str, str] | None:
         """(language, program) of a completion, as grading reads it."""
@@ -340,16 +329,6 @@ class Grader:
             if self._built is None:
                 self._built = Compiler(self.jobs)
             return self._built
-
-    @staticmethod
-    def _place(work: Path, code: str, exe: Executable | None) -> list[Path]:
-        """The program into the session's directory: main.py, or a build's files."""
-        if exe is not None:
-            return place(exe, work)
-        program = work / "main.py"
-        program.write_text(code, encoding="utf-8")
-        program.chmod(0o644)
-        return [program]
 
     def workers(self) -> ThreadPoolExecutor:
         """``jobs`` threads, each pinned to its core while it grades (see cpus.cores_to_pin): the

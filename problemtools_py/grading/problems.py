@@ -6,6 +6,7 @@ it is given."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -19,8 +20,18 @@ if TYPE_CHECKING:  # (imported where used: pyarrow and the model take 0.2 s to i
 Tests = tuple[tuple[str, str], ...]
 
 
+@dataclass(frozen=True)
+class Fetched:
+    """A problem to grade on: its tests, its time limit (CPU seconds), and its own judge
+    when the comparator cannot judge it (``judge_json``, see dataset.judges)."""
+
+    tests: Tests
+    time_limit: float
+    judge_json: str = ""
+
+
 class ProblemSource(Protocol):
-    def fetch(self, pid: str) -> tuple[Tests, float] | None: ...
+    def fetch(self, pid: str) -> Fetched | None: ...
 
     def ids(self) -> set[str]: ...
 
@@ -30,7 +41,7 @@ class ProblemSource(Protocol):
 class NoProblems:
     """A grader's source when the tests come with each call."""
 
-    def fetch(self, pid: str) -> tuple[Tests, float] | None:
+    def fetch(self, pid: str) -> Fetched | None:
         return None
 
     def ids(self) -> set[str]:
@@ -44,11 +55,11 @@ class DatasetSource:
     def __init__(self, data: Dataset) -> None:
         self.data = data
 
-    def fetch(self, pid: str) -> tuple[Tests, float] | None:
+    def fetch(self, pid: str) -> Fetched | None:
         for split in self.data.splits:
             found = self.data.problem(split, pid)
             if found is not None:
-                return found.tests, found.time_limit_s
+                return Fetched(tuple(found.tests), found.time_limit_s, found.judge_json)
         return None
 
     def ids(self) -> set[str]:
@@ -81,7 +92,7 @@ class PackagesSource:
             self.pool.close()
             self.pool = None
 
-    def fetch(self, pid: str) -> tuple[Tests, float] | None:
+    def fetch(self, pid: str) -> Fetched | None:
         from problemtools_py.dataset.build import BuildOptions, convert
         from problemtools_py.dataset.schema import parse_tests
 
@@ -90,7 +101,10 @@ class PackagesSource:
             return None
         if self.pool is None:
             self.pool = SandboxPool(self.REFERENCE_JOBS + 1)
-        converted = convert(path, self.pool, BuildOptions())
+        from problemtools_py.grading.judged import reference_runner
+
+        options = BuildOptions(keep_judges=True, judge_runner=reference_runner)
+        converted = convert(path, self.pool, options)
         if converted.row is None:
             raise FatalError(
                 f"kattis2parquet leaves this package out ({converted.drop}"
@@ -100,7 +114,7 @@ class PackagesSource:
             )
         row = converted.row
         tests = parse_tests(row.tests_json, path, 0)
-        return tuple(tests), row.time_limit_s
+        return Fetched(tuple(tests), row.time_limit_s, row.judge_json)
 
 
 def _id_of(path: Path) -> str:

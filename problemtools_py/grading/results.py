@@ -13,10 +13,11 @@ class Status(StrEnum):
     """A graded completion's status: one word per outcome, as the dataset names verdicts
     (a ``str``: it is its own value in JSON, in comparisons and in f-strings).
 
-    Three are no verdict of the program's: ``NO_CODE`` (no program in the completion),
-    and the two the grader's side caused, which carry no reward at all (None) so that a
+    Four are no verdict of the program's: ``NO_CODE`` (no program in the completion),
+    and the three the grader's side caused, which carry no reward at all (None) so that a
     trainer can retry or drop them (``NO_REWARD``): ``HARNESS_OVERLOAD`` (the machine
-    starved the program, repeatedly) and ``GRADER_ERROR`` (the grader failed); an
+    starved the program, repeatedly), ``GRADER_ERROR`` (the grader failed) and
+    ``JUDGE_ERROR`` (the problem's own validator or grader failed); an
     ``UNKNOWN_PROBLEM`` id is the caller's, also without reward."""
 
     OK = "ok"
@@ -31,6 +32,7 @@ class Status(StrEnum):
     CODE_TOO_LARGE = "code_too_large"
     HARNESS_OVERLOAD = "harness_overload"
     GRADER_ERROR = "grader_error"
+    JUDGE_ERROR = "judge_error"  # the problem's own judge failed (see grading.judged)
     UNKNOWN_PROBLEM = "unknown_problem"
 
 
@@ -43,7 +45,7 @@ STATUS_OF = {
     Verdict.RTE: Status.RUNTIME_ERROR,
     Verdict.CE: Status.SYNTAX_ERROR,
 }
-NO_REWARD = (Status.HARNESS_OVERLOAD, Status.GRADER_ERROR)
+NO_REWARD = (Status.HARNESS_OVERLOAD, Status.GRADER_ERROR, Status.JUDGE_ERROR)
 # A completion, and the program taken from it, past these sizes is CODE_TOO_LARGE
 # (reward 0.0; issue 40): an 8 MB completion held the grader's interpreter for 9 s while
 # it was compiled, and an honest program graded beside it timed out unable to write. A
@@ -64,9 +66,14 @@ class GradeResult:
     tests_run: int = 0
     message: str = ""
     retries: int = 0  # tests run again because the machine starved them
+    score: float | None = None  # a scoring problem's, by its judge (see grading.judged)
 
     def as_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}  # (all flat)
+        """Every field (all flat); ``score`` only when there is one."""
+        found = {f.name: getattr(self, f.name) for f in fields(self)}
+        if found["score"] is None:
+            del found["score"]
+        return found
 
     @classmethod
     def from_dict(cls, found: dict[str, Any]) -> GradeResult:

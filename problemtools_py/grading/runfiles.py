@@ -22,11 +22,21 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
+from problemtools_py.grading.compiled import place_program
+from problemtools_py.grading.sessions import Sessions
+from problemtools_py.grading.testrun import RunLimits, TestRun
 from problemtools_py.judge.buildfiles import bounded_dir
+from problemtools_py.sandbox.client import Sandbox
+from problemtools_py.sandbox.protocol import Bind
+from problemtools_py.sandbox.results import RunResult
 from problemtools_py.sandbox.spawned import temp_dir
 
 CWD = "/work"  # the run's working directory in its jail
+if TYPE_CHECKING:
+    from problemtools_py.judge.compile import Executable
+
 SPACE = 256 << 20  # the working directory's tmpfs: the files given and what the run writes
 FETCH_BYTES = 32 << 20  # fetched in all (more: the files past it are left out)
 MAX_FILES = 1024  # files given, or asked for, in one request
@@ -156,3 +166,29 @@ def _read_beneath(root: Path, name: str, cap: int) -> bytes | None:
 def encoded(found: dict[str, bytes]) -> dict[str, str]:
     """The response's ``files``: each fetched file in base64."""
     return {name: base64.b64encode(data).decode("ascii") for name, data in found.items()}
+
+
+def run_in(
+    box: Sandbox,
+    sessions: Sessions,
+    program: tuple[str, Executable | None, tuple[str, ...] | None],
+    stdin: str,
+    limits: RunLimits,
+    files: RunFiles,
+) -> tuple[RunResult | None, dict[str, bytes]]:
+    """One run of ``program`` (its text, build and command) in a jail of its own (the
+    box's session closed), its working directory a bound one holding ``files``; the run
+    (None: starved) and the files it was asked for."""
+    code, exe, argv = program
+    sessions.forget(box)
+    directory = Path(temp_dir("grade"))
+    try:
+        directory.chmod(0o755)
+        place_program(directory, code, exe)
+        with workdir(files) as work:
+            binds = (*sessions.binds(directory), Bind(str(work), CWD, True))
+            run = TestRun(box, sessions.settings, lambda: None, argv=argv, binds=binds)
+            found = run.execute(stdin, limits, limits.memory_mb or sessions.settings.memory_mb)
+            return found, fetch(work, files.fetch)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)

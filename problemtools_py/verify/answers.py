@@ -27,7 +27,6 @@ from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.scratch import scratch_dir, scratch_root
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
-from problemtools_py.workbench.cache import VerdictCache
 
 PROBES: tuple[tuple[str, bytes], ...] = (
     ("an empty output", b""),
@@ -70,7 +69,7 @@ class AnswerChecker:
     def __init__(self, ctx: Context, runs: int = 0) -> None:
         self.ctx = ctx
         self.fresh = worth_fresh_init(runs / max(1, ctx.options.jobs))  # (runs: how many checks)
-        self.cache = VerdictCache()
+        self.cache = ctx.verdict_cache()
         self.custom: CustomValidator | None = None
         self.error: str | None = None
         self._work: Path | None = None  # (as a context manager) the held jails' feedback

@@ -16,6 +16,7 @@ from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.verify.options import Options, Progress
 from problemtools_py.verify.sharing import Sharing
 from problemtools_py.workbench.bench import Workbench
+from problemtools_py.workbench.cache import MemoryVerdicts, VerdictCache, Verdicts
 
 # Build-time ranks by language (see Context._build_weight); unknown languages rank as C.
 _BUILD_WEIGHTS = {"java": 4, "kotlin": 4, "scala": 4, "rust": 3, "cpp": 2, "c": 1,
@@ -33,6 +34,8 @@ class Context(Workbench):
     closing: threading.Event = field(default_factory=threading.Event)  # work ahead stops
     # submissions' cases open to threads with nothing else to do (see sharing.py)
     sharing: Sharing = field(default_factory=Sharing)
+    # where verdicts are kept by content: the user's cache file (None), or one of memory
+    verdicts: MemoryVerdicts | None = None
 
     @classmethod
     def create(
@@ -65,6 +68,10 @@ class Context(Workbench):
         self.closing.set()
         self.sharing.wake()
         super().close()
+
+    def verdict_cache(self) -> Verdicts:
+        """Where this verification's parts keep verdicts by content."""
+        return self.verdicts if self.verdicts is not None else VerdictCache()
 
     def selected(self, sub: Submission) -> bool:
         return self.options.takes_submission(sub.rel)

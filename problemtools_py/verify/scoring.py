@@ -32,7 +32,6 @@ from problemtools_py.rulesets import Judge
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.domjudge_scoring import domjudge_grade
-from problemtools_py.workbench.cache import VerdictCache
 
 
 class Scorer:
@@ -43,7 +42,7 @@ class Scorer:
         self.ctx = ctx
         self.work = work
         self.errors: list[str] = []  # of the grader itself, not of one submission's grading
-        self.cache = VerdictCache()
+        self.cache = ctx.verdict_cache()
         self.custom: CustomGrader | None = None
         self._jails = HeldJails(ctx.pool, ctx.validation_limits)
         self._graded: OnceEach[str, Grade] = OnceEach()

@@ -26,7 +26,6 @@ from problemtools_py.verify.judged import JudgedCase
 from problemtools_py.verify.rounds import cases_of
 from problemtools_py.verify.sharing import CaseQueue
 from problemtools_py.verify.visualize import OutputVisualizer
-from problemtools_py.workbench.cache import VerdictCache
 
 
 def _maybe_starved(run: RunResult, limits: Limits) -> bool:
@@ -52,7 +51,7 @@ class SubmissionJudge:
         room = ctx.scratch_room(ctx.problem.config.limits.output_mib)
         self.work = scratch_dir("ptpy-verify-", room)
         self.work.chmod(0o711)  # (see HeldValidator)
-        self.cache = VerdictCache()
+        self.cache = ctx.verdict_cache()
         self.stop_early = not ctx.problem.config.scoring and not ctx.options.all_cases
         legacy_breaks = (ctx.problem.legacy and not ctx.options.all_cases
                          and ctx.options.judge is not Judge.DOMJUDGE)  # fmt: skip

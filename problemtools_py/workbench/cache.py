@@ -24,6 +24,7 @@ import json
 import os
 import threading
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,34 @@ class VerdictCache:
     def put(self, key: str, value: dict[str, Any]) -> None:
         """Keep ``value`` (committed with the others of this process, see the module)."""
         self.store.put(key, json.dumps(value))
+
+
+class MemoryVerdicts:
+    """Verdicts kept in this process only, the ``size`` used last (grading: a completion's
+    runs are seldom seen again after a while, and millions of them would fill any file;
+    but many completions write the same output, and a validator need not judge it twice)."""
+
+    def __init__(self, size: int = 1 << 16) -> None:
+        self.size = size
+        self._kept: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        with self._lock:
+            self._kept[key] = value
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+
+Verdicts = VerdictCache | MemoryVerdicts
 
 
 def flush_all() -> None:

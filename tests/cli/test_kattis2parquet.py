@@ -44,7 +44,9 @@ def test_sample_packages_become_rows_or_drops(tmp_path: Path) -> None:
     report = json.loads((out / "build_report.json").read_text())
     assert report["rows"] == {"eval": 4}
     assert report["dropped"] == {
-        "custom output validator (several valid answers)": 4,
+        "custom output validator (several valid answers)": 1,
+        "interactive problem (a validator talks to the program)": 2,
+        "multi-pass problem (the validator runs the program again)": 1,
         "too few tests": 1,
         "validator flags the comparator cannot reproduce": 1,
     }

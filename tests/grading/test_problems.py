@@ -33,17 +33,33 @@ def test_a_package_is_graded_on_its_kattis2parquet_row(packages: Path, tmp_path:
         source = PackagesSource(packages, pool)
         (pid,) = from_dataset.ids()
         assert pid in source.ids()
-        tests, limit = source.fetch(pid)  # type: ignore[misc]
-    assert (tests, limit) == from_dataset.fetch(pid)
-    assert limit == 4.0 and len(tests) == 6  # 4 x 1 s; before, 1 s and every test
+        found = source.fetch(pid)
+    assert found is not None and found == from_dataset.fetch(pid)
+    assert found.time_limit == 4.0 and len(found.tests) == 6  # 4 x 1 s; before, 1 s and every test
+    assert found.judge_json == ""  # (the comparator judges it)
 
 
-def test_a_package_kattis2parquet_leaves_out_has_no_reward(packages: Path) -> None:
+def test_a_package_with_its_own_judge_is_graded_by_it(packages: Path) -> None:
+    """divisor has several right answers (any proper divisor): kattis2parquet left it out
+    and it had no reward; now its validator judges."""
     with Grader(packages, jobs=1) as grader:
         divisor = next(pid for pid, path in grader.problems.paths.items()  # type: ignore[attr-defined]
                        if path.name == "divisor")
-        with pytest.raises(FatalError, match="custom output validator"):
-            grader.grade(divisor, "```python\nprint(1)\n```")
+        wrong = grader.grade(divisor, "```python\nprint(1)\n```")
+        assert (wrong.reward, wrong.status) == (0.0, "wrong_answer")
+        assert "not a proper divisor" in wrong.message
+        smallest = "n = int(input())\nprint(next(d for d in range(2, n) if n % d == 0))"
+        right = grader.grade(divisor, f"```python\n{smallest}\n```")
+        assert (right.reward, right.status) == (1.0, "ok")
+
+
+def test_a_package_kattis2parquet_leaves_out_has_no_reward(packages: Path, tmp_path: Path) -> None:
+    shutil.copytree(packages / "hello", tmp_path / "hello")
+    (tmp_path / "hello" / "submissions" / "accepted").rename(tmp_path / "hello" / "gone")
+    with Grader(tmp_path, jobs=1) as grader:
+        (hello,) = grader.problems.ids()
+        with pytest.raises(FatalError, match="no passing Python 3 reference"):
+            grader.grade(hello, "```python\nprint(1)\n```")
 
 
 def test_a_package_graded_after_the_grader_is_warm_runs_its_references_aside(

@@ -1,0 +1,254 @@
+"""Grading by the problem's own judge (issue 44): a problem the dataset's comparator
+cannot judge (see model.judgekind: a custom output validator, validator flags, an
+interactive or multi-pass problem, partial scores) is graded as ``verifyproblem`` judges a
+submission, by the same code: each test case judged by the package's output validator
+(with its arguments), interactively or in passes as the package says, the cases graded
+over the test groups. Its verdict is the completion's status; the reward is 1.0 for
+accepted and 0.0 otherwise, or on a scoring problem the score over the most a program
+can get (every case accepted), within [0, 1].
+
+The problem is opened once per grader: its validators and graders built once, in a
+sandbox pool of its own. Verdicts of validators are kept in memory by content (a
+validator judges one output of one case once, however many completions write it), never
+in the user's cache file. The judge's error (a validator that crashed, or exited with a
+code other than 42 and 43) is ``judge_error``: the grader's side, no reward."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Protocol
+
+from problemtools_py.errors import FatalError
+from problemtools_py.grading.compiled import Compiler
+from problemtools_py.grading.results import STATUS_OF, GradeResult, Status
+from problemtools_py.judge.compile import Executable
+from problemtools_py.judge.graders import CaseScore
+from problemtools_py.model import load_problem
+from problemtools_py.once import OnceEach
+from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.sandbox.spawned import temp_dir
+from problemtools_py.verdicts import Verdict
+from problemtools_py.verify.context import Context
+from problemtools_py.verify.judged import JudgedCase
+from problemtools_py.verify.options import Options
+from problemtools_py.verify.scoring import Scorer
+from problemtools_py.verify.submission_judge import SubmissionJudge
+from problemtools_py.workbench.cache import MemoryVerdicts
+
+
+class Judged(Protocol):
+    """A problem graded by its judge, as a source gives it (grading.problems.Fetched)."""
+
+    @property
+    def tests(self) -> tuple[tuple[str, str], ...]: ...
+
+    @property
+    def time_limit(self) -> float: ...
+
+    @property
+    def judge_json(self) -> str: ...
+
+
+class JudgedProblem:
+    """One package, graded by its judge; used by many threads at once."""
+
+    def __init__(
+        self,
+        root: Path,
+        time_limit: float,
+        pool: SandboxPool,
+        jobs: int = 1,
+        every_case: bool = False,
+        python: str | None = None,
+        owned: bool = False,
+    ) -> None:
+        """``pool``: where its runs go (a submission's jail and its validator's at once,
+        per thread). ``every_case``: judge every test case (a pass rate), not only up to
+        the first that fails. ``python``: the interpreter Python programs run with.
+        ``owned``: ``root`` is removed at the close."""
+        self.root = root if owned else None
+        problem = load_problem(root)
+        self.time_limit = time_limit
+        self.scoring = problem.config.scoring
+        self.pool = pool
+        options = Options(jobs=max(1, jobs), all_cases=every_case, python=python)
+        self.ctx = Context.create(problem, options, self.pool)
+        self.ctx.verdicts = MemoryVerdicts()
+        self.judge = SubmissionJudge(self.ctx)
+        self.error = self.judge.checker.error  # (the validator does not build)
+        self.scorer = Scorer(self.ctx, self.judge.work)
+        self.error = self.error or "; ".join(self.scorer.errors)
+        self._top: float | None = None
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self.scorer.close()
+        self.ctx.close()
+        shutil.rmtree(self.judge.work, ignore_errors=True)
+        if self.root is not None:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    @property
+    def cases(self) -> int:
+        return len(self.judge.cases)
+
+    def grade(self, exe: Executable) -> GradeResult:
+        """A built program's grade: every test case judged (up to the first failure of a
+        pass-fail problem), then graded over the test groups."""
+        if self.error:
+            return GradeResult(None, Status.JUDGE_ERROR, message=self.error[:500])
+        judged = self.judge.run(exe, self.time_limit, self.time_limit)
+        results = {c.case.name: CaseScore(c.verdict, c.score, c.multiplier) for c in judged}
+        grade, errors = self.scorer.grade(results)
+        index, first = _first_failure(judged)
+        cpu = first.cpu if first is not None else max((c.cpu for c in judged), default=0.0)
+        message = (first.message if first is not None else "")[:500]
+        if grade.verdict is Verdict.JE or (first is not None and first.verdict is Verdict.JE):
+            why = grade.error or "; ".join(errors) or message or "the judge failed"
+            return GradeResult(None, Status.JUDGE_ERROR, index, cpu, 0.0, len(judged), why[:500])
+        if self.scoring:
+            top = self.top()
+            reward = min(1.0, max(0.0, grade.score / top)) if top > 0 else 0.0
+        elif self.ctx.options.all_cases and judged:  # (a pass rate: the share accepted)
+            reward = sum(c.verdict is Verdict.AC for c in judged) / len(judged)
+        else:
+            reward = 1.0 if grade.verdict is Verdict.AC else 0.0
+        score = grade.score if self.scoring else None
+        status = STATUS_OF[grade.verdict]
+        return GradeResult(reward, status, index, cpu, 0.0, len(judged), message, score=score)
+
+    def top(self) -> float:
+        """The most a program scores: every test case accepted (at its own full score)."""
+        with self._lock:
+            if self._top is None:
+                every = {c.name: CaseScore(Verdict.AC, None, None) for c in self.judge.cases}
+                self._top = self.scorer.grade(every)[0].score
+            return self._top
+
+
+def _first_failure(judged: list[JudgedCase]) -> tuple[int | None, JudgedCase | None]:
+    for index, case in enumerate(judged):
+        if case.verdict is not Verdict.AC:
+            return index, case
+    return None, None
+
+
+class Judges:
+    """The judged problems a grader opened, by package, each kept while it is in use and
+    among the KEEP used last; their runs share one sandbox pool."""
+
+    KEEP = 16
+
+    def __init__(self, jobs: int, every_case: bool, python: str | None) -> None:
+        self.jobs, self.every_case, self.python = jobs, every_case, python
+        self.pool = SandboxPool(2 * max(1, jobs) + 1)
+        self._open: OrderedDict[str, JudgedProblem] = OrderedDict()
+        self._users: dict[int, int] = {}  # id(problem) -> callers using it now
+        self._lock = threading.Lock()
+        self._opening: OnceEach[str, JudgedProblem] = OnceEach()
+
+    @contextmanager
+    def using(self, root: str, found: Judged) -> Iterator[JudgedProblem]:
+        """The problem ``root`` names (its id), open for the caller until it is done with
+        it: its judge written out as a package the first time."""
+        while True:
+            judged = self._opening.get(root, lambda: self._make(root, found))
+            with self._lock:
+                if self._open.get(root) is judged:  # (else retired meanwhile: made again)
+                    self._open.move_to_end(root)
+                    self._users[id(judged)] = self._users.get(id(judged), 0) + 1
+                    break
+        try:
+            yield judged
+        finally:
+            with self._lock:
+                self._users[id(judged)] -= 1
+                done = not self._users[id(judged)] and self._open.get(root) is not judged
+                if not self._users[id(judged)]:
+                    del self._users[id(judged)]
+            if done:
+                judged.close()
+
+    def _make(self, root: str, found: Judged) -> JudgedProblem:
+        from problemtools_py.dataset.judges import materialize, parse
+
+        where = Path(temp_dir("judge"))
+        try:
+            judge = parse(found.judge_json, len(found.tests), where, 0)
+            materialize(judge, list(found.tests), where)
+            judged = JudgedProblem(where, found.time_limit, self.pool, self.jobs,
+                                   self.every_case, self.python, owned=True)  # fmt: skip
+        except BaseException:
+            shutil.rmtree(where, ignore_errors=True)
+            raise
+        idle = []
+        with self._lock:
+            self._open[root] = judged
+            while len(self._open) > self.KEEP:  # the one used longest ago goes
+                old_root, old = self._open.popitem(last=False)
+                self._opening.forget(old_root)
+                if not self._users.get(id(old)):
+                    idle.append(old)  # (else its last user closes it)
+        for old in idle:
+            old.close()
+        return judged
+
+    def grade(
+        self,
+        pid: str,
+        found: Judged,
+        program: tuple[str, str, Executable | None],
+        compiler: Compiler,
+    ) -> GradeResult:
+        """A completion's program (its language, text and build, see Grader._prepare) on
+        the problem ``pid``, by its judge; the grader's failure its ``grader_error``."""
+        language, code, exe = program
+        try:
+            if exe is None:  # (a Python program: built as the judge builds it)
+                built = compiler.build(code, language)
+                if isinstance(built, GradeResult):
+                    return built
+                exe = built
+            with self.using(pid, found) as judged:
+                return judged.grade(exe)
+        except FatalError:
+            raise
+        except Exception as exc:
+            why = f"{type(exc).__name__}: {exc}"[:300]
+            return GradeResult(None, Status.GRADER_ERROR, message=why)
+
+    def close(self) -> None:
+        with self._lock:
+            found = list(self._open.values())
+            self._open.clear()
+        for judged in found:
+            judged.close()
+        self.pool.close()
+
+
+@contextmanager
+def reference_runner(
+    root: Path, pool: SandboxPool
+) -> Iterator[Callable[[Executable], tuple[float | None, str]]]:
+    """kattis2parquet --keep-judges's check of a reference (dataset.build.JudgeRunner): the
+    package at ``root`` judges it, at the CPU limit references run under; its slowest
+    test's CPU time when it is accepted (with full marks), else None and why."""
+    from problemtools_py.dataset.build import REFERENCE_SECONDS
+
+    judged = JudgedProblem(root, REFERENCE_SECONDS, pool)
+    try:
+
+        def run(exe: Executable) -> tuple[float | None, str]:
+            found = judged.grade(exe)
+            if found.status is Status.OK and found.reward == 1.0:
+                return found.cpu_seconds, ""
+            return None, found.message or found.status.value
+
+        yield run
+    finally:
+        judged.close()
