@@ -288,8 +288,9 @@ def _scored(result: GradeResult, options: dict[str, Any]) -> dict[str, Any]:
                      result.message, options["infra_score"])  # fmt: skip
     score = float(options["infra_score"] if result.reward is None else result.reward)
     out: dict[str, Any] = {"score": score, "status": str(result.status), "infra_error": infra}
-    if options["details"]:
+    if options["details"]:  # (the same keys every time: verl gathers them by key)
         out.update({k: v for k, v in result.as_dict().items() if k not in ("reward", "status")})
+        out["judge_score"] = result.judge_score
     return out
 
 

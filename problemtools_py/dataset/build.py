@@ -112,6 +112,7 @@ def from_sidecar(root: Path) -> Conversion:
             sidecar["origin_json"],
             sidecar.get("reference") or "",
             str(root),
+            sidecar.get("judge_json") or "",
         ),
         exact=True,
     )

@@ -21,6 +21,8 @@ from typing import Any
 
 import yaml
 
+from problemtools_py.dataset.build import read_tests
+from problemtools_py.dataset.judges import materialize, parse
 from problemtools_py.dataset.reader import DatasetProblem
 from problemtools_py.dataset.schema import tests_json
 from problemtools_py.digests import sha256_hex
@@ -100,6 +102,9 @@ def package(problem: DatasetProblem, reference: str | None, out: Path, modern: b
 
 
 def _fill(root: Path, problem: DatasetProblem, reference: str | None, modern: bool) -> None:
+    if problem.judge_json:
+        _fill_judged(root, problem, reference)
+        return
     _write(
         root / "problem.yaml",
         yaml.safe_dump(_problem_yaml(problem, modern), allow_unicode=True, sort_keys=False),
@@ -121,13 +126,52 @@ def _fill(root: Path, problem: DatasetProblem, reference: str | None, modern: bo
         base = root / "data" / group / f"{index + 1:0{width}d}"
         _write(base.with_suffix(".in"), stdin)
         _write(base.with_suffix(".ans"), stdout)
+    _known_inputs(root, problem)
+    if reference:
+        _write(root / "submissions" / "accepted" / "reference.py", reference)
+    _sidecar(root, problem, reference, modern)
+
+
+def _fill_judged(root: Path, problem: DatasetProblem, reference: str | None) -> None:
+    """A row with its own judge: the package its judge makes (its problem.yaml, in its
+    own format, the validator, the groups, each test at its case's path), with the
+    statement, the reference and the input validator as for any row."""
+    judge = parse(problem.judge_json, len(problem.tests), root, 0)
+    materialize(judge, list(problem.tests), root)
+    config = yaml.safe_load((root / "problem.yaml").read_text(encoding="utf-8")) or {}
+    version = config.get("problem_format_version") if isinstance(config, dict) else None
+    modern = version not in (None, "legacy")
+    name = config.get("name") if isinstance(config, dict) else None
+    if isinstance(name, dict) and set(name) - {"en"}:  # (the row has the English statement)
+        config["name"] = {"en": name.get("en", f"Problem {problem.problem_id}")}
+        _write(root / "problem.yaml", yaml.safe_dump(config, allow_unicode=True, sort_keys=False))
+    if modern:
+        _write(root / "statement" / "problem.en.md", _with_newline(problem.statement))
+    else:
+        title = tex_escape(name if isinstance(name, str) else f"Problem {problem.problem_id}")
+        tex = f"\\problemname{{{title}}}\n\n{tex_escape(problem.statement)}\n"
+        _write(root / "problem_statement" / "problem.en.tex", tex)
+    _known_inputs(root, problem)
+    if reference:
+        _write(root / "submissions" / "accepted" / "reference.py", reference)
+    _sidecar(root, problem, reference, modern, {"judge_json": problem.judge_json})
+
+
+def _known_inputs(root: Path, problem: DatasetProblem) -> None:
     known = sorted({sha256_hex(stdin.encode()) for stdin, _ in problem.tests})
     _write(
         root / "input_validators" / "known_inputs" / "validate.py",
         KNOWN_INPUTS.replace("{known}", repr(set(known)) if known else "set()"),
     )
-    if reference:
-        _write(root / "submissions" / "accepted" / "reference.py", reference)
+
+
+def _sidecar(
+    root: Path,
+    problem: DatasetProblem,
+    reference: str | None,
+    modern: bool,
+    extra: dict[str, str] | None = None,
+) -> None:
     sidecar = {
         "problem_id": problem.problem_id,
         "split": problem.split,
@@ -135,7 +179,11 @@ def _fill(root: Path, problem: DatasetProblem, reference: str | None, modern: bo
         "origin_json": problem.origin_json,
         "statement": problem.statement,
         "reference": reference,
+        **(extra or {}),
     }
-    if tests_json(list(problem.tests)) != problem.tests_json:
-        sidecar["tests_json"] = problem.tests_json  # a JSON layout we would not write
+    if (
+        read_tests(root) != list(problem.tests)
+        or tests_json(list(problem.tests)) != problem.tests_json
+    ):
+        sidecar["tests_json"] = problem.tests_json  # a layout or an order we would not make
     _write(root / sidecar_name(modern), json.dumps(sidecar, ensure_ascii=False, indent=1) + "\n")

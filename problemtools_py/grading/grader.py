@@ -174,8 +174,7 @@ class Grader:
                 if self._judges is None:
                     from problemtools_py.grading.judged import Judges
 
-                    every = self.settings.reward_mode == "pass-rate"
-                    self._judges = Judges(self.jobs, every, self.settings.python)
+                    self._judges = Judges(self.jobs, self.settings)
             return self._judges.grade(problem_id, found, prepared, self._compiler())
         return self.grade_tests(found.tests, found.time_limit, completion, language)
 

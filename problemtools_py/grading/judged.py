@@ -18,19 +18,23 @@ from __future__ import annotations
 import shutil
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Protocol
 
 from problemtools_py.errors import FatalError
-from problemtools_py.grading.compiled import Compiler
-from problemtools_py.grading.results import STATUS_OF, GradeResult, Status
+from problemtools_py.grading.compiled import Compiler, place, remove
+from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings, Status
+from problemtools_py.grading.sessions import Sessions
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.graders import CaseScore
+from problemtools_py.judge.held import HeldJail
 from problemtools_py.model import load_problem
 from problemtools_py.once import OnceEach
+from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.sandbox.results import Limits, RunResult, SandboxError
 from problemtools_py.sandbox.spawned import temp_dir
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
@@ -39,6 +43,64 @@ from problemtools_py.verify.options import Options
 from problemtools_py.verify.scoring import Scorer
 from problemtools_py.verify.submission_judge import SubmissionJudge
 from problemtools_py.workbench.cache import MemoryVerdicts
+
+
+class KeptJail(HeldJail):
+    """A completion's runs in a jail the grader keeps for the problem's programs, one
+    after another (as it keeps one for the tests given with a call: grading.sessions):
+    its program goes into the jail's program directory; the next program's runs go to a
+    new fork of the jail's init, with nothing of this one in reach (see Sessions). It
+    costs a fork where a jail opened per completion cost ~20 ms, and its runs are those
+    of the grader's own warm interpreter."""
+
+    def __init__(self, pool: SandboxPool, sessions: Sessions, exe: Executable, limits: Limits):
+        super().__init__(pool, exe, limits)
+        self.sessions = sessions
+        self._lease: AbstractContextManager[Sandbox] | None = None
+        self._placed: list[Path] = []
+
+    def box(self) -> Sandbox:
+        if self._box is None:
+            lease = self.pool.sandbox()
+            box = lease.__enter__()
+            try:
+                memory = self.limits.memory_bytes >> 20
+                work = self.sessions.session(box, str(self.exe.directory), memory)
+                self._placed = place(self.exe, work)
+            except BaseException:
+                self.sessions.forget(box)
+                lease.__exit__(None, None, None)
+                raise
+            self._lease, self._box = lease, box
+            self._fast = self.exe.inprocess and box.python_matches()
+        return self._box
+
+    def run(
+        self,
+        args: Sequence[str] = (),
+        *,
+        limits: Limits,
+        stdin: Path,
+        stdout: Path | None = None,
+        memory_mb: int | None = None,
+    ) -> RunResult:
+        try:
+            return super()._run(args, limits, stdin, stdout, memory_mb)
+        except SandboxError:
+            self._release(failed=True)  # (its jail is never reused: one more try)
+            return super()._run(args, limits, stdin, stdout, memory_mb)
+
+    def close(self) -> None:
+        self._release(failed=False)
+
+    def _release(self, failed: bool) -> None:
+        box, lease, self._box, self._lease = self._box, self._lease, None, None
+        remove(self._placed)
+        self._placed = []
+        if box is not None and failed:
+            self.sessions.forget(box)
+        if lease is not None:
+            lease.__exit__(None, None, None)
 
 
 class Judged(Protocol):
@@ -66,11 +128,15 @@ class JudgedProblem:
         every_case: bool = False,
         python: str | None = None,
         owned: bool = False,
+        sessions: tuple[Sessions, SandboxPool] | None = None,
     ) -> None:
         """``pool``: where its runs go (a submission's jail and its validator's at once,
         per thread). ``every_case``: judge every test case (a pass rate), not only up to
         the first that fails. ``python``: the interpreter Python programs run with.
-        ``owned``: ``root`` is removed at the close."""
+        ``owned``: ``root`` is removed at the close. ``sessions``: where the programs run
+        (see KeptJail), with the pool they keep their jails in (no other run may take
+        one of its sandboxes); else in jails held for each one's cases, as verifyproblem
+        runs them."""
         self.root = root if owned else None
         problem = load_problem(root)
         self.time_limit = time_limit
@@ -80,6 +146,9 @@ class JudgedProblem:
         self.ctx = Context.create(problem, options, self.pool)
         self.ctx.verdicts = MemoryVerdicts()
         self.judge = SubmissionJudge(self.ctx)
+        if sessions is not None:
+            kept, boxes = sessions
+            self.judge.jails = lambda exe, limits: KeptJail(boxes, kept, exe, limits)
         self.error = self.judge.checker.error  # (the validator does not build)
         self.scorer = Scorer(self.ctx, self.judge.work)
         self.error = self.error or "; ".join(self.scorer.errors)
@@ -114,13 +183,33 @@ class JudgedProblem:
         if self.scoring:
             top = self.top()
             reward = min(1.0, max(0.0, grade.score / top)) if top > 0 else 0.0
-        elif self.ctx.options.all_cases and judged:  # (a pass rate: the share accepted)
-            reward = sum(c.verdict is Verdict.AC for c in judged) / len(judged)
+        elif self.ctx.options.all_cases and judged:  # a pass rate
+            reward = self._pass_rate(judged)
         else:
             reward = 1.0 if grade.verdict is Verdict.AC else 0.0
         score = grade.score if self.scoring else None
         status = STATUS_OF[grade.verdict]
-        return GradeResult(reward, status, index, cpu, 0.0, len(judged), message, score=score)
+        return GradeResult(reward, status, index, cpu, 0.0, len(judged), message, judge_score=score)
+
+    def _pass_rate(self, judged: list[JudgedCase]) -> float:
+        """The share of the test groups below data/secret passed (every case accepted),
+        or, without such groups, the share of the test cases accepted."""
+        accepted = {c.case.name for c in judged if c.verdict is Verdict.AC}
+        groups = self._groups()
+        if groups:
+            return sum(group <= accepted for group in groups) / len(groups)
+        return len(accepted) / len(judged)
+
+    def _groups(self) -> list[set[str]]:
+        """The cases of each test group below data/secret that has cases of its own."""
+        problem = self.ctx.problem
+        secret = problem.data.child("secret") if problem.data is not None else None
+        found = []
+        for group in secret.walk() if secret is not None else ():
+            cases = {c.name for c in problem.group_cases(group)}
+            if group is not secret and cases:
+                found.append(cases)
+        return found
 
     def top(self) -> float:
         """The most a program scores: every test case accepted (at its own full score)."""
@@ -144,9 +233,12 @@ class Judges:
 
     KEEP = 16
 
-    def __init__(self, jobs: int, every_case: bool, python: str | None) -> None:
-        self.jobs, self.every_case, self.python = jobs, every_case, python
-        self.pool = SandboxPool(2 * max(1, jobs) + 1)
+    def __init__(self, jobs: int, settings: Settings) -> None:
+        self.jobs, self.settings = jobs, settings
+        self.every_case = settings.reward_mode == "pass-rate"
+        self.pool = SandboxPool(2 * max(1, jobs) + 1)  # validators, interactive pairs
+        self.kept = SandboxPool(max(1, jobs) + 1)  # the programs' kept jails (KeptJail)
+        self.sessions = Sessions(settings)
         self._open: OrderedDict[str, JudgedProblem] = OrderedDict()
         self._users: dict[int, int] = {}  # id(problem) -> callers using it now
         self._lock = threading.Lock()
@@ -182,7 +274,8 @@ class Judges:
             judge = parse(found.judge_json, len(found.tests), where, 0)
             materialize(judge, list(found.tests), where)
             judged = JudgedProblem(where, found.time_limit, self.pool, self.jobs,
-                                   self.every_case, self.python, owned=True)  # fmt: skip
+                                   self.every_case, self.settings.python, owned=True,
+                                   sessions=(self.sessions, self.kept))  # fmt: skip
         except BaseException:
             shutil.rmtree(where, ignore_errors=True)
             raise
@@ -228,6 +321,8 @@ class Judges:
             self._open.clear()
         for judged in found:
             judged.close()
+        self.sessions.close()
+        self.kept.close()
         self.pool.close()
 
 

@@ -66,13 +66,13 @@ class GradeResult:
     tests_run: int = 0
     message: str = ""
     retries: int = 0  # tests run again because the machine starved them
-    score: float | None = None  # a scoring problem's, by its judge (see grading.judged)
+    judge_score: float | None = None  # a scoring problem's, by its judge (grading.judged)
 
     def as_dict(self) -> dict[str, Any]:
-        """Every field (all flat); ``score`` only when there is one."""
+        """Every field (all flat); ``judge_score`` only when there is one."""
         found = {f.name: getattr(self, f.name) for f in fields(self)}
-        if found["score"] is None:
-            del found["score"]
+        if found["judge_score"] is None:
+            del found["judge_score"]
         return found
 
     @classmethod

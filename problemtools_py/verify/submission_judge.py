@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -62,6 +63,9 @@ class SubmissionJudge:
         # the submission then runs over the time limit (problemtools); bt run says TLE
         self.final_first = ctx.options.judge is not Judge.BAPCTOOLS
         self.visualizer = OutputVisualizer(ctx)
+        # where a submission's runs go: a jail held for its cases (None), or one a caller
+        # keeps for many programs (grading: see grading.judged.KeptJail)
+        self.jails: Callable[[Executable, Limits], HeldJail] | None = None
 
     def judge_case(
         self,
@@ -200,8 +204,11 @@ class SubmissionJudge:
         custom = self.checker.custom
         fresh = worth_fresh_init(queue.left())
         with contextlib.ExitStack() as stack:
-            held = stack.enter_context(HeldJail(self.ctx.pool, exe, limits, fresh=fresh,
-                                                forked_first=forked_first))  # fmt: skip
+            held = stack.enter_context(
+                self.jails(exe, limits)
+                if self.jails is not None
+                else HeldJail(self.ctx.pool, exe, limits, fresh=fresh, forked_first=forked_first)
+            )
             checker = None
             if custom is not None and not interactive:
                 data, pool, work = self.ctx.problem.root / "data", self.ctx.pool, self.work

@@ -143,3 +143,33 @@ def test_ids_not_in_the_dataset_are_named_and_json_lists_what_was_written(
     none = tmp_path / "none"
     assert main([str(dataset), str(none), "--ids", "nosuch", "-q"]) == 1
     assert not none.exists()  # (nothing written: no empty directory either)
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_problems"
+
+
+def test_rows_with_their_own_judge_go_and_come_back(tmp_path: Path, capsys: Capture) -> None:
+    """kattis2parquet --keep-judges keeps divisor (several right answers) and guess
+    (interactive) with their judges beside the card's files, which stay as a build
+    without them makes them; parquet2kattis writes packages that verifyproblem passes,
+    and they convert back byte for byte."""
+    from problemtools_py.cli.kattis2parquet import main as kattis2parquet
+
+    names = [str(SAMPLES / n) for n in ("hello", "divisor", "guess")]
+    assert kattis2parquet([*names, "-o", str(tmp_path / "plain"), "-q", "--min-tests", "1"]) == 0
+    kept = tmp_path / "kept"
+    assert kattis2parquet([*names, "-o", str(kept), "-q", "--min-tests", "1", "--keep-judges"]) == 0
+    plain_file = (tmp_path / "plain" / "problems-train.parquet").read_bytes()
+    assert (kept / "problems-train.parquet").read_bytes() == plain_file  # (the card's rows)
+    report = json.loads((kept / "build_report.json").read_text())
+    assert report["judged"] == {"train": 2} and report["dropped"] == {}
+    judged = [p for p in Dataset(kept).iter_problems("train") if p.judge_json]
+    assert sorted(json.loads(p.judge_json)["kind"] for p in judged) == ["custom", "interactive"]
+    out = tmp_path / "packages"
+    assert main([str(kept), str(out), "-q"]) == 0
+    assert verify([*map(str, sorted(out.iterdir())), "-q"]) == 0
+    capsys.readouterr()
+    back = tmp_path / "back"
+    assert kattis2parquet([*map(str, sorted(out.iterdir())), "-o", str(back), "-q"]) == 0
+    for path in kept.iterdir():
+        assert (back / path.name).read_bytes() == path.read_bytes(), path.name

@@ -269,9 +269,10 @@ def test_load_with_a_small_queue(grader: Grader) -> None:
 
 def test_a_package_served_without_a_reward_is_a_404_saying_why(tmp_path: Path) -> None:
     """Served from a directory of packages, an id whose package kattis2parquet leaves out
-    (here: a custom output validator) exists, yet has no reward: the 404 says that, not
-    that no problem has the id."""
-    shutil.copytree(SAMPLES / "divisor", tmp_path / "divisor")
+    (here: no accepted Python 3 submission to check its tests by) exists, yet has no
+    reward: the 404 says that, not that no problem has the id."""
+    shutil.copytree(SAMPLES / "hello", tmp_path / "hello")
+    shutil.rmtree(tmp_path / "hello" / "submissions")
     with Grader(tmp_path, jobs=1) as served:
         (pid,) = served.problems.ids()
 
@@ -280,8 +281,8 @@ def test_a_package_served_without_a_reward_is_a_404_saying_why(tmp_path: Path) -
             async with client.post(url + "grade", json=body) as response:
                 assert response.status == 404
                 error = (await response.json())["error"]
-            assert error.startswith(f"{tmp_path / 'divisor'}: kattis2parquet leaves this "
-                                    "package out (custom output validator")  # fmt: skip
+            assert error.startswith(f"{tmp_path / 'hello'}: kattis2parquet leaves this "
+                                    "package out (no passing Python 3 reference")  # fmt: skip
 
         serve(served, check)
 
