@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import json
 import logging
 import math
 import os
@@ -49,7 +50,8 @@ MAX_TIME_LIMIT = 120.0
 MODES = ("dataset", "pass-rate", "first-n")
 # What a dataset row's extra_info may set: how this row is graded. Everything else there is
 # the trainer's (and ignored).
-ROW_FIELDS = ("mode", "reward_mode", "n", "first_n", "time_limit", "language", "fn_name")
+ROW_FIELDS = ("mode", "reward_mode", "n", "first_n", "time_limit", "language", "fn_name",
+              "judge_json")  # fmt: skip
 ON_INFRA_ERROR = ("score", "raise")
 PUBLIC = ("compute_score", "compute_score_float", "compute_score_batch", "compute_score_async",
           "RewardError", "InfraError", "infra_failures", "close")  # fmt: skip
@@ -141,6 +143,7 @@ def _options(extra_info: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
         "languages": tuple(_language(n) or "" for n in merged.get("languages") or ("python3",)),
         "python": str(merged["python"]) if merged.get("python") else None,
         "fn_name": merged.get("fn_name") if isinstance(merged.get("fn_name"), str) else None,
+        "judge_json": str(merged.get("judge_json") or ""),
     }
 
 
@@ -212,7 +215,9 @@ def compute_score(
     )
     _check_language(grader, options)
     language = options["language"]
-    if suite is not None:
+    if suite is not None and options["judge_json"]:  # (a judged row's tests and judge)
+        result = _by_judge(grader, suite.tests, options, solution_str)
+    elif suite is not None:
         result = _off_main_thread(grader, lambda: grader.grade_tests(
             suite.tests, options["time_limit"], solution_str, language, suite.call))  # fmt: skip
     else:
@@ -228,6 +233,26 @@ def compute_score(
         except FatalError as exc:  # (an id the dataset does not have)
             raise RewardError(str(exc)) from None
     return _scored(result, options)
+
+
+def _by_judge(
+    grader: Grader, tests: tuple[tuple[str, str], ...], options: dict[str, Any], solution: str
+) -> GradeResult:
+    """A row of judged-<split>.parquet given inline: its tests and ``judge_json`` (see
+    grading.judged); a judge that does not fit the tests is the caller's error."""
+    from problemtools_py.digests import digest
+    from problemtools_py.errors import FatalError
+    from problemtools_py.grading.problems import Fetched
+
+    judge, limit = options["judge_json"], options["time_limit"]
+    found = Fetched(tests, limit, judge)
+    key = digest("inline-judge", judge, json.dumps(tests), repr(limit))
+    try:
+        return _off_main_thread(
+            grader, lambda: grader.grade_by_judge(key, found, solution, options["language"])
+        )
+    except FatalError as exc:
+        raise RewardError(f"extra_info.judge_json: {exc}") from None
 
 
 def compute_score_float(

@@ -167,16 +167,24 @@ class Grader:
     def grade(self, problem_id: str, completion: str, language: str | None = None) -> GradeResult:
         found = self._problem(problem_id)
         if found.judge_json:  # graded by the problem's own judge (see grading.judged)
-            prepared = self._prepare(completion, language, None)
-            if isinstance(prepared, GradeResult):
-                return prepared
-            with self._lock:
-                if self._judges is None:
-                    from problemtools_py.grading.judged import Judges
-
-                    self._judges = Judges(self.jobs, self.settings)
-            return self._judges.grade(problem_id, found, prepared, self._compiler())
+            return self.grade_by_judge(problem_id, found, completion, language)
         return self.grade_tests(found.tests, found.time_limit, completion, language)
+
+    def grade_by_judge(
+        self, key: str, found: Fetched, completion: str, language: str | None = None
+    ) -> GradeResult:
+        """``completion`` graded by the judge ``found`` carries (its tests, time limit and
+        ``judge_json``), opened once per ``key``. A judge that does not fit its tests is a
+        FatalError (the caller's)."""
+        prepared = self._prepare(completion, language, None)
+        if isinstance(prepared, GradeResult):
+            return prepared
+        with self._lock:
+            if self._judges is None:
+                from problemtools_py.grading.judged import Judges
+
+                self._judges = Judges(self.jobs, self.settings)
+        return self._judges.grade(key, found, prepared, self._compiler())
 
     def grade_tests(
         self,

@@ -30,10 +30,13 @@ from typing import Any
 
 from aiohttp import web
 
+from problemtools_py.digests import digest
+from problemtools_py.errors import FatalError
 from problemtools_py.grading import fusion, runfiles
 from problemtools_py.grading.backends import LocalWorkers, Work, Workers, grade_or_unknown
 from problemtools_py.grading.extract import PYTHON2_NAMES, language_named
 from problemtools_py.grading.grader import Grader
+from problemtools_py.grading.problems import Fetched
 from problemtools_py.grading.results import GradeResult, Status
 from problemtools_py.grading.shapes import Suite, suite_of
 from problemtools_py.grading.testrun import RunLimits
@@ -233,9 +236,15 @@ class Service:
         if tests is not None:
             suite = _suite(tests, item.get("fn_name"))
             limit = _seconds(item.get("time_limit"), self.time_limit, "time_limit")
-            result = await self._work(
-                Grader.grade_tests, suite.tests, limit, completion, language, suite.call
-            )
+            judge = item.get("judge_json")
+            if isinstance(judge, str) and judge:  # (a judged row's: see grading.judged)
+                found = Fetched(suite.tests, limit, judge)
+                key = digest("inline-judge", judge, json.dumps(suite.tests), repr(limit))
+                result = await self._work(_by_judge, key, found, completion, language)
+            else:
+                result = await self._work(
+                    Grader.grade_tests, suite.tests, limit, completion, language, suite.call
+                )
         elif isinstance(item.get("problem_id"), str):
             result = await self._work(grade_or_unknown, item["problem_id"], completion, language)
         else:
@@ -344,6 +353,15 @@ def _language(value: object) -> str:
     if code is None:
         raise BadRequest(f"unknown language {value!r}")
     return code
+
+
+def _by_judge(
+    grader: Grader, key: str, found: Fetched, completion: str, language: str | None
+) -> GradeResult:
+    try:
+        return grader.grade_by_judge(key, found, completion, language)
+    except FatalError as exc:  # (a judge that does not fit its tests)
+        raise BadRequest(f"judge_json: {exc}") from None
 
 
 def _suite(tests: object, fn_name: object) -> Suite:

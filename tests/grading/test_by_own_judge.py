@@ -193,3 +193,33 @@ def test_pass_rate_is_over_test_groups_or_cases(packages: Path, tmp_path: Path) 
         assert grader.grade(pid, two).reward == pytest.approx(sum(cases_even) / len(every))
     with Grader(grouped.parent, settings, jobs=2) as grader:
         assert grader.grade(pid, two).reward == pytest.approx(sum(groups_even) / 2)
+
+
+def test_a_judged_row_given_inline_is_graded_by_its_judge(dataset: Path, packages: Path) -> None:
+    """A trainer's row made from judged-<split>.parquet: its tests as ground truth and its
+    judge_json in extra_info (or beside the tests for /grade)."""
+    from grading.test_fusion_client import start, stop
+
+    from problemtools_py import rewards
+    from problemtools_py.dataset import Dataset
+
+    row = Dataset(dataset).problem("train", _id_of(packages / "divisor"))
+    assert row is not None and row.judge_json
+    info = {"judge_json": row.judge_json, "time_limit": row.time_limit_s}
+    assert rewards.compute_score("x", RIGHT, row.tests_json, extra_info=info)["score"] == 1.0
+    wrong = rewards.compute_score("x", "```python\nprint(1)\n```", row.tests_json, info)
+    assert (wrong["score"], wrong["status"]) == (0.0, "wrong_answer")
+    with pytest.raises(rewards.RewardError, match=r"judge_json.*cases must name each"):
+        rewards.compute_score("x", RIGHT, [list(row.tests[0])], extra_info=info)
+    proc, url = start()
+    try:
+        import requests
+
+        item = {"tests": row.tests_json, "judge_json": row.judge_json, "completion": RIGHT}
+        answer = requests.post(f"{url}/grade", json=item, timeout=120)
+        assert (answer.json()["reward"], answer.json()["status"]) == (1.0, "ok")
+        item["tests"] = [list(row.tests[0])]
+        answer = requests.post(f"{url}/grade", json=item, timeout=120)
+        assert answer.status_code == 400 and "cases must name each" in answer.json()["error"]
+    finally:
+        stop(proc)
