@@ -121,6 +121,12 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         "--no-run", action="store_true", help="the checks only: compile and run nothing"
     )
     parser.add_argument(
+        "--write-time-limit",
+        action="store_true",
+        help="write the derived time limit into the package (problem.yaml's "
+        "limits.time_limit, keeping its comments; legacy: .timelimit)",
+    )
+    parser.add_argument(
         "--report",
         type=Path,
         metavar="FILE",
@@ -270,7 +276,24 @@ def _verify_and_report(
         raise
     reporter.finish(run)
     _write_page(args.report, run)
+    if args.write_time_limit:
+        _write_limits(run, args.fixed_timelim is not None)
     return run.exit_code
+
+
+def _write_limits(run: RunReport, fixed_by_option: bool) -> None:
+    """--write-time-limit: each package's derived limit written into it (see
+    convert.timelimits); never from a package with errors, whose runs prove nothing."""
+    from problemtools_py.convert.timelimits import write_time_limit
+
+    for report in run.problems:
+        if report.errors:
+            said = "not written: the package has errors"
+        elif report.time_limit is None or not Path(report.path).is_dir():
+            said = "not written: no time limit was decided (no submission ran)"
+        else:
+            said = write_time_limit(Path(report.path), report.time_limit, fixed_by_option)
+        print(f"{report.name}: {said}", file=sys.stderr)
 
 
 def _verify(
