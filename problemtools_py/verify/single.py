@@ -1,0 +1,158 @@
+"""``runsubmission``: one program, built and run in the sandbox on test cases of a package
+(or on a file, or on standard input), each judged as ``verifyproblem`` judges it: the
+package's output validator with the case's arguments, interactively or in passes as the
+package says, at the time limit (``-t``, else the package's, else the smallest its rules
+allow). A target without an answer (a file with no ``.ans`` beside it, standard input)
+is run and shown, not judged."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+from problemtools_py.judge.compile import Executable
+from problemtools_py.judge.execute import run_program
+from problemtools_py.judge.judging import CaseJudge, run_limits
+from problemtools_py.judge.validators import CustomValidator, DefaultValidator
+from problemtools_py.model import load_problem
+from problemtools_py.model.problem import TestCase
+from problemtools_py.model.testdata import GroupKind
+from problemtools_py.model.timelimit import TimeLimit, first_limit
+from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.sandbox.results import Limits
+from problemtools_py.verdicts import Verdict
+from problemtools_py.verify.answers import AnswerChecker
+from problemtools_py.verify.context import Context
+from problemtools_py.verify.options import Options
+
+SHOWN = 1 << 16  # bytes of a run's output kept to show
+
+
+@dataclass(frozen=True)
+class Target:
+    """What to run on: a test case of the package, or a file (or standard input)."""
+
+    name: str
+    input: Path
+    answer: Path | None
+    case: TestCase | None = None
+
+
+@dataclass(frozen=True)
+class OneRun:
+    """One run, as runsubmission shows it."""
+
+    target: str
+    verdict: Verdict | None  # None: nothing to judge against
+    cpu_seconds: float
+    wall_seconds: float
+    memory_bytes: int
+    ended: str  # "exit code 0", "signal SIGSEGV", "CPU 1.20 s"
+    stdout: bytes  # the last pass's (cut to SHOWN; empty for an interactive run)
+    stderr: bytes
+    message: str  # the validator's, or why it failed
+    answer: bytes | None  # to compare the output with (None: none, or interactive)
+    passes: int = 1
+
+
+def targets(ctx: Context, asked: list[str], stdin: Path | None) -> list[Target]:
+    """The targets asked for: ``-`` (standard input, read into ``stdin``), a case's name
+    (``secret/03``) or a group's (``secret``: its cases), a file (an input, its ``.ans``
+    beside it when there is one); none: the samples."""
+    cases = ctx.cases({GroupKind.JUDGED}, (".in",))
+    root = ctx.problem.root
+    if not asked:
+        return [_of(root, c) for c in cases if c.name.startswith("sample/")]
+    found: list[Target] = []
+    for name in asked:
+        if name == "-":
+            assert stdin is not None
+            found.append(Target("stdin", stdin, None))
+            continue
+        chosen = [c for c in cases if c.name == name or c.name.startswith(name.rstrip("/") + "/")]
+        if chosen:
+            found += [_of(root, c) for c in chosen]
+        elif Path(name).is_file():
+            answer = Path(name).with_suffix(".ans")
+            found.append(Target(name, Path(name), answer if answer.is_file() else None))
+        else:
+            some = ", ".join(c.name for c in cases[:6])
+            raise FatalError(f"{name!r} is no test case of the package, nor a file (cases: "
+                             f"{some}{', ...' if len(cases) > 6 else ''})",
+                             exit_code=ExitCode.USAGE)  # fmt: skip
+    return found
+
+
+def _of(root: Path, case: TestCase) -> Target:
+    answer = case.files.get(".ans")
+    return Target(case.name, root / case.files[".in"], root / answer if answer else None, case)
+
+
+class SingleRunner:
+    """A package opened to run programs on its cases, one at a time."""
+
+    def __init__(self, root: Path, pool: SandboxPool, seconds: float | None) -> None:
+        self.ctx = Context.create(load_problem(root), Options(jobs=1), pool)
+        self.checker = AnswerChecker(self.ctx)
+        if self.checker.error:
+            raise FatalError(self.checker.error, path=root, exit_code=ExitCode.FINDINGS)
+        self.limit: TimeLimit = first_limit(self.ctx.problem, seconds)
+        self.work = Path(tempfile.mkdtemp(prefix="ptpy-run-"))
+        self.work.chmod(0o711)  # (a validator finds its feedback directory in it)
+
+    def close(self) -> None:
+        self.ctx.close()
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def build(self, program: Path) -> Executable | str:
+        """The program built (a file, or a directory of files), or its compile error."""
+        paths = sorted(p for p in program.rglob("*") if p.is_file()) if program.is_dir() else [
+            program]  # fmt: skip
+        base = program if program.is_dir() else program.parent
+        build = self.ctx.build_files(paths, base)
+        return build.executable if build.executable is not None else build.message
+
+    def run(self, exe: Executable, target: Target, index: int) -> OneRun:
+        config = self.ctx.problem.config
+        limits = self.ctx.submission_limits(self.limit.seconds)
+        work = self.work / str(index)
+        if target.answer is None and not config.interactive:
+            return self._plain(exe, target, run_limits(limits, exe), work)
+        answer = target.answer
+        if answer is None:  # (an interactive validator needs a file there)
+            answer = work / "empty.ans"
+            work.mkdir(parents=True)
+            answer.write_bytes(b"")
+        checker = self.checker.for_case(target.case) if target.case else self._problem_checker()
+        passes = config.limits.validation_passes if config.multi_pass else 1
+        judge = CaseJudge(self.ctx.pool, checker, limits, config.interactive, passes)
+        result = judge.judge(exe, target.input, answer, work)
+        run = result.run
+        output = work / "team.out"
+        shown = output.read_bytes()[:SHOWN] if output.is_file() else b""
+        verdict = result.verdict if target.answer is not None or config.interactive else None
+        return OneRun(target.name, verdict, result.cpu_seconds,
+                      run.wall_seconds if run else 0.0, run.peak_memory_bytes if run else 0,
+                      run.describe() if run else "", shown, run.stderr if run else b"",
+                      result.message, None if config.interactive or target.answer is None
+                      else target.answer.read_bytes(), result.passes)  # fmt: skip
+
+    def _problem_checker(self) -> DefaultValidator | CustomValidator:
+        """A file's checker: the package's validator, with the problem's own flags."""
+        flags = self.ctx.problem.config.validator_flags
+        if self.checker.custom is not None:
+            return replace(self.checker.custom, args=tuple(flags))
+        return DefaultValidator(flags)
+
+    def _plain(self, exe: Executable, target: Target, limits: Limits, work: Path) -> OneRun:
+        work.mkdir(parents=True)
+        output = work / "team.out"
+        with self.ctx.pool.sandbox() as box:
+            run = run_program(box, exe, limits=limits, stdin=target.input, stdout=output)
+        return OneRun(target.name, None, run.cpu_seconds, run.wall_seconds,
+                      run.peak_memory_bytes, run.describe(), output.read_bytes()[:SHOWN],
+                      run.stderr, "", None)  # fmt: skip
