@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "allow)")  # fmt: skip
     parser.add_argument("--diff", action="store_true",
                         help="show a unified diff of the output against the answer")  # fmt: skip
+    parser.add_argument("--interaction", action="store_true",
+                        help="interactive and multi-pass problems: what passed between the "
+                        "program and the judge, in order (as a sample's .interaction)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     return parser
 
@@ -63,7 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 exe = runner.build(args.submission)
                 if isinstance(exe, str):
                     return _compile_error(args, exe)
-                runs = [runner.run(exe, target, i) for i, target in enumerate(chosen)]
+                run = runner.transcript if args.interaction else runner.run
+                runs = [run(exe, target, i) for i, target in enumerate(chosen)]
             finally:
                 runner.close()
         _report(runs, runner.limit.seconds, args)
@@ -88,7 +92,8 @@ def _report(runs: list[OneRun], seconds: float, args: argparse.Namespace) -> Non
                   "cpu_seconds": r.cpu_seconds, "wall_seconds": r.wall_seconds,
                   "memory_bytes": r.memory_bytes, "ended": r.ended, "passes": r.passes,
                   "stdout": r.stdout.decode("utf-8", "replace"),
-                  "stderr": r.stderr.decode("utf-8", "replace"), "message": r.message}
+                  "stderr": r.stderr.decode("utf-8", "replace"), "message": r.message,
+                  **({"interaction": r.transcript} if r.transcript is not None else {})}
                  for r in runs]  # fmt: skip
         json.dump({"tool": "problemtools_py", "time_limit": seconds, "runs": shown}, sys.stdout,
                   indent=2)  # fmt: skip
@@ -102,6 +107,9 @@ def _report(runs: list[OneRun], seconds: float, args: argparse.Namespace) -> Non
 
 def _lines(run: OneRun, diff: bool) -> list[str]:
     verdict = run.verdict.value if run.verdict else "ran"
+    if run.transcript is not None:  # (--interaction)
+        shown = [f"  {line}" for line in run.transcript.splitlines()]
+        return [f"{run.target}: {verdict}", *shown, f"  judge: {run.message}"]
     lines = [f"{run.target}: {verdict}  CPU {run.cpu_seconds:.3f} s  wall "
              f"{run.wall_seconds:.3f} s  memory {run.memory_bytes / (1 << 20):.1f} MiB  "
              f"({run.ended}{', passes ' + str(run.passes) if run.passes > 1 else ''})"]  # fmt: skip
@@ -115,8 +123,8 @@ def _lines(run: OneRun, diff: bool) -> list[str]:
         lines.append("  stderr:")
         lines += [f"  ! {line}" for line in err[-LINES:]]
     if run.message:
-        said = run.message.splitlines()
-        lines += [f"  judge: {said[0]}", *(f"         {line}" for line in said[1:])]
+        message = run.message.splitlines()
+        lines += [f"  judge: {message[0]}", *(f"         {line}" for line in message[1:])]
     if run.answer is not None and run.verdict is not None and (diff or run.verdict.value == "WA"):
         lines += _difference(run.stdout, run.answer, diff)
     return lines

@@ -16,8 +16,12 @@ from problemtools_py.generate.programs import GENERATORS, Programs
 from problemtools_py.judge.buildfiles import bounded_dir
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import read_untrusted, run_program
+from problemtools_py.judge.transcript import run_transcript
+from problemtools_py.judge.validators import CustomValidator
+from problemtools_py.once import OnceEach
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
+from problemtools_py.verdicts import Verdict
 from problemtools_py.workbench.bench import Workbench
 
 WORK_DIR = "/gen"
@@ -70,6 +74,7 @@ class CaseMaker:
         self.default_solution = default_solution
         config = ctx.problem.config
         self.no_answer = config.interactive or config.multi_pass
+        self._validator: OnceEach[str, CustomValidator | str] = OnceEach()
 
     def make(self, rule: CaseRule) -> Made:
         files: dict[str, bytes] = {}
@@ -93,7 +98,58 @@ class CaseMaker:
             if isinstance(answer, str):
                 return Made(files, answer)
             files[".ans"] = answer
+        if self._wants_interaction(rule, files):
+            transcript = self._interaction(rule, files[".in"], files[".ans"])
+            if isinstance(transcript, str):
+                return Made(files, transcript)
+            files[".interaction"] = transcript
         return Made(files, None, self._mismatch(rule, files))
+
+    def _wants_interaction(self, rule: CaseRule, files: dict[str, bytes]) -> bool:
+        """A sample of an interactive or multi-pass problem with no transcript, nor
+        another file shown in its place, gets one from the solution (as bt generate)."""
+        shown = (".interaction", ".out", ".in.statement", ".ans.statement")
+        return (self.no_answer and rule.path.startswith("sample/") and ".in" in files
+                and ".ans" in files and not any(ext in files for ext in shown)
+                and (rule.solution or self.default_solution) is not None)  # fmt: skip
+
+    def _interaction(self, rule: CaseRule, given: bytes, answer: bytes) -> bytes | str:
+        """The sample's .interaction: the solution run against the output validator."""
+        solution = rule.solution or self.default_solution
+        assert solution is not None
+        exe = self.programs.solution(solution)
+        if isinstance(exe, str):
+            return f"solution {solution} does not build: {exe}"
+        checker = self.validator()
+        if isinstance(checker, str):
+            return checker
+        config = self.ctx.problem.config
+        passes = config.limits.validation_passes if config.multi_pass else 1
+        with tempfile.TemporaryDirectory(prefix="ptpy-interaction-") as tmp:
+            case = (Path(tmp) / "in", Path(tmp) / "ans")
+            for path, data in zip(case, (given, answer), strict=True):
+                path.write_bytes(data)
+                path.chmod(0o644)
+            found = run_transcript(self.ctx.pool, exe, self.limits, checker, case,
+                                   Path(tmp) / "work", config.interactive, passes)  # fmt: skip
+        if found.verdict is not Verdict.AC:
+            return (f"no .interaction: solution {solution} got {found.verdict.value} "
+                    f"against the output validator: {found.message}")  # fmt: skip
+        return found.text.encode()
+
+    def validator(self) -> CustomValidator | str:
+        """The output validator an interactive or multi-pass problem's transcripts are
+        made with, built once; or why there is none."""
+        return self._validator.get("", self._build_validator)
+
+    def _build_validator(self) -> CustomValidator | str:
+        program = self.ctx.problem.output_validator
+        if program is None:
+            return "no output validator to make the sample's .interaction with"
+        build = self.ctx.build(program)
+        if build.executable is None:
+            return f"the output validator does not build: {build.message[:500]}"
+        return CustomValidator(build.executable, self.ctx.validation_limits, (), False)
 
     def _copied(self, base: str) -> dict[str, bytes]:
         found: dict[str, bytes] = {}

@@ -89,6 +89,9 @@ class _Run:
         if solution is not None and ".ans" not in rule.inline:
             exe = self.programs.solution(solution)
             parts.append(exe if isinstance(exe, str) else exe.directory.name)
+        if self.maker.no_answer and rule.path.startswith("sample/"):  # (its .interaction)
+            found = self.maker.validator()
+            parts.append(found if isinstance(found, str) else found.executable.directory.name)
         if rule.copy is not None:
             base = self.ctx.problem.root / "generators"
             parts += sorted(

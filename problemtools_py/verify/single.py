@@ -17,6 +17,7 @@ from problemtools_py.findings import ExitCode
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.judging import CaseJudge, run_limits
+from problemtools_py.judge.transcript import run_transcript
 from problemtools_py.judge.validators import CustomValidator, DefaultValidator
 from problemtools_py.model import load_problem
 from problemtools_py.model.problem import TestCase
@@ -57,6 +58,7 @@ class OneRun:
     message: str  # the validator's, or why it failed
     answer: bytes | None  # to compare the output with (None: none, or interactive)
     passes: int = 1
+    transcript: str | None = None  # --interaction: what passed between it and the judge
 
 
 def targets(ctx: Context, asked: list[str], stdin: Path | None) -> list[Target]:
@@ -140,6 +142,27 @@ class SingleRunner:
                       run.describe() if run else "", shown, run.stderr if run else b"",
                       result.message, None if config.interactive or target.answer is None
                       else target.answer.read_bytes(), result.passes)  # fmt: skip
+
+    def transcript(self, exe: Executable, target: Target, index: int) -> OneRun:
+        """An interactive or multi-pass run with what passed between the program and the
+        judge (judge.transcript), in BAPCtools' .interaction form."""
+        config = self.ctx.problem.config
+        checker = self.checker.for_case(target.case) if target.case else self._problem_checker()
+        if not isinstance(checker, CustomValidator) or not (config.interactive or
+                                                            config.multi_pass):  # fmt: skip
+            raise FatalError("--interaction is for interactive and multi-pass problems",
+                             exit_code=ExitCode.USAGE)  # fmt: skip
+        work = self.work / str(index)
+        work.mkdir(parents=True)
+        answer = target.answer or work / "empty.ans"
+        if target.answer is None:
+            answer.write_bytes(b"")
+        passes = config.limits.validation_passes if config.multi_pass else 1
+        limits = self.ctx.submission_limits(self.limit.seconds)
+        found = run_transcript(self.ctx.pool, exe, limits, checker, (target.input, answer),
+                               work / "run", config.interactive, passes)  # fmt: skip
+        return OneRun(target.name, found.verdict, 0.0, 0.0, 0, "", b"", b"", found.message,
+                      None, found.passes, found.text)  # fmt: skip
 
     def _problem_checker(self) -> DefaultValidator | CustomValidator:
         """A file's checker: the package's validator, with the problem's own flags."""

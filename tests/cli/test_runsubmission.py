@@ -86,3 +86,19 @@ def test_what_cannot_run_says_why(tmp_path: Path, capsys: Capture) -> None:
     assert main([str(hello), str(hello / "submissions/accepted/hello.py"), "nosuch"]) == 2
     assert "'nosuch' is no test case of the package" in capsys.readouterr().err
     assert main([str(hello), str(tmp_path / "missing.py")]) == 2
+
+
+def test_the_interaction_is_shown_in_order(capsys: Capture) -> None:
+    guess = SAMPLES / "guess"
+    assert main([str(guess), str(guess / "submissions/accepted/binary.py"), "sample/1",
+                 "--interaction"]) == 0  # fmt: skip
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "sample/1: AC" and out[1] == "  >500" and out[-2] == "  <correct"
+    twopass = SAMPLES / "twopass"
+    code, found = _json(capsys, str(twopass), str(twopass / "submissions/wrong_answer/onepass.py"),
+                        "--interaction")  # fmt: skip
+    runs = found["runs"]
+    assert code == 1 and isinstance(runs, list)
+    assert runs[0]["interaction"] == "<1 3\n>9\n---\n<2 9\n>81\n"
+    hello = SAMPLES / "hello"
+    assert main([str(hello), str(hello / "submissions/accepted/hello.py"), "--interaction"]) == 2
