@@ -132,7 +132,8 @@ def _parts(kind: str, legacy: bool) -> tuple[str, dict[str, tuple[str, str]], di
                 games.GUESS_SOLUTIONS,
                 {_YAML: games.GUESS_GENERATORS, "generators/secret.py": games.GUESS_GENERATOR,
                  "input_validators/validate.py": games.GUESS_VALIDATOR,
-                 "output_validator/validate.py": games.GUESS_JUDGE})  # fmt: skip
+                 "output_validator/validate.py": games.GUESS_JUDGE,
+                 "attachments/testing_tool.py": games.GUESS_TESTING_TOOL})  # fmt: skip
     return (games.PASSES_STATEMENT, games.PASSES_SOLUTIONS,
             {_YAML: games.PASSES_GENERATORS, "generators/first_pass.py": games.PASSES_GENERATOR,
              "input_validators/validate.py": games.PASSES_VALIDATOR,

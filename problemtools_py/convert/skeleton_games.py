@@ -303,3 +303,42 @@ data:
         in: |
           2 5
 """
+GUESS_TESTING_TOOL = '''#!/usr/bin/env python3
+"""Testing tool: python3 testing_tool.py -f INPUT PROGRAM...
+
+INPUT holds the number to guess (1 to 1000). The tool plays the judge: it answers each
+query of your program (run as PROGRAM...) with higher, lower or correct, shows the
+exchange on standard error, and exits 0 when your program found the number in at most
+10 queries and then ended well. It is not the judge: passing it is no guarantee."""
+
+import argparse
+import subprocess
+import sys
+
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("-f", dest="input", required=True, help="the input file, e.g. 1.in")
+parser.add_argument("program", nargs="+", help="how to run your program")
+args = parser.parse_args()
+with open(args.input, encoding="ascii") as f:
+    secret = int(f.read())
+with subprocess.Popen(args.program, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                      text=True) as program:
+    assert program.stdin is not None and program.stdout is not None
+    for queries in range(1, 11):
+        line = program.stdout.readline()
+        if not line:
+            sys.exit(f"your program ended after {queries - 1} queries")
+        query = int(line)
+        answer = "correct" if query == secret else "lower" if secret < query else "higher"
+        print(f"query {queries}: {query} -> {answer}", file=sys.stderr)
+        program.stdin.write(answer + "\\n")
+        program.stdin.flush()
+        if answer == "correct":
+            break
+    else:
+        sys.exit("not found within 10 queries")
+    program.stdin.close()
+    if program.wait() != 0:
+        sys.exit(f"your program exited with code {program.returncode}")
+print("found: your program would be judged further", file=sys.stderr)
+'''

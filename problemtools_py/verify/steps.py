@@ -13,6 +13,7 @@ from problemtools_py.verify.context import Context
 from problemtools_py.verify.inputs import check_inputs, validators
 from problemtools_py.verify.judged import SubmissionResult
 from problemtools_py.verify.submissions import Judged, judge_submissions
+from problemtools_py.verify.testing_tool import check_testing_tools
 from problemtools_py.verify.visualize import check_visualizers
 
 
@@ -53,6 +54,7 @@ def run_part(ctx: Context, part: str, out: RunOutput) -> None:
         elif part == "submissions":
             judged = judge_submissions(ctx)
             out.findings.extend(judged.findings)
+            out.findings.extend(check_testing_tools(ctx, judged.results))
             _table(judged, out)
     except SandboxError as exc:
         out.findings.append(error("sandbox", f"the sandbox failed: {exc}", None))
