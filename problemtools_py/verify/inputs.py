@@ -22,7 +22,7 @@ from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Outcome, SandboxError
 from problemtools_py.scratch import scratch_root
 from problemtools_py.verify.context import Context
-from problemtools_py.workbench.cache import VerdictCache
+from problemtools_py.workbench.cache import VerdictCache, Verdicts
 
 JUDGE_INPUT = "/judge/input"
 
@@ -61,7 +61,7 @@ def run_validator(
     exe: Executable,
     args: list[str],
     data: Path,
-    cache: VerdictCache,
+    cache: Verdicts,
     input_file: Path | None = None,
     held: HeldJail | None = None,
 ) -> InputVerdict:
@@ -136,7 +136,7 @@ def _verdicts(
     ctx: Context,
     built: list[tuple[Program, Executable]],
     inputs: list[tuple[TestCase, Path]],
-    cache: VerdictCache,
+    cache: Verdicts,
     jails: HeldJails,
 ) -> list[InputVerdict]:
     """Each validator on each input (a case, for its validator arguments, and the file),
@@ -156,7 +156,7 @@ def _all_accept(
     ctx: Context,
     built: list[tuple[Program, Executable]],
     inputs: list[tuple[TestCase, Path]],
-    cache: VerdictCache,
+    cache: Verdicts,
     jails: HeldJails,
 ) -> list[bool]:
     """Per input: whether every validator accepts it."""
@@ -166,7 +166,7 @@ def _all_accept(
 
 
 def _invalid_inputs(
-    ctx: Context, built: list[tuple[Program, Executable]], cache: VerdictCache, jails: HeldJails
+    ctx: Context, built: list[tuple[Program, Executable]], cache: Verdicts, jails: HeldJails
 ) -> Iterator[Finding]:
     root = ctx.problem.root
     cases = _cases(ctx, {GroupKind.INVALID_INPUT})
@@ -209,7 +209,7 @@ def junk_inputs(sample: bytes) -> list[tuple[str, bytes]]:
 
 
 def _fuzz(
-    ctx: Context, built: list[tuple[Program, Executable]], cache: VerdictCache, jails: HeldJails
+    ctx: Context, built: list[tuple[Program, Executable]], cache: Verdicts, jails: HeldJails
 ) -> Iterator[Finding]:
     first = next((c for c in _cases(ctx, ACCEPTED_INPUTS) if c.name.startswith("secret/")), None)
     if first is None:

@@ -1,0 +1,194 @@
+"""``generatedata --fuzz``: the package's random generators (every ``generators.yaml``
+command with ``{seed}``) run with fresh seeds, for a while; each input checked by the
+input validators, answered by the solution, and judged with every accepted submission
+(as ``verifyproblem`` judges, at the package's fixed limit or the least its rules allow,
+with the margin). A case where they do not all accept, where a validator rejects the
+generator's input, or where the solution fails, is kept: shrunk first when the command
+has number arguments (each halved while the case still fails), then written to
+``data/fuzz/`` with the command that makes it again, its seed written out (BAPCtools'
+``bt fuzz`` did the same; see convert.fuzzcases for ``--add``). A run stops at
+MAX_FOUND cases."""
+
+from __future__ import annotations
+
+import random
+import re
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+from problemtools_py.generate.maker import CaseMaker
+from problemtools_py.generate.plan import SEED, CaseRule, Command
+from problemtools_py.generate.programs import Programs
+from problemtools_py.generate.runner import read_plan
+from problemtools_py.judge.judging import CaseJudge
+from problemtools_py.judge.validators import CustomValidator, DefaultValidator
+from problemtools_py.model.testdata import GroupKind
+from problemtools_py.verdicts import Verdict
+from problemtools_py.verify.answers import AnswerChecker
+from problemtools_py.verify.context import Context
+from problemtools_py.verify.inputs import run_validator, validators
+from problemtools_py.verify.rounds import RoundLimits
+from problemtools_py.workbench.cache import MemoryVerdicts
+
+NUMBER = re.compile(r"[1-9][0-9]*\Z")
+SHRINK_TRIES = 24  # generator runs a case's shrinking may take
+MAX_FOUND = 10  # cases kept per run: more are most often the same fault again
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A generated case the package's programs do not all agree on."""
+
+    command: str  # the generator's command, its seed written out
+    why: str  # which program failed how
+    shrunk_from: str | None = None
+    files: tuple[tuple[str, bytes], ...] = ()
+
+
+class Fuzzer:
+    """The package's random generators, run with fresh seeds (see the module's text)."""
+
+    def __init__(self, ctx: Context, seed: int | None = None) -> None:
+        self.ctx = ctx
+        ctx.verdicts = MemoryVerdicts()
+        plan, findings = read_plan(ctx.problem)
+        errors = [f for f in findings if f.severity.value == "error"]
+        if errors:
+            raise FatalError(f"generators.yaml: {errors[0].message}", path=ctx.problem.root,
+                             exit_code=ExitCode.FINDINGS)  # fmt: skip
+        self.rules = [r for r in plan.cases if r.generate is not None and r.generate.uses_seed]
+        if not self.rules:
+            why = "no generator command of generators.yaml takes {seed}: nothing to fuzz"
+            raise FatalError(why, path=ctx.problem.root, exit_code=ExitCode.FINDINGS)
+        programs = Programs(ctx, plan.generators)
+        self.maker = CaseMaker(ctx, programs, programs.default_solution())
+        self.checker = AnswerChecker(ctx)
+        self.built, _ = validators(ctx)
+        self.accepted = [s for s in ctx.problem.submissions
+                         if s.expectation is not None and s.expectation.accepted
+                         and ctx.runnable(s)]  # fmt: skip
+        self.limits = ctx.submission_limits(RoundLimits.of(ctx).first.hard)
+        self.random = random.Random(seed)
+        self.tried = 0
+
+    def run(self, seconds: float, on_case: Callable[[Failure | None], None]) -> list[Failure]:
+        """Cases, one after another, for ``seconds``; ``on_case`` hears of each."""
+        end = time.monotonic() + seconds
+        found: list[Failure] = []
+        for rule in self._rules():
+            if time.monotonic() >= end or len(found) >= MAX_FOUND:
+                break
+            assert rule.generate is not None
+            command = replace(rule.generate, seed=self.random.randrange(2**31))
+            failure = self.attempt(rule, command)
+            self.tried += 1
+            if failure is not None:
+                failure = self.shrink(rule, command, failure)
+                found.append(failure)
+            on_case(failure)
+        return found
+
+    def _rules(self) -> Iterator[CaseRule]:
+        while True:
+            yield from self.rules
+
+    def attempt(self, rule: CaseRule, command: Command) -> Failure | None:
+        """The case this command makes, judged; None when all agree."""
+        fixed = _written_out(command)
+        made = self.maker.make(replace(rule, generate=fixed, path=f"secret/{Path(rule.path).name}"))
+        if made.problem is not None:
+            return Failure(fixed.text, made.problem)
+        files = dict(made.files)
+        with tempfile.TemporaryDirectory(prefix="ptpy-fuzz-") as tmp:
+            case = Path(tmp) / "case.in"
+            answer = Path(tmp) / "case.ans"
+            case.write_bytes(files[".in"])
+            answer.write_bytes(files.get(".ans", b""))
+            for path in (case, answer):
+                path.chmod(0o644)
+            why = self._rejected(case) or self._disagreement(rule, case, answer, Path(tmp))
+        kept = tuple(sorted(files.items()))
+        return Failure(fixed.text, why, files=kept) if why else None
+
+    def _rejected(self, case: Path) -> str:
+        for program, exe in self.built:
+            verdict = run_validator(self.ctx, exe, [], case, self.ctx.verdict_cache())
+            if not verdict.valid:
+                return f"input validator {program.rel} rejects it: {verdict.message}"
+        return ""
+
+    def _disagreement(self, rule: CaseRule, case: Path, answer: Path, work: Path) -> str:
+        cases = self.ctx.cases({GroupKind.JUDGED}, (".in",))
+        known = next((c for c in cases if c.name == rule.path), None)
+        config = self.ctx.problem.config
+        passes = config.limits.validation_passes if config.multi_pass else 1
+        checker: CustomValidator | DefaultValidator
+        if known is not None:
+            checker = self.checker.for_case(known)
+        else:  # (the case is not generated yet: the problem's own validator, no arguments)
+            custom = self.checker.custom
+            checker = custom if custom is not None else DefaultValidator(())
+        judge = CaseJudge(self.ctx.pool, checker, self.limits, config.interactive, passes)
+        for index, sub in enumerate(self.accepted):
+            exe = self.ctx.submission(sub).executable
+            if exe is None:
+                continue
+            result = judge.judge(exe, case, answer, work / f"run{index}")
+            if result.verdict is not Verdict.AC:
+                return f"{sub.rel} got {result.verdict.value}: {result.message[:200]}"
+        return ""
+
+    def shrink(self, rule: CaseRule, command: Command, failure: Failure) -> Failure:
+        """Each number argument (not the seed) halved while the case still fails."""
+        best, tries = failure, 0
+        args = list(command.args)
+        for index, word in enumerate(args):
+            if SEED.search(word) or not NUMBER.match(word):
+                continue
+            value = int(word)
+            while value > 1 and tries < SHRINK_TRIES:
+                trial = [*args[:index], str(value // 2), *args[index + 1 :]]
+                smaller = replace(command, args=tuple(trial), text=_text(command, trial))
+                tries += 1
+                found = self.attempt(rule, smaller)
+                if found is None:
+                    break
+                args, value, best = trial, value // 2, found
+        if best is not failure:
+            return replace(best, shrunk_from=failure.command)
+        return failure
+
+
+def _written_out(command: Command) -> Command:
+    """The command with its seed written in: it makes the same case ever after."""
+    args = command.argv()
+    return replace(command, args=tuple(args), text=_text(command, args))
+
+
+def _text(command: Command, args: list[str]) -> str:
+    return " ".join([command.program, *args])
+
+
+def write_failures(root: Path, failures: list[Failure]) -> list[str]:
+    """The failing cases as data/fuzz/<n>.in and .ans (numbered after those there); their
+    names."""
+    folder = root / "data" / "fuzz"
+    if failures:
+        folder.mkdir(parents=True, exist_ok=True)
+    taken = {p.stem for p in folder.glob("*.in")}
+    names = []
+    number = 1
+    for failure in failures:
+        while str(number) in taken:
+            number += 1
+        taken.add(str(number))
+        for ext, data in failure.files:
+            if ext in (".in", ".ans"):
+                (folder / f"{number}{ext}").write_bytes(data)
+        names.append(f"fuzz/{number}")
+    return names
