@@ -121,6 +121,12 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         "--no-run", action="store_true", help="the checks only: compile and run nothing"
     )
     parser.add_argument(
+        "--sanitizer",
+        action="store_true",
+        help="build C and C++ submissions with AddressSanitizer and UndefinedBehavior"
+        "Sanitizer: undefined behaviour that passes by luck is a run time error",
+    )
+    parser.add_argument(
         "--write-time-limit",
         action="store_true",
         help="write the derived time limit into the package (problem.yaml's "
@@ -224,6 +230,7 @@ def _options(args: argparse.Namespace) -> Options:
         all_cases=args.all_cases,
         python=args.python,
         judge=Judge(args.judge),
+        sanitizer=args.sanitizer,
     )
 
 

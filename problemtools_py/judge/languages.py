@@ -35,6 +35,28 @@ def user_config() -> Path:
     return Path(base) / "problemtools_py" / "languages.yaml"
 
 
+SANITIZER_FLAGS = ("-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
+                   "-fno-omit-frame-pointer", "-g")  # fmt: skip
+SANITIZER_MEMORY_MB = 1024  # beside the program's limit: shadow memory, redzones, quarantine
+SANITIZER_HEADER_NAME = "sanitizer_options.h"
+# Included first in every source file of a sanitized build: the sanitizers' defaults, as
+# weak definitions (one per file; the linker keeps one). LeakSanitizer stops the world
+# with ptrace, which the sandbox forbids (it would fail every run at its exit): off.
+SANITIZER_HEADER = b"""#ifdef __cplusplus
+extern "C" {
+#endif
+__attribute__((weak, used)) const char *__asan_default_options(void) {
+    return "detect_leaks=0:quarantine_size_mb=64:allocator_may_return_null=1";
+}
+__attribute__((weak, used)) const char *__ubsan_default_options(void) {
+    return "print_stacktrace=1:halt_on_error=1";
+}
+#ifdef __cplusplus
+}
+#endif
+"""
+
+
 @dataclass(frozen=True)
 class Language:
     """One language the judge knows: its files, how it compiles and how it runs."""
@@ -54,6 +76,7 @@ class Language:
     precompiled_headers: tuple[str, ...] = ()  # g++: first includes precompiled (see pch)
     # host directories its tools need, bound read-only (host path, path in the jail)
     binds: tuple[tuple[str, str], ...] = ()
+    sanitized: bool = False  # built with sanitizers: its builds get SANITIZER_HEADER
 
     def compiles_in_process(self) -> bool:
         """Whether its compile command is ``python3 -S -c CODE ...``, which the sandbox
@@ -298,6 +321,26 @@ class Languages:
             binds=python.binds,
         )
         return Languages({**self.table, "python3": language})
+
+    def with_sanitizers(self) -> Languages:
+        """This table with C and C++ built with AddressSanitizer and UndefinedBehavior-
+        Sanitizer (``verifyproblem --sanitizer``): a fault they catch ends the run with
+        their report (see SANITIZER_HEADER); room made for their memory."""
+        table = dict(self.table)
+        for code in ("c", "cpp"):
+            shipped = table.get(code)
+            if shipped is None:
+                continue
+            at = shipped.compile.index("-O2") + 1 if "-O2" in shipped.compile else 1
+            flags = (*SANITIZER_FLAGS, "-include", f"{{dir}}/{SANITIZER_HEADER_NAME}")
+            table[code] = replace(
+                shipped,
+                compile=(*shipped.compile[:at], *flags, *shipped.compile[at:]),
+                extra_memory_mb=shipped.extra_memory_mb + SANITIZER_MEMORY_MB,
+                precompiled_headers=(),  # (made with other options: not used)
+                sanitized=True,
+            )
+        return Languages(table)
 
     def get(self, code: str) -> Language | None:
         return self.table.get(code)

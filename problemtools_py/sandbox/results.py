@@ -128,8 +128,12 @@ class RunResult:
     def error_line(self, width: int = 160) -> str:
         """What the program last said about its failure: the last line of its error output
         that does not start with white space (Python's exception, not the traceback's
-        frames; Java's "Exception in thread", not its "at" lines), cut to ``width``."""
-        for line in reversed(self.stderr.decode(errors="replace").splitlines()):
+        frames; Java's "Exception in thread", not its "at" lines), cut to ``width``; a
+        sanitizer's report by its summary (or UBSan's "runtime error" line)."""
+        lines = self.stderr.decode(errors="replace").splitlines()
+        said = [line for line in lines if line.startswith("SUMMARY: ") or ": runtime error: "
+                in line]  # fmt: skip
+        for line in said[:1] or reversed(lines):
             if line.strip() and not line[0].isspace():
                 text = "".join(c if c.isprintable() else "?" for c in line.rstrip())
                 return text if len(text) <= width else text[: width - 3] + "..."

@@ -41,7 +41,7 @@ class Context(Workbench):
     def create(
         cls, problem: Problem, options: Options, pool: SandboxPool, progress: Progress | None = None
     ) -> Context:
-        builder, languages = Workbench.parts(problem, pool, options.python)
+        builder, languages = Workbench.parts(problem, pool, options.python, options.sanitizer)
         return cls(
             problem, pool, builder, languages, jobs=options.jobs, options=options, progress=progress
         )

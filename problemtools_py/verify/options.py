@@ -44,6 +44,7 @@ class Options:
     all_cases: bool = False  # --all-cases: no stop at a pass-fail submission's first failure
     python: str | None = None  # --python: the interpreter (or environment) Python runs with
     judge: Judge = Judge.KATTIS  # --judge: whose extensions are accepted, whose rules judge
+    sanitizer: bool = False  # --sanitizer: C and C++ built with ASan and UBSan
 
     def takes_submission(self, rel: str) -> bool:
         """Whether -s lets the submission at ``rel`` (its path in the package) be judged."""

@@ -15,7 +15,12 @@ from typing import TypeVar
 from problemtools_py.cachedir import used_before
 from problemtools_py.judge import python2
 from problemtools_py.judge.compile import Build, Builder, read_program, scripts_language
-from problemtools_py.judge.languages import Language, Languages
+from problemtools_py.judge.languages import (
+    SANITIZER_HEADER,
+    SANITIZER_HEADER_NAME,
+    Language,
+    Languages,
+)
 from problemtools_py.model.constants import substitute_bytes
 from problemtools_py.model.problem import Problem, Program, Submission
 from problemtools_py.model.programs import validator_format
@@ -44,10 +49,11 @@ class Workbench:
 
     @staticmethod
     def parts(
-        problem: Problem, pool: SandboxPool, python: str | None = None
+        problem: Problem, pool: SandboxPool, python: str | None = None, sanitize: bool = False
     ) -> tuple[Builder, Languages]:
         """The builder (the package's compilation limits) and the languages
-        (the package's ``languages.yaml`` over ours; Python run by ``python``'s)."""
+        (the package's ``languages.yaml`` over ours; Python run by ``python``'s; C and C++
+        with sanitizers when ``sanitize``)."""
         limits = problem.config.limits
         compile_limits = Limits(
             cpu_seconds=float(limits.compilation_seconds),
@@ -61,7 +67,8 @@ class Workbench:
         # (g++'s and javac's own caches made only on a machine that keeps its cache:
         # one verification's few compilations do not pay for them; see pch.py)
         builder = Builder(pool, compile_limits, warm_compilers=used_before())
-        return builder, _languages(problem, python)
+        languages = _languages(problem, python)
+        return builder, languages.with_sanitizers() if sanitize else languages
 
     @classmethod
     def open(
@@ -179,6 +186,8 @@ class Workbench:
         entrypoint = sub.expectation.entrypoint if sub and sub.expectation else None
         include_dir = self._include_dir(language.code) if includes else None
         files = self._files(paths, base, include_dir)
+        if language.sanitized:
+            files[SANITIZER_HEADER_NAME] = SANITIZER_HEADER
         own = frozenset(p.relative_to(base).as_posix() for p in paths)
         build = self.builder.build(language, files, own, entrypoint)
         if build.executable is None:  # (a Python 2 program's compile error named so)
