@@ -16,6 +16,7 @@ from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
 
 if TYPE_CHECKING:  # (the renderer is imported when there is something to render)
+    from problemtools_py.model.problem import Problem
     from problemtools_py.statements.pdf import PdfResult
 
 PROG = "problem2pdf"
@@ -37,6 +38,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--subtitle", default="", help="a line under the title (e.g. the date)")
     parser.add_argument("--draft", action="store_true", help="check only: compile, write nothing")
+    parser.add_argument("--solutions", action="store_true",
+                        help="solution slides from each package's solution/ (default "
+                        "output: solutions.pdf)")  # fmt: skip
+    parser.add_argument("--watch", action="store_true",
+                        help="build again whenever a statement's file changes (Ctrl-C "
+                        "stops)")  # fmt: skip
     parser.add_argument("-q", "--quiet", action="store_true", help="print only findings")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     return parser
@@ -49,42 +56,61 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.problems = packages_in(args.problems, PROG)
         if args.output is not None:
             check_output(args.output, "-o", directory=False)
-        from problemtools_py.cli.reporters import TextReporter
         from problemtools_py.model import load_problem
-        from problemtools_py.statements.pdf import latex_command, render_pdf
+        from problemtools_py.statements.pdf import latex_command
 
         if latex_command() is None:
             raise FatalError(
                 "pdflatex not found: install TeX Live (bash scripts/setup.sh does, with apt-get)",
                 exit_code=ExitCode.FINDINGS,
             )
-        problems = [load_problem(path) for path in args.problems]
-        output = args.output
-        if output is None and not args.draft:
-            output = Path(
-                "problemset.pdf" if len(problems) > 1 else f"{problems[0].short_name}.pdf"
-            )
-        result = render_pdf(
-            problems,
-            None if args.draft else output,
-            lang=args.language,
-            title=args.title,
-            subtitle=args.subtitle,
-            draft=args.draft,
-        )
-        name = problems[0].short_name if len(problems) == 1 else "problem set"
-        path = str(args.problems[0]) if len(problems) == 1 else "."
-        report = ProblemReport(name, path, findings=result.findings, seconds=result.seconds)
-        run = RunReport(problems=[report])
-        if args.json:
-            _print_json(run, result)
-        else:
-            TextReporter(quiet=args.quiet).problem(report)
-            if result.output and not args.quiet:
-                print(f"wrote {result.output} ({result.seconds:.2f} s)")
-        return run.exit_code
+
+        def build() -> ExitCode:
+            problems = [load_problem(path) for path in args.problems]
+            return _build(args, problems)
+
+        code = build()
+        if not args.watch:
+            return code
+        from problemtools_py.statements.watch import watch
+
+        print(f"{PROG}: watching {len(args.problems)} package(s); Ctrl-C stops",
+              file=sys.stderr, flush=True)  # fmt: skip
+        watch(args.problems, build)
+        return code
 
     return run_cli(PROG, parser, argv, body)
+
+
+def _build(args: argparse.Namespace, problems: list[Problem]) -> ExitCode:
+    """One build (of the statements, or the solution slides), reported."""
+    from problemtools_py.cli.reporters import TextReporter
+    from problemtools_py.statements.pdf import render_pdf
+
+    output = args.output
+    if output is None and not args.draft:
+        several = len(problems) > 1
+        output = Path("solutions.pdf" if args.solutions else "problemset.pdf" if several
+                      else f"{problems[0].short_name}.pdf")  # fmt: skip
+    if args.solutions:
+        from problemtools_py.statements.solutions import render_slides
+
+        result = render_slides(problems, None if args.draft else output,
+                               args.language or "en", args.title)  # fmt: skip
+    else:
+        result = render_pdf(problems, None if args.draft else output, lang=args.language,
+                            title=args.title, subtitle=args.subtitle, draft=args.draft)  # fmt: skip
+    name = problems[0].short_name if len(problems) == 1 else "problem set"
+    path = str(args.problems[0]) if len(problems) == 1 else "."
+    report = ProblemReport(name, path, findings=result.findings, seconds=result.seconds)
+    run = RunReport(problems=[report])
+    if args.json:
+        _print_json(run, result)
+    else:
+        TextReporter(quiet=args.quiet).problem(report)
+        if result.output and not args.quiet:
+            print(f"wrote {result.output} ({result.seconds:.2f} s)", flush=True)
+    return run.exit_code
 
 
 def _print_json(run: RunReport, result: PdfResult) -> None:

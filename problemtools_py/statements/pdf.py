@@ -111,6 +111,12 @@ def _sources(
     return sources
 
 
+def compile_document(build: Path) -> tuple[bool, str]:
+    """pdflatex on ``build/main.tex`` (making ``main.pdf``), in its safe environment:
+    whether it made the PDF, and its log."""
+    return _compile(build, False)
+
+
 def _needs_rerun(log: str) -> bool:
     """A \\ref to a \\label pdflatex had not seen yet (not outlines: there are none)."""
     return "Rerun to get cross-references right" in log or "There were undefined references" in log
