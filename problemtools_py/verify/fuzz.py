@@ -1,5 +1,6 @@
-"""``generatedata --fuzz``: the package's random generators (every ``generators.yaml``
-command with ``{seed}``) run with fresh seeds, for a while; each input checked by the
+"""``generatedata --fuzz``: the package's random generators (the commands of
+``generators.yaml``'s own ``fuzz:`` entry, else every command of its cases with
+``{seed}``) run with fresh seeds, for a while; each input checked by the
 input validators, answered by the solution, and judged with every accepted submission
 (as ``verifyproblem`` judges, at the package's fixed limit or the least its rules allow,
 with the margin). A case where they do not all accept, where a validator rejects the
@@ -22,7 +23,7 @@ from pathlib import Path
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 from problemtools_py.generate.maker import CaseMaker
-from problemtools_py.generate.plan import SEED, CaseRule, Command
+from problemtools_py.generate.plan import SEED, CaseRule, Command, parse_command
 from problemtools_py.generate.programs import Programs
 from problemtools_py.generate.runner import read_plan
 from problemtools_py.judge.judging import CaseJudge
@@ -61,7 +62,8 @@ class Fuzzer:
         if errors:
             raise FatalError(f"generators.yaml: {errors[0].message}", path=ctx.problem.root,
                              exit_code=ExitCode.FINDINGS)  # fmt: skip
-        self.rules = [r for r in plan.cases if r.generate is not None and r.generate.uses_seed]
+        seeded = [r for r in plan.cases if r.generate is not None and r.generate.uses_seed]
+        self.rules = _fuzz_entry(ctx) or seeded
         if not self.rules:
             why = "no generator command of generators.yaml takes {seed}: nothing to fuzz"
             raise FatalError(why, path=ctx.problem.root, exit_code=ExitCode.FINDINGS)
@@ -140,7 +142,9 @@ class Fuzzer:
                 continue
             result = judge.judge(exe, case, answer, work / f"run{index}")
             if result.verdict is not Verdict.AC:
-                return f"{sub.rel} got {result.verdict.value}: {result.message[:200]}"
+                against = rule.solution or self.maker.default_solution
+                source = f" (the answer from {against.lstrip('/')})" if against else ""
+                return f"{sub.rel} got {result.verdict.value}{source}: {result.message[:200]}"
         return ""
 
     def shrink(self, rule: CaseRule, command: Command, failure: Failure) -> Failure:
@@ -162,6 +166,32 @@ class Fuzzer:
         if best is not failure:
             return replace(best, shrunk_from=failure.command)
         return failure
+
+
+def _fuzz_entry(ctx: Context) -> list[CaseRule]:
+    """The commands of generators.yaml's own ``fuzz:`` entry (a command or a list of
+    them, each with ``{seed}``): when there is one, only those are fuzzed."""
+    import yaml
+
+    path = ctx.problem.root / "generators" / "generators.yaml"
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return []  # (read_plan reported it)
+    found = data.get("fuzz") if isinstance(data, dict) else None
+    texts = [found] if isinstance(found, str) else found if isinstance(found, list) else []
+    rules = []
+    for index, text in enumerate(texts, 1):
+        try:
+            command = parse_command(str(text), "fuzz", index)
+        except ValueError as exc:
+            raise FatalError(f"generators.yaml: fuzz: {text!r}: {exc}", path=path,
+                             exit_code=ExitCode.FINDINGS) from None  # fmt: skip
+        if not command.uses_seed:
+            raise FatalError(f"generators.yaml: fuzz: {text!r} takes no {{seed}}", path=path,
+                             exit_code=ExitCode.FINDINGS)  # fmt: skip
+        rules.append(CaseRule(f"fuzz/{index}", None, command))
+    return rules
 
 
 def _written_out(command: Command) -> Command:

@@ -60,3 +60,16 @@ def test_nothing_to_fuzz_is_said(made: Path, tmp_path: Path, capsys: Capture) ->
     plan.write_text(plan.read_text().replace("{seed}", "7"))
     assert generatedata([str(root), "--fuzz", "--time", "1"]) == 1
     assert "takes {seed}: nothing to fuzz" in capsys.readouterr().err
+
+
+def test_the_fuzz_entry_is_fuzzed_alone(made: Path, tmp_path: Path, capsys: Capture) -> None:
+    """generators.yaml's own fuzz: commands (small inputs here) are the only ones run."""
+    root = shutil.copytree(made, tmp_path / "sum")
+    plan = root / "generators/generators.yaml"
+    plan.write_text(plan.read_text() + "fuzz:\n  - random_list.py 3 5 {seed}\n")
+    (root / "submissions/accepted/seven.py").write_text(UNLUCKY.replace("s % 10 == 3", "s == 7"))
+    assert generatedata([str(root), "--fuzz", "--time", "10", "--seed", "3", "--json"]) == 1
+    (report,) = json.loads(capsys.readouterr().out)["fuzzed"]
+    assert report["found"] and all(f["command"].startswith("random_list.py 3 5 ")
+                                   for f in report["found"])  # fmt: skip
+    assert "(the answer from submissions/accepted/seven.py)" in report["found"][0]["why"]
