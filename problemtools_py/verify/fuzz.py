@@ -29,6 +29,7 @@ from problemtools_py.generate.runner import read_plan
 from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.judge.validators import CustomValidator, DefaultValidator
 from problemtools_py.model.testdata import GroupKind
+from problemtools_py.sandbox.results import Limits
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answers import AnswerChecker
 from problemtools_py.verify.context import Context
@@ -99,13 +100,25 @@ class Fuzzer:
         while True:
             yield from self.rules
 
-    def attempt(self, rule: CaseRule, command: Command) -> Failure | None:
-        """The case this command makes, judged; None when all agree."""
+    def fresh(self) -> tuple[CaseRule, Command]:
+        """A random rule, and its command with a fresh seed."""
+        rule = self.random.choice(self.rules)
+        assert rule.generate is not None
+        return rule, replace(rule.generate, seed=self.random.randrange(2**31))
+
+    def make(self, rule: CaseRule, command: Command) -> tuple[str, dict[str, bytes] | str]:
+        """The command with its seed written out, and the case it makes (.in, .ans from
+        the solution), or why it could not be made."""
         fixed = _written_out(command)
         made = self.maker.make(replace(rule, generate=fixed, path=f"secret/{Path(rule.path).name}"))
-        if made.problem is not None:
-            return Failure(fixed.text, made.problem)
-        files = dict(made.files)
+        return fixed.text, made.problem if made.problem is not None else dict(made.files)
+
+    def attempt(self, rule: CaseRule, command: Command) -> Failure | None:
+        """The case this command makes, judged; None when all agree."""
+        text, files = self.make(rule, command)
+        if isinstance(files, str):
+            return Failure(text, files)
+        fixed = replace(command, text=text)
         with tempfile.TemporaryDirectory(prefix="ptpy-fuzz-") as tmp:
             case = Path(tmp) / "case.in"
             answer = Path(tmp) / "case.ans"
@@ -124,7 +137,9 @@ class Fuzzer:
                 return f"input validator {program.rel} rejects it: {verdict.message}"
         return ""
 
-    def _disagreement(self, rule: CaseRule, case: Path, answer: Path, work: Path) -> str:
+    def judge_for(self, rule: CaseRule, limits: Limits | None = None) -> CaseJudge:
+        """How a case of ``rule`` is judged: the checker of its case in the package (with
+        its arguments), else the problem's own validator without arguments."""
         cases = self.ctx.cases({GroupKind.JUDGED}, (".in",))
         known = next((c for c in cases if c.name == rule.path), None)
         config = self.ctx.problem.config
@@ -135,7 +150,11 @@ class Fuzzer:
         else:  # (the case is not generated yet: the problem's own validator, no arguments)
             custom = self.checker.custom
             checker = custom if custom is not None else DefaultValidator(())
-        judge = CaseJudge(self.ctx.pool, checker, self.limits, config.interactive, passes)
+        return CaseJudge(self.ctx.pool, checker, limits or self.limits, config.interactive,
+                         passes)  # fmt: skip
+
+    def _disagreement(self, rule: CaseRule, case: Path, answer: Path, work: Path) -> str:
+        judge = self.judge_for(rule)
         for index, sub in enumerate(self.accepted):
             exe = self.ctx.submission(sub).executable
             if exe is None:

@@ -20,7 +20,7 @@ STDLIB_LATER = ("typing", "hashlib", "zipfile", "tempfile", "difflib", "concurre
 LAYERS = ("judge", "sandbox", "model", "grading", "statements")
 COMMANDS = ("verifyproblem", "generatedata", "gradecode", "parquet2kattis", "kattis2parquet",
             "problem2html", "problem2pdf", "problem2zip", "gradeserver", "upgradeproblem",
-            "hook", "newproblem", "newcontest", "runsubmission", "conteststats")
+            "hook", "newproblem", "newcontest", "runsubmission", "conteststats", "auditdata")
 
 
 def _loaded(code: str, env: dict[str, str] | None = None) -> set[str]:

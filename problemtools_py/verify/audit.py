@@ -1,0 +1,208 @@
+"""``auditdata``: how strong a package's tests are. A population of wrong programs (the
+mutants of each accepted Python submission, see verify.mutants; the package's own
+submissions that claim to fail; the programs given with ``--wrong``) is run on every test
+case, judged as verifyproblem judges (all cases, no stop at the first failure). A
+program no test rejects survives; run then on random inputs from the package's
+generators (fresh seeds, answered by its solution), it either fails one (a witness: the
+tests miss what it gets wrong) or agrees on all (likely an *equivalent* mutant: not
+counted). The score is the share of the other wrong programs the tests reject; each test
+group's share, and the tests that reject nothing, are named.
+
+The time limit is the package's fixed one, else the least its rules allow with the
+margin, and never below three times the slowest reference run (a mutant that runs far
+longer is rejected as too slow, as it would be)."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from problemtools_py.errors import FatalError
+from problemtools_py.judge.compile import Executable
+from problemtools_py.model.problem import Submission
+from problemtools_py.verdicts import Verdict
+from problemtools_py.verify.context import Context
+from problemtools_py.verify.mutants import mutants
+from problemtools_py.verify.rounds import RoundLimits
+from problemtools_py.verify.submission_judge import SubmissionJudge
+from problemtools_py.workbench.cache import MemoryVerdicts
+
+
+@dataclass
+class Wrong:
+    """One wrong program and what became of it."""
+
+    name: str
+    kind: str  # "mutant", "submission" (the package's, claimed to fail), "given"
+    change: str = ""  # a mutant's
+    rejected_by: list[str] = field(default_factory=list)  # test cases
+    status: str = "rejected"  # rejected, survived, equivalent, not built
+    witness: str = ""  # a survivor: the generator command of an input it fails
+
+
+@dataclass
+class Audit:
+    """One package's tests, audited."""
+
+    problem: str
+    path: str
+    reference: str | None  # the accepted Python submission mutated
+    cases: list[str]
+    programs: list[Wrong] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def counted(self) -> list[Wrong]:
+        return [p for p in self.programs if p.status in ("rejected", "survived")]
+
+    @property
+    def score(self) -> float | None:
+        counted = self.counted
+        return sum(p.status == "rejected" for p in counted) / len(counted) if counted else None
+
+    def groups(self) -> dict[str, float]:
+        """Each test group's share of the counted wrong programs it rejects."""
+        counted = self.counted
+        shares = {}
+        for group in sorted({_group(c) for c in self.cases}):
+            hit = sum(any(_group(c) == group for c in p.rejected_by) for p in counted)
+            shares[group] = hit / len(counted) if counted else 0.0
+        return shares
+
+    def idle(self) -> list[str]:
+        """The test cases that reject no wrong program."""
+        used = {c for p in self.programs for c in p.rejected_by}
+        return [c for c in self.cases if c not in used]
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "score": self.score, "groups": self.groups(),
+                "idle_tests": self.idle()}  # fmt: skip
+
+
+def _group(case: str) -> str:
+    parts = case.split("/")
+    return "/".join(parts[:2]) if len(parts) > 2 else parts[0]
+
+
+class Auditor:
+    """A package opened for auditing (its context's options judge every case)."""
+
+    def __init__(self, ctx: Context, given: list[Path], count: int, random_inputs: int) -> None:
+        self.ctx = ctx
+        ctx.verdicts = MemoryVerdicts()
+        self.judge = SubmissionJudge(ctx)
+        self.given, self.count, self.random_inputs = given, count, random_inputs
+        self.audit = Audit(ctx.problem.short_name, str(ctx.problem.root), None,
+                           [c.name for c in self.judge.cases])  # fmt: skip
+        self.limit = RoundLimits.of(ctx).first.hard
+        self._exes: dict[str, Executable] = {}
+
+    def run(self) -> Audit:
+        accepted = [s for s in self.ctx.problem.submissions
+                    if s.expectation is not None and s.expectation.accepted
+                    and self.ctx.runnable(s)]  # fmt: skip
+        python = [s for s in accepted if self._is_python(s)]
+        self._time(accepted)
+        if python and self.count > 0:
+            self.audit.reference = python[0].rel
+            self._mutants(python)
+        elif not python:
+            self.audit.notes.append("no accepted Python 3 submission: no mutants")
+        for sub in self.ctx.problem.submissions:
+            if sub.expectation is not None and not sub.expectation.accepted:
+                self._package_wrong(sub)
+        for path in self.given:
+            self._judge(Wrong(str(path), "given"), self._build_file(path))
+        self._equivalence()
+        return self.audit
+
+    def _is_python(self, sub: Submission) -> bool:
+        language = self.ctx.submission_language(sub)
+        return language is not None and language.code == "python3"
+
+    def _time(self, accepted: list[Submission]) -> None:
+        """The limit: never below three times the slowest accepted run (+0.2 s)."""
+        slowest = 0.0
+        for sub in accepted:
+            exe = self.ctx.submission(sub).executable
+            if exe is None:
+                continue
+            runs = self.judge.run(exe, max(self.limit, 10.0), None)
+            if any(r.verdict is not Verdict.AC for r in runs):
+                self.audit.notes.append(f"{sub.rel} is not accepted on every test")
+            slowest = max([slowest, *(r.cpu for r in runs)])
+        self.limit = max(self.limit, 3 * slowest + 0.2)
+
+    def _mutants(self, references: list[Submission]) -> None:
+        share = max(1, self.count // len(references))
+        for sub in references:
+            path = self.ctx.problem.root / sub.program.files[0]
+            code = path.read_text(encoding="utf-8", errors="replace")
+            for mutant in mutants(code, share):
+                wrong = Wrong(f"{sub.rel}:{mutant.name}", "mutant", mutant.change)
+                self._judge(wrong, self._build_text(mutant.code, path.name))
+
+    def _package_wrong(self, sub: Submission) -> None:
+        build = self.ctx.submission(sub)
+        self._judge(Wrong(sub.rel, "submission"), build.executable or build.message)
+
+    def _build_file(self, path: Path) -> Executable | str:
+        if not path.is_file():
+            raise FatalError("no such file", path=path)
+        build = self.ctx.build_files([path], path.parent)
+        return build.executable if build.executable is not None else build.message
+
+    def _build_text(self, code: str, name: str) -> Executable | str:
+        with tempfile.TemporaryDirectory(prefix="ptpy-mutant-") as tmp:
+            path = Path(tmp) / name
+            path.write_text(code, encoding="utf-8")
+            return self._build_file(path)
+
+    def _judge(self, wrong: Wrong, exe: Executable | str) -> None:
+        if isinstance(exe, str):
+            self.audit.programs.append(replace(wrong, status="not built", witness=exe[:200]))
+            return
+        runs = self.judge.run(exe, self.limit, self.limit)
+        wrong.rejected_by = [r.case.name for r in runs if r.verdict is not Verdict.AC]
+        wrong.status = "rejected" if wrong.rejected_by else "survived"
+        self.audit.programs.append(wrong)
+        self._exes[wrong.name] = exe
+
+    def _equivalence(self) -> None:
+        """Each survivor on random inputs: one it fails is its witness; none, and it is
+        (most likely) equivalent."""
+        survivors = [p for p in self.audit.programs if p.status == "survived"]
+        if not survivors or self.random_inputs <= 0:
+            return
+        from problemtools_py.verify.fuzz import Fuzzer
+
+        try:
+            fuzzer = Fuzzer(self.ctx, seed=0)
+        except FatalError as exc:
+            self.audit.notes.append(f"survivors not told from equivalent programs: {exc}")
+            return
+        cases = [fuzzer.fresh() for _ in range(self.random_inputs)]
+        made = [(rule, *fuzzer.make(rule, command)) for rule, command in cases]
+        for wrong in survivors:
+            wrong.status = "equivalent" if wrong.kind == "mutant" else "survived"
+            for rule, text, files in made:
+                if isinstance(files, str):
+                    continue
+                if self._fails(fuzzer, rule, files, self._exes[wrong.name]):
+                    wrong.status, wrong.witness = "survived", text
+                    break
+
+    def _fails(self, fuzzer: Any, rule: Any, files: dict[str, bytes], exe: Executable) -> bool:
+        """Whether ``exe`` is not accepted on the generated case ``files``."""
+        limits = self.ctx.submission_limits(self.limit)
+        judge = fuzzer.judge_for(rule, limits)
+        with tempfile.TemporaryDirectory(prefix="ptpy-audit-") as tmp:
+            case, answer = Path(tmp) / "case.in", Path(tmp) / "case.ans"
+            case.write_bytes(files[".in"])
+            answer.write_bytes(files.get(".ans", b""))
+            for path in (case, answer):
+                path.chmod(0o644)
+            result = judge.judge(exe, case, answer, Path(tmp) / "work")
+        return bool(result.verdict is not Verdict.AC)

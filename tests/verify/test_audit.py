@@ -1,0 +1,91 @@
+"""auditdata (verify.audit) on packages of our own making with planted weak tests: the
+mutants of an accepted solution that no test rejects are named, each with a generator
+input it fails; dead code's mutants are equivalent and not counted; the tests that
+reject nothing are named."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from problemtools_py.cli.auditdata import main as auditdata
+from problemtools_py.cli.newproblem import main as newproblem
+
+Capture = pytest.CaptureFixture[str]
+# Sums large lists in a loop of its own, which only large inputs reach
+SPLIT = """n = int(input())
+values = list(map(int, input().split()))
+if n > 100:
+    total = 0
+    for value in values:
+        total += value
+else:
+    total = sum(values)
+print(total)
+"""
+WRONG = "input()\nprint(max(map(int, input().split())))\n"
+
+
+@pytest.fixture(scope="module")
+def weak(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """newproblem's sum, its large secret cases gone (generators.yaml still makes them:
+    the random inputs survivors are tried on)."""
+    root = tmp_path_factory.mktemp("made")
+    assert newproblem(["sum", "-d", str(root)]) == 0
+    package = root / "sum"
+    for path in (package / "data/secret").glob("*large*"):
+        path.unlink()
+    (package / "submissions/accepted/solution.py").write_text(SPLIT)
+    return package
+
+
+def _audit(capsys: Capture, *argv: str) -> tuple[int, dict[str, object]]:
+    capsys.readouterr()
+    code = auditdata([*argv, "--json"])
+    (found,) = json.loads(capsys.readouterr().out)["problems"]
+    assert isinstance(found, dict)
+    return code, found
+
+
+def test_the_untested_branch_is_named_with_a_witness(weak: Path, capsys: Capture) -> None:
+    code, audit = _audit(capsys, str(weak), "--mutants", "100")
+    assert code == 1
+    programs = audit["programs"]
+    assert isinstance(programs, list)
+    survivors = {p["change"]: p for p in programs if p["status"] == "survived"}
+    assert {"0 -> 1", "+ -> -"} <= set(survivors)  # (total = 0; total += value: lines 4-6)
+    for survivor in survivors.values():
+        assert survivor["witness"].startswith("random_list.py 1000 ")  # (only large ones)
+    rejected = [p for p in programs if p["status"] == "rejected"]
+    assert rejected and all(p["rejected_by"] for p in rejected)
+    score = audit["score"]
+    assert isinstance(score, float) and 0 < score < 1
+
+
+def test_a_given_wrong_program_counts(weak: Path, tmp_path: Path, capsys: Capture) -> None:
+    wrong = tmp_path / "max.py"
+    wrong.write_text(WRONG)
+    code, audit = _audit(capsys, str(weak), "--mutants", "0", "--wrong", str(wrong))
+    programs = audit["programs"]
+    assert isinstance(programs, list) and code == 0
+    (given,) = [p for p in programs if p["kind"] == "given"]
+    assert given["status"] == "rejected" and "sample/1" in given["rejected_by"]
+
+
+def test_dead_code_is_equivalent_and_idle_tests_named(weak: Path, capsys: Capture) -> None:
+    dead = weak.parent / "dead"
+    import shutil
+
+    shutil.copytree(weak, dead)
+    (dead / "submissions/accepted/solution.py").write_text(
+        "input()\nvalues = list(map(int, input().split()))\nif len(values) > 5000:\n"
+        "    values = []\nprint(sum(values))\n")  # fmt: skip
+    code, audit = _audit(capsys, str(dead), "--mutants", "100")
+    programs = audit["programs"]
+    assert isinstance(programs, list)
+    statuses = {p["change"]: p["status"] for p in programs}
+    assert statuses["if body never runs"] == "equivalent"  # (dead code: n <= 1000)
+    assert statuses["sum -> max"] == "rejected"
+    assert isinstance(audit["idle_tests"], list)
