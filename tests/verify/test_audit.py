@@ -6,6 +6,7 @@ reject nothing are named."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -76,13 +77,11 @@ def test_a_given_wrong_program_counts(weak: Path, tmp_path: Path, capsys: Captur
 
 def test_dead_code_is_equivalent_and_idle_tests_named(weak: Path, capsys: Capture) -> None:
     dead = weak.parent / "dead"
-    import shutil
-
     shutil.copytree(weak, dead)
     (dead / "submissions/accepted/solution.py").write_text(
         "input()\nvalues = list(map(int, input().split()))\nif len(values) > 5000:\n"
         "    values = []\nprint(sum(values))\n")  # fmt: skip
-    code, audit = _audit(capsys, str(dead), "--mutants", "100")
+    _, audit = _audit(capsys, str(dead), "--mutants", "100")
     programs = audit["programs"]
     assert isinstance(programs, list)
     statuses = {p["change"]: p["status"] for p in programs}
