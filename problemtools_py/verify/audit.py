@@ -1,5 +1,6 @@
 """``auditdata``: how strong a package's tests are. A population of wrong programs (the
-mutants of each accepted Python submission, see verify.mutants; the package's own
+mutants of each accepted Python, C or C++ submission of one file, see verify.mutants and
+verify.mutants_c; the package's own
 submissions that claim to fail; the programs given with ``--wrong``) is run on every test
 case, judged as verifyproblem judges (all cases, no stop at the first failure). A
 program no test rejects survives; run then on random inputs from the package's
@@ -25,6 +26,7 @@ from problemtools_py.model.problem import Submission
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.mutants import mutants
+from problemtools_py.verify.mutants_c import c_mutants
 from problemtools_py.verify.rounds import RoundLimits
 from problemtools_py.verify.submission_judge import SubmissionJudge
 from problemtools_py.workbench.cache import MemoryVerdicts
@@ -103,13 +105,14 @@ class Auditor:
         accepted = [s for s in self.ctx.problem.submissions
                     if s.expectation is not None and s.expectation.accepted
                     and self.ctx.runnable(s)]  # fmt: skip
-        python = [s for s in accepted if self._is_python(s)]
+        references = [s for s in accepted if self._mutable(s)]
         self._time(accepted)
-        if python and self.count > 0:
-            self.audit.reference = python[0].rel
-            self._mutants(python)
-        elif not python:
-            self.audit.notes.append("no accepted Python 3 submission: no mutants")
+        if references and self.count > 0:
+            self.audit.reference = references[0].rel
+            self._mutants(references)
+        elif not references:
+            self.audit.notes.append("no accepted Python 3, C or C++ submission of one file: "
+                                    "no mutants")  # fmt: skip
         for sub in self.ctx.problem.submissions:
             if sub.expectation is not None and not sub.expectation.accepted:
                 self._package_wrong(sub)
@@ -118,9 +121,13 @@ class Auditor:
         self._equivalence()
         return self.audit
 
-    def _is_python(self, sub: Submission) -> bool:
+    def _language(self, sub: Submission) -> str:
         language = self.ctx.submission_language(sub)
-        return language is not None and language.code == "python3"
+        return language.code if language is not None else ""
+
+    def _mutable(self, sub: Submission) -> bool:
+        """A program of one file in a language mutants are made of."""
+        return self._language(sub) in ("python3", "c", "cpp") and len(sub.program.files) == 1
 
     def _time(self, accepted: list[Submission]) -> None:
         """The limit: never below three times the slowest accepted run (+0.2 s)."""
@@ -140,7 +147,8 @@ class Auditor:
         for sub in references:
             path = self.ctx.problem.root / sub.program.files[0]
             code = path.read_text(encoding="utf-8", errors="replace")
-            for mutant in mutants(code, share):
+            python = self._language(sub) == "python3"
+            for mutant in mutants(code, share) if python else c_mutants(code, share):
                 wrong = Wrong(f"{sub.rel}:{mutant.name}", "mutant", mutant.change)
                 self._judge(wrong, self._build_text(mutant.code, path.name))
 

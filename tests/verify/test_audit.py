@@ -88,3 +88,28 @@ def test_dead_code_is_equivalent_and_idle_tests_named(weak: Path, capsys: Captur
     assert statuses["if body never runs"] == "equivalent"  # (dead code: n <= 1000)
     assert statuses["sum -> max"] == "rejected"
     assert isinstance(audit["idle_tests"], list)
+
+
+SPLIT_CPP = """#include <cstdio>
+int main() {
+    int n; scanf("%d", &n);
+    long long total = 0, x;
+    for (int i = 0; i < n; i++) {
+        scanf("%lld", &x);
+        if (n > 100) total += x; else total = total + x;
+    }
+    printf("%lld\\n", total);
+}
+"""
+
+
+def test_cpp_mutants_survive_the_same_gap(weak: Path, tmp_path: Path, capsys: Capture) -> None:
+    package = shutil.copytree(weak, tmp_path / "sum")
+    (package / "submissions/accepted/split.cpp").write_text(SPLIT_CPP)
+    code, audit = _audit(capsys, str(package), "--mutants", "100")
+    programs = audit["programs"]
+    assert isinstance(programs, list) and code == 1
+    cpp = [p for p in programs if p["name"].startswith("submissions/accepted/split.cpp:")]
+    survivors = {p["change"] for p in cpp if p["status"] == "survived"}
+    assert "+= -> -=" in survivors  # (line 7: the branch only large inputs take)
+    assert any(p["status"] == "rejected" and p["change"] == "+ -> -" for p in cpp)
