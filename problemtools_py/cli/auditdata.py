@@ -18,6 +18,7 @@ from problemtools_py.findings import ExitCode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from problemtools_py.sandbox.pool import SandboxPool
     from problemtools_py.verify.audit import Audit
 
 PROG = "auditdata"
@@ -32,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a wrong program of your own to count too (repeatable)")  # fmt: skip
     parser.add_argument("--random", type=nonnegative_int, default=8, metavar="K",
                         help="random inputs a survivor is tried on (default 8)")  # fmt: skip
+    parser.add_argument("--augment", type=nonnegative_int, default=0, metavar="K",
+                        help="add at most K secret cases (survivors' witnesses) to "
+                        "generators.yaml, generate them, and audit again")  # fmt: skip
     add_jobs(parser, "programs run")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     return parser
@@ -48,13 +52,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         audits = []
         with SandboxPool(args.jobs + 1) as pool:
-            for root in args.problems:
+
+            def audited(root: Path) -> Audit:
                 options = Options(jobs=args.jobs, all_cases=True)
                 ctx = Context.create(load_problem(root), options, pool)
                 try:
-                    audits.append(Auditor(ctx, args.wrong, args.mutants, args.random).run())
+                    return Auditor(ctx, args.wrong, args.mutants, args.random).run()
                 finally:
                     ctx.close()
+
+            for root in args.problems:
+                found = audited(root)
+                if args.augment and _augment(root, found, args.augment, pool):
+                    found = audited(root)  # (the new cases among the tests)
+                audits.append(found)
         if args.json:
             json.dump({"tool": "problemtools_py", "problems": [a.to_json() for a in audits]},
                       sys.stdout, indent=2)  # fmt: skip
@@ -66,6 +77,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ExitCode.FINDINGS if weak else ExitCode.CLEAN
 
     return run_cli(PROG, build_parser(), argv, body)
+
+
+def _augment(root: Path, audit: Audit, most: int, pool: SandboxPool) -> bool:
+    """The survivors' witnesses as new secret cases, generated; whether any was added."""
+    from problemtools_py.convert.augment import add_secret_cases
+    from problemtools_py.generate.runner import generate_problem
+
+    witnesses = list(dict.fromkeys(p.witness for p in audit.programs
+                                   if p.status == "survived" and p.witness))[:most]  # fmt: skip
+    if not witnesses:
+        return False
+    if not (root / "generators" / "generators.yaml").is_file():
+        audit.notes.append("--augment: no generators.yaml to add the cases to")
+        return False
+    names = add_secret_cases(root, witnesses)
+    report = generate_problem(root, pool)
+    said = "; ".join(f.message for f in report.findings if f.severity.value == "error")
+    print(
+        f"{audit.problem}: added {', '.join('secret/' + n for n in names)} to "
+        f"generators.yaml" + (f"; generatedata: {said}" if said else ""),
+        file=sys.stderr,
+    )
+    return True
 
 
 def _print(audit: Audit) -> None:

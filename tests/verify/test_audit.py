@@ -113,3 +113,29 @@ def test_cpp_mutants_survive_the_same_gap(weak: Path, tmp_path: Path, capsys: Ca
     survivors = {p["change"] for p in cpp if p["status"] == "survived"}
     assert "+= -> -=" in survivors  # (line 7: the branch only large inputs take)
     assert any(p["status"] == "rejected" and p["change"] == "+ -> -" for p in cpp)
+
+
+def test_augment_adds_the_witnesses_and_they_reject(tmp_path: Path, capsys: Capture) -> None:
+    """Large cases only in generators.yaml's fuzz: entry (the random inputs), none among
+    the tests: --augment adds a witness as a secret case; afterwards nothing survives,
+    every accepted solution still passes and the package verifies."""
+    from problemtools_py.cli.verifyproblem import main as verify
+
+    assert newproblem(["sum", "-d", str(tmp_path)]) == 0
+    package = tmp_path / "sum"
+    plan = package / "generators/generators.yaml"
+    text = plan.read_text()
+    start, end = text.index("      - large:\n"), text.index("  invalid_input:\n")
+    plan.write_text(text[:start] + text[end:] + "fuzz:\n  - random_list.py 1000 1000000 {seed}\n")
+    for path in (package / "data/secret").glob("*large*"):
+        path.unlink()
+    (package / "submissions/accepted/solution.py").write_text(SPLIT)
+    code, audit = _audit(capsys, str(package), "--mutants", "100", "--augment", "3")
+    assert code == 0, audit
+    programs = audit["programs"]
+    assert isinstance(programs, list) and not [p for p in programs if p["status"] == "survived"]
+    added = sorted(p.name for p in (package / "data/secret").glob("*audit-*.in"))
+    assert added and all("audit-" in name for name in added)
+    assert "random_list.py 1000 1000000 " in plan.read_text().split("fuzz:")[0]
+    capsys.readouterr()
+    assert verify(["-q", str(package)]) == 0

@@ -1,0 +1,68 @@
+"""``auditdata --augment K``: new secret test cases that reject the wrong programs the
+tests let through: each a survivor's witness (a generator command, its seed written out),
+recorded in ``generators/generators.yaml`` under ``data: secret:`` as ``audit-<n>`` (its
+comments and layout kept), so that ``generatedata`` makes them, answered by the
+package's solution, and every later run makes them again byte for byte."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from problemtools_py import atomicfile
+from problemtools_py.convert.roundtrip import dump, load_map, put
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode
+
+YAML_REL = "generators/generators.yaml"
+
+
+def add_secret_cases(root: Path, commands: list[str]) -> list[str]:
+    """Record ``commands`` as new cases of data/secret; their names."""
+    path = root / YAML_REL
+    data = load_map(path.read_text(encoding="utf-8"), str(path))
+    secret = _map(_map(data, "data", path), "secret", path)
+    cases = secret.get("data")
+    if cases is None:
+        cases = CommentedMap()
+        put(secret, "data", cases)
+    taken = _names(cases)
+    names = []
+    number = 1
+    for command in commands:
+        while f"audit-{number}" in taken:
+            number += 1
+        name = f"audit-{number}"
+        taken.add(name)
+        names.append(name)
+        if isinstance(cases, CommentedSeq):
+            entry = CommentedMap()
+            entry[name] = command
+            cases.append(entry)
+        elif isinstance(cases, CommentedMap):
+            put(cases, name, command)
+        else:
+            raise FatalError("data.secret.data must be a map or a list", path=path,
+                             exit_code=ExitCode.FINDINGS)  # fmt: skip
+    atomicfile.write_bytes(path, dump(data).encode("utf-8"))
+    return names
+
+
+def _names(cases: object) -> set[str]:
+    if isinstance(cases, CommentedMap):
+        return {str(k) for k in cases}
+    if isinstance(cases, CommentedSeq):
+        return {str(k) for entry in cases if isinstance(entry, dict) for k in entry}
+    return set()
+
+
+def _map(data: CommentedMap, key: str, path: Path) -> CommentedMap:
+    found = data.get(key)
+    if found is None:
+        found = CommentedMap()
+        put(data, key, found)
+    if not isinstance(found, CommentedMap):
+        raise FatalError(f"{key} must be a map to add test cases to", path=path,
+                         exit_code=ExitCode.FINDINGS)  # fmt: skip
+    return found
