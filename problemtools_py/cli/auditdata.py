@@ -118,6 +118,8 @@ def _print(audit: Audit) -> None:
             print(f"  not built: {program.name}: {program.witness}")
     shares = ", ".join(f"{g} {share:.0%}" for g, share in audit.groups().items())
     print(f"  rejected by group: {shares}")
+    if audit.invalid_inputs:
+        print(f"  inputs an input validator rejects: {', '.join(audit.invalid_inputs)}")
     idle = audit.idle()
     if idle:
         print(f"  tests that reject nothing: {', '.join(idle)}")

@@ -31,6 +31,8 @@ from problemtools_py.verify.rounds import RoundLimits
 from problemtools_py.verify.submission_judge import SubmissionJudge
 from problemtools_py.workbench.cache import MemoryVerdicts
 
+SMALL_INPUT = 1 << 10  # bytes: a package whose inputs are all smaller has no large case
+
 
 @dataclass
 class Wrong:
@@ -50,10 +52,12 @@ class Audit:
 
     problem: str
     path: str
-    reference: str | None  # the accepted Python submission mutated
+    reference: str | None  # the first accepted submission mutated
     cases: list[str]
     programs: list[Wrong] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    largest_input: int = 0  # bytes, of the test cases'
+    invalid_inputs: list[str] = field(default_factory=list)  # cases a validator rejects
 
     @property
     def counted(self) -> list[Wrong]:
@@ -119,7 +123,27 @@ class Auditor:
         for path in self.given:
             self._judge(Wrong(str(path), "given"), self._build_file(path))
         self._equivalence()
+        self._bounds()
         return self.audit
+
+    def _bounds(self) -> None:
+        """The test inputs an input validator rejects, and whether any is large."""
+        from problemtools_py.verify.inputs import run_validator, validators
+
+        built, _ = validators(self.ctx)
+        root = self.ctx.problem.root
+        for case in self.judge.cases:
+            given = root / case.files[".in"]
+            self.audit.largest_input = max(self.audit.largest_input, given.stat().st_size)
+            for program, exe in built:
+                args = self.ctx.problem.input_validator_args(case, program.name)
+                if not run_validator(self.ctx, exe, args, given,
+                                     self.ctx.verdict_cache()).valid:  # fmt: skip
+                    self.audit.invalid_inputs.append(case.name)
+                    break
+        if self.judge.cases and self.audit.largest_input < SMALL_INPUT:
+            self.audit.notes.append(f"no large case: every input is under {SMALL_INPUT} "
+                                    "bytes (a slow program passes)")  # fmt: skip
 
     def _language(self, sub: Submission) -> str:
         language = self.ctx.submission_language(sub)

@@ -139,3 +139,15 @@ def test_augment_adds_the_witnesses_and_they_reject(tmp_path: Path, capsys: Capt
     assert "random_list.py 1000 1000000 " in plan.read_text().split("fuzz:")[0]
     capsys.readouterr()
     assert verify(["-q", str(package)]) == 0
+
+
+def test_bounds_an_invalid_input_and_no_large_case(weak: Path, tmp_path: Path,
+                                                   capsys: Capture) -> None:  # fmt: skip
+    package = shutil.copytree(weak, tmp_path / "sum")
+    (package / "data/secret/2-small-1.in").write_text("3\n1 2 3 4\n")  # (n says 3: four)
+    _, audit = _audit(capsys, str(package), "--mutants", "0", "--random", "0")
+    assert audit["invalid_inputs"] == ["secret/2-small-1"]
+    largest = audit["largest_input"]
+    assert isinstance(largest, int) and 0 < largest < 1024
+    notes = audit["notes"]
+    assert isinstance(notes, list) and any("no large case" in str(n) for n in notes)
