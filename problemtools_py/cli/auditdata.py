@@ -1,8 +1,8 @@
-"""``auditdata DIR...``: how strong each package's tests are: wrong programs (mutants of
-its accepted Python submissions, its own submissions that claim to fail, ``--wrong``
-programs) run on every test case; those no test rejects are named, with an input of the
-package's generators they fail when there is one, and so are the tests that reject
-nothing."""
+"""``auditdata DIR...|DATASET``: how strong each package's (or dataset row's) tests are:
+wrong programs (mutants of its accepted submissions, its own submissions that claim to
+fail, ``--wrong`` programs) run on every test case; those no test rejects are named,
+with an input of the package's generators they fail when there is one, and so are the
+tests that reject nothing."""
 
 from __future__ import annotations
 
@@ -43,6 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
+        if len(args.problems) == 1 and any(args.problems[0].glob("*-*.parquet")):
+            from problemtools_py.grading.audit import audit_dataset
+
+            return _report(audit_dataset(args.problems[0], args.mutants, args.wrong, args.jobs),
+                           args.json)  # fmt: skip
         args.problems = packages_in(args.problems, PROG)
         from problemtools_py.model import load_problem
         from problemtools_py.sandbox.pool import SandboxPool
@@ -66,17 +71,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args.augment and _augment(root, found, args.augment, pool):
                     found = audited(root)  # (the new cases among the tests)
                 audits.append(found)
-        if args.json:
-            json.dump({"tool": "problemtools_py", "problems": [a.to_json() for a in audits]},
-                      sys.stdout, indent=2)  # fmt: skip
-            sys.stdout.write("\n")
-        else:
-            for audit in audits:
-                _print(audit)
-        weak = any(p.status == "survived" for a in audits for p in a.programs)
-        return ExitCode.FINDINGS if weak else ExitCode.CLEAN
+        return _report(audits, args.json)
 
     return run_cli(PROG, build_parser(), argv, body)
+
+
+def _report(audits: list[Audit], as_json: bool) -> ExitCode:
+    if as_json:
+        json.dump({"tool": "problemtools_py", "problems": [a.to_json() for a in audits]},
+                  sys.stdout, indent=2)  # fmt: skip
+        sys.stdout.write("\n")
+    else:
+        for audit in audits:
+            _print(audit)
+    weak = any(p.status == "survived" for a in audits for p in a.programs)
+    return ExitCode.FINDINGS if weak else ExitCode.CLEAN
 
 
 def _augment(root: Path, audit: Audit, most: int, pool: SandboxPool) -> bool:
@@ -116,8 +125,10 @@ def _print(audit: Audit) -> None:
             print(f"  survives: {program.name}{change}{witness}")
         elif program.status == "not built":
             print(f"  not built: {program.name}: {program.witness}")
-    shares = ", ".join(f"{g} {share:.0%}" for g, share in audit.groups().items())
-    print(f"  rejected by group: {shares}")
+    groups = audit.groups()
+    if set(groups) != set(audit.cases):  # (a dataset row's tests: no groups)
+        shares = ", ".join(f"{g} {share:.0%}" for g, share in groups.items())
+        print(f"  rejected by group: {shares}")
     if audit.invalid_inputs:
         print(f"  inputs an input validator rejects: {', '.join(audit.invalid_inputs)}")
     idle = audit.idle()
