@@ -13,7 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from problemtools_py.cli.errorhandler import run_cli
-from problemtools_py.cli.options import add_jobs, describe, nonnegative_int, packages_in
+from problemtools_py.cli.options import (
+    add_jobs,
+    check_output,
+    describe,
+    nonnegative_int,
+    packages_in,
+)
 from problemtools_py.findings import ExitCode
 
 TYPE_CHECKING = False
@@ -37,17 +43,21 @@ def build_parser() -> argparse.ArgumentParser:
                         help="add at most K secret cases (survivors' witnesses) to "
                         "generators.yaml, generate them, and audit again")  # fmt: skip
     add_jobs(parser, "programs run")
+    parser.add_argument("--report", type=Path, metavar="FILE",
+                        help="also write an HTML page: kill rates charted, survivors")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
+        if args.report is not None:
+            check_output(args.report, "--report", directory=False)
         if len(args.problems) == 1 and any(args.problems[0].glob("*-*.parquet")):
             from problemtools_py.grading.audit import audit_dataset
 
-            return _report(audit_dataset(args.problems[0], args.mutants, args.wrong, args.jobs),
-                           args.json)  # fmt: skip
+            rows = audit_dataset(args.problems[0], args.mutants, args.wrong, args.jobs)
+            return _report(rows, args.json, args.report)
         args.problems = packages_in(args.problems, PROG)
         from problemtools_py.model import load_problem
         from problemtools_py.sandbox.pool import SandboxPool
@@ -71,12 +81,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args.augment and _augment(root, found, args.augment, pool):
                     found = audited(root)  # (the new cases among the tests)
                 audits.append(found)
-        return _report(audits, args.json)
+        return _report(audits, args.json, args.report)
 
     return run_cli(PROG, build_parser(), argv, body)
 
 
-def _report(audits: list[Audit], as_json: bool) -> ExitCode:
+def _report(audits: list[Audit], as_json: bool, page: Path | None) -> ExitCode:
+    if page is not None:
+        from problemtools_py.cli.auditreport import write_report
+
+        write_report(audits, page)
     if as_json:
         json.dump({"tool": "problemtools_py", "problems": [a.to_json() for a in audits]},
                   sys.stdout, indent=2)  # fmt: skip

@@ -151,3 +151,14 @@ def test_bounds_an_invalid_input_and_no_large_case(weak: Path, tmp_path: Path,
     assert isinstance(largest, int) and 0 < largest < 1024
     notes = audit["notes"]
     assert isinstance(notes, list) and any("no large case" in str(n) for n in notes)
+
+
+def test_the_html_report_charts_and_names(weak: Path, tmp_path: Path, capsys: Capture) -> None:
+    page = tmp_path / "audit.html"
+    auditdata([str(weak), "--mutants", "100", "--report", str(page)])
+    html = page.read_text()
+    assert html.startswith("<!DOCTYPE html>") and "<svg" in html and "<script" not in html
+    assert "<text x='0' y='20'>sum</text>" in html  # (its bar)
+    assert "submissions/accepted/solution.py:constant@3:L4" in html  # (a survivor)
+    assert "random_list.py 1000 1000000 " in html  # (its witness)
+    assert auditdata([str(weak), "--report", str(tmp_path)]) == 2  # (a directory)
