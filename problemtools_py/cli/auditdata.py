@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_jobs(parser, "programs run")
     parser.add_argument("--report", type=Path, metavar="FILE",
                         help="also write an HTML page: kill rates charted, survivors")  # fmt: skip
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     return parser
 
@@ -69,10 +70,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         with SandboxPool(args.jobs + 1) as pool:
 
             def audited(root: Path) -> Audit:
+                from problemtools_py.cli.reporters import count_bar
+
                 options = Options(jobs=args.jobs, all_cases=True)
                 ctx = Context.create(load_problem(root), options, pool)
+                label = f"auditing {root.name}"
                 try:
-                    return Auditor(ctx, args.wrong, args.mutants, args.random).run()
+                    with count_bar(label, args.quiet or args.json) as bar:
+                        task = bar.add_task("audit", total=None)
+
+                        def progress(done: int, total: int) -> None:
+                            bar.update(task, completed=done, total=total)
+
+                        auditor = Auditor(ctx, args.wrong, args.mutants, args.random)
+                        return auditor.run(progress)
                 finally:
                     ctx.close()
 

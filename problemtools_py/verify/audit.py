@@ -16,6 +16,9 @@ longer is rejected as too slow, as it would be)."""
 from __future__ import annotations
 
 import tempfile
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -104,27 +107,50 @@ class Auditor:
                            [c.name for c in self.judge.cases])  # fmt: skip
         self.limit = RoundLimits.of(ctx).first.hard
         self._exes: dict[str, Executable] = {}
+        self._lock = threading.Lock()
 
-    def run(self) -> Audit:
+    def run(self, progress: Callable[[int, int], None] | None = None) -> Audit:
+        """The audit; ``progress(done, total)`` hears of each wrong program judged."""
         accepted = [s for s in self.ctx.problem.submissions
                     if s.expectation is not None and s.expectation.accepted
                     and self.ctx.runnable(s)]  # fmt: skip
         references = [s for s in accepted if self._mutable(s)]
         self._time(accepted)
+        pending: list[tuple[Wrong, Executable | str]] = []
         if references and self.count > 0:
             self.audit.reference = references[0].rel
-            self._mutants(references)
+            pending += self._mutants(references)
         elif not references:
             self.audit.notes.append("no accepted Python 3, C or C++ submission of one file: "
                                     "no mutants")  # fmt: skip
         for sub in self.ctx.problem.submissions:
             if sub.expectation is not None and not sub.expectation.accepted:
-                self._package_wrong(sub)
-        for path in self.given:
-            self._judge(Wrong(str(path), "given"), self._build_file(path))
+                build = self.ctx.submission(sub)
+                pending.append((Wrong(sub.rel, "submission"), build.executable or build.message))
+        pending += [(Wrong(str(path), "given"), self._build_file(path)) for path in self.given]
+        self._judge_all(pending, progress)
         self._equivalence()
         self._bounds()
         return self.audit
+
+    def _judge_all(
+        self,
+        pending: list[tuple[Wrong, Executable | str]],
+        progress: Callable[[int, int], None] | None,
+    ) -> None:
+        """Every wrong program judged, ``jobs`` at a time, kept in their order."""
+        lock, done = threading.Lock(), [0]
+
+        def judge(item: tuple[Wrong, Executable | str]) -> Wrong:
+            found = self._judge(*item)
+            with lock:
+                done[0] += 1
+                if progress is not None:
+                    progress(done[0], len(pending))
+            return found
+
+        with ThreadPoolExecutor(max(1, self.ctx.options.jobs)) as pool:
+            self.audit.programs = list(pool.map(judge, pending))
 
     def _bounds(self) -> None:
         """The test inputs an input validator rejects, and whether any is large."""
@@ -166,19 +192,17 @@ class Auditor:
             slowest = max([slowest, *(r.cpu for r in runs)])
         self.limit = max(self.limit, 3 * slowest + 0.2)
 
-    def _mutants(self, references: list[Submission]) -> None:
+    def _mutants(self, references: list[Submission]) -> list[tuple[Wrong, Executable | str]]:
         share = max(1, self.count // len(references))
+        found: list[tuple[Wrong, Executable | str]] = []
         for sub in references:
             path = self.ctx.problem.root / sub.program.files[0]
             code = path.read_text(encoding="utf-8", errors="replace")
             python = self._language(sub) == "python3"
             for mutant in mutants(code, share) if python else c_mutants(code, share):
                 wrong = Wrong(f"{sub.rel}:{mutant.name}", "mutant", mutant.change)
-                self._judge(wrong, self._build_text(mutant.code, path.name))
-
-    def _package_wrong(self, sub: Submission) -> None:
-        build = self.ctx.submission(sub)
-        self._judge(Wrong(sub.rel, "submission"), build.executable or build.message)
+                found.append((wrong, self._build_text(mutant.code, path.name)))
+        return found
 
     def _build_file(self, path: Path) -> Executable | str:
         if not path.is_file():
@@ -192,15 +216,15 @@ class Auditor:
             path.write_text(code, encoding="utf-8")
             return self._build_file(path)
 
-    def _judge(self, wrong: Wrong, exe: Executable | str) -> None:
+    def _judge(self, wrong: Wrong, exe: Executable | str) -> Wrong:
         if isinstance(exe, str):
-            self.audit.programs.append(replace(wrong, status="not built", witness=exe[:200]))
-            return
+            return replace(wrong, status="not built", witness=exe[:200])
         runs = self.judge.run(exe, self.limit, self.limit)
         wrong.rejected_by = [r.case.name for r in runs if r.verdict is not Verdict.AC]
         wrong.status = "rejected" if wrong.rejected_by else "survived"
-        self.audit.programs.append(wrong)
-        self._exes[wrong.name] = exe
+        with self._lock:
+            self._exes[wrong.name] = exe
+        return wrong
 
     def _equivalence(self) -> None:
         """Each survivor on random inputs: one it fails is its witness; none, and it is
