@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import json
 import logging
 import math
 import os
@@ -240,13 +239,12 @@ def _by_judge(
 ) -> GradeResult:
     """A row of judged-<split>.parquet given inline: its tests and ``judge_json`` (see
     grading.judged); a judge that does not fit the tests is the caller's error."""
-    from problemtools_py.digests import digest
     from problemtools_py.errors import FatalError
     from problemtools_py.grading.problems import Fetched
 
     judge, limit = options["judge_json"], options["time_limit"]
     found = Fetched(tests, limit, judge)
-    key = digest("inline-judge", judge, json.dumps(tests), repr(limit))
+    key = found.content_key
     try:
         return _off_main_thread(
             grader, lambda: grader.grade_by_judge(key, found, solution, options["language"])

@@ -150,9 +150,8 @@ def _print(audit: Audit) -> None:
             print(f"  survives: {program.name}{change}{witness}")
         elif program.status == "not built":
             print(f"  not built: {program.name}: {program.witness}")
-    groups = audit.groups()
-    if set(groups) != set(audit.cases):  # (a dataset row's tests: no groups)
-        shares = ", ".join(f"{g} {share:.0%}" for g, share in groups.items())
+    if audit.grouped:
+        shares = ", ".join(f"{g} {share:.0%}" for g, share in audit.groups().items())
         print(f"  rejected by group: {shares}")
     if audit.invalid_inputs:
         print(f"  inputs an input validator rejects: {', '.join(audit.invalid_inputs)}")

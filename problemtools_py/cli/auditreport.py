@@ -63,10 +63,9 @@ def _section(audit: Audit) -> str:
                        for p in survivors)  # fmt: skip
         lines.append("<table class='weak'><tr><th>survives</th><th>change</th>"
                      f"<th>fails</th></tr>{rows}</table>")  # fmt: skip
-    groups = audit.groups()
-    if set(groups) != set(audit.cases):
+    if audit.grouped:
         rows = "".join(f"<tr><td>{escape(g)}</td><td>{share:.0%}</td></tr>"
-                       for g, share in groups.items())  # fmt: skip
+                       for g, share in audit.groups().items())  # fmt: skip
         lines.append(f"<table><tr><th>group</th><th>rejects</th></tr>{rows}</table>")
     for title, items in (("Tests that reject nothing", audit.idle()),
                          ("Inputs an input validator rejects", audit.invalid_inputs),

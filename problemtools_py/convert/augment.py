@@ -11,18 +11,19 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from problemtools_py import atomicfile
-from problemtools_py.convert.roundtrip import dump, load_map, put
+from problemtools_py.convert.roundtrip import child_map, dump, load_map, put
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 
 YAML_REL = "generators/generators.yaml"
+WHY = "add test cases to"
 
 
 def add_secret_cases(root: Path, commands: list[str]) -> list[str]:
     """Record ``commands`` as new cases of data/secret; their names."""
     path = root / YAML_REL
     data = load_map(path.read_text(encoding="utf-8"), str(path))
-    secret = _map(_map(data, "data", path), "secret", path)
+    secret = child_map(child_map(data, "data", path, WHY), "secret", path, WHY)
     cases = secret.get("data")
     if cases is None:
         cases = CommentedMap()
@@ -55,14 +56,3 @@ def _names(cases: object) -> set[str]:
     if isinstance(cases, CommentedSeq):
         return {str(k) for entry in cases if isinstance(entry, dict) for k in entry}
     return set()
-
-
-def _map(data: CommentedMap, key: str, path: Path) -> CommentedMap:
-    found = data.get(key)
-    if found is None:
-        found = CommentedMap()
-        put(data, key, found)
-    if not isinstance(found, CommentedMap):
-        raise FatalError(f"{key} must be a map to add test cases to", path=path,
-                         exit_code=ExitCode.FINDINGS)  # fmt: skip
-    return found

@@ -10,32 +10,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ruamel.yaml.comments import CommentedMap
-
 from problemtools_py import atomicfile
-from problemtools_py.convert.roundtrip import dump, load_map, put
-from problemtools_py.errors import FatalError
-from problemtools_py.findings import ExitCode
+from problemtools_py.convert.roundtrip import child_map, dump, load_map, put
 
 YAML_REL = "generators/generators.yaml"
+WHY = "add fuzzed cases to"
 
 
 def add_fuzz_cases(root: Path, found: list[tuple[str, str]]) -> None:
     """Record ``found`` (name in data/fuzz/, command) in data.fuzz.data."""
     path = root / YAML_REL
     data = load_map(path.read_text(encoding="utf-8"), str(path))
-    cases = _map(_map(_map(data, "data", path), "fuzz", path), "data", path)
+    cases = child_map(
+        child_map(child_map(data, "data", path, WHY), "fuzz", path, WHY), "data", path, WHY
+    )
     for name, command in found:
         put(cases, name, command)
     atomicfile.write_bytes(path, dump(data).encode("utf-8"))
-
-
-def _map(data: CommentedMap, key: str, path: Path) -> CommentedMap:
-    found = data.get(key)
-    if found is None:
-        found = CommentedMap()
-        put(data, key, found)
-    if not isinstance(found, CommentedMap):
-        raise FatalError(f"{key} must be a map to add fuzzed cases to", path=path,
-                         exit_code=ExitCode.FINDINGS)  # fmt: skip
-    return found

@@ -6,6 +6,7 @@ edits."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -99,3 +100,16 @@ def words(value: object) -> list[str]:
     if isinstance(value, list):
         return [str(v) for v in value]
     return str(value).split() if value is not None else []
+
+
+def child_map(data: CommentedMap, key: str, path: Path, purpose: str) -> CommentedMap:
+    """``data[key]``, a map, made (empty, at the end) when it is not there; anything else
+    there is an error naming ``path`` and what the map is wanted for (``purpose``)."""
+    found = data.get(key)
+    if found is None:
+        found = CommentedMap()
+        put(data, key, found)
+    if not isinstance(found, CommentedMap):
+        raise FatalError(f"{key} must be a map to {purpose}", path=path,
+                         exit_code=ExitCode.FINDINGS)  # fmt: skip
+    return found

@@ -15,7 +15,7 @@ from problemtools_py.generate.plan import CASE_EXTENSIONS, CaseRule, Command
 from problemtools_py.generate.programs import GENERATORS, Programs
 from problemtools_py.judge.buildfiles import bounded_dir
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.execute import read_untrusted, run_program
+from problemtools_py.judge.execute import case_files, read_untrusted, run_program
 from problemtools_py.judge.transcript import run_transcript
 from problemtools_py.judge.validators import CustomValidator
 from problemtools_py.once import OnceEach
@@ -126,10 +126,7 @@ class CaseMaker:
         config = self.ctx.problem.config
         passes = config.limits.validation_passes if config.multi_pass else 1
         with tempfile.TemporaryDirectory(prefix="ptpy-interaction-") as tmp:
-            case = (Path(tmp) / "in", Path(tmp) / "ans")
-            for path, data in zip(case, (given, answer), strict=True):
-                path.write_bytes(data)
-                path.chmod(0o644)
+            case = case_files(Path(tmp), given, answer)
             found = run_transcript(self.ctx.pool, exe, self.limits, checker, case,
                                    Path(tmp) / "work", config.interactive, passes)  # fmt: skip
         if found.verdict is not Verdict.AC:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import shutil
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Protocol
@@ -34,7 +34,7 @@ from problemtools_py.model import load_problem
 from problemtools_py.once import OnceEach
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
-from problemtools_py.sandbox.results import Limits, RunResult, SandboxError
+from problemtools_py.sandbox.results import Limits
 from problemtools_py.sandbox.spawned import temp_dir
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
@@ -75,20 +75,8 @@ class KeptJail(HeldJail):
             self._fast = self.exe.inprocess and box.python_matches()
         return self._box
 
-    def run(
-        self,
-        args: Sequence[str] = (),
-        *,
-        limits: Limits,
-        stdin: Path,
-        stdout: Path | None = None,
-        memory_mb: int | None = None,
-    ) -> RunResult:
-        try:
-            return super()._run(args, limits, stdin, stdout, memory_mb)
-        except SandboxError:
-            self._release(failed=True)  # (its jail is never reused: one more try)
-            return super()._run(args, limits, stdin, stdout, memory_mb)
+    def _discard(self) -> None:
+        self._release(failed=True)  # (its session is never reused)
 
     def close(self) -> None:
         self._release(failed=False)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from problemtools_py.digests import digest
 from problemtools_py.errors import FatalError
 from problemtools_py.sandbox.pool import SandboxPool
 
@@ -28,6 +29,12 @@ class Fetched:
     tests: Tests
     time_limit: float
     judge_json: str = ""
+
+    @property
+    def content_key(self) -> str:
+        """What a judge given with its tests (no problem id) is opened once per."""
+        return digest("inline-judge", self.judge_json, json.dumps(self.tests),
+                      repr(self.time_limit))  # fmt: skip
 
 
 class ProblemSource(Protocol):

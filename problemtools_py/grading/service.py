@@ -30,7 +30,6 @@ from typing import Any
 
 from aiohttp import web
 
-from problemtools_py.digests import digest
 from problemtools_py.errors import FatalError
 from problemtools_py.grading import fusion, runfiles
 from problemtools_py.grading.backends import LocalWorkers, Work, Workers, grade_or_unknown
@@ -239,8 +238,8 @@ class Service:
             judge = item.get("judge_json")
             if isinstance(judge, str) and judge:  # (a judged row's: see grading.judged)
                 found = Fetched(suite.tests, limit, judge)
-                key = digest("inline-judge", judge, json.dumps(suite.tests), repr(limit))
-                result = await self._work(_by_judge, key, found, completion, language)
+                result = await self._work(_by_judge, found.content_key, found, completion,
+                                          language)  # fmt: skip
             else:
                 result = await self._work(
                     Grader.grade_tests, suite.tests, limit, completion, language, suite.call

@@ -59,3 +59,13 @@ def read_untrusted(path: Path | str, cap: int) -> bytes | None:
         if not stat.S_ISREG(info.st_mode) or info.st_size > cap:
             return None
         return handle.read(cap + 1)
+
+
+def case_files(folder: Path, given: bytes, answer: bytes) -> tuple[Path, Path]:
+    """A test case made of bytes (a generated one, not yet in the package) as files in
+    ``folder``, readable by the validators that are bound to them in their jails."""
+    found = (folder / "case.in", folder / "case.ans")
+    for path, data in zip(found, (given, answer), strict=True):
+        path.write_bytes(data)
+        path.chmod(0o644)
+    return found

@@ -108,10 +108,14 @@ class HeldJail:
         try:
             result = self._run(args, limits, stdin, stdout, memory_mb)
         except SandboxError:
-            self.close()
+            self._discard()
             result = self._run(args, limits, stdin, stdout, memory_mb)
         self.runs += 1
         return result
+
+    def _discard(self) -> None:
+        """Give up a jail that failed (the next run opens another)."""
+        self.close()
 
     def _run(
         self,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -95,7 +95,11 @@ class AnswerChecker:
             )
 
     def for_case(self, case: TestCase) -> DefaultValidator | CustomValidator:
-        args = self.ctx.problem.output_validator_args(case)
+        return self.with_args(self.ctx.problem.output_validator_args(case))
+
+    def with_args(self, args: Sequence[str]) -> DefaultValidator | CustomValidator:
+        """The problem's output validator (custom, else the default one) with ``args``:
+        a case's, or, for an input that is no case of the package, the caller's choice."""
         if self.custom is not None:
             return replace(self.custom, args=tuple(args))
         return DefaultValidator(args)

@@ -25,6 +25,7 @@ from typing import Any
 
 from problemtools_py.errors import FatalError
 from problemtools_py.judge.compile import Executable
+from problemtools_py.judge.execute import case_files
 from problemtools_py.model.problem import Submission
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
@@ -79,6 +80,11 @@ class Audit:
             hit = sum(any(_group(c) == group for c in p.rejected_by) for p in counted)
             shares[group] = hit / len(counted) if counted else 0.0
         return shares
+
+    @property
+    def grouped(self) -> bool:
+        """Whether its tests are in groups (a dataset row's tests are not)."""
+        return set(self.groups()) != set(self.cases)
 
     def idle(self) -> list[str]:
         """The test cases that reject no wrong program."""
@@ -255,10 +261,6 @@ class Auditor:
         limits = self.ctx.submission_limits(self.limit)
         judge = fuzzer.judge_for(rule, limits)
         with tempfile.TemporaryDirectory(prefix="ptpy-audit-") as tmp:
-            case, answer = Path(tmp) / "case.in", Path(tmp) / "case.ans"
-            case.write_bytes(files[".in"])
-            answer.write_bytes(files.get(".ans", b""))
-            for path in (case, answer):
-                path.chmod(0o644)
+            case, answer = case_files(Path(tmp), files[".in"], files.get(".ans", b""))
             result = judge.judge(exe, case, answer, Path(tmp) / "work")
         return bool(result.verdict is not Verdict.AC)

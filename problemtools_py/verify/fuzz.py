@@ -26,8 +26,8 @@ from problemtools_py.generate.maker import CaseMaker
 from problemtools_py.generate.plan import SEED, CaseRule, Command, parse_command
 from problemtools_py.generate.programs import Programs
 from problemtools_py.generate.runner import read_plan
+from problemtools_py.judge.execute import case_files
 from problemtools_py.judge.judging import CaseJudge
-from problemtools_py.judge.validators import CustomValidator, DefaultValidator
 from problemtools_py.model.testdata import GroupKind
 from problemtools_py.sandbox.results import Limits
 from problemtools_py.verdicts import Verdict
@@ -120,12 +120,7 @@ class Fuzzer:
             return Failure(text, files)
         fixed = replace(command, text=text)
         with tempfile.TemporaryDirectory(prefix="ptpy-fuzz-") as tmp:
-            case = Path(tmp) / "case.in"
-            answer = Path(tmp) / "case.ans"
-            case.write_bytes(files[".in"])
-            answer.write_bytes(files.get(".ans", b""))
-            for path in (case, answer):
-                path.chmod(0o644)
+            case, answer = case_files(Path(tmp), files[".in"], files.get(".ans", b""))
             why = self._rejected(case) or self._disagreement(rule, case, answer, Path(tmp))
         kept = tuple(sorted(files.items()))
         return Failure(fixed.text, why, files=kept) if why else None
@@ -144,12 +139,8 @@ class Fuzzer:
         known = next((c for c in cases if c.name == rule.path), None)
         config = self.ctx.problem.config
         passes = config.limits.validation_passes if config.multi_pass else 1
-        checker: CustomValidator | DefaultValidator
-        if known is not None:
-            checker = self.checker.for_case(known)
-        else:  # (the case is not generated yet: the problem's own validator, no arguments)
-            custom = self.checker.custom
-            checker = custom if custom is not None else DefaultValidator(())
+        # (a case not generated yet: the problem's own validator, without arguments)
+        checker = self.checker.for_case(known) if known is not None else self.checker.with_args(())
         return CaseJudge(self.ctx.pool, checker, limits or self.limits, config.interactive,
                          passes)  # fmt: skip
 

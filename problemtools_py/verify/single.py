@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from problemtools_py.errors import FatalError
@@ -129,7 +129,7 @@ class SingleRunner:
             answer = work / "empty.ans"
             work.mkdir(parents=True)
             answer.write_bytes(b"")
-        checker = self.checker.for_case(target.case) if target.case else self._problem_checker()
+        checker = self._checker(target)
         passes = config.limits.validation_passes if config.multi_pass else 1
         judge = CaseJudge(self.ctx.pool, checker, limits, config.interactive, passes)
         result = judge.judge(exe, target.input, answer, work)
@@ -143,11 +143,17 @@ class SingleRunner:
                       result.message, None if config.interactive or target.answer is None
                       else target.answer.read_bytes(), result.passes)  # fmt: skip
 
+    def _checker(self, target: Target) -> DefaultValidator | CustomValidator:
+        """A case's validator with its arguments; a file's with the problem's flags."""
+        if target.case is not None:
+            return self.checker.for_case(target.case)
+        return self.checker.with_args(self.ctx.problem.config.validator_flags)
+
     def transcript(self, exe: Executable, target: Target, index: int) -> OneRun:
         """An interactive or multi-pass run with what passed between the program and the
         judge (judge.transcript), in BAPCtools' .interaction form."""
         config = self.ctx.problem.config
-        checker = self.checker.for_case(target.case) if target.case else self._problem_checker()
+        checker = self._checker(target)
         if not isinstance(checker, CustomValidator) or not (config.interactive or
                                                             config.multi_pass):  # fmt: skip
             raise FatalError("--interaction is for interactive and multi-pass problems",
@@ -163,13 +169,6 @@ class SingleRunner:
                                work / "run", config.interactive, passes)  # fmt: skip
         return OneRun(target.name, found.verdict, 0.0, 0.0, 0, "", b"", b"", found.message,
                       None, found.passes, found.text)  # fmt: skip
-
-    def _problem_checker(self) -> DefaultValidator | CustomValidator:
-        """A file's checker: the package's validator, with the problem's own flags."""
-        flags = self.ctx.problem.config.validator_flags
-        if self.checker.custom is not None:
-            return replace(self.checker.custom, args=tuple(flags))
-        return DefaultValidator(flags)
 
     def _plain(self, exe: Executable, target: Target, limits: Limits, work: Path) -> OneRun:
         work.mkdir(parents=True)
