@@ -6,7 +6,6 @@ statement (``1 \\le n \\le 1000``, constants substituted) that is not the valida
 
 from __future__ import annotations
 
-import re
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -20,14 +19,11 @@ from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.model.testdata import is_judged
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import SandboxError
+from problemtools_py.statements.bounds import normalise, number, stated_ranges
 from problemtools_py.verify.context import Context
 
 FLAG = "constraints_file"
 OUT_DIR = "/judge/constraints"
-NUMBER = r"-?\d[\d,]*(?:\.\d+)?(?:\s*\\cdot\s*10\^\{?-?\d+\}?)?|10\^\{?-?\d+\}?"
-RELATION = r"(?:\\leq|\\geq|\\le|\\ge|<|>|=|≤|≥)"
-BOUND_BEFORE = re.compile(rf"({NUMBER})\s*{RELATION}\s*([A-Za-z]\w*)")
-BOUND_AFTER = re.compile(rf"([A-Za-z]\w*)\s*{RELATION}\s*({NUMBER})")
 
 
 @dataclass
@@ -160,25 +156,19 @@ def _unreached(found: Coverage, built: list[tuple[Program, Executable]]) -> list
 
 
 def statement_bounds(text: str) -> dict[str, set[float]]:
-    """Numbers the statement compares each name with (``1 \\le n \\le 10^5``)."""
+    """Numbers the statement bounds each name by (``1 \\le n \\le 10^5``; see
+    statements.bounds, which reads them)."""
     found: dict[str, set[float]] = {}
-    for number, name in BOUND_BEFORE.findall(text):
-        found.setdefault(name, set()).add(parse_number(number))
-    for name, number in BOUND_AFTER.findall(text):
-        found.setdefault(name, set()).add(parse_number(number))
-    return {k: {v for v in vs if v == v} for k, vs in found.items()}
+    for name, said in stated_ranges(text):
+        if not name.startswith("|"):
+            found.setdefault(name, set()).update(e for e in (said.low, said.high) if e is not None)
+    return found
 
 
 def parse_number(text: str) -> float:
     """``1,000``, ``2 \\cdot 10^4``, ``10^{12}`` as numbers (NaN when not one)."""
-    clean = text.replace(",", "").replace("{", "").replace("}", "").replace(" ", "")
-    match = re.fullmatch(r"(?:(-?[\d.]+)\\cdot)?10\^(-?\d+)", clean)
-    try:
-        if match:
-            return float(match[1] or 1) * 10.0 ** int(match[2])
-        return float(clean)
-    except ValueError:
-        return float("nan")
+    found = number(normalise(text))
+    return float("nan") if found is None else found
 
 
 def _statement_mismatches(ctx: Context, found: Coverage) -> list[Finding]:
