@@ -24,7 +24,8 @@ class RowWriter:
 
     def __init__(self, path: Path, schema: pa.Schema, rows_per_group: int = ROW_GROUP_ROWS) -> None:
         self.path = Path(path)
-        self.schema = schema.with_metadata({"problem_id_rule": PROBLEM_ID_RULE})
+        kept = {k.decode(): v.decode() for k, v in (schema.metadata or {}).items()}
+        self.schema = schema.with_metadata({**kept, "problem_id_rule": PROBLEM_ID_RULE})
         self.rows_per_group = rows_per_group
         self.buffer: list[dict[str, Any]] = []
         self.last_id: str | None = None
