@@ -79,3 +79,23 @@ def write_dataset(root: Path, count: int = 150) -> dict[str, str]:
             writer.add({"problem_id": pid, "code": code})
     (root / "build_report.json").write_text(json.dumps({"problem_id_rule": "v1"}))
     return {pid: statement for pid, statement, _, _, _ in splits["train"]}
+
+
+def write_rows(root: Path, rows: list[tuple[str, str, list[tuple[str, str]]]],
+               time_limit: float = 1.0) -> list[str]:
+    """A train split of ``rows`` (statement, reference, tests) and their references;
+    their problem ids, in the rows' order."""
+    root.mkdir(parents=True, exist_ok=True)
+    ids = [problem_id(statement) for statement, _, _ in rows]
+    ordered = sorted(zip(ids, rows, strict=True))
+    with RowWriter(root / split_file("train"), PROBLEMS) as writer:
+        for index, (pid, (statement, _, tests)) in enumerate(ordered):
+            origin = {"source": "tests/dataset_gen.py", "row": index,
+                      "reference_kind": "python_reference"}
+            writer.add({"problem_id": pid, "statement": statement, "tests_json": tests_json(tests),
+                        "time_limit_s": time_limit, "origin_json": origin_json(origin)})
+    with RowWriter(root / REFERENCES_FILE, REFERENCES) as writer:
+        for pid, (_, code, _) in ordered:
+            writer.add({"problem_id": pid, "code": code})
+    (root / "build_report.json").write_text(json.dumps({"problem_id_rule": "v1"}))
+    return ids

@@ -20,10 +20,12 @@ from problemtools_py.cli.options import (
     nonnegative_int,
     packages_in,
 )
+from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from problemtools_py.grading.audit import DatasetAudit, Plan
     from problemtools_py.sandbox.pool import SandboxPool
     from problemtools_py.verify.audit import Audit
 
@@ -40,8 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--random", type=nonnegative_int, default=8, metavar="K",
                         help="random inputs a survivor is tried on (default 8)")  # fmt: skip
     parser.add_argument("--augment", type=nonnegative_int, default=0, metavar="K",
-                        help="add at most K secret cases (survivors' witnesses) to "
-                        "generators.yaml, generate them, and audit again")  # fmt: skip
+                        help="add at most K tests per problem that kill survivors: a "
+                        "package's to generators.yaml (generated), a dataset's rows' "
+                        "to a copy in --out; then audit again")  # fmt: skip
+    parser.add_argument("--out", type=Path, metavar="DIR",
+                        help="with --augment on a dataset: the new dataset directory")  # fmt: skip
     add_jobs(parser, "programs run")
     parser.add_argument("--report", type=Path, metavar="FILE",
                         help="also write an HTML page: kill rates charted, survivors")  # fmt: skip
@@ -55,11 +60,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.report is not None:
             check_output(args.report, "--report", directory=False)
         if len(args.problems) == 1 and any(args.problems[0].glob("*-*.parquet")):
-            from problemtools_py.grading.audit import audit_dataset
-
-            rows = audit_dataset(args.problems[0], args.mutants, args.wrong, args.jobs)
-            return _report(rows, args.json, args.report)
+            return _dataset(args)
+        if args.out is not None:
+            raise FatalError("--out is for a dataset (a package's cases are added in place)",
+                             exit_code=ExitCode.USAGE)  # fmt: skip
         args.problems = packages_in(args.problems, PROG)
+        for root in args.problems:
+            if any(root.glob("*-*.parquet")):
+                raise FatalError("a dataset is audited alone: give it as the only path",
+                                 path=root, exit_code=ExitCode.USAGE)  # fmt: skip
+            if not (root / "problem.yaml").is_file():
+                raise FatalError("neither a problem package (no problem.yaml) nor a dataset "
+                                 "(no problems-<split>.parquet)", path=root)  # fmt: skip
         from problemtools_py.model import load_problem
         from problemtools_py.sandbox.pool import SandboxPool
         from problemtools_py.verify.audit import Auditor
@@ -97,18 +109,71 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_cli(PROG, build_parser(), argv, body)
 
 
-def _report(audits: list[Audit], as_json: bool, page: Path | None) -> ExitCode:
+def _dataset(args: argparse.Namespace) -> ExitCode:
+    """A dataset's rows audited; with --augment, a copy with the witnesses added, whose
+    rows are audited again."""
+    from problemtools_py.grading.audit import plan
+
+    for path in args.wrong:
+        if not path.is_file():
+            raise FatalError("no such file", path=path)
+    if args.augment and args.out is None:
+        raise FatalError("--augment on a dataset needs --out DIR (the dataset is left as it "
+                         "is)", exit_code=ExitCode.USAGE)  # fmt: skip
+    if args.out is not None:
+        check_output(args.out, "--out", directory=True)
+        if args.out.exists():
+            raise FatalError("already exists; choose a new output directory", path=args.out)
+    how = plan(args.mutants, args.wrong, args.random, args.jobs)
+    found = _rows(args.problems[0], how, args.quiet or args.json)
+    extra: dict[str, object] = {}
+    if args.augment and args.out is not None:
+        from problemtools_py.dataset.amend import amend
+
+        chosen = {pid: tests[: args.augment] for pid, tests in found.witnesses.items()}
+        done = amend(args.problems[0], args.out, chosen)
+        for pid, count in sorted(done.added.items()):
+            over = done.left_out.get(pid, 0)
+            more = f" ({over} left out: the card's caps)" if over else ""
+            print(f"{pid}: {count} tests added{more}", file=sys.stderr)
+        print(f"augmented dataset: {args.out}", file=sys.stderr)
+        extra = {"augmented": {"out": str(args.out), "tests_added": done.added,
+                               "left_out_over_caps": done.left_out}}  # fmt: skip
+        found = _rows(args.out, how, args.quiet or args.json)
+    return _report(found.audits, args.json, args.report, extra)
+
+
+def _rows(root: Path, how: Plan, quiet: bool) -> DatasetAudit:
+    from problemtools_py.cli.reporters import count_bar
+    from problemtools_py.grading.audit import audit_dataset
+
+    with count_bar(f"auditing {root.name}", quiet) as bar:
+        task = bar.add_task("rows", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return audit_dataset(root, how, progress)
+
+
+def _report(
+    audits: list[Audit], as_json: bool, page: Path | None, extra: dict[str, object] | None = None
+) -> ExitCode:
     if page is not None:
         from problemtools_py.cli.auditreport import write_report
 
         write_report(audits, page)
     if as_json:
-        json.dump({"tool": "problemtools_py", "problems": [a.to_json() for a in audits]},
-                  sys.stdout, indent=2)  # fmt: skip
+        document = {"tool": "problemtools_py", **(extra or {}),
+                    "problems": [a.to_json() for a in audits]}  # fmt: skip
+        json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         for audit in audits:
             _print(audit)
+        named = [(a.problem, sum(p.status == "survived" for p in a.programs)) for a in audits]
+        if any(n for _, n in named):
+            print("weak: " + ", ".join(f"{name} ({n} surviving)" for name, n in named if n))
     weak = any(p.status == "survived" for a in audits for p in a.programs)
     return ExitCode.FINDINGS if weak else ExitCode.CLEAN
 

@@ -200,6 +200,28 @@ class Grader:
         prepared = self._prepare(completion, language, call)
         if isinstance(prepared, GradeResult):
             return prepared
+        found = self._in_session(prepared, call, lambda run: [run.run(tests, time_limit)])
+        return found if isinstance(found, GradeResult) else found[0]
+
+    def grade_each(
+        self, tests: tuple[tuple[str, str], ...], time_limit: float, completion: str,
+        language: str | None = None,
+    ) -> list[GradeResult]:  # fmt: skip
+        """Each test's own result (in one session, up to a timeout: see TestRun.each),
+        for auditdata; one for all when the program is not run (``compile_error``...)."""
+        prepared = self._prepare(completion, language, None)
+        if isinstance(prepared, GradeResult):
+            return [prepared]
+        found = self._in_session(prepared, None, lambda run: run.each(tests, time_limit))
+        return [found] if isinstance(found, GradeResult) else found
+
+    def _in_session(
+        self,
+        prepared: tuple[str, str, Executable | None],
+        call: callbased.Call | None,
+        how: Callable[[TestRun], list[GradeResult]],
+    ) -> list[GradeResult] | GradeResult:
+        """``how`` with a TestRun of the program in a session of its own."""
         code_language, code, exe = prepared
         run: TestRun | None = None
         self._warmed()
@@ -219,7 +241,7 @@ class Grader:
                 )
                 try:
                     with self._on_core():
-                        return run.run(tests, time_limit)
+                        return how(run)
                 finally:
                     remove(placed)
         except (Cancelled, FatalError):

@@ -72,6 +72,16 @@ class TestRun:
             return self._pass_rate(tests, time_limit)
         return self._in_order(tests, time_limit)
 
+    def each(self, tests: Tests, time_limit: float) -> list[GradeResult]:
+        """Each test's result on its own (auditdata: which tests reject a program), up
+        to the first timeout (a program that loops would spend the limit on every test)."""
+        found = []
+        for index in range(len(tests)):
+            found.append(self._in_order(tests[index : index + 1], time_limit))
+            if found[-1].status is Status.TIMEOUT:
+                break
+        return found
+
     def _pass_rate(self, tests: Tests, time_limit: float) -> GradeResult:
         """Every test runs; the reward is the fraction passed, the status the first
         failure's (a starved test still makes it the machine's fault: no reward)."""
