@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import tempfile
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -106,6 +107,7 @@ class RowAuditor:
         seed = int(hashlib.sha256(problem.problem_id.encode()).hexdigest()[:8], 16)
         self.fuzzer = RowFuzzer([i for i, _ in problem.tests], problem.statement, seed)
         self.witnesses: Tests = []
+        self._lock = threading.Lock()
 
     def run(self) -> Audit:
         audit, problem = self.audit, self.problem
@@ -142,12 +144,19 @@ class RowAuditor:
         results = self.grader.grade_each(
             self.problem.tests, self.problem.time_limit_s, code, language
         )
+        self._count(results)
         if _not_run(results):
             wrong.status, wrong.witness = "not built", results[0].message[:200]
             return wrong
         wrong.rejected_by = [f"test {i}" for i, r in enumerate(results) if _rejected(r)]
         wrong.status = "rejected" if wrong.rejected_by else "survived"
         return wrong
+
+    def _count(self, results: list[GradeResult]) -> None:
+        if not _not_run(results):
+            with self._lock:
+                self.audit.runs += len(results)
+                self.audit.timeouts += sum(r.status is Status.TIMEOUT for r in results)
 
     def _answered(self) -> Tests:
         """Random inputs and the reference's answers (those it runs cleanly on)."""
@@ -171,6 +180,7 @@ class RowAuditor:
 
         def kills(item: tuple[Wrong, str, str]) -> set[int]:
             results = self.grader.grade_each(tests, limit, item[1], item[2])
+            self._count(results)
             return {i for i, r in enumerate(results) if _rejected(r)}
 
         with ThreadPoolExecutor(max(1, self.how.jobs)) as pool:

@@ -62,6 +62,8 @@ class Audit:
     notes: list[str] = field(default_factory=list)
     largest_input: int = 0  # bytes, of the test cases'
     invalid_inputs: list[str] = field(default_factory=list)  # cases a validator rejects
+    runs: int = 0  # test runs of wrong programs (on the tests and on random inputs)
+    timeouts: int = 0  # ... of them stopped by the time limit
 
     @property
     def counted(self) -> list[Wrong]:
@@ -227,6 +229,9 @@ class Auditor:
             return replace(wrong, status="not built", witness=exe[:200])
         runs = self.judge.run(exe, self.limit, self.limit)
         wrong.rejected_by = [r.case.name for r in runs if r.verdict is not Verdict.AC]
+        with self._lock:
+            self.audit.runs += len(runs)
+            self.audit.timeouts += sum(r.verdict is Verdict.TLE for r in runs)
         wrong.status = "rejected" if wrong.rejected_by else "survived"
         with self._lock:
             self._exes[wrong.name] = exe
@@ -263,4 +268,7 @@ class Auditor:
         with tempfile.TemporaryDirectory(prefix="ptpy-audit-") as tmp:
             case, answer = case_files(Path(tmp), files[".in"], files.get(".ans", b""))
             result = judge.judge(exe, case, answer, Path(tmp) / "work")
+        with self._lock:
+            self.audit.runs += 1
+            self.audit.timeouts += result.verdict is Verdict.TLE
         return bool(result.verdict is not Verdict.AC)
