@@ -81,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         audits = []
         with SandboxPool(args.jobs + 1) as pool:
 
-            def audited(root: Path) -> Audit:
+            def audited(root: Path) -> tuple[Audit, dict[str, dict[str, bytes]]]:
                 from problemtools_py.cli.reporters import count_bar
 
                 options = Options(jobs=args.jobs, all_cases=True)
@@ -95,14 +95,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                             bar.update(task, completed=done, total=total)
 
                         auditor = Auditor(ctx, args.wrong, args.mutants, args.random)
-                        return auditor.run(progress)
+                        return auditor.run(progress), auditor.witness_files
                 finally:
                     ctx.close()
 
             for root in args.problems:
-                found = audited(root)
-                if args.augment and _augment(root, found, args.augment, pool):
-                    found = audited(root)  # (the new cases among the tests)
+                found, files = audited(root)
+                if args.augment and _augment(root, found, files, args.augment, pool):
+                    found, _ = audited(root)  # (the new cases among the tests)
                 audits.append(found)
         return _report(audits, args.json, args.report)
 
@@ -178,27 +178,36 @@ def _report(
     return ExitCode.FINDINGS if weak else ExitCode.CLEAN
 
 
-def _augment(root: Path, audit: Audit, most: int, pool: SandboxPool) -> bool:
-    """The survivors' witnesses as new secret cases, generated; whether any was added."""
-    from problemtools_py.convert.augment import add_secret_cases
+def _augment(
+    root: Path, audit: Audit, files: dict[str, dict[str, bytes]], most: int, pool: SandboxPool
+) -> bool:
+    """The survivors' witnesses as new secret cases (generated from generators.yaml, or
+    written as files when their inputs were not a generator's); whether any was added."""
+    from problemtools_py.convert.augment import add_secret_cases, add_secret_files
     from problemtools_py.generate.runner import generate_problem
 
     witnesses = list(dict.fromkeys(p.witness for p in audit.programs
                                    if p.status == "survived" and p.witness))[:most]  # fmt: skip
     if not witnesses:
         return False
-    if not (root / "generators" / "generators.yaml").is_file():
+    if all(w in files for w in witnesses) and not _generated(root):
+        names = add_secret_files(root, [files[w] for w in witnesses])
+        where = "data/"
+    elif _generated(root):
+        names = add_secret_cases(root, witnesses)
+        report = generate_problem(root, pool)
+        errors = [f.message for f in report.findings if f.severity.value == "error"]
+        where = "generators.yaml" + (f"; generatedata: {'; '.join(errors)}" if errors else "")
+    else:
         audit.notes.append("--augment: no generators.yaml to add the cases to")
         return False
-    names = add_secret_cases(root, witnesses)
-    report = generate_problem(root, pool)
-    said = "; ".join(f.message for f in report.findings if f.severity.value == "error")
-    print(
-        f"{audit.problem}: added {', '.join('secret/' + n for n in names)} to "
-        f"generators.yaml" + (f"; generatedata: {said}" if said else ""),
-        file=sys.stderr,
-    )
+    added = ", ".join("secret/" + n for n in names)
+    print(f"{audit.problem}: added {added} to {where}", file=sys.stderr)
     return True
+
+
+def _generated(root: Path) -> bool:
+    return (root / "generators" / "generators.yaml").is_file()
 
 
 def _print(audit: Audit) -> None:

@@ -1,8 +1,9 @@
 """``auditdata --augment K``: new secret test cases that reject the wrong programs the
-tests let through: each a survivor's witness (a generator command, its seed written out),
-recorded in ``generators/generators.yaml`` under ``data: secret:`` as ``audit-<n>`` (its
-comments and layout kept), so that ``generatedata`` makes them, answered by the
-package's solution, and every later run makes them again byte for byte."""
+tests let through: each a survivor's witness. A generator command (its seed written out)
+is recorded in ``generators/generators.yaml`` under ``data: secret:`` as ``audit-<n>``
+(its comments and layout kept), so that ``generatedata`` makes it, answered by the
+package's solution, and every later run makes it again byte for byte. A package without
+generators gets the witness case's own files, ``data/secret/audit-<n>.in`` and ``.ans``."""
 
 from __future__ import annotations
 
@@ -56,3 +57,20 @@ def _names(cases: object) -> set[str]:
     if isinstance(cases, CommentedSeq):
         return {str(k) for entry in cases if isinstance(entry, dict) for k in entry}
     return set()
+
+
+def add_secret_files(root: Path, cases: list[dict[str, bytes]]) -> list[str]:
+    """Each case's files as ``data/secret/audit-<n>.<ext>``; their names."""
+    folder = root / "data" / "secret"
+    taken = {p.name.split(".")[0] for p in folder.glob("audit-*")} if folder.is_dir() else set()
+    names, number = [], 1
+    for files in cases:
+        while f"audit-{number}" in taken:
+            number += 1
+        name = f"audit-{number}"
+        taken.add(name)
+        for ext in (".in", ".ans"):
+            if ext in files:
+                atomicfile.write_bytes(folder / f"{name}{ext}", files[ext], parents=True)
+        names.append(name)
+    return names

@@ -5,7 +5,7 @@ package's). The wrong programs (the mutants of the row's reference from
 session each, every test judged by the dataset's comparator at the row's time limit).
 
 A row has no generator: the survivors are tried on random inputs made after its tests'
-inputs within the bounds its statement states (grading.rowfuzz), answered by its
+inputs within the bounds its statement states (generate.shaped), answered by its
 reference (inputs the reference fails on are dropped). An input a survivor fails on is
 its *witness*; a mutant that fails none is counted equivalent. The witnesses that kill
 the most survivors, greedily, are what ``--augment`` adds to the row's tests. Test inputs
@@ -27,14 +27,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from problemtools_py.dataset.reader import Dataset, DatasetProblem
+from problemtools_py.generate.shaped import ShapedFuzzer
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.results import GradeResult, Settings, Status
-from problemtools_py.grading.rowfuzz import RowFuzzer
 from problemtools_py.grading.testrun import RunLimits
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import RunResult
 from problemtools_py.verify.audit import SMALL_INPUT, Audit, Wrong
 from problemtools_py.verify.mutants import mutants
+from problemtools_py.verify.shaped_cases import shown
 
 LANGUAGES = {".py": "python3", ".cpp": "cpp", ".cc": "cpp", ".c": "c", ".java": "java"}
 ANSWER_BYTES = 4 << 20  # the most a reference's answer to a random input may be
@@ -105,7 +106,7 @@ class RowAuditor:
         names = [f"test {i}" for i in range(len(problem.tests))]
         self.audit = Audit(problem.problem_id, f"{problem.split}:{problem.problem_id}", None, names)
         seed = int(hashlib.sha256(problem.problem_id.encode()).hexdigest()[:8], 16)
-        self.fuzzer = RowFuzzer([i for i, _ in problem.tests], problem.statement, seed)
+        self.fuzzer = ShapedFuzzer([i for i, _ in problem.tests], problem.statement, seed)
         self.witnesses: Tests = []
         self._lock = threading.Lock()
 
@@ -190,7 +191,7 @@ class RowAuditor:
         for (wrong, _code, _lang), by in zip(survivors, killed, strict=True):
             if by:
                 first = min(by, key=lambda i: chosen.index(i) if i in chosen else len(chosen) + i)
-                wrong.witness = _shown(answered[first][0])
+                wrong.witness = shown(answered[first][0])
             elif wrong.kind == "mutant":
                 wrong.status = "equivalent"
 
@@ -232,12 +233,6 @@ def _cover(killed: list[set[int]]) -> list[int]:
         chosen.append(best)
         left = [by for by in left if best not in by]
     return chosen
-
-
-def _shown(stdin: str) -> str:
-    """A witness input as the report shows it: whole when short."""
-    flat = stdin.strip().replace("\n", " / ")
-    return flat if len(flat) <= 120 else f"{flat[:117]}... ({len(stdin.encode())} bytes)"
 
 
 def _rejected(result: GradeResult) -> bool:

@@ -26,6 +26,7 @@ from typing import Any
 from problemtools_py.errors import FatalError
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import case_files
+from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.model.problem import Submission
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
@@ -115,6 +116,7 @@ class Auditor:
                            [c.name for c in self.judge.cases])  # fmt: skip
         self.limit = RoundLimits.of(ctx).first.hard
         self._exes: dict[str, Executable] = {}
+        self.witness_files: dict[str, dict[str, bytes]] = {}  # witness -> its case's files
         self._lock = threading.Lock()
 
     def run(self, progress: Callable[[int, int], None] | None = None) -> Audit:
@@ -238,33 +240,53 @@ class Auditor:
         return wrong
 
     def _equivalence(self) -> None:
-        """Each survivor on random inputs: one it fails is its witness; none, and it is
+        """Each survivor on random cases: one it fails is its witness; none, and it is
         (most likely) equivalent."""
         survivors = [p for p in self.audit.programs if p.status == "survived"]
         if not survivors or self.random_inputs <= 0:
             return
-        from problemtools_py.verify.fuzz import Fuzzer
-
-        try:
-            fuzzer = Fuzzer(self.ctx, seed=0)
-        except FatalError as exc:
-            self.audit.notes.append(f"survivors not told from equivalent programs: {exc}")
+        cases = self._random_cases()
+        if cases is None:
             return
-        cases = [fuzzer.fresh() for _ in range(self.random_inputs)]
-        made = [(rule, *fuzzer.make(rule, command)) for rule, command in cases]
         for wrong in survivors:
             wrong.status = "equivalent" if wrong.kind == "mutant" else "survived"
-            for rule, text, files in made:
-                if isinstance(files, str):
-                    continue
-                if self._fails(fuzzer, rule, files, self._exes[wrong.name]):
+            for text, files, judge in cases:
+                if self._fails(judge, files, self._exes[wrong.name]):
                     wrong.status, wrong.witness = "survived", text
+                    self.witness_files.setdefault(text, files)
                     break
 
-    def _fails(self, fuzzer: Any, rule: Any, files: dict[str, bytes], exe: Executable) -> bool:
-        """Whether ``exe`` is not accepted on the generated case ``files``."""
+    def _random_cases(self) -> list[tuple[str, dict[str, bytes], CaseJudge]] | None:
+        """Random cases with the judge of their kind: from the package's generators
+        (the witness is the command, its seed written out), else shaped after its test
+        cases (verify.shaped_cases: the witness is the input); None, with a note, when
+        there can be none."""
+        from problemtools_py.verify.fuzz import Fuzzer
+        from problemtools_py.verify.shaped_cases import ShapedCases
+
         limits = self.ctx.submission_limits(self.limit)
-        judge = fuzzer.judge_for(rule, limits)
+        try:
+            fuzzer = Fuzzer(self.ctx, seed=0)
+        except FatalError:
+            try:
+                shaped = ShapedCases(self.ctx, seed=0)
+            except FatalError as exc:
+                self.audit.notes.append(f"survivors not told from equivalent programs: {exc}")
+                return None
+            self.audit.notes.append("no random generator: random inputs shaped as the test "
+                                    "cases', within the statement's bounds, that the input "
+                                    "validators accept")  # fmt: skip
+            judge = shaped.judge(limits)
+            return [(text, files, judge) for text, files in shaped.make(self.random_inputs)]
+        cases = []
+        for rule, command in [fuzzer.fresh() for _ in range(self.random_inputs)]:
+            text, files = fuzzer.make(rule, command)
+            if not isinstance(files, str):
+                cases.append((text, files, fuzzer.judge_for(rule, limits)))
+        return cases
+
+    def _fails(self, judge: CaseJudge, files: dict[str, bytes], exe: Executable) -> bool:
+        """Whether ``exe`` is not accepted on the case ``files``."""
         with tempfile.TemporaryDirectory(prefix="ptpy-audit-") as tmp:
             case, answer = case_files(Path(tmp), files[".in"], files.get(".ans", b""))
             result = judge.judge(exe, case, answer, Path(tmp) / "work")

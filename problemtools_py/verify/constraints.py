@@ -14,12 +14,12 @@ from pathlib import Path
 from problemtools_py.findings import ConstraintRow, Finding, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
+from problemtools_py.model.bounds import normalise, number, stated_ranges
 from problemtools_py.model.constants import substitute, substitute_latex
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.model.testdata import is_judged
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import SandboxError
-from problemtools_py.statements.bounds import normalise, number, stated_ranges
 from problemtools_py.verify.context import Context
 
 FLAG = "constraints_file"
@@ -157,7 +157,7 @@ def _unreached(found: Coverage, built: list[tuple[Program, Executable]]) -> list
 
 def statement_bounds(text: str) -> dict[str, set[float]]:
     """Numbers the statement bounds each name by (``1 \\le n \\le 10^5``; see
-    statements.bounds, which reads them)."""
+    model.bounds, which reads them)."""
     found: dict[str, set[float]] = {}
     for name, said in stated_ranges(text):
         if not name.startswith("|"):

@@ -162,3 +162,30 @@ def test_the_html_report_charts_and_names(weak: Path, tmp_path: Path, capsys: Ca
     assert "submissions/accepted/solution.py:constant@3:L4" in html  # (a survivor)
     assert "random_list.py 1000 1000000 " in html  # (its witness)
     assert auditdata([str(weak), "--report", str(tmp_path)]) == 2  # (a directory)
+
+
+def test_without_generators_random_inputs_are_shaped_and_augment_writes_files(
+    weak: Path, tmp_path: Path, capsys: Capture
+) -> None:
+    """No generators/: survivors run on inputs shaped as the test cases' (n up to the
+    statement's 1000), kept when the input validator accepts them; --augment writes the
+    witness as data/secret/audit-1.in and .ans; then nothing survives and it verifies."""
+    from problemtools_py.cli.verifyproblem import main as verify
+
+    package = shutil.copytree(weak, tmp_path / "sum")
+    shutil.rmtree(package / "generators")
+    code, audit = _audit(capsys, str(package), "--mutants", "100")
+    assert code == 1
+    programs = audit["programs"]
+    assert isinstance(programs, list)
+    survivors = [p for p in programs if p["status"] == "survived"]
+    assert survivors and all(int(p["witness"].split()[0]) > 100 for p in survivors)
+    assert any(p["status"] == "equivalent" for p in programs)  # (n > 100 -> n >= 100...)
+    notes = audit["notes"]
+    assert isinstance(notes, list) and any("shaped as the test cases'" in str(n) for n in notes)
+    code, audit = _audit(capsys, str(package), "--mutants", "100", "--augment", "2")
+    assert code == 0, audit
+    assert (package / "data/secret/audit-1.in").is_file()
+    assert (package / "data/secret/audit-1.ans").is_file()
+    capsys.readouterr()
+    assert verify(["-q", str(package)]) == 0

@@ -1,4 +1,4 @@
-"""statements.bounds: the ranges a statement states, in the notations statements use."""
+"""model.bounds: the ranges a statement states, in the notations statements use."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from problemtools_py.statements.bounds import Range, base, number, stated_bounds
+from problemtools_py.model.bounds import Range, base, number, stated_bounds
 
 R = Range
 

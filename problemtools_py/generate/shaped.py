@@ -1,5 +1,7 @@
-"""Random inputs for a dataset row, which has no generator and no validator: new inputs
-shaped as its tests' inputs are, with values within the bounds its statement states.
+"""Random inputs where there is no generator (a dataset row, a package without
+``generators.yaml``): new inputs shaped as the tests' inputs are, with values within the
+bounds the statement states (auditdata keeps a package's only when its input validators
+accept them).
 
 Each input is read as lines of tokens (integers, decimals, words). A small integer at the
 head of a line that counts what follows is *structural*: the number of the lines after
@@ -22,7 +24,7 @@ import re
 import string
 from dataclasses import dataclass, field
 
-from problemtools_py.statements.bounds import Range, stated_bounds
+from problemtools_py.model.bounds import Range, stated_bounds
 
 INT = re.compile(r"-?\d+")
 DECIMAL = re.compile(r"-?\d+\.\d+")
@@ -115,14 +117,18 @@ def _roles(reads: list[list[tuple[tuple[str, ...], list[set[str]]]]]) -> dict[Ke
     return role
 
 
-class RowFuzzer:
+class ShapedFuzzer:
     """Fresh inputs like ``inputs``, within ``statement``'s bounds."""
 
     def __init__(self, inputs: list[str], statement: str, seed: int) -> None:
         reads = [roles(text) for text in inputs]
         role = _roles(reads)
         self.shapes = [_shape(read, role) for read in reads]
-        self.ranges = [r for r in stated_bounds(statement).values() if _finite(r)]
+        said = stated_bounds(statement)
+        # (|a_i| <= c: -c to c for a number; a word's length is kept anyway)
+        said.update({n: Range(-r.high, r.high) for n, r in said.items()
+                     if n.startswith("|") and r.high is not None})  # fmt: skip
+        self.ranges = [r for r in said.values() if _finite(r)]
         self.rng = random.Random(seed)
         self.columns: dict[Key, Column] = {}
         for shape in self.shapes:
