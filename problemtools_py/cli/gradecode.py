@@ -26,6 +26,7 @@ from problemtools_py.cli.options import (
     describe,
     positive_int,
 )
+from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.arrow import without_numpy
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # (the grader is imported when there is something to grade)
     from rich.progress import Progress
 
     from problemtools_py.cli.reporters import QuietBar
+    from problemtools_py.grading.problems import Fetched
     from problemtools_py.grading.results import GradeResult
     from problemtools_py.sandbox.pool import SandboxPool
 
@@ -56,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="one JSON object per line with problem_id and completion (- : standard input)",
     )
     parser.add_argument("-o", "--output", type=Path, help="write results here, not to stdout")
-    add_jobs(parser, "programs run")
+    add_jobs(parser, "programs run", cluster=True)
     parser.add_argument(
         "--languages",
         default="python3",
@@ -86,8 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--ray",
         metavar="ADDRESS",
-        help="grade on a Ray cluster ('local' starts one here; 'auto', or "
-        "ray://host:port); the dataset must be on a shared file system",
+        help="grade on every node of a Ray cluster ('local' starts one here; 'auto', "
+        "host:port or ray://host:port); nodes without the dataset get its tests from here",
     )
     parser.add_argument(
         "--no-pin",
@@ -182,8 +184,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         items = list(read_lines(args.completions))  # validates every line before grading
         if own_process and not args.ray:  # (not a caller's: see dataset.arrow)
             without_numpy()
+        cluster_jobs, args.jobs = args.jobs, args.jobs or usable_cores()
         pool = _prestarted(args.jobs) if not args.ray else None
-        from problemtools_py.grading.distributed import ray_grade
+        from problemtools_py.grading.cluster import View, cluster_grade
         from problemtools_py.grading.grader import Grader
         from problemtools_py.grading.results import Settings, Status
 
@@ -211,8 +214,24 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _check_ids(args.completions, items, grader.problems.ids())
                 task = bar.add_task("grade", total=len(items), rate="")
                 pairs = [(i["problem_id"], i["completion"]) for _, i in items]
+                view = View()
+
+                def fetch(pid: str) -> Fetched:
+                    found = grader.problems.fetch(pid)
+                    if found is None:
+                        raise FatalError(f"no problem with id {pid!r}")
+                    return found
+
                 results = (
-                    ray_grade(args.ray, args.dataset, settings, pairs, args.jobs)
+                    cluster_grade(
+                        args.ray,
+                        args.dataset,
+                        settings,
+                        pairs,
+                        cluster_jobs,
+                        fetch,
+                        view,
+                    )
                     if args.ray
                     else grader.grade_many(pairs)
                 )
@@ -226,7 +245,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         task,
                         advance=1,
                         rate=f"{sum(statuses.values()) / elapsed:.1f}"
-                        f" completions/s, {tests / elapsed:.0f} tests/s",
+                        f" completions/s, {tests / elapsed:.0f} tests/s"
+                        + (f", {view.nodes} nodes" if args.ray else ""),
                     )
         except BaseException:
             if partial:
@@ -245,6 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             "(starved by the machine)",
             file=sys.stderr,
         )
+        if args.ray:
+            parts = ", ".join(f"{node} ({'dataset here' if here else 'tests sent'}) {count}"
+                              for node, here, count in view.parts)  # fmt: skip
+            print(f"{PROG}: graded on {len(view.parts)} Ray nodes: {parts}", file=sys.stderr)
         return ExitCode.CLEAN
 
     return run_cli(PROG, parser, argv, body)

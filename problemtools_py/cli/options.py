@@ -48,15 +48,17 @@ def describe(doc: str | None) -> str:
     return " ".join(first.split()).replace("``", "")
 
 
-def add_jobs(parser: argparse.ArgumentParser, what: str) -> None:
-    """``-j N``: how many of ``what`` run at once, all cores by default."""
+def add_jobs(parser: argparse.ArgumentParser, what: str, cluster: bool = False) -> None:
+    """``-j N``: how many of ``what`` run at once, all cores by default (with
+    ``cluster``, None when not given: every CPU of a Ray cluster, else every core)."""
+    where = "; with --ray, every CPU of the cluster" if cluster else ""
     parser.add_argument(
         "-j",
         "--jobs",
         type=positive_int,
-        default=usable_cores(),
+        default=None if cluster else usable_cores(),
         metavar="N",
-        help=f"{what} at once (default: every core this process may use)",
+        help=f"{what} at once (default: every core this process may use{where})",
     )
 
 

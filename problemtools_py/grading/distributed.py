@@ -1,25 +1,20 @@
-"""Grading on a Ray cluster (``gradecode --ray ADDRESS``, ``gradeserver --ray ADDRESS``):
-one actor per worker keeps a Grader (and its warm sandbox servers) open. gradecode sends
-completions in batches of the same problem, so each worker fetches a problem's tests
-once, and takes results back in input order; the service sends each piece of work to the
-actor with the least in flight. The dataset directory must be readable at the same path
-on every node."""
+"""The service's workers on a Ray cluster (``gradeserver --ray ADDRESS``): one actor per
+worker keeps a Grader (and its warm sandbox servers) open, and each piece of work goes
+to the actor with the least in flight. The dataset directory must be readable at the
+same path on every node. (gradecode's batches: see grading.cluster.)"""
 
 from __future__ import annotations
 
 import threading
-from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from problemtools_py.grading.grader import Grader
-from problemtools_py.grading.results import GradeResult, Settings
+from problemtools_py.grading.results import Settings
 from problemtools_py.raycluster import connected
-
-BATCH = 16
 
 
 class _Worker:
@@ -34,60 +29,6 @@ class _Worker:
         """Stop the sandbox servers, which remove their cgroups (a killed actor would
         leave them behind)."""
         self.grader.close()
-
-    def grade_batch(self, batch: list[tuple[int, str, str]]) -> list[tuple[int, dict[str, Any]]]:
-        return [
-            (index, self.grader.grade(pid, completion).as_dict())
-            for index, pid, completion in batch
-        ]
-
-
-def _in_order(
-    ray: Any, pool: list[Any], batches: list[list[tuple[int, str, str]]]
-) -> Iterator[GradeResult]:
-    """Each actor gets a new batch as soon as one of its own is done (two in flight, so it
-    never waits for the driver): a slow batch holds up one actor, not a fixed share of
-    the work. Results are released in input order."""
-    todo = iter(batches)
-    pending: dict[Any, Any] = {}
-
-    def give(actor: Any) -> None:
-        batch = next(todo, None)
-        if batch is not None:
-            pending[actor.grade_batch.remote(batch)] = actor
-
-    for actor in pool:
-        give(actor)
-        give(actor)
-    done: dict[int, dict[str, Any]] = {}
-    next_index = 0
-    while pending:
-        ready, _ = ray.wait(list(pending), num_returns=1)
-        actor = pending.pop(ready[0])
-        give(actor)
-        for index, result in ray.get(ready[0]):
-            done[index] = result
-        while next_index in done:
-            yield GradeResult.from_dict(done.pop(next_index))
-            next_index += 1
-
-
-def ray_grade(
-    address: str, dataset: Path, settings: Settings, items: Sequence[tuple[str, str]], workers: int
-) -> Iterator[GradeResult]:
-    with ray_workers(address, dataset, settings, workers) as pool:
-        by_problem: defaultdict[str, list[tuple[int, str, str]]] = defaultdict(list)
-        for index, (pid, completion) in enumerate(items):
-            by_problem[pid].append((index, pid, completion))
-        batches = [
-            group[i : i + BATCH]
-            for group in by_problem.values()
-            for i in range(0, len(group), BATCH)
-        ]
-        try:
-            yield from _in_order(pool.ray, pool.actors, batches)
-        finally:
-            pool.close()
 
 
 class RayWorkers:

@@ -277,9 +277,11 @@ def test_grading_is_reproducible_on_a_loaded_machine(dataset: Path) -> None:
 
 @pytest.mark.slow
 def _cgroups() -> set[Path]:
-    """The sandbox's per-session cgroups that exist now."""
+    """The sandbox's per-session cgroups whose server is gone (``ptpy-<pid>-<n>``): left
+    behind. (Those of live servers, another run's on a shared machine, are not ours.)"""
     root = Path("/sys/fs/cgroup")
-    return {p for pattern in ("*/ptpy-*", "*/*/*/ptpy-*") for p in root.glob(pattern)}
+    found = {p for pattern in ("*/ptpy-*", "*/*/*/ptpy-*") for p in root.glob(pattern)}
+    return {p for p in found if not Path(f"/proc/{p.name.split('-')[1]}").exists()}
 
 
 def test_ray_local_gives_the_same_rewards(dataset: Path, tmp_path: Path, capsys: Capture) -> None:

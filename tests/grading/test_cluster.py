@@ -1,0 +1,166 @@
+"""gradecode --ray on a real three-node Ray cluster started on this machine (see
+raynodes): the head and two workers of one CPU each, one worker in a mount namespace
+where the dataset's directory is hidden (a node without the files). With no -j every
+node grades; the hidden node gets the tests from the driver; a worker whose raylet is
+killed mid-run has its completions graded elsewhere, each once; rewards are a local
+run's."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from problemtools_py.cli.gradecode import main as gradecode
+from tests.dataset_gen import write_rows
+from tests.grading.raynodes import RayNodes
+
+pytest.importorskip("ray")
+
+SPIN = ("import time\nstart = time.process_time()\nwhile time.process_time() - start < {s}:\n"
+        "    pass\n")  # fmt: skip
+ROWS = [(f"Print the number plus {k} ($1 \\le n \\le 100$).", f"print(int(input()) + {k})\n",
+         [(f"{n}\n", f"{n + k}\n") for n in range(3)]) for k in range(4)]  # fmt: skip
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_problems"
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RayNodes, Path, list[str]]]:
+    hidden = tmp_path_factory.mktemp("driver-only")  # (ds/ and pkgs/ only the driver sees)
+    ids = write_rows(hidden / "ds", ROWS)
+    nodes = RayNodes(tmp_path_factory.mktemp("ray"))
+    try:
+        nodes.start_head(1)
+        nodes.add_worker("node_w1", 1)
+        nodes.add_worker("node_w2", 1, hidden=[hidden])
+        nodes.wait_nodes(3)
+        yield nodes, hidden / "ds", ids
+    finally:
+        nodes.stop()
+
+
+def _completions(path: Path, ids: list[str], spin: float, count: int) -> None:
+    lines = []
+    for n in range(count):
+        k = n % len(ids)
+        right = f"print(int(input()) + {k})\n" if n % 3 else "print(0)\n"
+        code = SPIN.format(s=spin) + right
+        lines.append({"problem_id": ids[k], "completion": f"```python\n{code}```", "n": n})
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+
+def _graded(path: Path) -> list[tuple[int, float, str]]:
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    return [(r["n"], r["reward"], r["status"]) for r in rows]
+
+
+def _ray(nodes: RayNodes, argv: list[str], *, env: dict[str, str] | None = None
+         ) -> subprocess.Popen[str]:  # fmt: skip
+    return subprocess.Popen([sys.executable, "-m", "problemtools_py.cli.gradecode", *argv,
+                             "--ray", nodes.address, "-q"], env=env or nodes.env,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+
+
+def test_every_node_grades_and_the_hidden_one_gets_the_tests(
+    cluster: tuple[RayNodes, Path, list[str]], tmp_path: Path
+) -> None:
+    nodes, ds, ids = cluster
+    source = tmp_path / "in.jsonl"
+    _completions(source, ids, 0.05, 96)
+    assert gradecode([str(ds), str(source), "-q", "-o", str(tmp_path / "local.jsonl")]) == 0
+    run = _ray(nodes, [str(ds), str(source), "-o", str(tmp_path / "ray.jsonl")])
+    _, err = run.communicate(timeout=600)
+    assert run.returncode == 0, err
+    assert _graded(tmp_path / "ray.jsonl") == _graded(tmp_path / "local.jsonl")
+    said = next(line for line in err.splitlines() if "Ray nodes" in line)
+    assert "graded on 3 Ray nodes" in said, err
+    assert said.count("dataset here") == 2 and said.count("tests sent") == 1, said
+
+
+def test_a_node_lost_mid_run_has_its_completions_graded_elsewhere(
+    cluster: tuple[RayNodes, Path, list[str]], tmp_path: Path
+) -> None:
+    nodes, ds, ids = cluster
+    source = tmp_path / "in.jsonl"
+    _completions(source, ids, 0.25, 48)
+    assert gradecode([str(ds), str(source), "-q", "-o", str(tmp_path / "local.jsonl")]) == 0
+    run = _ray(nodes, [str(ds), str(source), "-o", str(tmp_path / "ray.jsonl")])
+    time.sleep(8)  # (the actors up and grading: 48 x 0.25 s of CPU on 3 CPUs takes longer)
+    assert run.poll() is None
+    os.kill(nodes.raylet_of("node_w1"), signal.SIGKILL)
+    _, err = run.communicate(timeout=900)
+    assert run.returncode == 0, err
+    graded = _graded(tmp_path / "ray.jsonl")
+    assert [n for n, _, _ in graded] == list(range(48))  # (each once, in order)
+    assert graded == _graded(tmp_path / "local.jsonl")
+
+
+def test_an_unreachable_head_is_one_line(tmp_path: Path) -> None:
+    from tests.grading.raynodes import free_port
+
+    source = tmp_path / "in.jsonl"
+    source.write_text("")
+    ds = tmp_path / "ds"
+    write_rows(ds, ROWS[:1])
+    run = subprocess.run([sys.executable, "-m", "problemtools_py.cli.gradecode", str(ds),
+                          str(source), "--ray", f"127.0.0.1:{free_port()}", "-q"],
+                         capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert run.returncode == 2
+    assert "no Ray cluster answers at 127.0.0.1:" in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_missing_token_is_named(cluster: tuple[RayNodes, Path, list[str]],
+                                  tmp_path: Path) -> None:  # fmt: skip
+    nodes, ds, ids = cluster
+    source = tmp_path / "in.jsonl"
+    _completions(source, ids, 0.0, 2)
+    env = {k: v for k, v in nodes.env.items() if not k.startswith("RAY_AUTH")}
+    env["HOME"] = str(tmp_path)  # (no ~/.ray/auth_token either)
+    run = _ray(nodes, [str(ds), str(source)], env=env)
+    _, err = run.communicate(timeout=300)
+    assert run.returncode == 2
+    assert "RAY_AUTH_TOKEN" in err and "ray get-auth-token" in err, err
+    assert "Traceback" not in err
+
+
+def test_kattis2parquet_on_the_cluster_builds_the_local_dataset(
+    cluster: tuple[RayNodes, Path, list[str]], tmp_path: Path
+) -> None:
+    """The packages are where only the driver's node sees them."""
+    import shutil
+
+    nodes, ds, _ids = cluster
+    packages = ds.parent / "pkgs"
+    from problemtools_py.dataset.distributed import CACHE, package_digest
+
+    for name in ("hello", "different", "bigsum", "divisor", "average", "subtasks"):
+        shutil.copytree(SAMPLES / name, packages / name)
+    cache = Path(tempfile.gettempdir()) / CACHE
+    digests = [package_digest(p) for p in sorted(packages.iterdir())]
+    for digest in digests:
+        shutil.rmtree(cache / digest, ignore_errors=True)
+    build = [sys.executable, "-m", "problemtools_py.cli.kattis2parquet", str(packages), "-q",
+             "--min-tests", "1"]  # fmt: skip
+    local = subprocess.run([*build, "-o", str(tmp_path / "local")], env=nodes.env,
+                           capture_output=True, text=True, timeout=900)  # fmt: skip
+    assert local.returncode == 0, local.stderr
+    remote = subprocess.run([*build, "-o", str(tmp_path / "ray"), "--ray", nodes.address],
+                            env=nodes.env, capture_output=True, text=True, timeout=900)  # fmt: skip
+    assert remote.returncode == 0, remote.stderr
+    names = sorted(p.name for p in (tmp_path / "local").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "ray").iterdir())
+    for name in names:
+        assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "local" / name).read_bytes(), name
+    # the node that cannot see the packages unpacked the ones it converted
+    assert any((cache / digest).is_dir() for digest in digests)
