@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "the dataset must be at the same path on every node")  # fmt: skip
     parser.add_argument("--ray-workers", type=positive_int, metavar="N",
                         help="actors on the cluster (default: --jobs)")  # fmt: skip
+    parser.add_argument("--replicas", type=positive_int, default=1, metavar="N",
+                        help="N services behind the one address (SO_REUSEPORT), replica k "
+                        "also alone on port + k for its /metrics and /health")  # fmt: skip
+    parser.add_argument("--replica", type=int, default=0, help=argparse.SUPPRESS)
     return parser
 
 
@@ -63,6 +67,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     own_process = argv is None
 
     def body(args: argparse.Namespace) -> ExitCode:
+        if args.replicas > 1:
+            from problemtools_py.grading.replicas import run_replicas
+
+            given = list(sys.argv[1:] if argv is None else argv)
+            return run_replicas(_without(given, "--replicas", "--port"), args.replicas,
+                                args.host, args.port)  # fmt: skip
         if own_process and args.ray is None:  # (not a caller's: see dataset.arrow)
             without_numpy()
         import asyncio
@@ -100,6 +110,7 @@ async def _serve(grader: Grader, args: argparse.Namespace, workers: Workers | No
     from problemtools_py.grading.service import Service
 
     service = Service(grader, args.queue, args.time_limit, workers)
+    service.replica = args.replica
     runner = web.AppRunner(  # (a client that goes away cancels its request: see _work)
         service.app(),
         shutdown_timeout=30,
@@ -109,14 +120,20 @@ async def _serve(grader: Grader, args: argparse.Namespace, workers: Workers | No
     )
     await runner.setup()
     try:
-        site = web.TCPSite(runner, args.host, args.port)
-        try:
-            await site.start()
-        except OSError as exc:
-            why = os.strerror(exc.errno) if exc.errno else str(exc)
-            raise FatalError(f"cannot listen on {args.host}:{args.port}: {why}") from None
+        shared = args.replica > 0  # (one of --replicas: the port shared, and one alone)
+        ports = [args.port, args.port + args.replica] if shared else [args.port]
+        for port in ports:
+            site = web.TCPSite(runner, args.host, port, reuse_port=shared and port == args.port)
+            try:
+                await site.start()
+            except OSError as exc:
+                why = os.strerror(exc.errno) if exc.errno else str(exc)
+                raise FatalError(f"cannot listen on {args.host}:{port}: {why}") from None
         host, port = runner.addresses[0][:2]
-        print(f"{PROG}: listening on http://{host}:{port}", flush=True)
+        alone = f" (replica {args.replica}, alone on {ports[-1]})" if shared else ""
+        # (one write: replicas share the pipe, and a line must not be cut by another's)
+        sys.stdout.write(f"{PROG}: listening on http://{host}:{port}{alone}\n")
+        sys.stdout.flush()
         stopped: asyncio.Future[ExitCode] = asyncio.get_running_loop().create_future()
 
         def stop(code: ExitCode) -> None:
@@ -144,6 +161,19 @@ def _on_stop(loop: AbstractEventLoop, stop: Callable[[ExitCode], None]) -> None:
 
     for signum in STOP_CODES:
         signal.signal(signum, handler)
+
+
+def _without(argv: list[str], *options: str) -> list[str]:
+    """``argv`` without ``options`` and their values (``--port 80`` or ``--port=80``)."""
+    kept, skip = [], False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in options:
+            skip = True
+        elif not word.startswith(tuple(f"{o}=" for o in options)):
+            kept.append(word)
+    return kept
 
 
 if __name__ == "__main__":

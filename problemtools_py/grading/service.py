@@ -23,9 +23,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections import Counter
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
@@ -35,6 +33,7 @@ from problemtools_py.grading import fusion, runfiles
 from problemtools_py.grading.backends import LocalWorkers, Work, Workers, grade_or_unknown
 from problemtools_py.grading.extract import PYTHON2_NAMES, language_named
 from problemtools_py.grading.grader import Grader
+from problemtools_py.grading.metrics import Metrics
 from problemtools_py.grading.problems import Fetched
 from problemtools_py.grading.results import GradeResult, Status
 from problemtools_py.grading.shapes import Suite, suite_of
@@ -52,37 +51,6 @@ MAX_MEMORY_MB = 16 << 10  # the most memory a request may ask for one run
 
 class BadRequest(ValueError):
     """A request body that cannot be served."""
-
-
-@dataclass
-class Metrics:
-    """What the grading service counts, for its /metrics page."""
-
-    requests: Counter[str] = field(default_factory=Counter)
-    statuses: Counter[str] = field(default_factory=Counter)
-    tests: int = 0
-    test_seconds: float = 0.0
-    rejected: int = 0
-
-    def text(self, waiting: int, running: int) -> str:
-        lines = ["# TYPE gradeserver_requests_total counter"]
-        lines += [f'gradeserver_requests_total{{endpoint="{k}"}} {v}' for k, v in
-                  sorted(self.requests.items())]  # fmt: skip
-        lines.append("# TYPE gradeserver_results_total counter")
-        lines += [f'gradeserver_results_total{{status="{k}"}} {v}' for k, v in
-                  sorted(self.statuses.items())]  # fmt: skip
-        lines += [
-            "# TYPE gradeserver_rejected_total counter",
-            f"gradeserver_rejected_total {self.rejected}",
-            "# TYPE gradeserver_queue_depth gauge",
-            f"gradeserver_queue_depth {waiting}",
-            "# TYPE gradeserver_running gauge",
-            f"gradeserver_running {running}",
-            "# TYPE gradeserver_test_seconds summary",
-            f"gradeserver_test_seconds_sum {self.test_seconds:.6f}",
-            f"gradeserver_test_seconds_count {self.tests}",
-        ]
-        return "\n".join(lines) + "\n"
 
 
 class Service:
@@ -104,6 +72,7 @@ class Service:
         self.installed = frozenset({"python3", *grader.languages()})
         self.metrics = Metrics()
         self.body_seconds = BODY_SECONDS
+        self.replica = 0  # (gradeserver --replicas: which one this is)
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._errors])
@@ -180,11 +149,11 @@ class Service:
 
     async def health(self, request: web.Request) -> web.Response:
         return web.json_response({"status": "ok", "jobs": self.jobs, "running": self.running,
-                                  "waiting": self.waiting})  # fmt: skip
+                                  "waiting": self.waiting, "replica": self.replica})  # fmt: skip
 
     async def prometheus(self, request: web.Request) -> web.Response:
-        return web.Response(text=self.metrics.text(self.waiting, self.running),
-                            content_type="text/plain")  # fmt: skip
+        text = self.metrics.text(self.waiting, self.running, self.jobs, self.replica)
+        return web.Response(text=text, content_type="text/plain")
 
     async def _json(self, request: web.Request) -> Any:
         """The body, parsed off the event loop (a 16 MiB body takes a tenth of a second,
