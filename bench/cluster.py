@@ -58,7 +58,7 @@ def main() -> None:
         ids = write_rows(hidden / "ds", rows)
         source = root / "in.jsonl"
         completions(source, ids, args.completions, args.spin)
-        nodes = RayNodes(root / "ray")
+        nodes = RayNodes()
         try:
             nodes.start_head(1)
             for index in range(1, args.nodes):

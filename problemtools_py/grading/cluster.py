@@ -17,6 +17,8 @@ finished, so every completion is graded exactly once in the output, in input ord
 from __future__ import annotations
 
 import hashlib
+import os
+import socket
 import threading
 import time
 from collections import deque
@@ -52,6 +54,35 @@ def fingerprint(root: Path) -> str:
     return digest.hexdigest()
 
 
+CHECK = "cannot grade on"  # (what marks a node's own refusal in Ray's error text)
+TOOLS = {"cpp": "g++", "c": "gcc", "java": "a JDK (openjdk-17-jdk-headless)",
+         "kotlin": "kotlinc", "rust": "rustc", "go": "golang"}  # fmt: skip
+
+
+def _unfit(grader: Grader, settings: Settings) -> str:
+    """What keeps this node from grading as asked, or ""."""
+    problems = []
+    if os.geteuid() != 0:
+        problems.append("not root, and the sandbox needs root: run its `ray start` as root")
+    built = [code for code in settings.languages if code != "python3"]
+    missing = [code for code in built if code not in grader.languages()] if built else []
+    if missing:
+        tools = ", ".join(f"{code}: {TOOLS.get(code, code)}" for code in missing)
+        problems.append(f"no toolchain for {tools}; install it there or leave the language "
+                        "out of --languages")  # fmt: skip
+    return "; ".join(problems)
+
+
+def _ip() -> str:
+    try:
+        import ray
+
+        found: Any = ray.util.get_node_ip_address
+        return str(found())
+    except Exception:  # (only for the message)
+        return "?"
+
+
 class Shipped:
     """A node's problems as the driver sends them (a grader's ProblemSource)."""
 
@@ -69,12 +100,18 @@ class Shipped:
 
 
 class NodeGrader:
-    """The actor on one node (see the module's text)."""
+    """The actor on one node (see the module's text). A node that cannot grade as asked
+    (not root, a language's toolchain missing) fails to start, saying which and why."""
 
     def __init__(self, dataset: str | None, mark: str, settings: Settings, jobs: int) -> None:
         here = dataset is not None and bool(mark) and fingerprint(Path(dataset)) == mark
         self.local = here
         self.grader = Grader(dataset if here else None, settings, jobs)
+        why = _unfit(self.grader, settings)
+        if why:
+            self.grader.close()
+            raise RuntimeError(f"{CHECK} Ray node {socket.gethostname()} "
+                               f"({_ip()}): {why}")  # fmt: skip
         self.shipped = Shipped()
         if not here:
             self.grader.problems = self.shipped
@@ -104,7 +141,7 @@ class Node:
     node_id: str
     actor: Any
     slots: int  # batches it grades at once
-    local: Any  # ObjectRef of has_dataset(), then its value
+    local: Any  # ObjectRef of has_dataset(), then its value (see Cluster._ready)
     running: int = 0
     graded: int = 0  # completions whose results came back from it
 
@@ -141,11 +178,27 @@ class Cluster:
                 self.drop(node_id)
         cpus = {nid: int(n.get("Resources", {}).get("CPU", 0)) for nid, n in alive.items()}
         total = sum(cpus.values())
+        started = []
         for node_id, count in cpus.items():
             if node_id in self.nodes or node_id in self.gone or count <= 0:
                 continue
             share = count if self.jobs is None else max(1, round(self.jobs * count / total))
-            self.nodes[node_id] = self._start(node_id, share)
+            started.append(self._start(node_id, share))
+        for node in started:  # (their actors start at once; each is asked if it is up)
+            self._ready(node)
+
+    def _ready(self, node: Node) -> None:
+        """The node's actor up (and whether it reads the dataset itself), or the one
+        line saying why the node cannot grade; a node lost meanwhile is left out."""
+        try:
+            node.local = bool(self.ray.get(node.local, timeout=300))
+        except self.ray.exceptions.RayError as exc:  # (its actor could not start there)
+            said = [line for line in str(exc).splitlines() if CHECK in line]
+            if said:
+                raise FatalError(said[-1].split("RuntimeError: ")[-1].strip()) from None
+            self.gone.add(node.node_id)
+            return
+        self.nodes[node.node_id] = node
 
     def _start(self, node_id: str, slots: int) -> Node:
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -278,12 +331,6 @@ def _give(
         node = cluster.place(pid)
         if node is None:
             return
-        if not isinstance(node.local, bool):
-            try:
-                node.local = bool(ray.get(node.local))
-            except ray.exceptions.RayError:  # (its actor could not start there)
-                cluster.drop(node.node_id)
-                continue
         batch = todo.popleft()
         shipped = None
         if not node.local:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,8 +30,9 @@ def free_port() -> int:
 
 
 class RayNodes:
-    def __init__(self, temp: Path) -> None:
-        self.temp = temp
+    def __init__(self) -> None:
+        # (short: Ray's Unix sockets live below it, and their paths are at most 107 bytes)
+        self.temp = Path(tempfile.mkdtemp(prefix="ptr-", dir="/tmp"))
         self.port = free_port()
         self.env = {**os.environ, "RAY_AUTH_MODE": "token",
                     "RAY_AUTH_TOKEN": secrets.token_hex(16), "RAY_USAGE_STATS_ENABLED": "0"}
@@ -42,13 +45,17 @@ class RayNodes:
         self.address = f"127.0.0.1:{self.port}"
         return self.address
 
-    def add_worker(self, name: str, cpus: int, hidden: list[Path] | None = None) -> None:
+    def add_worker(self, name: str, cpus: int, hidden: list[Path] | None = None,
+                   masked: list[Path] | None = None) -> None:
+        """A worker node; ``hidden`` directories look empty to it, ``masked`` files are
+        /dev/null there (a node without a compiler)."""
         argv = ["start", f"--address={self.address}", f"--num-cpus={cpus}",
                 "--object-store-memory=150000000", f'--resources={{"{name}": 1}}']
-        if not hidden:
+        if not hidden and not masked:
             self._ray(argv)
             return
-        mounts = " && ".join(f"mount -t tmpfs tmpfs {p}" for p in hidden)
+        mounts = " && ".join([*(f"mount -t tmpfs tmpfs {p}" for p in hidden or []),
+                              *(f"mount --bind /dev/null {p}" for p in masked or [])])
         script = f"{mounts} && exec {RAY} {' '.join(repr(a) for a in argv)}"
         subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
                        env=self.env, check=True, capture_output=True, timeout=120)
@@ -99,6 +106,7 @@ class RayNodes:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
             time.sleep(1)
+        shutil.rmtree(self.temp, ignore_errors=True)
 
     def _ray(self, argv: list[str]) -> None:
         subprocess.run([RAY, *argv], env=self.env, check=True, capture_output=True, timeout=120)

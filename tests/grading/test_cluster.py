@@ -38,7 +38,7 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_problems"
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RayNodes, Path, list[str]]]:
     hidden = tmp_path_factory.mktemp("driver-only")  # (ds/ and pkgs/ only the driver sees)
     ids = write_rows(hidden / "ds", ROWS)
-    nodes = RayNodes(tmp_path_factory.mktemp("ray"))
+    nodes = RayNodes()
     try:
         nodes.start_head(1)
         nodes.add_worker("node_w1", 1)
@@ -164,3 +164,27 @@ def test_kattis2parquet_on_the_cluster_builds_the_local_dataset(
         assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "local" / name).read_bytes(), name
     # the node that cannot see the packages unpacked the ones it converted
     assert any((cache / digest).is_dir() for digest in digests)
+
+
+def test_a_node_without_a_compiler_is_named(tmp_path: Path) -> None:
+    """Its own small cluster: a head, and a worker where g++ is /dev/null."""
+    import shutil
+
+    gxx = shutil.which("g++")
+    assert gxx is not None
+    ds = tmp_path / "ds"
+    ids = write_rows(ds, ROWS[:1])
+    source = tmp_path / "in.jsonl"
+    _completions(source, ids, 0.0, 2)
+    nodes = RayNodes()
+    try:
+        nodes.start_head(1)
+        nodes.add_worker("node_nocc", 1, masked=[Path(gxx).resolve()])
+        nodes.wait_nodes(2)
+        run = _ray(nodes, [str(ds), str(source), "--languages", "python3,cpp"])
+        _, err = run.communicate(timeout=300)
+    finally:
+        nodes.stop()
+    assert run.returncode == 2, err
+    line = next(line for line in err.splitlines() if "cannot grade on Ray node" in line)
+    assert "no toolchain for cpp: g++" in line and "Traceback" not in err
