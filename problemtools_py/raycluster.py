@@ -9,6 +9,7 @@ saying what to set or install: no head answering, the cluster's token authentica
 from __future__ import annotations
 
 import os
+import re
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -60,11 +61,10 @@ def _reachable(address: str) -> None:
 def _why(address: str, exc: BaseException) -> str:
     text = str(exc)
     if "Version mismatch" in text or "version mismatch" in text:
-        first = " ".join(text.split())[:300]
-        return (
-            f"the Ray cluster at {address} runs another Ray or Python version than "
-            f"this machine ({first}); install the cluster's versions here"
-        )
+        found = re.search(r"started with:\s*Ray: (\S+)\s*Python: (\S+)", text)
+        wanted = f": pip install ray=={found[1]} with Python {found[2]}" if found else ""
+        return (f"the Ray cluster at {address} runs another Ray or Python version than "
+                f"this machine; install the cluster's here{wanted}")  # fmt: skip
     if "Could not find any running Ray instance" in text:
         return (
             "no Ray cluster runs on this machine (--ray auto joins the one this machine "

@@ -60,14 +60,18 @@ class RayNodes:
         subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
                        env=self.env, check=True, capture_output=True, timeout=120)
 
-    def wait_nodes(self, count: int, timeout: float = 60) -> None:
+    def alive(self) -> int:
+        """How many of its nodes are alive, as the cluster says."""
         code = (f"import ray; ray.init(address={self.address!r}, log_to_driver=False); "
                 "print(sum(1 for n in ray.nodes() if n['Alive']))")
+        out = subprocess.run([sys.executable, "-c", code], env=self.env,
+                             capture_output=True, text=True, timeout=120)
+        return int(out.stdout.strip() or 0)
+
+    def wait_nodes(self, count: int, timeout: float = 60) -> None:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            out = subprocess.run([sys.executable, "-c", code], env=self.env,
-                                 capture_output=True, text=True, timeout=120)
-            if out.stdout.strip() == str(count):
+            if self.alive() == count:
                 return
             time.sleep(1)
         raise AssertionError(f"the cluster did not reach {count} nodes")

@@ -166,6 +166,23 @@ def test_kattis2parquet_on_the_cluster_builds_the_local_dataset(
     assert any((cache / digest).is_dir() for digest in digests)
 
 
+def test_a_node_that_joins_mid_run_grades_too(
+    cluster: tuple[RayNodes, Path, list[str]], tmp_path: Path
+) -> None:
+    nodes, ds, ids = cluster
+    before = nodes.alive()
+    source = tmp_path / "in.jsonl"
+    _completions(source, ids, 0.25, 60)
+    run = _ray(nodes, [str(ds), str(source), "-o", str(tmp_path / "ray.jsonl")])
+    time.sleep(4)
+    nodes.add_worker("node_late", 1)
+    _, err = run.communicate(timeout=900)
+    assert run.returncode == 0, err
+    assert [n for n, _, _ in _graded(tmp_path / "ray.jsonl")] == list(range(60))
+    said = next(line for line in err.splitlines() if "Ray nodes" in line)
+    assert f"graded on {before + 1} Ray nodes" in said, said
+
+
 def test_a_node_without_a_compiler_is_named(tmp_path: Path) -> None:
     """Its own small cluster: a head, and a worker where g++ is /dev/null."""
     import shutil
