@@ -59,18 +59,14 @@ TOOLS = {"cpp": "g++", "c": "gcc", "java": "a JDK (openjdk-17-jdk-headless)",
          "kotlin": "kotlinc", "rust": "rustc", "go": "golang"}  # fmt: skip
 
 
-def _unfit(grader: Grader, settings: Settings) -> str:
-    """What keeps this node from grading as asked, or ""."""
-    problems = []
-    if os.geteuid() != 0:
-        problems.append("not root, and the sandbox needs root: run its `ray start` as root")
+def _missing(grader: Grader, settings: Settings) -> str:
+    """The toolchains this node lacks for the languages asked for, or ""."""
     built = [code for code in settings.languages if code != "python3"]
     missing = [code for code in built if code not in grader.languages()] if built else []
-    if missing:
-        tools = ", ".join(f"{code}: {TOOLS.get(code, code)}" for code in missing)
-        problems.append(f"no toolchain for {tools}; install it there or leave the language "
-                        "out of --languages")  # fmt: skip
-    return "; ".join(problems)
+    if not missing:
+        return ""
+    tools = ", ".join(f"{code}: {TOOLS.get(code, code)}" for code in missing)
+    return f"no toolchain for {tools}; install it there or leave the language out of --languages"
 
 
 def _ip() -> str:
@@ -104,14 +100,17 @@ class NodeGrader:
     (not root, a language's toolchain missing) fails to start, saying which and why."""
 
     def __init__(self, dataset: str | None, mark: str, settings: Settings, jobs: int) -> None:
+        where = f"{CHECK} Ray node {socket.gethostname()} ({_ip()})"
+        if os.geteuid() != 0:  # (before any sandbox starts: it would fail its own way)
+            raise RuntimeError(f"{where}: not root, and the sandbox needs root: run its "
+                               "`ray start` as root")  # fmt: skip
         here = dataset is not None and bool(mark) and fingerprint(Path(dataset)) == mark
         self.local = here
         self.grader = Grader(dataset if here else None, settings, jobs)
-        why = _unfit(self.grader, settings)
+        why = _missing(self.grader, settings)
         if why:
             self.grader.close()
-            raise RuntimeError(f"{CHECK} Ray node {socket.gethostname()} "
-                               f"({_ip()}): {why}")  # fmt: skip
+            raise RuntimeError(f"{where}: {why}")
         self.shipped = Shipped()
         if not here:
             self.grader.problems = self.shipped

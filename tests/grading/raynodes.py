@@ -68,6 +68,17 @@ class RayNodes:
                              capture_output=True, text=True, timeout=120)
         return int(out.stdout.strip() or 0)
 
+    def add_user_worker(self, name: str, cpus: int) -> None:
+        """A worker node whose Ray runs as nobody (a node without root)."""
+        for path in [self.temp, *self.temp.rglob("*")]:
+            with contextlib.suppress(OSError):
+                path.chmod(0o777)
+        argv = [RAY, "start", f"--address={self.address}", f"--num-cpus={cpus}",
+                "--object-store-memory=150000000", f'--resources={{"{name}": 1}}']
+        subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *argv],
+                       env={**self.env, "HOME": str(self.temp)}, check=True,
+                       capture_output=True, timeout=120)
+
     def wait_nodes(self, count: int, timeout: float = 60) -> None:
         end = time.monotonic() + timeout
         while time.monotonic() < end:

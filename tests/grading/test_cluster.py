@@ -205,3 +205,23 @@ def test_a_node_without_a_compiler_is_named(tmp_path: Path) -> None:
     assert run.returncode == 2, err
     line = next(line for line in err.splitlines() if "cannot grade on Ray node" in line)
     assert "no toolchain for cpp: g++" in line and "Traceback" not in err
+
+
+def test_a_node_without_root_is_named(tmp_path: Path) -> None:
+    """Its own small cluster: a head, and a worker whose Ray runs as nobody."""
+    ds = tmp_path / "ds"
+    ids = write_rows(ds, ROWS[:1])
+    source = tmp_path / "in.jsonl"
+    _completions(source, ids, 0.0, 2)
+    nodes = RayNodes()
+    try:
+        nodes.start_head(1)
+        nodes.add_user_worker("node_user", 1)
+        nodes.wait_nodes(2)
+        run = _ray(nodes, [str(ds), str(source)])
+        _, err = run.communicate(timeout=300)
+    finally:
+        nodes.stop()
+    assert run.returncode == 2, err
+    line = next(line for line in err.splitlines() if "cannot grade on Ray node" in line)
+    assert "not root" in line and "Traceback" not in err
