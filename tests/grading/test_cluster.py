@@ -64,10 +64,13 @@ def _graded(path: Path) -> list[tuple[int, float, str]]:
     return [(r["n"], r["reward"], r["status"]) for r in rows]
 
 
-def _ray(nodes: RayNodes, argv: list[str], *, env: dict[str, str] | None = None
-         ) -> subprocess.Popen[str]:  # fmt: skip
+def _ray(nodes: RayNodes, argv: list[str], *, env: dict[str, str] | None = None,
+         auto: bool = False) -> subprocess.Popen[str]:  # fmt: skip
+    """gradecode --ray with the cluster's address, or ``auto`` (Ray finds it: here in
+    RAY_ADDRESS, as on a node of the cluster)."""
+    env = {**(env or nodes.env), **({"RAY_ADDRESS": nodes.address} if auto else {})}
     return subprocess.Popen([sys.executable, "-m", "problemtools_py.cli.gradecode", *argv,
-                             "--ray", nodes.address, "-q"], env=env or nodes.env,
+                             "--ray", "auto" if auto else nodes.address, "-q"], env=env,
                             stderr=subprocess.PIPE, text=True)  # fmt: skip
 
 
@@ -78,7 +81,7 @@ def test_every_node_grades_and_the_hidden_one_gets_the_tests(
     source = tmp_path / "in.jsonl"
     _completions(source, ids, 0.05, 96)
     assert gradecode([str(ds), str(source), "-q", "-o", str(tmp_path / "local.jsonl")]) == 0
-    run = _ray(nodes, [str(ds), str(source), "-o", str(tmp_path / "ray.jsonl")])
+    run = _ray(nodes, [str(ds), str(source), "-o", str(tmp_path / "ray.jsonl")], auto=True)
     _, err = run.communicate(timeout=600)
     assert run.returncode == 0, err
     assert _graded(tmp_path / "ray.jsonl") == _graded(tmp_path / "local.jsonl")
