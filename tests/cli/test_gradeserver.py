@@ -78,14 +78,7 @@ def served(dataset: Path) -> Iterator[Server]:
 
 def test_load_of_64_clients_with_a_small_queue(dataset: Path, served: Server,
                                               tmp_path: Path) -> None:
-    items = [{"problem_id": IDS["echo"], "completion": COMPLETIONS[i % len(COMPLETIONS)],
-              "n": i} for i in range(2000)]  # fmt: skip
-    lines = tmp_path / "c.jsonl"
-    lines.write_text("".join(json.dumps(item) + "\n" for item in items))
-    graded = subprocess.run([str(BIN / "gradecode"), str(dataset), str(lines), "-q"],
-                            capture_output=True, text=True, check=True)  # fmt: skip
-    expected = {row["n"]: (row["reward"], row["status"])
-                for row in map(json.loads, graded.stdout.splitlines())}  # fmt: skip
+    items, expected = graded_by_gradecode(dataset, tmp_path, 2000)
     assert len(expected) == 2000
     answers, busy = asyncio.run(_load(served.url, items, clients=64))
     assert sorted(answers) == list(range(2000))  # none lost; none twice (asserted on arrival)
@@ -94,6 +87,21 @@ def test_load_of_64_clients_with_a_small_queue(dataset: Path, served: Server,
     code, _ = served.stop()
     assert code == 0
     assert nobody() == []
+
+
+def graded_by_gradecode(dataset: Path, tmp_path: Path, count: int
+                        ) -> tuple[list[dict[str, object]], dict[int, tuple[float, str]]]:  # fmt: skip
+    """``count`` requests for /grade, and the real gradecode's grade of each."""
+    items: list[dict[str, object]] = [
+        {"problem_id": IDS["echo"], "completion": COMPLETIONS[i % len(COMPLETIONS)], "n": i}
+        for i in range(count)]  # fmt: skip
+    lines = tmp_path / "c.jsonl"
+    lines.write_text("".join(json.dumps(item) + "\n" for item in items))
+    graded = subprocess.run([str(BIN / "gradecode"), str(dataset), str(lines), "-q"],
+                            capture_output=True, text=True, check=True)  # fmt: skip
+    expected = {row["n"]: (row["reward"], row["status"])
+                for row in map(json.loads, graded.stdout.splitlines())}  # fmt: skip
+    return items, expected
 
 
 async def _load(url: str, items: list[dict[str, object]],

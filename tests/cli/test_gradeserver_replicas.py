@@ -6,7 +6,6 @@ its share and its load, and one SIGTERM that stops them all, leaving nothing beh
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import signal
 import subprocess
@@ -14,19 +13,12 @@ from pathlib import Path
 
 from aiohttp import ClientSession
 
-from tests.cli.test_gradeserver import BIN, COMPLETIONS, IDS, _load, dataset  # noqa: F401
+from tests.cli.test_gradeserver import BIN, _load, dataset, graded_by_gradecode  # noqa: F401
 from tests.grading.test_grader import nobody
 
 
 def test_512_clients_across_two_replicas(dataset: Path, tmp_path: Path) -> None:  # noqa: F811
-    items = [{"problem_id": IDS["echo"], "completion": COMPLETIONS[i % len(COMPLETIONS)],
-              "n": i} for i in range(2048)]  # fmt: skip
-    lines = tmp_path / "c.jsonl"
-    lines.write_text("".join(json.dumps(item) + "\n" for item in items))
-    graded = subprocess.run([str(BIN / "gradecode"), str(dataset), str(lines), "-q"],
-                            capture_output=True, text=True, check=True)  # fmt: skip
-    expected = {row["n"]: (row["reward"], row["status"])
-                for row in map(json.loads, graded.stdout.splitlines())}  # fmt: skip
+    items, expected = graded_by_gradecode(dataset, tmp_path, 2048)
     server = subprocess.Popen(
         [str(BIN / "gradeserver"), str(dataset), "--port", "0", "--replicas", "2", "-j", "1",
          "--queue", "64"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip

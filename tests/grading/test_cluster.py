@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -74,13 +74,19 @@ def _ray(nodes: RayNodes, argv: list[str], *, env: dict[str, str] | None = None,
                             stderr=subprocess.PIPE, text=True)  # fmt: skip
 
 
+def _graded_here(ds: Path, ids: list[str], tmp_path: Path, spin: float, count: int) -> Path:
+    """The completions (in.jsonl), and their grades by a local run (local.jsonl)."""
+    source = tmp_path / "in.jsonl"
+    _completions(source, ids, spin, count)
+    assert gradecode([str(ds), str(source), "-q", "-o", str(tmp_path / "local.jsonl")]) == 0
+    return source
+
+
 def test_every_node_grades_and_the_hidden_one_gets_the_tests(
     cluster: tuple[RayNodes, Path, list[str]], tmp_path: Path
 ) -> None:
     nodes, ds, ids = cluster
-    source = tmp_path / "in.jsonl"
-    _completions(source, ids, 0.05, 96)
-    assert gradecode([str(ds), str(source), "-q", "-o", str(tmp_path / "local.jsonl")]) == 0
+    source = _graded_here(ds, ids, tmp_path, 0.05, 96)
     run = _ray(nodes, [str(ds), str(source), "-o", str(tmp_path / "ray.jsonl")], auto=True)
     _, err = run.communicate(timeout=600)
     assert run.returncode == 0, err
@@ -94,9 +100,7 @@ def test_a_node_lost_mid_run_has_its_completions_graded_elsewhere(
     cluster: tuple[RayNodes, Path, list[str]], tmp_path: Path
 ) -> None:
     nodes, ds, ids = cluster
-    source = tmp_path / "in.jsonl"
-    _completions(source, ids, 0.25, 48)
-    assert gradecode([str(ds), str(source), "-q", "-o", str(tmp_path / "local.jsonl")]) == 0
+    source = _graded_here(ds, ids, tmp_path, 0.25, 48)
     run = _ray(nodes, [str(ds), str(source), "-o", str(tmp_path / "ray.jsonl")])
     time.sleep(8)  # (the actors up and grading: 48 x 0.25 s of CPU on 3 CPUs takes longer)
     assert run.poll() is None
@@ -186,45 +190,37 @@ def test_a_node_that_joins_mid_run_grades_too(
     assert f"graded on {before + 1} Ray nodes" in said, said
 
 
+def _refused(tmp_path: Path, add: Callable[[RayNodes], None], languages: str) -> str:
+    """The line a run on a head and one worker (made by ``add``) stops with."""
+    ds = tmp_path / "ds"
+    ids = write_rows(ds, ROWS[:1])
+    source = tmp_path / "in.jsonl"
+    _completions(source, ids, 0.0, 2)
+    nodes = RayNodes()
+    try:
+        nodes.start_head(1)
+        add(nodes)
+        nodes.wait_nodes(2)
+        run = _ray(nodes, [str(ds), str(source), "--languages", languages])
+        _, err = run.communicate(timeout=300)
+    finally:
+        nodes.stop()
+    assert run.returncode == 2 and "Traceback" not in err, err
+    return next(line for line in err.splitlines() if "cannot grade on Ray node" in line)
+
+
 def test_a_node_without_a_compiler_is_named(tmp_path: Path) -> None:
-    """Its own small cluster: a head, and a worker where g++ is /dev/null."""
+    """A worker where g++ is /dev/null (in a mount namespace of its own)."""
     import shutil
 
     gxx = shutil.which("g++")
     assert gxx is not None
-    ds = tmp_path / "ds"
-    ids = write_rows(ds, ROWS[:1])
-    source = tmp_path / "in.jsonl"
-    _completions(source, ids, 0.0, 2)
-    nodes = RayNodes()
-    try:
-        nodes.start_head(1)
-        nodes.add_worker("node_nocc", 1, masked=[Path(gxx).resolve()])
-        nodes.wait_nodes(2)
-        run = _ray(nodes, [str(ds), str(source), "--languages", "python3,cpp"])
-        _, err = run.communicate(timeout=300)
-    finally:
-        nodes.stop()
-    assert run.returncode == 2, err
-    line = next(line for line in err.splitlines() if "cannot grade on Ray node" in line)
-    assert "no toolchain for cpp: g++" in line and "Traceback" not in err
+    line = _refused(tmp_path, lambda nodes: nodes.add_worker(
+        "node_nocc", 1, masked=[Path(gxx).resolve()]), "python3,cpp")  # fmt: skip
+    assert "no toolchain for cpp: g++" in line
 
 
 def test_a_node_without_root_is_named(tmp_path: Path) -> None:
-    """Its own small cluster: a head, and a worker whose Ray runs as nobody."""
-    ds = tmp_path / "ds"
-    ids = write_rows(ds, ROWS[:1])
-    source = tmp_path / "in.jsonl"
-    _completions(source, ids, 0.0, 2)
-    nodes = RayNodes()
-    try:
-        nodes.start_head(1)
-        nodes.add_user_worker("node_user", 1)
-        nodes.wait_nodes(2)
-        run = _ray(nodes, [str(ds), str(source)])
-        _, err = run.communicate(timeout=300)
-    finally:
-        nodes.stop()
-    assert run.returncode == 2, err
-    line = next(line for line in err.splitlines() if "cannot grade on Ray node" in line)
-    assert "not root" in line and "Traceback" not in err
+    """A worker whose Ray runs as nobody."""
+    line = _refused(tmp_path, lambda nodes: nodes.add_user_worker("node_user", 1), "python3")
+    assert "not root" in line
