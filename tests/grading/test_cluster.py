@@ -1,9 +1,9 @@
 """gradecode --ray on a real three-node Ray cluster started on this machine (see
-raynodes): the head and two workers of one CPU each, one worker in a mount namespace
-where the dataset's directory is hidden (a node without the files). With no -j every
-node grades; the hidden node gets the tests from the driver; a worker whose raylet is
-killed mid-run has its completions graded elsewhere, each once; rewards are a local
-run's."""
+raynodes): the head and two workers of one CPU each, each worker in a mount namespace
+where the dataset's and the packages' directory is hidden (only the driver's node holds
+them). With no -j every node grades; the workers get the tests from the driver; a
+worker whose raylet is killed mid-run has its completions graded elsewhere, each once;
+rewards are a local run's."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RayNodes
     nodes = RayNodes()
     try:
         nodes.start_head(1)
-        nodes.add_worker("node_w1", 1)
+        nodes.add_worker("node_w1", 1, hidden=[hidden])
         nodes.add_worker("node_w2", 1, hidden=[hidden])
         nodes.wait_nodes(3)
         yield nodes, hidden / "ds", ids
@@ -93,7 +93,7 @@ def test_every_node_grades_and_the_hidden_one_gets_the_tests(
     assert _graded(tmp_path / "ray.jsonl") == _graded(tmp_path / "local.jsonl")
     said = next(line for line in err.splitlines() if "Ray nodes" in line)
     assert "graded on 3 Ray nodes" in said, err
-    assert said.count("dataset here") == 2 and said.count("tests sent") == 1, said
+    assert said.count("dataset here") == 1 and said.count("tests sent") == 2, said
 
 
 def test_a_node_lost_mid_run_has_its_completions_graded_elsewhere(
