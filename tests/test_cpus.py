@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from problemtools_py.cli import gradecode
+from problemtools_py.cli import gradecode, kattis2parquet
 from problemtools_py.cpus import usable_cores
 
 
@@ -22,5 +22,8 @@ def test_without_affinity_every_core_counts(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_commands_default_to_the_usable_cores() -> None:
-    args = gradecode.build_parser().parse_args(["ds", "c.jsonl"])
+    args = kattis2parquet.build_parser().parse_args(["pkg", "-o", "out"])
     assert args.jobs == usable_cores()
+    # gradecode's: not given (every core here; with --ray, every CPU of the cluster)
+    assert gradecode.build_parser().parse_args(["ds", "c.jsonl"]).jobs is None
+    assert "every CPU of the cluster" in gradecode.build_parser().format_help()
