@@ -23,6 +23,7 @@ import random
 import re
 import string
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from problemtools_py.model.bounds import Range, stated_bounds
 
@@ -39,8 +40,19 @@ class Column:
 
     values: list[str] = field(default_factory=list)
 
-    def ints(self) -> list[int]:
-        return [int(v) for v in self.values if INT.fullmatch(v)]
+    @cached_property
+    def seen(self) -> list[int]:
+        """Its integers (or its decimals' whole parts): read once, all being known."""
+        found = [int(v) for v in self.values if INT.fullmatch(v)]
+        return found or [int(float(v)) for v in self.values if DECIMAL.fullmatch(v)]
+
+    @cached_property
+    def distinct(self) -> list[str]:
+        return sorted(set(self.values))
+
+    @cached_property
+    def alphabet(self) -> list[str]:
+        return sorted(set("".join(self.values))) or list(string.ascii_lowercase)
 
 
 @dataclass(frozen=True)
@@ -59,21 +71,27 @@ def roles(text: str) -> list[tuple[tuple[str, ...], list[set[str]]]]:
     rows = [tuple(line.split()) for line in text.split("\n")]
     while rows and not rows[-1]:
         rows.pop()
+    # uniform[i]: every line after line i has the same width (found from the end: a
+    # test of 10^5 lines is read in one pass, not once per line)
+    uniform = [True] * len(rows)
+    for index in range(len(rows) - 3, -1, -1):
+        same = len(rows[index + 1]) == len(rows[index + 2])
+        uniform[index] = same and uniform[index + 1]
     found = []
     for index, tokens in enumerate(rows):
-        after = rows[index + 1 :]
+        below = len(rows) - index - 1  # lines after this one
         played: list[set[str]] = [set() for _ in tokens]
         for at, token in enumerate(tokens):
-            if len(tokens) > 3 or not after or not INT.fullmatch(token) or int(token) <= 0:
+            if len(tokens) > 3 or not below or not INT.fullmatch(token) or int(token) <= 0:
                 continue
-            value = int(token)
-            if value == len(after) and len({len(r) for r in after}) == 1:
+            value, following = int(token), rows[index + 1]
+            if value == below and uniform[index]:
                 played[at].add("lines")
-            if value == len(after[0]):
+            if value == len(following):
                 played[at].add("width")
-            if index == 0 and len(tokens) == 1 and value <= len(after):
+            if index == 0 and len(tokens) == 1 and value <= below:
                 played[at].add("fixed")  # (a count of test cases)
-            if len(after[0]) == 1 and value == len(after[0][0]):
+            if len(following) == 1 and value == len(following[0]):
                 played[at].add("fixed")  # (the length of the words below: a grid's width)
         found.append((tokens, played))
     return found
@@ -131,6 +149,8 @@ class ShapedFuzzer:
         self.ranges = [r for r in said.values() if _finite(r)]
         self.rng = random.Random(seed)
         self.columns: dict[Key, Column] = {}
+        # a column's ranges and ends, found at its first draw
+        self._fits: dict[Key, tuple[list[Range], int, int]] = {}
         for shape in self.shapes:
             for key, token in _placed(shape):
                 self.columns.setdefault(key, Column()).values.append(token)
@@ -146,7 +166,7 @@ class ShapedFuzzer:
             tokens = self._line(index, line, shape)
             out.append(" ".join(tokens))
             if line.lines_at is not None:
-                width = _int_or(tokens[line.width_at], None) if line.width_at is not None else None
+                width = int(tokens[line.width_at]) if line.width_at is not None else None
                 out += self._rows(shape[index + 1 :], int(tokens[line.lines_at]), width)
                 break
             if line.width_at is not None and index + 1 < len(shape):
@@ -159,17 +179,18 @@ class ShapedFuzzer:
 
     def _line(self, index: int, line: Line, shape: list[Line]) -> list[str]:
         tokens = list(line.tokens)
+        rows_from = _rows_from(shape)
         for at, token in enumerate(tokens):
             if at in line.fixed:
                 continue
-            key = _key(index, line, at, shape)
+            key = _key(index, line, at, shape, rows_from)
             if at in (line.lines_at, line.width_at):
-                tokens[at] = str(self._count(key, int(token), line, shape, index))
+                tokens[at] = str(self._count(key, int(token), shape, index))
             else:
                 tokens[at] = self._draw(key, token)
         return tokens
 
-    def _count(self, key: Key, seen: int, line: Line, shape: list[Line], index: int) -> int:
+    def _count(self, key: Key, seen: int, shape: list[Line], index: int) -> int:
         """A structural value: as seen, or drawn within the narrowest range that holds
         its column (the rows it brings bounded by MAX_BYTES)."""
         roll = self.rng.random()
@@ -214,22 +235,24 @@ class ShapedFuzzer:
             places = len(token.split(".")[1])
             whole = self._pick(low, max(low, high - 1)) if high > low else low
             return f"{whole + self.rng.random():.{places}f}"
-        distinct = sorted(set(column.values))
-        if len(distinct) <= 4 and len(column.values) > len(distinct):
-            return self.rng.choice(distinct)
-        alphabet = sorted(set("".join(column.values))) or list(string.ascii_lowercase)
-        return "".join(self.rng.choice(alphabet) for _ in token)
+        if len(column.distinct) <= 4 and len(column.values) > len(column.distinct):
+            return self.rng.choice(column.distinct)
+        return "".join(self.rng.choice(column.alphabet) for _ in token)
 
     def _int_range(self, key: Key, narrowest: bool = False) -> tuple[int, int]:
         """A range the statement states that holds every value of the column (one
         of them, chosen at random; the narrowest for a count), else the values seen."""
         column = self.columns.get(key, Column())
-        seen = column.ints() or [int(float(v)) for v in column.values if DECIMAL.fullmatch(v)]
+        seen = column.seen
         if not seen:
             return 0, 0
-        fits = [r for r in self.ranges if all(r.contains(v) for v in seen)]
+        if key not in self._fits:  # (a range holds them all when it holds both ends)
+            least, most = min(seen), max(seen)
+            fit = [r for r in self.ranges if r.contains(least) and r.contains(most)]
+            self._fits[key] = (fit, least, most)
+        fits, least, most = self._fits[key]
         if not fits:
-            return min(seen), max(seen)
+            return least, most
         chosen = min(fits, key=_span) if narrowest else self.rng.choice(fits)
         low, high = chosen.int_ends()
         assert low is not None and high is not None  # (finite: see __init__)
@@ -273,29 +296,29 @@ def _span(said: Range) -> float:
     return float("inf") if low is None or high is None else high - low
 
 
-def _int_or(token: str, default: int | None) -> int | None:
-    return int(token) if INT.fullmatch(token) else default
-
-
 def _width(line: Line) -> object:
     return len(line.tokens) if len(line.tokens) <= WIDE else "many"
 
 
-def _key(index: int, line: Line, at: int, shape: list[Line]) -> Key:
+def _rows_from(shape: list[Line]) -> int:
+    """The index of the first line counted by a line count (past the end: none)."""
+    return next((i + 1 for i, line in enumerate(shape) if line.lines_at is not None),
+                len(shape) + 1)  # fmt: skip
+
+
+def _key(index: int, line: Line, at: int, shape: list[Line], rows_from: int) -> Key:
     """A token's column: its line's place (or kind) and its own place on the line."""
-    counted = any(
-        earlier.lines_at is not None for earlier in shape[:index]
-    )  # (a row under a line count)
     if index > 0 and shape[index - 1].width_at is not None:
         return ("array", index - 1, "*" if len(line.tokens) > WIDE else at)
-    where: object = "row" if counted else index
+    where: object = "row" if index >= rows_from else index  # (a row under a line count)
     wide = len(line.tokens) > WIDE
     return (where, _width(line), "*" if wide else at)
 
 
 def _placed(shape: list[Line]) -> list[tuple[Key, str]]:
+    rows_from = _rows_from(shape)
     return [
-        (_key(index, line, at, shape), token)
+        (_key(index, line, at, shape, rows_from), token)
         for index, line in enumerate(shape)
         for at, token in enumerate(line.tokens)
     ]
