@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from problemtools_py.cli.errorhandler import run_cli
@@ -82,18 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         with SandboxPool(args.jobs + 1) as pool:
 
             def audited(root: Path) -> tuple[Audit, dict[str, dict[str, bytes]]]:
-                from problemtools_py.cli.reporters import count_bar
 
                 options = Options(jobs=args.jobs, all_cases=True)
                 ctx = Context.create(load_problem(root), options, pool)
-                label = f"auditing {root.name}"
                 try:
-                    with count_bar(label, args.quiet or args.json) as bar:
-                        task = bar.add_task("audit", total=None)
-
-                        def progress(done: int, total: int) -> None:
-                            bar.update(task, completed=done, total=total)
-
+                    with _counting(f"auditing {root.name}", args.quiet or args.json) as progress:
                         auditor = Auditor(ctx, args.wrong, args.mutants, args.random)
                         return auditor.run(progress), auditor.witness_files
                 finally:
@@ -144,16 +138,20 @@ def _dataset(args: argparse.Namespace) -> ExitCode:
 
 
 def _rows(root: Path, how: Plan, quiet: bool) -> DatasetAudit:
-    from problemtools_py.cli.reporters import count_bar
     from problemtools_py.grading.audit import audit_dataset
 
-    with count_bar(f"auditing {root.name}", quiet) as bar:
-        task = bar.add_task("rows", total=None)
-
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with _counting(f"auditing {root.name}", quiet) as progress:
         return audit_dataset(root, how, progress)
+
+
+@contextmanager
+def _counting(label: str, quiet: bool) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar, and what to tell it (done, total) as the work goes on."""
+    from problemtools_py.cli.reporters import count_bar
+
+    with count_bar(label, quiet) as bar:
+        task = bar.add_task("audit", total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 def _report(
@@ -171,10 +169,10 @@ def _report(
     else:
         for audit in audits:
             _print(audit)
-        named = [(a.problem, sum(p.status == "survived" for p in a.programs)) for a in audits]
-        if any(n for _, n in named):
-            print("weak: " + ", ".join(f"{name} ({n} surviving)" for name, n in named if n))
-    weak = any(p.status == "survived" for a in audits for p in a.programs)
+    surviving = [(a.problem, sum(p.status == "survived" for p in a.programs)) for a in audits]
+    weak = [(name, n) for name, n in surviving if n]
+    if weak and not as_json:
+        print("weak: " + ", ".join(f"{name} ({n} surviving)" for name, n in weak))
     return ExitCode.FINDINGS if weak else ExitCode.CLEAN
 
 
@@ -190,24 +188,17 @@ def _augment(
                                    if p.status == "survived" and p.witness))[:most]  # fmt: skip
     if not witnesses:
         return False
-    if all(w in files for w in witnesses) and not _generated(root):
-        names = add_secret_files(root, [files[w] for w in witnesses])
-        where = "data/"
-    elif _generated(root):
-        names = add_secret_cases(root, witnesses)
+    if (root / "generators" / "generators.yaml").is_file():
+        names = add_secret_cases(root, [files[w][".in"] if w in files else w for w in witnesses])
         report = generate_problem(root, pool)
         errors = [f.message for f in report.findings if f.severity.value == "error"]
         where = "generators.yaml" + (f"; generatedata: {'; '.join(errors)}" if errors else "")
-    else:
-        audit.notes.append("--augment: no generators.yaml to add the cases to")
-        return False
+    else:  # (no generators: every witness is an input, shaped after the test cases)
+        names = add_secret_files(root, [files[w] for w in witnesses])
+        where = "data/"
     added = ", ".join("secret/" + n for n in names)
     print(f"{audit.problem}: added {added} to {where}", file=sys.stderr)
     return True
-
-
-def _generated(root: Path) -> bool:
-    return (root / "generators" / "generators.yaml").is_file()
 
 
 def _print(audit: Audit) -> None:

@@ -2,14 +2,17 @@
 tests let through: each a survivor's witness. A generator command (its seed written out)
 is recorded in ``generators/generators.yaml`` under ``data: secret:`` as ``audit-<n>``
 (its comments and layout kept), so that ``generatedata`` makes it, answered by the
-package's solution, and every later run makes it again byte for byte. A package without
-generators gets the witness case's own files, ``data/secret/audit-<n>.in`` and ``.ans``."""
+package's solution, and every later run makes it again byte for byte; a witness that is
+an input (shaped after the test cases, see verify.shaped_cases) is recorded as an
+``in:`` entry, answered the same way. A package without generators gets the witness
+case's own files, ``data/secret/audit-<n>.in`` and ``.ans``."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import LiteralScalarString
 
 from problemtools_py import atomicfile
 from problemtools_py.convert.roundtrip import child_map, dump, load_map, put
@@ -20,8 +23,9 @@ YAML_REL = "generators/generators.yaml"
 WHY = "add test cases to"
 
 
-def add_secret_cases(root: Path, commands: list[str]) -> list[str]:
-    """Record ``commands`` as new cases of data/secret; their names."""
+def add_secret_cases(root: Path, entries: list[str | bytes]) -> list[str]:
+    """Record new cases of data/secret: a generator command (text), or an input given
+    as it is (bytes: an ``in:`` entry, answered by the solution); their names."""
     path = root / YAML_REL
     data = load_map(path.read_text(encoding="utf-8"), str(path))
     secret = child_map(child_map(data, "data", path, WHY), "secret", path, WHY)
@@ -32,7 +36,8 @@ def add_secret_cases(root: Path, commands: list[str]) -> list[str]:
     taken = _names(cases)
     names = []
     number = 1
-    for command in commands:
+    for given in entries:
+        command = given if isinstance(given, str) else _given_input(given)
         while f"audit-{number}" in taken:
             number += 1
         name = f"audit-{number}"
@@ -49,6 +54,12 @@ def add_secret_cases(root: Path, commands: list[str]) -> list[str]:
                              exit_code=ExitCode.FINDINGS)  # fmt: skip
     atomicfile.write_bytes(path, dump(data).encode("utf-8"))
     return names
+
+
+def _given_input(data: bytes) -> CommentedMap:
+    entry = CommentedMap()
+    entry["in"] = LiteralScalarString(data.decode("utf-8", "replace"))
+    return entry
 
 
 def _names(cases: object) -> set[str]:

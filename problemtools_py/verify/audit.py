@@ -116,7 +116,8 @@ class Auditor:
                            [c.name for c in self.judge.cases])  # fmt: skip
         self.limit = RoundLimits.of(ctx).first.hard
         self._exes: dict[str, Executable] = {}
-        self.witness_files: dict[str, dict[str, bytes]] = {}  # witness -> its case's files
+        # a witness that is an input (shaped, not a generator's command) -> its files
+        self.witness_files: dict[str, dict[str, bytes]] = {}
         self._lock = threading.Lock()
 
     def run(self, progress: Callable[[int, int], None] | None = None) -> Audit:
@@ -245,22 +246,24 @@ class Auditor:
         survivors = [p for p in self.audit.programs if p.status == "survived"]
         if not survivors or self.random_inputs <= 0:
             return
-        cases = self._random_cases()
-        if cases is None:
+        made = self._random_cases()
+        if made is None:
             return
+        cases, shaped = made
         for wrong in survivors:
             wrong.status = "equivalent" if wrong.kind == "mutant" else "survived"
             for text, files, judge in cases:
                 if self._fails(judge, files, self._exes[wrong.name]):
                     wrong.status, wrong.witness = "survived", text
-                    self.witness_files.setdefault(text, files)
+                    if shaped:
+                        self.witness_files.setdefault(text, files)
                     break
 
-    def _random_cases(self) -> list[tuple[str, dict[str, bytes], CaseJudge]] | None:
-        """Random cases with the judge of their kind: from the package's generators
-        (the witness is the command, its seed written out), else shaped after its test
-        cases (verify.shaped_cases: the witness is the input); None, with a note, when
-        there can be none."""
+    def _random_cases(self) -> tuple[list[tuple[str, dict[str, bytes], CaseJudge]], bool] | None:
+        """Random cases with the judge of their kind, and whether they are shaped: from
+        the package's generators (the witness is the command, its seed written out), else
+        shaped after its test cases (verify.shaped_cases: the witness is the input);
+        None, with a note, when there can be none."""
         from problemtools_py.verify.fuzz import Fuzzer
         from problemtools_py.verify.shaped_cases import ShapedCases
 
@@ -277,13 +280,13 @@ class Auditor:
                                     "cases', within the statement's bounds, that the input "
                                     "validators accept")  # fmt: skip
             judge = shaped.judge(limits)
-            return [(text, files, judge) for text, files in shaped.make(self.random_inputs)]
+            return [(text, files, judge) for text, files in shaped.make(self.random_inputs)], True
         cases = []
         for rule, command in [fuzzer.fresh() for _ in range(self.random_inputs)]:
             text, files = fuzzer.make(rule, command)
             if not isinstance(files, str):
                 cases.append((text, files, fuzzer.judge_for(rule, limits)))
-        return cases
+        return cases, False
 
     def _fails(self, judge: CaseJudge, files: dict[str, bytes], exe: Executable) -> bool:
         """Whether ``exe`` is not accepted on the case ``files``."""

@@ -189,3 +189,28 @@ def test_without_generators_random_inputs_are_shaped_and_augment_writes_files(
     assert (package / "data/secret/audit-1.ans").is_file()
     capsys.readouterr()
     assert verify(["-q", str(package)]) == 0
+
+
+def test_with_generators_but_no_seeded_command_augment_records_the_input(
+    weak: Path, tmp_path: Path, capsys: Capture
+) -> None:
+    """generators.yaml whose commands take no {seed}: the random inputs are shaped, and
+    --augment records a witness as an `in:` entry there (not as a command), which
+    generatedata answers; then nothing survives and the package verifies."""
+    import yaml
+
+    from problemtools_py.cli.verifyproblem import main as verify
+
+    package = shutil.copytree(weak, tmp_path / "sum")
+    plan = package / "generators/generators.yaml"
+    plan.write_text(plan.read_text().replace("{seed}", "7"))
+    code, audit = _audit(capsys, str(package), "--mutants", "100", "--augment", "2")
+    assert code == 0, audit
+    secret = yaml.safe_load(plan.read_text())["data"]["secret"]["data"]
+    entries = secret if isinstance(secret, dict) else {k: v for e in secret for k, v in e.items()}
+    added = {k: v for k, v in entries.items() if str(k).startswith("audit-")}
+    assert added and all(isinstance(v, dict) and set(v) == {"in"} for v in added.values())
+    assert all(int(v["in"].split()[0]) > 100 for v in added.values())  # (the large lists)
+    assert list((package / "data/secret").glob("*audit-1.ans"))  # (generated, answered)
+    capsys.readouterr()
+    assert verify(["-q", str(package)]) == 0
