@@ -140,7 +140,8 @@ class Node:
     node_id: str
     actor: Any
     slots: int  # batches it grades at once
-    local: Any  # ObjectRef of has_dataset(), then its value (see Cluster._ready)
+    started: Any  # ObjectRef of its has_dataset(): the actor is up when it resolves
+    local: bool = False  # whether it reads the dataset itself (see Cluster._ready)
     running: int = 0
     graded: int = 0  # completions whose results came back from it
 
@@ -190,7 +191,7 @@ class Cluster:
         """The node's actor up (and whether it reads the dataset itself), or the one
         line saying why the node cannot grade; a node lost meanwhile is left out."""
         try:
-            node.local = bool(self.ray.get(node.local, timeout=300))
+            node.local = bool(self.ray.get(node.started, timeout=300))
         except self.ray.exceptions.RayError as exc:  # (its actor could not start there)
             said = [line for line in str(exc).splitlines() if CHECK in line]
             if said:
@@ -217,10 +218,6 @@ class Cluster:
         self.gone.add(node_id)
         self.home = {pid: nid for pid, nid in self.home.items() if nid != node_id}
 
-    @property
-    def slots(self) -> int:
-        return sum(n.slots for n in self.nodes.values())
-
     def place(self, pid: str) -> Node | None:
         """The node for a batch of ``pid``: its home while it has room, else the one
         with the most room; None when every node is full."""
@@ -236,7 +233,7 @@ class Cluster:
 
     def parts(self) -> list[tuple[str, bool, int]]:
         every = [*self.nodes.values(), *self.left]
-        return [(n.node_id[:8], n.local is True, n.graded) for n in every if n.graded]
+        return [(n.node_id[:8], n.local, n.graded) for n in every if n.graded]
 
     def close(self) -> None:
         closing = [n.actor.close.remote() for n in self.nodes.values()]
