@@ -10,12 +10,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from problemtools_py import jailfiles
 from problemtools_py.generate import DEFAULT_SECONDS
 from problemtools_py.generate.plan import CASE_EXTENSIONS, CaseRule, Command
 from problemtools_py.generate.programs import GENERATORS, Programs
 from problemtools_py.judge.buildfiles import bounded_dir
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.execute import case_files, read_untrusted, run_program
+from problemtools_py.judge.execute import case_files, run_program
 from problemtools_py.judge.transcript import run_transcript
 from problemtools_py.judge.validators import CustomValidator
 from problemtools_py.once import OnceEach
@@ -218,7 +219,7 @@ class CaseMaker:
                 files = {
                     ext: data
                     for ext in CASE_EXTENSIONS
-                    if (data := read_untrusted(scratch / f"testcase{ext}", FILE_CAP)) is not None
+                    if (data := jailfiles.read(scratch, f"testcase{ext}", FILE_CAP)) is not None
                 }
             if ".in" not in files:
                 files[".in"] = stdout.read_bytes()

@@ -15,15 +15,14 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
-import os
 import posixpath
 import shutil
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from problemtools_py import jailfiles
 from problemtools_py.grading.compiled import place_program
 from problemtools_py.grading.sessions import Sessions
 from problemtools_py.grading.testrun import RunLimits, TestRun
@@ -132,35 +131,11 @@ def fetch(work: Path, names: tuple[str, ...]) -> dict[str, bytes]:
     found: dict[str, bytes] = {}
     room = FETCH_BYTES
     for name in names:
-        data = _read_beneath(work, name, room)
+        data = jailfiles.read(work, name, room)
         if data is not None:
             found[name] = data
             room -= len(data)
     return found
-
-
-def _read_beneath(root: Path, name: str, cap: int) -> bytes | None:
-    """The file ``name`` below ``root`` when every step is a real directory and the last
-    a regular file of at most ``cap`` bytes, opened without following any link."""
-    parts = name.split("/")
-    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
-    fds: list[int] = []
-    try:
-        fds.append(os.open(root, flags | os.O_DIRECTORY))
-        for part in parts[:-1]:
-            fds.append(os.open(part, flags | os.O_DIRECTORY, dir_fd=fds[-1]))
-        fds.append(os.open(parts[-1], flags | os.O_NONBLOCK, dir_fd=fds[-1]))
-        info = os.fstat(fds[-1])
-        if not stat.S_ISREG(info.st_mode) or info.st_size > cap:
-            return None
-        with os.fdopen(os.dup(fds[-1]), "rb") as handle:
-            data = handle.read(cap + 1)
-        return data if len(data) <= cap else None
-    except OSError:
-        return None
-    finally:
-        for fd in fds:
-            os.close(fd)
 
 
 def encoded(found: dict[str, bytes]) -> dict[str, str]:

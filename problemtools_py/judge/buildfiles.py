@@ -55,20 +55,6 @@ def tree(root: Path) -> list[Path]:
     return paths
 
 
-def write_new(path: Path, data: bytes) -> None:
-    """Write a judge file into a directory a program could write to: whatever the program
-    left under that name (a symlink to a judge file, say) is removed first, never followed."""
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass
-    except IsADirectoryError:
-        shutil.rmtree(path)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-
-
 def publish(work: Path) -> None:
     """Make a build readable (and its programs runnable) by everyone, the sandbox user too."""
     for path in tree(work):

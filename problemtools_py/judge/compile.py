@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from problemtools_py import jailfiles
 from problemtools_py.cachedir import cache_root
 from problemtools_py.digests import digest
 from problemtools_py.judge import buildcache, buildfiles, javacds, pch
@@ -222,7 +223,7 @@ class Builder:
                 "inprocess": language.inprocess,
                 "tools": list(language.binds),
             }
-            buildfiles.write_new(out / "build.json", json.dumps(info).encode())
+            jailfiles.write_new(out / "build.json", json.dumps(info).encode())
             buildfiles.publish(out)
             try:
                 out.rename(final)

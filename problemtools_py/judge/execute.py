@@ -3,8 +3,6 @@ the versions match, in the sandbox server's own warm interpreter."""
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -45,20 +43,6 @@ def run_program(
         watch=watch,
         cwd=cwd,
     )
-
-
-def read_untrusted(path: Path | str, cap: int) -> bytes | None:
-    """A file a sandboxed program wrote: its bytes when it is a regular file of at most
-    ``cap`` bytes, opened without following a link; else None."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > cap:
-            return None
-        return handle.read(cap + 1)
 
 
 def case_files(folder: Path, given: bytes, answer: bytes) -> tuple[Path, Path]:

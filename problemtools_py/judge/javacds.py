@@ -115,8 +115,8 @@ def _find_or_make(real: str, options: tuple[str, ...], make: bool) -> Path | Non
             return None
         directory.mkdir(parents=True, exist_ok=True)
         directory.chmod(0o755)  # (bound into jails, read by the sandbox's user)
-        with tempfile.TemporaryDirectory(dir=directory, prefix=".make-") as scratch:
-            made = _make(real, options, Path(scratch))
+        with tempfile.TemporaryDirectory(dir=directory, prefix=".make-") as probe_dir:
+            made = _make(real, options, Path(probe_dir))
             if made is None:
                 return None
             made.chmod(0o644)
@@ -137,23 +137,24 @@ def _sweep(directory: Path, place: str, final: Path) -> None:
                 old.unlink()
 
 
-def _make(real: str, options: tuple[str, ...], scratch: Path) -> Path | None:
-    """Dump javac's classes into an archive in ``scratch``, then check that a javac maps
+def _make(real: str, options: tuple[str, ...], probe_dir: Path) -> Path | None:
+    """Dump javac's classes into an archive in ``probe_dir``, then check that a javac maps
     it and compiles as it should."""
-    source = scratch / "Probe.java"
+    source = probe_dir / "Probe.java"
     source.write_text(_PROBE)
-    made = scratch / "javac.jsa"
-    dump = [real, *options, f"-J-XX:ArchiveClassesAtExit={made}", "-d", str(scratch), str(source)]
+    made = probe_dir / "javac.jsa"
+    dump = [real, *options, f"-J-XX:ArchiveClassesAtExit={made}", "-d", str(probe_dir), str(source)]
     check = [real, *options, f"-J-XX:SharedArchiveFile={made}", "-J-Xshare:on",
-             "-d", str(scratch / "out"), str(source)]  # fmt: skip
+             "-d", str(probe_dir / "out"), str(source)]  # fmt: skip
     for argv in (dump, check):
         try:
             # (in the sandbox's environment, as compilations run: never the judge's
             # JAVA_TOOL_OPTIONS and the like, which would dump another archive)
             done = subprocess.run(argv, capture_output=True, timeout=120, check=False,
-                                  stdin=subprocess.DEVNULL, cwd=scratch, env=dict(ENV))  # fmt: skip
+                                  stdin=subprocess.DEVNULL, cwd=probe_dir,
+                                  env=dict(ENV))  # fmt: skip
         except (OSError, subprocess.TimeoutExpired):
             return None
         if done.returncode != 0 or not made.is_file():
             return None
-    return made if (scratch / "out" / "Probe.class").is_file() else None
+    return made if (probe_dir / "out" / "Probe.class").is_file() else None

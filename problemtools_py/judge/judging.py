@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
+from problemtools_py import jailfiles
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.held import HeldJail, HeldValidator
 from problemtools_py.judge.validators import (
+    NEXTPASS,
     WRONG_ANSWER,
     CustomValidator,
     DatasetValidator,
@@ -120,7 +121,8 @@ class CaseJudge:
                     number,
                 )
             stdin = work / f"pass{number + 1}.in"
-            shutil.move(validation.nextpass, stdin)
+            jailfiles.write_new(stdin, validation.nextpass)  # (a copy: no name moved)
+            jailfiles.remove(feedback, NEXTPASS)  # (the rest stays: a validator's state)
         assert run is not None
         return self._verdict(exe, run, validation, cpu, number)
 

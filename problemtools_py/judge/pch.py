@@ -129,11 +129,11 @@ def _stat(path: str) -> str:
     return f"{path} {st.st_ino} {st.st_size} {st.st_mtime_ns}"
 
 
-def _key(real: str, flags: tuple[str, ...], header: str, scratch: Path) -> tuple[str, str] | None:
+def _key(real: str, flags: tuple[str, ...], header: str, probe_dir: Path) -> tuple[str, str] | None:
     """(the compiler, options and header's part of the name, the files' part), or None."""
-    (scratch / "h.h").write_text(_SOURCE.format(header=header))
-    cc1plus = _run([real, "-print-prog-name=cc1plus"], scratch)
-    deps = _run([real, *flags, "-x", "c++", "-M", "h.h"], scratch)
+    (probe_dir / "h.h").write_text(_SOURCE.format(header=header))
+    cc1plus = _run([real, "-print-prog-name=cc1plus"], probe_dir)
+    deps = _run([real, *flags, "-x", "c++", "-M", "h.h"], probe_dir)
     if cc1plus is None or deps is None or deps.returncode != 0:
         return None
     tool = os.path.realpath(cc1plus.stdout.decode().strip())
@@ -157,8 +157,8 @@ def _find_or_make(real: str, flags: tuple[str, ...], header: str, make: bool) ->
             return None  # (nothing to find: not even the ~60 ms of asking g++ its key)
         base.mkdir(parents=True, exist_ok=True)
         base.chmod(0o755)  # (bound into jails, read by the sandbox's user)
-        with tempfile.TemporaryDirectory(dir=base, prefix=".make-") as scratch:
-            key = _key(real, flags, header, Path(scratch))
+        with tempfile.TemporaryDirectory(dir=base, prefix=".make-") as probe_dir:
+            key = _key(real, flags, header, Path(probe_dir))
             if key is None:
                 return None
             final = base / f"{key[0]}-{key[1]}"
@@ -166,7 +166,7 @@ def _find_or_make(real: str, flags: tuple[str, ...], header: str, make: bool) ->
                 return final if _forwarding(final, header) else None
             if not make or shutil.disk_usage(base).free < ROOM + SIZE:
                 return None
-            made = _make(real, flags, header, Path(scratch))
+            made = _make(real, flags, header, Path(probe_dir))
             if made is None:
                 return None
             try:
@@ -194,12 +194,12 @@ def _forwarding(final: Path, header: str) -> bool:
         return False
 
 
-def _make(real: str, flags: tuple[str, ...], header: str, scratch: Path) -> Path | None:
-    """The state, in a directory of its own in ``scratch`` (readable by everyone)."""
-    out = scratch / "out"
+def _make(real: str, flags: tuple[str, ...], header: str, probe_dir: Path) -> Path | None:
+    """The state, in a directory of its own in ``probe_dir`` (readable by everyone)."""
+    out = probe_dir / "out"
     made = out / state(header)
     made.parent.mkdir(parents=True)
-    done = _run([real, *flags, "-x", "c++-header", "h.h", "-o", str(made)], scratch)
+    done = _run([real, *flags, "-x", "c++-header", "h.h", "-o", str(made)], probe_dir)
     if done is None or done.returncode != 0 or not made.is_file():
         return None
     forward = out / header

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from problemtools_py import jailfiles
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.judging import interactive_verdict, run_limits
@@ -112,7 +112,7 @@ def run_transcript(
         if verdict is not Verdict.AC or validation.nextpass is None or number == passes:
             break
         stdin = work / f"pass{number + 1}.in"
-        shutil.move(validation.nextpass, stdin)
+        jailfiles.write_new(stdin, validation.nextpass)  # (a copy: no name moved)
     return Transcript(verdict, message, _text(chunks), number)
 
 

@@ -3,13 +3,12 @@ programs called as ``validator input answer feedback_dir/ [args] < team_output``
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from problemtools_py import jailfiles
 from problemtools_py.judge import python2
 from problemtools_py.judge.comparators import (
     DefaultFlags,
@@ -26,6 +25,7 @@ from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxE
 from problemtools_py.verdicts import Verdict
 
 FEEDBACK_CAP = 64 << 10
+NEXTPASS = "nextpass.in"  # multi-pass: the next pass's input, in the feedback directory
 ACCEPTED, WRONG_ANSWER = 42, 43  # an output validator's exit codes
 _NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*\Z")
 
@@ -38,7 +38,7 @@ class Validation:
     judgemessage: str = ""
     teammessage: str = ""
     score: float | None = None
-    nextpass: Path | None = None  # multi-pass: the next pass's input
+    nextpass: bytes | None = None  # multi-pass: the next pass's input (copied out)
     multiplier: float | None = None  # 2023-07 and later: score_multiplier.txt
     error: str = ""  # why it is JE
     # interactive: the validator rejected before the submission was done, so the verdict
@@ -47,23 +47,13 @@ class Validation:
 
 
 def read_feedback(feedback_dir: Path, name: str, cap: int = FEEDBACK_CAP) -> str | None:
-    """A feedback file the validator (a program we do not trust) wrote: never a symlink,
-    never more than ``cap`` bytes."""
-    try:
-        fd = os.open(feedback_dir / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except (FileNotFoundError, OSError):
-        return None
-    try:
-        if not os.path.isfile(f"/proc/self/fd/{fd}"):
-            return None
-        return os.read(fd, cap).decode("utf-8", "replace")
-    finally:
-        os.close(fd)
+    """A feedback file the validator (a program we do not trust) wrote: never through a
+    link, never more than ``cap`` bytes (see jailfiles)."""
+    return jailfiles.read_text(feedback_dir, name, cap)
 
 
 def fresh_feedback_dir(path: Path) -> Path:
-    if path.exists():
-        shutil.rmtree(path)
+    jailfiles.remove_tree(path)
     path.mkdir(parents=True)
     path.chmod(0o777)  # (for whichever sandbox's user the validator runs as)
     return path
@@ -92,10 +82,9 @@ class DefaultValidator:
         if result.accepted:
             return Validation(Verdict.AC)
         if feedback_dir is not None:
-            (feedback_dir / "judgemessage.txt").write_text(result.message + "\n")
-            (feedback_dir / "diffposition.txt").write_text(
-                f"{result.judge_position} {result.team_position}\n"
-            )
+            jailfiles.write_new(feedback_dir / "judgemessage.txt", f"{result.message}\n".encode())
+            where = f"{result.judge_position} {result.team_position}\n"
+            jailfiles.write_new(feedback_dir / "diffposition.txt", where.encode())
         return Validation(Verdict.WA, judgemessage=result.message)
 
 
@@ -188,20 +177,20 @@ class CustomValidator:
         score = parse_score(raw_score)
         raw_multiplier = read_feedback(feedback_dir, "score_multiplier.txt")
         multiplier = parse_score(raw_multiplier)
-        nextpass = feedback_dir / "nextpass.in"
-        has_next = os.path.lexists(nextpass)
+        has_next = jailfiles.present(feedback_dir, NEXTPASS)
         problem = self._feedback_problem(verdict, raw_score, score, has_next) or (
             self._multiplier_problem(verdict, raw_multiplier, multiplier)
         )
+        nextpass = jailfiles.read(feedback_dir, NEXTPASS, self.limits.file_bytes)
+        if has_next and nextpass is None and not problem:
+            problem = (
+                f"{self.kind} left a {NEXTPASS} that is not a regular file of at most "
+                f"{self.limits.file_bytes} bytes (a link, a FIFO, a directory?)"
+            )
         if problem:
             return Validation(Verdict.JE, judgemessage, teammessage, error=problem)
         return Validation(
-            verdict,
-            judgemessage,
-            teammessage,
-            score,
-            nextpass if has_next else None,
-            multiplier=multiplier,
+            verdict, judgemessage, teammessage, score, nextpass, multiplier=multiplier
         )
 
     def _multiplier_problem(

@@ -71,10 +71,10 @@ def _is_recent(python: str) -> bool:
     recent = probe.stdout.strip() == "True"
     with contextlib.suppress(OSError):  # (written whole: another process may be reading)
         memo.parent.mkdir(parents=True, exist_ok=True)
-        fd, scratch = tempfile.mkstemp(dir=memo.parent)
+        fd, staged = tempfile.mkstemp(dir=memo.parent)
         with os.fdopen(fd, "w") as handle:
             handle.write("1" if recent else "0")
-        os.replace(scratch, memo)
+        os.replace(staged, memo)
     return recent
 
 

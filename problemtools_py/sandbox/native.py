@@ -53,17 +53,17 @@ def _build() -> str | None:
         return str(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, scratch = tempfile.mkstemp(dir=target.parent, prefix=".leanloop-", suffix=".so")
+        fd, staged = tempfile.mkstemp(dir=target.parent, prefix=".leanloop-", suffix=".so")
         os.close(fd)
         # (in the sandbox's environment: a CPATH of the judge's would shadow its headers,
         # and the build is kept for every later run)
-        argv = [compiler, "-O2", "-shared", "-fPIC", "-o", scratch, str(SOURCE)]
+        argv = [compiler, "-O2", "-shared", "-fPIC", "-o", staged, str(SOURCE)]
         done = subprocess.run(argv, capture_output=True, timeout=120, check=False, env=dict(ENV))
         if done.returncode != 0:
-            os.unlink(scratch)
+            os.unlink(staged)
             return None
-        os.chmod(scratch, 0o644)
-        os.replace(scratch, target)  # (two builders: the same bytes, either wins)
+        os.chmod(staged, 0o644)
+        os.replace(staged, target)  # (two builders: the same bytes, either wins)
     except (OSError, subprocess.TimeoutExpired):
         return None
     return str(target)

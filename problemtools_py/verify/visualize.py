@@ -9,14 +9,14 @@ arguments with ``output_visualizer_args``, the team output on stdin, images writ
 
 from __future__ import annotations
 
-import os
 import re
 import tempfile
 from pathlib import Path
 
+from problemtools_py import jailfiles
 from problemtools_py.findings import Finding, warning
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.execute import read_untrusted, run_program
+from problemtools_py.judge.execute import run_program
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import SandboxError
@@ -87,12 +87,12 @@ def copy_images(source: Path, into: Path, names: re.Pattern[str]) -> int:
     """Copy the image files a sandboxed program left in ``source`` (regular files only,
     never through a symlink, each at most IMAGE_CAP bytes); how many were copied."""
     copied = 0
-    for entry in sorted(os.scandir(source), key=lambda e: e.name):
-        data = read_untrusted(entry.path, IMAGE_CAP) if names.match(entry.name) else None
+    for name in jailfiles.regular_files(source):
+        data = jailfiles.read(source, name, IMAGE_CAP) if names.match(name) else None
         if data is None:
             continue
         into.mkdir(parents=True, exist_ok=True)
-        (into / entry.name).write_bytes(data)
+        (into / name).write_bytes(data)
         copied += 1
     return copied
 
