@@ -12,6 +12,7 @@ temporary directory and read from there like any package:
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import stat
 from collections.abc import Iterator
@@ -101,46 +102,90 @@ def _prefix(bundle: zipfile.ZipFile, archive: Path) -> str:
 
 
 def _extract(bundle: zipfile.ZipFile, archive: Path, root: Path, prefix: str) -> None:
-    import zipfile
-    import zlib
-
+    """Unpack as data: files and directories first (no link exists yet, so none is written
+    through), every entry below a link entry refused; then the links, each of which must
+    resolve inside the package once all of them are in place (a chain of links checked
+    one at a time, ``x -> y/..`` before ``y -> .``, could leave it)."""
     infos = bundle.infolist()
     if len(infos) > MAX_ENTRIES:
         raise FatalError(f"more than {MAX_ENTRIES} entries", path=archive)
+    entries = _entries(infos, prefix, archive)
+    links = {rel: info for rel, info in entries.items() if _is_link(info)}
+    for rel in entries:
+        above = next((p for p in PurePosixPath(rel).parents if str(p) in links), None)
+        if above is not None:
+            raise FatalError(f"the entry '{entries[rel].filename}' lies below the symlink "
+                             f"'{links[str(above)].filename}'", path=archive)  # fmt: skip
     root.mkdir()
     written = 0
+    for rel, info in entries.items():
+        if rel not in links:
+            with _guarded(info, archive):
+                written += _entry(bundle, info, root / rel, archive, MAX_TOTAL - written)
+    for rel, info in sorted(links.items()):
+        with _guarded(info, archive):
+            _symlink(bundle, info, root / rel, archive)
+    inside = root.resolve()
+    for rel, info in sorted(links.items()):
+        resolved = Path(os.path.realpath(root / rel))
+        if not (resolved == inside or inside in resolved.parents):
+            link = bundle.read(info).decode("utf-8", "replace")
+            raise FatalError(
+                f"the symlink '{info.filename}' -> '{link}' points outside the package",
+                path=archive,
+            )
+
+
+def _entries(
+    infos: list[zipfile.ZipInfo], prefix: str, archive: Path
+) -> dict[str, zipfile.ZipInfo]:
+    """The entries below ``prefix`` by their path in the package; a name twice is refused
+    (which of the two would win is the unpacker's choice, not the author's)."""
+    found: dict[str, zipfile.ZipInfo] = {}
     for info in infos:
         if not info.filename.startswith(prefix):
             continue
         rel = PurePosixPath(info.filename[len(prefix) :])  # (every name was checked first)
         if not rel.parts:
             continue
-        try:
-            written += _entry(bundle, info, root / rel, root, archive, MAX_TOTAL - written)
-        except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError) as exc:
-            # (a damaged entry, an encrypted one, a compression zipfile cannot read)
-            raise FatalError(
-                f"not a readable ZIP archive: entry '{info.filename}': {exc}", path=archive
-            ) from exc
-        except OSError as exc:  # (a file where a directory is, or the other way round)
-            raise FatalError(
-                f"entry '{info.filename}' cannot be unpacked: {exc.strerror or exc}", path=archive
-            ) from exc
+        if str(rel) in found:
+            raise FatalError(f"the entry '{info.filename}' appears twice", path=archive)
+        found[str(rel)] = info
+    return found
+
+
+def _is_link(info: zipfile.ZipInfo) -> bool:
+    return stat.S_ISLNK(info.external_attr >> 16) and not info.is_dir()
+
+
+@contextlib.contextmanager
+def _guarded(info: zipfile.ZipInfo, archive: Path) -> Iterator[None]:
+    """Unpacking one entry: its failures a FatalError naming it."""
+    import zipfile
+    import zlib
+
+    try:
+        yield
+    except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError) as exc:
+        # (a damaged entry, an encrypted one, a compression zipfile cannot read)
+        raise FatalError(
+            f"not a readable ZIP archive: entry '{info.filename}': {exc}", path=archive
+        ) from exc
+    except OSError as exc:  # (a file where a directory is, or the other way round)
+        raise FatalError(
+            f"entry '{info.filename}' cannot be unpacked: {exc.strerror or exc}", path=archive
+        ) from exc
 
 
 def _entry(
-    bundle: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, root: Path, archive: Path,
-    room: int,
-) -> int:  # fmt: skip
-    """Unpack one entry to ``target``; the bytes it wrote (at most ``room``)."""
+    bundle: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, archive: Path, room: int
+) -> int:
+    """Unpack one file or directory to ``target``; the bytes it wrote (at most ``room``)."""
     mode = info.external_attr >> 16
     if info.is_dir():
         target.mkdir(parents=True, exist_ok=True)
         return 0
     target.parent.mkdir(parents=True, exist_ok=True)
-    if stat.S_ISLNK(mode):
-        _symlink(bundle, info, target, root, archive)
-        return 0
     written = 0
     with bundle.open(info) as source, target.open("wb") as out:
         while chunk := source.read(1 << 20):
@@ -160,13 +205,12 @@ def _check_name(name: str, archive: Path) -> None:
         raise FatalError(f"the entry '{name}' would be written outside the package", path=archive)
 
 
-def _symlink(
-    bundle: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, root: Path, archive: Path
-) -> None:
+def _symlink(bundle: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, archive: Path) -> None:
+    """Make one link (checked with the others once all are made: see _extract)."""
     link = bundle.read(info).decode("utf-8", "replace")
-    inside, resolved = root.resolve(), (target.parent / link).resolve()
-    if link.startswith("/") or not (resolved == inside or inside in resolved.parents):
+    if link.startswith("/") or "\0" in link:
         raise FatalError(
             f"the symlink '{info.filename}' -> '{link}' points outside the package", path=archive
         )
+    target.parent.mkdir(parents=True, exist_ok=True)
     target.symlink_to(link)
