@@ -65,6 +65,22 @@ def _hide_site_packages(root: str) -> None:
             mount("tmpfs", root + path, "tmpfs", HIDDEN_FLAGS, "size=4k,nr_inodes=1,mode=755")
 
 
+# What of /proc is the whole machine's, not the jail's, and no contest program needs:
+# /proc/sys (every sysctl: fs/aio-nr, fs/file-nr, fs/inode-nr, kernel/random/boot_id and
+# uuid, kernel/pid_max, ...: counters one jail could move and another read) and
+# /proc/loadavg (the machine's runnable and total tasks). See docs/security.md.
+HIDDEN_PROC_DIRS = ("sys",)
+HIDDEN_PROC_FILES = ("loadavg",)
+
+
+def _hide_machine_counters(root: str) -> None:
+    for name in HIDDEN_PROC_DIRS:
+        mount("tmpfs", f"{root}/proc/{name}", "tmpfs", HIDDEN_FLAGS, "size=4k,nr_inodes=1,mode=555")
+    for name in HIDDEN_PROC_FILES:  # (an empty file: reading it gives nothing)
+        mount("/dev/null", f"{root}/proc/{name}", None, MS_BIND)
+        mount(None, f"{root}/proc/{name}", None, MS_BIND | MS_REMOUNT | HIDDEN_FLAGS)
+
+
 def build_root(spec: RootSpec) -> None:
     """Mount a private root at ``spec.root`` and chroot into it. Must run in a new mount
     and PID namespace (for /proc) as root."""
@@ -94,6 +110,7 @@ def build_root(spec: RootSpec) -> None:
         os.symlink(target, f"{root}/dev/{name}")
     os.makedirs(f"{root}/proc")
     mount("proc", f"{root}/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    _hide_machine_counters(root)
     os.makedirs(f"{root}/tmp", mode=0o1777)
     os.chmod(f"{root}/tmp", 0o1777)
     for bind in spec.binds:

@@ -13,6 +13,11 @@ What is denied, and why a contest program never needs it:
   user is leased again by later sandboxes), System V IPC and POSIX message queues;
 - new namespaces (``unshare``, ``setns``, ``clone`` with a ``CLONE_NEW*`` flag): an
   unprivileged user namespace would hand the program capabilities over its own mounts;
+- machine-wide counters one jail could fill or read: kernel AIO (``io_setup``,
+  ``io_submit``, ``io_getevents``, ``io_pgetevents``, ``io_cancel``, ``io_destroy``):
+  ``/proc/sys/fs/aio-nr`` counts every context on the machine, so one jail could take all
+  of ``aio-max-nr`` or signal another through the count (glibc's ``aio_*`` uses threads,
+  not these calls);
 - kernel attack surface: ``bpf``, ``perf_event_open``, ``userfaultfd``, ``io_uring_*``,
   ``ptrace``, ``process_vm_readv/writev``, ``kcmp``, ``pidfd_getfd``, ``open_by_handle_at``;
 - what only an administrator does: the new mount API (``fsopen``, ``open_tree``...),
@@ -77,6 +82,12 @@ DENIED: dict[str, tuple[int | None, int | None]] = {
     "io_uring_setup": (425, 425),
     "io_uring_enter": (426, 426),
     "io_uring_register": (427, 427),
+    "io_setup": (206, 0),
+    "io_destroy": (207, 1),
+    "io_getevents": (208, 4),
+    "io_submit": (209, 2),
+    "io_cancel": (210, 3),
+    "io_pgetevents": (333, 292),
     "ptrace": (101, 117),
     "process_vm_readv": (310, 270),
     "process_vm_writev": (311, 271),
