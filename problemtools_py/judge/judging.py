@@ -32,6 +32,7 @@ OutputValidator = DefaultValidator | DatasetValidator | CustomValidator
 # whatever it does then). After an accepting validator it runs on under its own limits:
 # spinning after the correct answer is a TLE, as in problemtools.
 INTERACTIVE_GRACE = 1.0
+FLOODED = "the output validator ran out of memory on the submission's output"
 
 
 class ValidationMemo(Protocol):
@@ -314,6 +315,10 @@ def interactive_verdict(
         validator_first = val.first_closed == "own"
     else:  # without jails: exit times
         validator_first = val.ended_at <= sub.ended_at
+    if validation.verdict is Verdict.JE and val.outcome is Outcome.MLE:
+        # what the submission controls is charged to it: a validator it flooded until it
+        # ran out of memory (one unbounded readline) rejects it, never the judge
+        return Validation(Verdict.WA, FLOODED, validation.teammessage, final=True)
     if validation.verdict is Verdict.JE:
         return validation
     if validation.verdict is Verdict.WA and validator_first and reject_first_final:
