@@ -80,12 +80,12 @@ def _suite(ground_truth: Any, fn_name: str | None) -> Suite | None:
     """Inline tests, or None when ``ground_truth`` is a problem id."""
     from problemtools_py.grading.shapes import plain, suite_of
 
-    value = plain(ground_truth)
-    if isinstance(value, str) and not value.strip().startswith(("[", "{")):
-        return None
     try:
+        value = plain(ground_truth)
+        if isinstance(value, str) and not value.strip().startswith(("[", "{")):
+            return None
         return suite_of(value, fn_name)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, RecursionError) as exc:
         raise RewardError(f"ground_truth is no problem id and no tests: {exc}") from None
 
 

@@ -73,10 +73,14 @@ def parse(text: str, tests: int, where: Path, row: int) -> dict[str, object]:
         return FatalError(f"row {row}, column judge_json: {why}", path=where,
                           exit_code=ExitCode.FINDINGS)  # fmt: skip
 
+    if len(text) > MAX_BYTES:
+        raise bad(f"larger than {MAX_BYTES >> 20} MiB")
     try:
         judge = json.loads(text)
     except ValueError as exc:
         raise bad(f"not JSON ({exc})") from None
+    except RecursionError:
+        raise bad("not JSON (nested too deeply)") from None
     if not isinstance(judge, dict) or judge.get("version") != VERSION:
         raise bad(f"not a judge of version {VERSION}")
     cases, files = judge.get("cases"), judge.get("files")

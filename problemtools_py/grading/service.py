@@ -339,8 +339,8 @@ def _suite(tests: object, fn_name: object) -> Suite:
         for given, wanted in suite.tests:
             f"{given}{wanted}".encode()  # (a lone surrogate: 400, see _errors)
         return suite
-    except (ValueError, TypeError) as exc:
-        raise BadRequest(f"tests: {exc}") from None
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise BadRequest(f"tests: {exc or 'nested too deeply'}") from None
 
 
 def _stdio_cases(data: object) -> list[tuple[str, str]]:

@@ -43,16 +43,21 @@ class Suite:
     call: Call | None = None
 
 
-def plain(value: object) -> object:
+MAX_DEPTH = 32  # tests nested deeper are no test shape (and would exhaust the stack)
+
+
+def plain(value: object, depth: int = 0) -> object:
     """numpy arrays and scalars (what ``pd.read_parquet`` gives verl) as lists and numbers,
-    at any depth; everything else as it is."""
+    at any depth up to MAX_DEPTH (deeper: ValueError); everything else as it is."""
+    if depth > MAX_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
     tolist = getattr(value, "tolist", None)
     if callable(tolist) and not isinstance(value, str | bytes):
         value = tolist()
     if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
+        return {str(k): plain(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
+        return [plain(v, depth + 1) for v in value]
     return value
 
 

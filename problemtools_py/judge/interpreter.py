@@ -61,11 +61,32 @@ def find(path: str, option: str = "--python") -> Interpreter:
     if version[0] != 3:
         raise FatalError(f"{option} {path}: Python {version[0]}.{version[1]}; programs are "
                          "Python 3", exit_code=ExitCode.USAGE)  # fmt: skip
-    absolute = str(candidate.absolute())
-    places = {*prefixes, os.path.dirname(absolute), os.path.dirname(os.path.realpath(executable))}
-    outside = _outermost(sorted(p for p in places if not (p + "/").startswith(SYSTEM)))
-    return Interpreter(_inside(absolute), (version[0], version[1]),
-                       tuple((path, _inside(path)) for path in outside))  # fmt: skip
+    # Only what the interpreter reports is bound (its prefixes), never the directory of
+    # the path given: a link there would bind all that lies beside it into every jail.
+    outside = _outermost(sorted(p for p in set(prefixes) if not (p + "/").startswith(SYSTEM)))
+    for place in outside:
+        if _too_wide(place):
+            raise FatalError(f"{option} {path}: its prefix {place} is / or a home directory "
+                             "(every file there would be in every jail); give an interpreter "
+                             "installed in a directory of its own, or a virtual environment",
+                             exit_code=ExitCode.USAGE)  # fmt: skip
+    runs = executable if _within(executable, [*outside, *SYSTEM]) else os.path.realpath(executable)
+    if not _within(runs, [*outside, *SYSTEM]):
+        raise FatalError(f"{option} {path}: its executable {runs} lies outside its prefixes "
+                         f"({', '.join(prefixes)})", exit_code=ExitCode.USAGE)  # fmt: skip
+    return Interpreter(_inside(runs), (version[0], version[1]),
+                       tuple((place, _inside(place)) for place in outside))  # fmt: skip
+
+
+def _within(path: str, places: list[str]) -> bool:
+    return any(path.startswith(p.rstrip("/") + "/") for p in places)
+
+
+def _too_wide(place: str) -> bool:
+    """``/``, a home directory, or a directory holding one."""
+    homes = {os.path.expanduser("~"), "/root", *(str(h) for h in Path("/home").glob("*"))}
+    real = os.path.realpath(place)
+    return real == "/" or any(h == real or h.startswith(real.rstrip("/") + "/") for h in homes)
 
 
 def _inside(path: str) -> str:
