@@ -107,6 +107,7 @@ async def _serve(grader: Grader, args: argparse.Namespace, workers: Workers | No
 
     from aiohttp import web
 
+    from problemtools_py.grading.connections import GuardedSite
     from problemtools_py.grading.service import Service
 
     service = Service(grader, args.queue, args.time_limit, workers)
@@ -123,7 +124,8 @@ async def _serve(grader: Grader, args: argparse.Namespace, workers: Workers | No
         shared = args.replica > 0  # (one of --replicas: the port shared, and one alone)
         ports = [args.port, args.port + args.replica] if shared else [args.port]
         for port in ports:
-            site = web.TCPSite(runner, args.host, port, reuse_port=shared and port == args.port)
+            site = GuardedSite(runner, service.connections, args.host, port,
+                               reuse_port=shared and port == args.port)  # fmt: skip
             try:
                 await site.start()
             except OSError as exc:

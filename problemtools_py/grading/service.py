@@ -14,7 +14,10 @@ wait, a new one gets ``504`` (SandboxFusion's endpoints) or ``503`` (ours) with
 ``Retry-After``. Bodies over ``MAX_BODY`` bytes get ``413``; a body that is no valid
 request (a field of the wrong type, a time over ``MAX_SECONDS``, a lone surrogate, JSON
 nested too deeply, a body not sent within ``body_seconds``) gets ``400`` with a JSON
-``error``. Grading runs in threads on one shared :class:`Grader`;
+``error``; so does a /grade list of more than ``MAX_ITEMS`` items. A list's items enter
+the workers ``jobs`` at a time (a request behind it waits for a few of them, not all), and
+connections are bounded and idle ones closed (grading.connections). Grading runs in
+threads on one shared :class:`Grader`;
 shutting down finishes what runs and closes every sandbox."""
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from aiohttp import web
 from problemtools_py.errors import FatalError
 from problemtools_py.grading import fusion, runfiles
 from problemtools_py.grading.backends import LocalWorkers, Work, Workers, grade_or_unknown
+from problemtools_py.grading.connections import Connections, connection_cap
 from problemtools_py.grading.extract import PYTHON2_NAMES, language_named
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.metrics import Metrics
@@ -40,6 +44,7 @@ from problemtools_py.grading.shapes import Suite, suite_of
 from problemtools_py.grading.testrun import RunLimits
 
 MAX_BODY = 16 << 20
+MAX_ITEMS = 4096  # items of one /grade list
 BODY_SECONDS = 30.0  # a body announced and not sent is given up after this long
 FUSION_PATHS = ("/run_code", "/submit")
 ADMITTED = ("/grade", *FUSION_PATHS)
@@ -73,9 +78,11 @@ class Service:
         self.metrics = Metrics()
         self.body_seconds = BODY_SECONDS
         self.replica = 0  # (gradeserver --replicas: which one this is)
+        self.connections = Connections(connection_cap())
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._errors])
+        app = web.Application(client_max_size=MAX_BODY,
+                              middlewares=[self.connections.middleware, self._errors])  # fmt: skip
         app.add_routes([
             web.get("/health", self.health),
             web.get("/metrics", self.prometheus),
@@ -182,8 +189,17 @@ class Service:
         items = body if isinstance(body, list) else [body]
         if not items or not all(isinstance(i, dict) for i in items):
             raise BadRequest("a JSON object, or a list of them, is expected")
-        jobs = [self._grade_one(item) for item in items]
-        results = await asyncio.gather(*jobs)
+        if len(items) > MAX_ITEMS:
+            raise BadRequest(f"at most {MAX_ITEMS} items a request (this has {len(items)})")
+        # A list's items enter the workers' queue ``jobs`` at a time, so that a request
+        # arriving behind a long list waits for a few of its items, never for all of them.
+        window = asyncio.Semaphore(self.jobs)
+
+        async def one(item: dict[str, Any]) -> dict[str, Any]:
+            async with window:
+                return await self._grade_one(item)
+
+        results = await asyncio.gather(*(one(item) for item in items))
         answer = results if isinstance(body, list) else results[0]
         # (each says why: an id the source lacks, or a package it serves without a reward)
         unknown = sorted(
