@@ -65,18 +65,26 @@ def _hide_site_packages(root: str) -> None:
             mount("tmpfs", root + path, "tmpfs", HIDDEN_FLAGS, "size=4k,nr_inodes=1,mode=755")
 
 
-# What of /proc is the whole machine's, not the jail's, and no contest program needs:
+# What of /proc is the whole machine's, not the jail's, and no contest program needs
+# (counters one jail could move and another read; docs/security.md lists them all):
 # /proc/sys (every sysctl: fs/aio-nr, fs/file-nr, fs/inode-nr, kernel/random/boot_id and
-# uuid, kernel/pid_max, ...: counters one jail could move and another read) and
-# /proc/loadavg (the machine's runnable and total tasks). See docs/security.md.
-HIDDEN_PROC_DIRS = ("sys",)
-HIDDEN_PROC_FILES = ("loadavg",)
+# uuid, kernel/pid_max, ...), System V IPC's tables, the machine's load, and its memory,
+# interrupt, disk, lock and key accounting. What runtimes read (meminfo, stat, cpuinfo,
+# uptime, the process's own files) stays.
+HIDDEN_PROC_DIRS = ("sys", "sysvipc")
+HIDDEN_PROC_FILES = ("loadavg", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo",
+                     "interrupts", "softirqs", "diskstats", "schedstat", "locks",
+                     "key-users")  # fmt: skip
 
 
 def _hide_machine_counters(root: str) -> None:
     for name in HIDDEN_PROC_DIRS:
+        if not os.path.isdir(f"{root}/proc/{name}"):
+            continue
         mount("tmpfs", f"{root}/proc/{name}", "tmpfs", HIDDEN_FLAGS, "size=4k,nr_inodes=1,mode=555")
-    for name in HIDDEN_PROC_FILES:  # (an empty file: reading it gives nothing)
+    for name in HIDDEN_PROC_FILES:  # (a device node on a nodev mount: never opened)
+        if not os.path.exists(f"{root}/proc/{name}"):
+            continue
         mount("/dev/null", f"{root}/proc/{name}", None, MS_BIND)
         mount(None, f"{root}/proc/{name}", None, MS_BIND | MS_REMOUNT | HIDDEN_FLAGS)
 
