@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import re
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -133,3 +137,96 @@ def processes_of(user: tuple[int, int]) -> list[str]:
     from problemtools_py.sandbox import identity
 
     return _described([pid for pid, uid in identity.processes().items() if uid == user[0]])
+
+
+# -- each test owns its process state (issue 63) -------------------------------------------
+# What a test leaves changed in the test process is inherited by every program a later test
+# starts: a SIGINT left ignored makes a later Ctrl-C test's child ignore it and a python3
+# reference run end otherwise than the jail (which resets dispositions). So each test's
+# changes to signal dispositions, the signal mask, the environment, the working directory,
+# the umask and the resource limits are undone after it, and listed at the end of the run.
+_SIGNALS = [s for s in signal.valid_signals() if s not in (signal.SIGKILL, signal.SIGSTOP)]
+_LIMITS = [getattr(resource, n) for n in ("RLIMIT_NOFILE", "RLIMIT_NPROC", "RLIMIT_STACK",
+                                          "RLIMIT_CORE", "RLIMIT_AS", "RLIMIT_CPU")]  # fmt: skip
+_changed: list[str] = []
+
+
+def _process_state() -> dict[str, object]:
+    return {
+        "signals": {s: signal.getsignal(s) for s in _SIGNALS},
+        "mask": signal.pthread_sigmask(signal.SIG_BLOCK, []),
+        "environ": dict(os.environ),
+        "cwd": os.getcwd(),
+        "umask": os.umask(os.umask(0o022)),
+        "limits": {n: resource.getrlimit(n) for n in _LIMITS},
+    }
+
+
+def _restore(before: dict[str, object]) -> None:
+    signals = before["signals"]
+    assert isinstance(signals, dict)
+    if threading.current_thread() is threading.main_thread():
+        for number, action in signals.items():
+            if signal.getsignal(number) != action and action is not None:
+                signal.signal(number, action)
+        mask = before["mask"]
+        assert isinstance(mask, set)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    environ = before["environ"]
+    assert isinstance(environ, dict)
+    os.environ.clear()
+    os.environ.update(environ)
+    os.chdir(str(before["cwd"]))
+    umask = before["umask"]
+    assert isinstance(umask, int)
+    os.umask(umask)
+    limits = before["limits"]
+    assert isinstance(limits, dict)
+    for number, value in limits.items():
+        with contextlib.suppress(ValueError, OSError):  # (a hard limit lowered stays so)
+            resource.setrlimit(number, value)
+
+
+@pytest.fixture(autouse=True)
+def _owns_its_process_state(request: pytest.FixtureRequest) -> Iterator[None]:
+    before = _process_state()
+    yield
+    after = _process_state()
+    if after != before:
+        what = sorted(key for key in before if before[key] != after[key])
+        _changed.append(f"{request.node.nodeid}: {', '.join(what)}")
+        _restore(before)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _changed:
+        terminalreporter.write_line(f"process state changed by {len(_changed)} tests (undone "
+                                    "after each):")  # fmt: skip
+        for line in _changed:
+            terminalreporter.write_line(f"  {line}")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--shuffle", type=int, default=None, metavar="SEED",
+                     help="run the modules in a random order, and each module's tests in a "
+                          "random order, drawn from SEED (to find tests that depend on "
+                          "what ran before them)")  # fmt: skip
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    seed = config.getoption("--shuffle")
+    if seed is None:
+        return
+    import random
+
+    draw = random.Random(seed)
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:  # (a module's tests kept together: its fixtures are made once)
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    order = list(modules)
+    draw.shuffle(order)
+    items[:] = []
+    for name in order:
+        tests = modules[name]
+        draw.shuffle(tests)
+        items.extend(tests)
