@@ -146,6 +146,22 @@ def processes_of(user: tuple[int, int]) -> list[str]:
 # changes to signal dispositions, the signal mask, the environment, the working directory,
 # the umask and the resource limits are undone after it, and listed at the end of the run.
 _SIGNALS = [s for s in signal.valid_signals() if s not in (signal.SIGKILL, signal.SIGSTOP)]
+
+
+def _as_from_a_terminal() -> None:
+    """The dispositions a command started from a terminal has. A suite started as a
+    script's background job (``pytest &`` in a non-interactive shell, a CI runner's
+    wrapper) inherits SIGINT and SIGQUIT ignored, and SIG_IGN survives exec: every python3
+    reference run and every child a Ctrl-C test signals would ignore SIGINT too (the
+    cause of issue 63's 13 failures; `timeout` hides it, as it resets them)."""
+    for number in _SIGNALS:
+        if number != signal.SIGPIPE and signal.getsignal(number) == signal.SIG_IGN:
+            default = signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL
+            signal.signal(number, default)
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+
+
+_as_from_a_terminal()
 _LIMITS = [getattr(resource, n) for n in ("RLIMIT_NOFILE", "RLIMIT_NPROC", "RLIMIT_STACK",
                                           "RLIMIT_CORE", "RLIMIT_AS", "RLIMIT_CPU")]  # fmt: skip
 _changed: list[str] = []
