@@ -171,7 +171,7 @@ def _process_state() -> dict[str, object]:
     return {
         "signals": {s: signal.getsignal(s) for s in _SIGNALS},
         "mask": signal.pthread_sigmask(signal.SIG_BLOCK, []),
-        "environ": dict(os.environ),
+        "environ": {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"},
         "cwd": os.getcwd(),
         "umask": os.umask(os.umask(0o022)),
         "limits": {n: resource.getrlimit(n) for n in _LIMITS},
@@ -190,7 +190,8 @@ def _restore(before: dict[str, object]) -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     environ = before["environ"]
     assert isinstance(environ, dict)
-    os.environ.clear()
+    for key in [k for k in os.environ if k not in environ and k != "PYTEST_CURRENT_TEST"]:
+        del os.environ[key]  # (pytest's own record of the running test is left to it)
     os.environ.update(environ)
     os.chdir(str(before["cwd"]))
     umask = before["umask"]
@@ -215,11 +216,19 @@ def _owns_its_process_state(request: pytest.FixtureRequest) -> Iterator[None]:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if _changed:
-        terminalreporter.write_line(f"process state changed by {len(_changed)} tests (undone "
-                                    "after each):")  # fmt: skip
-        for line in _changed:
-            terminalreporter.write_line(f"  {line}")
+    """Which tests left the process state changed (undone after each), by module: a
+    command run in-process installs its Ctrl-C handler, for one."""
+    if not _changed:
+        return
+    modules: dict[tuple[str, str], int] = {}
+    for line in _changed:
+        test, what = line.rsplit(": ", 1)
+        key = (test.split("::")[0], what)
+        modules[key] = modules.get(key, 0) + 1
+    terminalreporter.write_line(f"process state changed by {len(_changed)} tests, undone after "
+                                "each (module: tests, what):")  # fmt: skip
+    for (module, what), count in sorted(modules.items()):
+        terminalreporter.write_line(f"  {module}: {count}, {what}")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
