@@ -104,8 +104,13 @@ def test_a_node_lost_mid_run_has_its_completions_graded_elsewhere(
     run = _ray(nodes, [str(ds), str(source), "-o", str(tmp_path / "ray.jsonl")])
     time.sleep(8)  # (the actors up and grading: 48 x 0.25 s of CPU on 3 CPUs takes longer)
     assert run.poll() is None
+    before = nodes.alive()
     os.kill(nodes.raylet_of("node_w1"), signal.SIGKILL)
-    _, err = run.communicate(timeout=900)
+    try:
+        _, err = run.communicate(timeout=900)
+    finally:  # (the cluster as the other tests of the module know it, whatever their order)
+        nodes.add_worker("node_w1_again", 1, hidden=[ds.parent])
+        nodes.wait_nodes(before)
     assert run.returncode == 0, err
     graded = _graded(tmp_path / "ray.jsonl")
     assert [n for n, _, _ in graded] == list(range(48))  # (each once, in order)
@@ -183,7 +188,11 @@ def test_a_node_that_joins_mid_run_grades_too(
     run = _ray(nodes, [str(ds), str(source), "-o", str(tmp_path / "ray.jsonl")])
     time.sleep(4)
     nodes.add_worker("node_late", 1)
-    _, err = run.communicate(timeout=900)
+    try:
+        _, err = run.communicate(timeout=900)
+    finally:  # (the cluster as the other tests of the module know it, whatever their order)
+        os.kill(nodes.raylet_of("node_late"), signal.SIGKILL)
+        nodes.wait_nodes(before)
     assert run.returncode == 0, err
     assert [n for n, _, _ in _graded(tmp_path / "ray.jsonl")] == list(range(60))
     said = next(line for line in err.splitlines() if "Ray nodes" in line)
