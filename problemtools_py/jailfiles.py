@@ -37,42 +37,52 @@ def _steps(name: str) -> list[str]:
     return parts
 
 
+def _parent(root: Path | str, parts: list[str]) -> int:
+    """A descriptor of the directory holding ``parts[-1]``, reached from ``root`` through
+    real directories only."""
+    fd = os.open(root, _DIR)
+    try:
+        for part in parts[:-1]:
+            new = os.open(part, _DIR, dir_fd=fd)
+            os.close(fd)
+            fd = new
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 @contextmanager
 def _opened(root: Path | str, name: str) -> Iterator[int]:
     """A descriptor of the regular file ``name`` below ``root`` (see the module's text)."""
-    fds: list[int] = []
+    parts = _steps(name)
+    parent = _parent(root, parts)
     try:
-        parts = _steps(name)
-        fds.append(os.open(root, _DIR))
-        for part in parts[:-1]:
-            fds.append(os.open(part, _DIR, dir_fd=fds[-1]))
-        fds.append(os.open(parts[-1], _FILE, dir_fd=fds[-1]))
-        if not stat.S_ISREG(os.fstat(fds[-1]).st_mode):
-            raise Refused(f"{name} is not a regular file")
-        yield fds[-1]
+        fd = os.open(parts[-1], _FILE, dir_fd=parent)
     finally:
-        for fd in fds:
-            os.close(fd)
+        os.close(parent)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Refused(f"{name} is not a regular file")
+        yield fd
+    finally:
+        os.close(fd)
 
 
 def present(root: Path | str, name: str) -> bool:
     """Whether anything (a file, a link, a FIFO...) stands at ``name`` below ``root``."""
     try:
         parts = _steps(name)
-        fd = os.open(root, _DIR)
+        parent = _parent(root, parts)
     except OSError:
         return False
     try:
-        for part in parts[:-1]:
-            new = os.open(part, _DIR, dir_fd=fd)
-            os.close(fd)
-            fd = new
-        os.stat(parts[-1], dir_fd=fd, follow_symlinks=False)
+        os.stat(parts[-1], dir_fd=parent, follow_symlinks=False)
         return True
     except OSError:
         return False
     finally:
-        os.close(fd)
+        os.close(parent)
 
 
 def read(root: Path | str, name: str, cap: int) -> bytes | None:
@@ -102,22 +112,6 @@ def _bounded(fd: int, cap: int) -> bytes:
         if size > cap:  # (it grew after the stat: a program still writing)
             raise Refused(f"larger than {cap} bytes")
     return b"".join(chunks)
-
-
-def copy(root: Path | str, name: str, target: Path, cap: int) -> None:
-    """Copy the regular file ``name`` below ``root`` (at most ``cap`` bytes) to ``target``,
-    a new file of the judge's; raises :class:`Refused` (an ``OSError``) when it cannot."""
-    with _opened(root, name) as fd:
-        if os.fstat(fd).st_size > cap:
-            raise Refused(f"{name} is larger than {cap} bytes")
-        out = _create(target)
-        with os.fdopen(out, "wb") as handle:
-            size = 0
-            while chunk := os.read(fd, CHUNK):
-                size += len(chunk)
-                if size > cap:
-                    raise Refused(f"{name} is larger than {cap} bytes")
-                handle.write(chunk)
 
 
 def _create(path: Path) -> int:
@@ -163,20 +157,15 @@ def remove(root: Path | str, name: str) -> None:
     """Remove whatever stands at ``name`` below ``root`` (a file, a link, a directory
     tree), following no link on the way."""
     parts = _steps(name)
-    fd = os.open(root, _DIR)
+    parent = _parent(root, parts)
     try:
-        for part in parts[:-1]:
-            new = os.open(part, _DIR, dir_fd=fd)
-            os.close(fd)
-            fd = new
-        try:
-            os.unlink(parts[-1], dir_fd=fd)
-        except IsADirectoryError:
-            shutil.rmtree(parts[-1], dir_fd=fd)
-        except FileNotFoundError:
-            pass
+        os.unlink(parts[-1], dir_fd=parent)
+    except IsADirectoryError:
+        shutil.rmtree(parts[-1], dir_fd=parent)
+    except FileNotFoundError:
+        pass
     finally:
-        os.close(fd)
+        os.close(parent)
 
 
 def remove_tree(path: Path) -> None:

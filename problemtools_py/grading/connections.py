@@ -92,8 +92,6 @@ class Connections:
         self.cap = cap
         self.idle_seconds = idle_seconds
         self.open: dict[asyncio.BaseTransport, _State] = {}
-        self.refused = 0
-        self.closed_idle = 0
 
     def factory(self, make: Callable[[], asyncio.Protocol]) -> Callable[[], asyncio.Protocol]:
         """A protocol factory for ``loop.create_server``: ``make()``'s protocols, watched."""
@@ -102,7 +100,6 @@ class Connections:
     def accept(self, transport: asyncio.BaseTransport) -> bool:
         """Whether a new connection is taken (else answered 503 and closed)."""
         if len(self.open) >= self.cap:
-            self.refused += 1
             if isinstance(transport, asyncio.WriteTransport):
                 transport.write(BUSY)
             transport.close()
@@ -127,7 +124,6 @@ class Connections:
         if state is None:
             return
         if state.running == 0 and state.started == state.seen:
-            self.closed_idle += 1
             transport.close()
             return
         state.seen = state.started

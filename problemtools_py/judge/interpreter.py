@@ -70,8 +70,9 @@ def find(path: str, option: str = "--python") -> Interpreter:
                              "(every file there would be in every jail); give an interpreter "
                              "installed in a directory of its own, or a virtual environment",
                              exit_code=ExitCode.USAGE)  # fmt: skip
-    runs = executable if _within(executable, [*outside, *SYSTEM]) else os.path.realpath(executable)
-    if not _within(runs, [*outside, *SYSTEM]):
+    bound = [*outside, *SYSTEM]
+    runs = executable if _within(executable, bound) else os.path.realpath(executable)
+    if not _within(runs, bound):
         raise FatalError(f"{option} {path}: its executable {runs} lies outside its prefixes "
                          f"({', '.join(prefixes)})", exit_code=ExitCode.USAGE)  # fmt: skip
     return Interpreter(_inside(runs), (version[0], version[1]),

@@ -181,7 +181,9 @@ class CustomValidator:
         problem = self._feedback_problem(verdict, raw_score, score, has_next) or (
             self._multiplier_problem(verdict, raw_multiplier, multiplier)
         )
-        nextpass = jailfiles.read(feedback_dir, NEXTPASS, self.limits.file_bytes)
+        nextpass = (
+            jailfiles.read(feedback_dir, NEXTPASS, self.limits.file_bytes) if has_next else None
+        )
         if has_next and nextpass is None and not problem:
             problem = (
                 f"{self.kind} left a {NEXTPASS} that is not a regular file of at most "
