@@ -66,7 +66,9 @@ class RayNodes:
                 "print(sum(1 for n in ray.nodes() if n['Alive']))")
         out = subprocess.run([sys.executable, "-c", code], env=self.env,
                              capture_output=True, text=True, timeout=120)
-        return int(out.stdout.strip() or 0)
+        # (the count is the last line: Ray may print a node's death above it)
+        counts = [line for line in out.stdout.splitlines() if line.strip().isdigit()]
+        return int(counts[-1]) if counts else 0
 
     def add_user_worker(self, name: str, cpus: int) -> None:
         """A worker node whose Ray runs as nobody (a node without root)."""
