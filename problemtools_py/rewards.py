@@ -96,13 +96,14 @@ def _grader(
     raw: bool,
     languages: tuple[str, ...],
     python: str | None = None,
+    jobs: int | None = None,
 ) -> Grader:
     from problemtools_py.errors import FatalError
     from problemtools_py.grading.grader import Grader
     from problemtools_py.grading.results import Settings
     from problemtools_py.judge.interpreter import find
 
-    key = (dataset, mode, raw, first_n, languages, python)
+    key = (dataset, mode, raw, first_n, languages, python, jobs)
     with _lock:
         found = _graders.get(key)
         if found is None:
@@ -113,7 +114,7 @@ def _grader(
                 raise RewardError(str(exc)) from None
             settings = Settings(raw=raw, reward_mode=mode, first_n=first_n,
                                 languages=languages, python=python)  # fmt: skip
-            found = _graders[key] = Grader(dataset or None, settings)
+            found = _graders[key] = Grader(dataset or None, settings, jobs)
         return found
 
 
@@ -143,7 +144,18 @@ def _options(extra_info: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
         "python": str(merged["python"]) if merged.get("python") else None,
         "fn_name": merged.get("fn_name") if isinstance(merged.get("fn_name"), str) else None,
         "judge_json": str(merged.get("judge_json") or ""),
+        "jobs": _jobs(merged.get("jobs")),
     }
+
+
+def _jobs(value: Any) -> int | None:
+    """Completions this process grades at once (None: every core). Whatever it says, every
+    grader on the machine shares one budget of its cores (see sandbox.cores)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= 1024:
+        raise RewardError(f"jobs must be a whole number in [1, 1024], not {value!r}")
+    return value
 
 
 def _seconds(value: Any) -> float:
@@ -211,6 +223,7 @@ def compute_score(
         options["raw"],
         options["languages"],
         options["python"],
+        options["jobs"],
     )
     _check_language(grader, options)
     language = options["language"]

@@ -274,3 +274,14 @@ def test_call_based_ground_truth_of_apps_and_livecodebench() -> None:
     assert rewards.compute_score("lcb", add, lcb)["score"] == 1.0
     wanting_name = {"inputs": [[1, 2]], "outputs": [[3]]}
     assert rewards.compute_score("x", add, wanting_name, {"fn_name": "add"})["score"] == 1.0
+
+
+def test_jobs_sizes_this_processes_grader_and_a_bad_one_is_the_callers_error() -> None:
+    """verl starts reward.num_workers processes per node: each may size its own grader
+    (the cores are one budget for all of them anyway, see sandbox.cores)."""
+    found = rewards.compute_score("x", ECHO, json.dumps(TESTS), None, jobs=1)
+    assert found["score"] == 1.0
+    assert [g.jobs for key, g in rewards._graders.items() if key[-1] == 1] == [1]
+    for bad in (0, -1, 1.5, True, "2", 100_000):
+        with pytest.raises(rewards.RewardError, match="jobs"):
+            rewards.compute_score("x", ECHO, json.dumps(TESTS), None, jobs=bad)

@@ -95,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-pin",
         dest="pin",
         action="store_false",
-        help="do not pin worker k (and its programs) to core k when the workers take every core",
+        help="do not pin a worker's own thread to the core it leased (its programs stay there)",
     )
     parser.add_argument(
         "--fresh-python",

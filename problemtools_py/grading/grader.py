@@ -12,7 +12,6 @@ completion's ``grader_error`` (no reward), never the end of the batch."""
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
 import threading
 from collections import OrderedDict
@@ -22,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from problemtools_py.cpus import cores_to_pin, usable_cores
+from problemtools_py.cpus import usable_cores
 from problemtools_py.errors import FatalError
 from problemtools_py.grading import callbased, runfiles
 from problemtools_py.grading.compiled import Compiler, place_program, remove
@@ -41,6 +40,7 @@ from problemtools_py.grading.sessions import Sessions
 from problemtools_py.grading.syntax import SyntaxCheck
 from problemtools_py.grading.testrun import Cancelled, RunLimits, TestRun
 from problemtools_py.judge import python2
+from problemtools_py.sandbox import cores
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import RunResult
 from problemtools_py.window import ordered_window
@@ -75,8 +75,7 @@ class Grader:
         self._cache: OrderedDict[str, Fetched] = OrderedDict()
         self._judges: Judges | None = None  # problems graded by their own judge
         self._fetch_lock = threading.Lock()
-        self._cores = cores_to_pin(self.settings.pin, self.jobs)
-        self._worker = threading.local()  # .core: the core of a grade_many worker thread
+        self._worker = threading.local()  # .cancel: a grade_many worker's stop
         self._built: Compiler | None = None  # other languages' compiler, made when needed
         # Each worker's sandbox and jail start now, while the source is opened (pyarrow's
         # import and the dataset's metadata: 0.2 s that a batch of 80 used to wait twice)
@@ -137,38 +136,35 @@ class Grader:
                 self._cache.popitem(last=False)
         return found
 
-    def _start_worker(self, index: Iterator[int]) -> None:
-        """A grade_many thread: take the next core (see _on_core)."""
-        if self._cores:
-            with self._lock:
-                self._worker.core = self._cores[next(index) % len(self._cores)]
-
     @contextmanager
-    def _on_core(self) -> Iterator[None]:
-        """While a grade_many thread runs a completion's tests, it runs on its core (its
-        jail and programs follow: each lean request names it). Only then: threads started
+    def _on_core(self, shared: bool = False) -> Iterator[None]:
+        """A core of the node's budget leased for what the block runs (see sandbox.cores:
+        its programs may use no other; ``shared``: wall-clock runs, which share it), and
+        this thread pinned there meanwhile (with ``Settings.pin``): the jail, its programs
+        and the thread reading their results on one core. Only meanwhile: threads started
         elsewhere in this thread (a Parquet reader's pool, say) would inherit the pin and
         keep it for the trainer's later work."""
-        core: int | None = getattr(self._worker, "core", None)
-        before: set[int] | None = None
-        if core is not None:
+        with cores.leased(shared) as core:
+            before: set[int] | None = None
+            if core is not None and self.settings.pin:
+                try:
+                    before = os.sched_getaffinity(0)
+                    os.sched_setaffinity(0, {core})  # this thread only
+                except OSError:
+                    before = None
             try:
-                before = os.sched_getaffinity(0)
-                os.sched_setaffinity(0, {core})  # this thread only
-            except OSError:
-                before = None
-        try:
-            yield
-        finally:
-            if before is not None:
-                with contextlib.suppress(OSError):
-                    os.sched_setaffinity(0, before)
+                yield
+            finally:
+                if before is not None:
+                    with contextlib.suppress(OSError):
+                        os.sched_setaffinity(0, before)
 
     def grade(self, problem_id: str, completion: str, language: str | None = None) -> GradeResult:
         found = self._problem(problem_id)
-        if found.judge_json:  # graded by the problem's own judge (see grading.judged)
-            return self.grade_by_judge(problem_id, found, completion, language)
-        return self.grade_tests(found.tests, found.time_limit, completion, language)
+        with self._on_core():  # (its build too: see _on_core)
+            if found.judge_json:  # graded by the problem's own judge (see grading.judged)
+                return self.grade_by_judge(problem_id, found, completion, language)
+            return self.grade_tests(found.tests, found.time_limit, completion, language)
 
     def grade_by_judge(
         self, key: str, found: Fetched, completion: str, language: str | None = None
@@ -176,15 +172,16 @@ class Grader:
         """``completion`` graded by the judge ``found`` carries (its tests, time limit and
         ``judge_json``), opened once per ``key``. A judge that does not fit its tests is a
         FatalError (the caller's)."""
-        prepared = self._prepare(completion, language, None)
-        if isinstance(prepared, GradeResult):
-            return prepared
-        with self._lock:
-            if self._judges is None:
-                from problemtools_py.grading.judged import Judges
+        with self._on_core():
+            prepared = self._prepare(completion, language, None)
+            if isinstance(prepared, GradeResult):
+                return prepared
+            with self._lock:
+                if self._judges is None:
+                    from problemtools_py.grading.judged import Judges
 
-                self._judges = Judges(self.jobs, self.settings)
-        return self._judges.grade(key, found, prepared, self._compiler())
+                    self._judges = Judges(self.jobs, self.settings)
+            return self._judges.grade(key, found, prepared, self._compiler())
 
     def grade_tests(
         self,
@@ -197,10 +194,11 @@ class Grader:
         """``completion`` on ``tests`` (stdin, expected stdout) given by the caller; its
         language from the fence tag (among ``Settings.languages``) or ``language``. With
         ``call``, the tests call a Python function (see grading.callbased)."""
-        prepared = self._prepare(completion, language, call)
-        if isinstance(prepared, GradeResult):
-            return prepared
-        found = self._in_session(prepared, call, lambda run: [run.run(tests, time_limit)])
+        with self._on_core():
+            prepared = self._prepare(completion, language, call)
+            if isinstance(prepared, GradeResult):
+                return prepared
+            found = self._in_session(prepared, call, lambda run: [run.run(tests, time_limit)])
         return found if isinstance(found, GradeResult) else found[0]
 
     def grade_each(
@@ -209,10 +207,11 @@ class Grader:
     ) -> list[GradeResult]:  # fmt: skip
         """Each test's own result (in one session, up to a timeout: see TestRun.each),
         for auditdata; one for all when the program is not run (``compile_error``...)."""
-        prepared = self._prepare(completion, language, None)
-        if isinstance(prepared, GradeResult):
-            return [prepared]
-        found = self._in_session(prepared, None, lambda run: run.each(tests, time_limit))
+        with self._on_core():
+            prepared = self._prepare(completion, language, None)
+            if isinstance(prepared, GradeResult):
+                return [prepared]
+            found = self._in_session(prepared, None, lambda run: run.each(tests, time_limit))
         return [found] if isinstance(found, GradeResult) else found
 
     def _in_session(
@@ -234,14 +233,13 @@ class Grader:
                     box,
                     self.settings,
                     lambda: self.sessions.reopen(box),
-                    getattr(self._worker, "core", None),
+                    None,  # (the core leased by this thread: see _on_core)
                     getattr(self._worker, "cancel", None),
                     argv=tuple(exe.argv(max(64, heap))) if exe is not None else None,
                     compare=callbased.difference if call is not None else None,
                 )
                 try:
-                    with self._on_core():
-                        return how(run)
+                    return how(run)
                 finally:
                     remove(placed)
         except (Cancelled, FatalError):
@@ -292,7 +290,8 @@ class Grader:
         """:meth:`execute` with ``files`` written into the working directory before the
         run, and the files it asks for read back after it (see grading.runfiles)."""
         try:
-            return self._execute(code, language, stdin, limits, files)
+            with self._on_core(shared=limits.wall_clock):  # (a wall clock shares the core)
+                return self._execute(code, language, stdin, limits, files)
         except (Cancelled, FatalError):
             raise
         except Exception as exc:
@@ -360,12 +359,10 @@ class Grader:
             return self._built
 
     def workers(self) -> ThreadPoolExecutor:
-        """``jobs`` threads, each pinned to its core while it grades (see cpus.cores_to_pin): the
-        pool grade_many runs on, for callers that submit completions themselves (the
-        service, a batch of rewards). The caller shuts it down."""
-        return ThreadPoolExecutor(
-            self.jobs, initializer=self._start_worker, initargs=(itertools.count(),)
-        )
+        """``jobs`` threads, each on a core of the node's budget while it grades (see
+        _on_core): the pool grade_many runs on, for callers that submit completions
+        themselves (the service, a batch of rewards). The caller shuts it down."""
+        return ThreadPoolExecutor(self.jobs)
 
     def grade_many(self, items: Iterable[tuple[str, str]]) -> Iterator[GradeResult]:
         """Results in input order, every core busy, a bounded window in flight. When the

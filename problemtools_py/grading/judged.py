@@ -117,6 +117,7 @@ class JudgedProblem:
         python: str | None = None,
         owned: bool = False,
         sessions: tuple[Sessions, SandboxPool] | None = None,
+        retries: int = 2,
     ) -> None:
         """``pool``: where its runs go (a submission's jail and its validator's at once,
         per thread). ``every_case``: judge every test case (a pass rate), not only up to
@@ -124,7 +125,8 @@ class JudgedProblem:
         ``owned``: ``root`` is removed at the close. ``sessions``: where the programs run
         (see KeptJail), with the pool they keep their jails in (no other run may take
         one of its sandboxes); else in jails held for each one's cases, as verifyproblem
-        runs them."""
+        runs them. ``retries``: times a test case the machine starved runs again before
+        the completion is the machine's fault (``harness_overload``: no reward)."""
         self.root = root if owned else None
         problem = load_problem(root)
         self.time_limit = time_limit
@@ -134,6 +136,7 @@ class JudgedProblem:
         self.ctx = Context.create(problem, options, self.pool)
         self.ctx.verdicts = MemoryVerdicts()
         self.judge = SubmissionJudge(self.ctx)
+        self.judge.starved_retries = retries
         if sessions is not None:
             kept, boxes = sessions
             self.judge.jails = lambda exe, limits: KeptJail(boxes, kept, exe, limits)
@@ -160,6 +163,12 @@ class JudgedProblem:
         if self.error:
             return GradeResult(None, Status.JUDGE_ERROR, message=self.error[:500])
         judged = self.judge.run(exe, self.time_limit, self.time_limit)
+        starved = next((i for i, c in enumerate(judged) if c.starved), None)
+        if starved is not None:  # (it ran again, and was starved each time: no reward)
+            why = "starved by the machine (stopped by the wall clock while waiting for a CPU)"
+            tries = self.judge.starved_retries
+            return GradeResult(None, Status.HARNESS_OVERLOAD, starved, 0.0, 0.0, starved + 1,
+                               why, tries)  # fmt: skip
         results = {c.case.name: CaseScore(c.verdict, c.score, c.multiplier) for c in judged}
         grade, errors = self.scorer.grade(results)
         index, first = _first_failure(judged)
@@ -263,7 +272,8 @@ class Judges:
             materialize(judge, list(found.tests), where)
             judged = JudgedProblem(where, found.time_limit, self.pool, self.jobs,
                                    self.every_case, self.settings.python, owned=True,
-                                   sessions=(self.sessions, self.kept))  # fmt: skip
+                                   sessions=(self.sessions, self.kept),
+                                   retries=self.settings.retries)  # fmt: skip
         except BaseException:
             shutil.rmtree(where, ignore_errors=True)
             raise

@@ -96,7 +96,7 @@ class Settings:
     output_slack: int = 64 << 10
     raw: bool = False
     retries: int = 2  # per completion: starved tests run again, at most this many times
-    pin: bool = True  # when the workers take every core: worker k runs on core k
+    pin: bool = True  # a worker's thread runs on the core it leased (see sandbox.cores)
     # Each test a fresh python3 (a new hash() seed per run, exactly as python3), not a
     # fork of the session's warm interpreter (one seed per session): about 5x the cost.
     fresh_python: bool = False

@@ -123,7 +123,8 @@ class Service:
         that, a status with ``Retry-After`` its client retries: 504 on SandboxFusion's
         endpoints (verl's helper retries only that one; the SandboxFusion client retries
         any), 503 on ours."""
-        if self.admitted >= self.jobs + self.queue:
+        at_once = getattr(self.workers, "wall_size", self.jobs) if path in FUSION_PATHS else 0
+        if self.admitted >= max(self.jobs, at_once) + self.queue:
             self.metrics.rejected += 1
             busy = web.HTTPGatewayTimeout if path in FUSION_PATHS else web.HTTPServiceUnavailable
             raise busy(text=json.dumps({"error": "busy: the queue is full, retry"}),
@@ -142,12 +143,14 @@ class Service:
     def waiting(self) -> int:
         return max(0, self.admitted - self.workers.running)
 
-    async def _work(self, work: Work, *args: Any) -> Any:
+    async def _work(self, work: Work, *args: Any, wall: bool = False) -> Any:
         """``work(grader, *args)`` on the workers (the request was admitted). The work
         goes straight into the workers' own queue (as gradecode's does), so a worker that
         finishes takes the next without waiting for this event loop. A client that goes
-        away cancels what has not started."""
-        job = self.workers.submit(work, *args)
+        away cancels what has not started. ``wall``: a run under a wall clock, on the
+        workers' wall-clock threads where they have them (see backends.WALL_PER_WORKER)."""
+        submit = getattr(self.workers, "submit_wall", None) if wall else None
+        job = (submit or self.workers.submit)(work, *args)
         try:
             return await asyncio.shield(asyncio.wrap_future(job))
         except asyncio.CancelledError:
@@ -253,7 +256,7 @@ class Service:
         files = runfiles.parse(body.get("files"), body.get("fetch_files"))
         start = time.perf_counter()
         found, fetched = await self._work(
-            Grader.execute_files, body["code"], language, str(stdin), limits, files
+            Grader.execute_files, body["code"], language, str(stdin), limits, files, wall=True
         )
         self.metrics.tests += 1
         self.metrics.test_seconds += time.perf_counter() - start
@@ -300,7 +303,8 @@ class Service:
         limits = self._run_limits(config, self.time_limit)
         found = await asyncio.to_thread(self.grader.extract, body["completion"], language)
         code = found[1] if found is not None else ""
-        jobs = [asyncio.ensure_future(self._work(Grader.execute, code, language, stdin, limits))
+        jobs = [asyncio.ensure_future(self._work(Grader.execute, code, language, stdin, limits,
+                                                 wall=True))
                 for stdin, _ in cases] if code else []  # fmt: skip
         compiled = language != "python3" and self.grader.compiles(language)
         extra = config.get("extra")

@@ -1,5 +1,8 @@
 """Per-run control groups (v1 or v2): memory limit and peak, CPU time of every process,
-a task limit, and OOM detection. Used by the sandbox server, which runs as root."""
+a task limit, OOM detection, and where they have the controllers, a CPU weight of their
+own (a program of many threads or processes competes as one) and a ``cpuset`` (the core
+its grader leased, see :mod:`cores`: ``sched_setaffinity`` cannot leave it). Used by
+the sandbox server, which runs as root."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from pathlib import Path
 from problemtools_py.sandbox.inside import counter, queued_seconds
 
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
+V1_OPTIONAL = ("cpu", "cpuset")  # a weight and cores of its own, where mounted
 
 TYPE_CHECKING = False  # (not typing's: the sandbox's modules import no more than they use)
 if TYPE_CHECKING:
@@ -73,9 +77,38 @@ def _read_int(path: Path, key: str | None = None) -> int:
 class RunGroup:
     """The cgroup directories of one run (one per v1 controller, or one v2 directory)."""
 
-    def __init__(self, dirs: dict[str, Path], v2: bool) -> None:
+    def __init__(self, dirs: dict[str, Path], v2: bool, all_cpus: str | None = None) -> None:
         self.dirs = dirs  # controller ("" for v2) -> directory
         self.v2 = v2
+        self.all_cpus = all_cpus  # the cores when none is named (None: no cpuset here)
+        self._cpus = all_cpus  # as last written
+
+    @property
+    def cpus_path(self) -> str | None:
+        """The file naming the cores the run's programs may use (None: no cpuset)."""
+        if self.all_cpus is None:
+            return None
+        return str(self.dirs["" if self.v2 else "cpuset"] / "cpuset.cpus")
+
+    def cpuset(self) -> tuple[str, str] | None:
+        """(the cpuset file, every core) for a lean init to write (see inside.pin)."""
+        path = self.cpus_path
+        return (path, self.all_cpus) if path is not None and self.all_cpus else None
+
+    def confine(self, core: int | None) -> None:
+        """Let the run's programs use ``core`` only (the one their grader leased, see
+        cores), or every core of the server when None; written only when it changes,
+        and between runs (the group holds no task). A core the machine refuses leaves
+        the pinning of the program's affinity, which it could widen."""
+        wanted = str(core) if core is not None else self.all_cpus
+        path = self.cpus_path
+        if path is None or wanted is None or wanted == self._cpus:
+            return
+        try:
+            _write(Path(path), wanted)
+            self._cpus = wanted
+        except OSError:
+            pass
 
     def join_paths(self) -> list[str]:
         """The files a forked child writes "0" into to join the run's groups: on v1 each
@@ -162,6 +195,7 @@ class Cgroups:
         self.bases = bases
         self.v2 = v2
         self.counter = 0
+        self.cpuset = _cpuset_of(bases, v2)  # (the base's cpus and memory nodes, or None)
 
     @classmethod
     def detect(cls) -> tuple[Cgroups | None, str]:
@@ -185,12 +219,12 @@ class Cgroups:
         for point, root, fstype, options in mounts:
             if fstype != "cgroup":
                 continue
-            for controller in V1_CONTROLLERS:
+            for controller in V1_CONTROLLERS + V1_OPTIONAL:
                 if controller in options.split(",") and controller in own:
                     base = _under(point, root, own[controller])
                     if base is not None and os.access(base, os.W_OK):
                         bases.setdefault(controller, base)
-        return cls(bases, False) if set(bases) == set(V1_CONTROLLERS) else None
+        return cls(bases, False) if set(V1_CONTROLLERS) <= set(bases) else None
 
     @classmethod
     def _detect_v2(
@@ -208,11 +242,11 @@ class Cgroups:
                 continue
             if not {"memory", "pids", "cpu"} <= set(controllers):
                 continue
-            return cls._delegate_v2(base)
+            return cls._delegate_v2(base, controllers)
         return None, "no writable cgroup with memory, pids and CPU controllers"
 
     @classmethod
-    def _delegate_v2(cls, base: Path) -> tuple[Cgroups | None, str]:
+    def _delegate_v2(cls, base: Path, controllers: list[str]) -> tuple[Cgroups | None, str]:
         """Move this process into a leaf so that its cgroup may enable controllers below."""
         mine = base / f"ptpy-{os.getpid()}"
         try:
@@ -222,6 +256,10 @@ class Cgroups:
             except OSError:
                 _write(base / f"ptpy-{os.getpid()}" / "server" / "cgroup.procs", "0")
             _write(mine / "cgroup.subtree_control", "+memory +pids +cpu")
+            if "cpuset" in controllers:  # (cores of its own: wanted, not needed)
+                with contextlib.suppress(OSError):
+                    _write(base / "cgroup.subtree_control", "+cpuset")
+                    _write(mine / "cgroup.subtree_control", "+cpuset")
         except OSError as exc:
             return None, f"cgroup v2 delegation failed: {exc}"
         return cls({"": mine}, True), ""
@@ -253,7 +291,10 @@ class Cgroups:
         dirs = {controller: base / name for controller, base in self.bases.items()}
         for directory in dirs.values():
             directory.mkdir(exist_ok=True)
-        group = RunGroup(dirs, self.v2)
+        group = RunGroup(dirs, self.v2, self.cpuset[0] if self.cpuset else None)
+        if self.cpuset is not None and not self.v2:  # (v1: empty until written)
+            _write(dirs["cpuset"] / "cpuset.mems", self.cpuset[1])
+            _write(dirs["cpuset"] / "cpuset.cpus", self.cpuset[0])
         if self.v2:
             d = dirs[""]
             _write(d / "memory.max", str(memory_bytes))
@@ -266,6 +307,22 @@ class Cgroups:
                 _write(dirs["memory"] / "memory.memsw.limit_in_bytes", str(memory_bytes))
             _write(dirs["pids"] / "pids.max", str(tasks))
         return group
+
+
+def _cpuset_of(bases: dict[str, Path], v2: bool) -> tuple[str, str] | None:
+    """The cores and memory nodes a run group starts with (its parent's), where runs can
+    have a cpuset of their own; else None."""
+    base = bases.get("" if v2 else "cpuset")
+    if base is None:
+        return None
+    try:
+        if v2 and "cpuset" not in (base / "cgroup.subtree_control").read_text().split():
+            return None
+        cpus = (base / "cpuset.cpus.effective" if v2 else base / "cpuset.cpus").read_text()
+        mems = (base / "cpuset.mems.effective" if v2 else base / "cpuset.mems").read_text()
+    except OSError:
+        return None
+    return (cpus.strip(), mems.strip()) if cpus.strip() else None
 
 
 def _group_pid(name: str) -> int | None:

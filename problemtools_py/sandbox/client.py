@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from problemtools_py.sandbox import native, stopping
+from problemtools_py.sandbox import cores, native, stopping
 from problemtools_py.sandbox.launch import Started, start_server
 from problemtools_py.sandbox.lean import LeanLine, lean_call
 from problemtools_py.sandbox.processes import ServerProcess, SpawnedServer, exited_in_time
@@ -195,6 +195,7 @@ class Sandbox:
             file_bytes=limits.file_bytes,
             stderr_bytes=limits.stderr_bytes,
             truncate_output=limits.truncate_output,
+            core=_leased_core(),
         )
 
     @staticmethod
@@ -296,6 +297,7 @@ class Sandbox:
             raise SandboxError("no lean session is open")
         if not stat.S_ISREG(os.fstat(stdin).st_mode):
             raise ValueError("a lean run's stdin must be a regular (memory) file")
+        core = _leased_core() if core is None else core
         request = LeanRequest(
             tuple(argv), {**ENV, **(env or {})}, limits.cpu_seconds, limits.wall, inprocess, core
         )
@@ -360,6 +362,12 @@ class Sandbox:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _leased_core() -> int:
+    """The core this thread leases (see cores): its runs' programs may use no other."""
+    core = cores.current()
+    return -1 if core is None else core
 
 
 def _read_fd(fd: int) -> bytes:

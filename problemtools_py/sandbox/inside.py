@@ -325,13 +325,21 @@ class Stats:
 
 _ALL_CORES = os.sched_getaffinity(0)
 _PINNED: list[int | None] = [None]  # the core this init (and so each program) runs on
+CPUSET: list[tuple[int, str]] = []  # the session group's cpuset.cpus (open) and all cores
 
 
 def pin(core: int | None) -> None:
-    """Run on ``core`` (the grader's worker's, see Grader), or anywhere when None; set
-    only when it changes. Pinning is an optimisation: refused, it is left alone."""
+    """Run on ``core`` (the one the grader leased, see cores), or anywhere when None;
+    set only when it changes. The session's cpuset, where there is one, is set with it:
+    the affinity alone a program could widen. Refused, either is left alone."""
     if core == _PINNED[0]:
         return
+    if CPUSET:
+        fd, every = CPUSET[0]
+        try:
+            os.pwrite(fd, (str(core) if core is not None else every).encode(), 0)
+        except OSError:
+            pass
     try:
         os.sched_setaffinity(0, {core} if core is not None else _ALL_CORES)
         _PINNED[0] = core

@@ -52,6 +52,7 @@ class JailSpec(NamedTuple):
     stat_files: tuple[tuple[str, str, str | None], ...] = ()  # lean path: (name, path, key)
     native: str | None = None  # lean path: the C run loop's library, as the jail sees it
     forked_init: bool = False  # lean path: the init stays this fork (see zygote.serve_forked)
+    cpuset: tuple[str, str] | None = None  # lean path: the group's cpuset.cpus, every core
 
 
 class Jail:
@@ -170,6 +171,7 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         [os.open(path, os.O_WRONLY) for path in spec.join_paths],
     )
     counters = inside.open_counters({name: (path, key) for name, path, key in spec.stat_files})
+    cpuset = (os.open(spec.cpuset[0], os.O_WRONLY), spec.cpuset[1]) if spec.cpuset else None
     isolation.build_root(isolation.RootSpec(spec.root_dir, spec.cwd, spec.binds, spec.file_bytes))
     scratch = inside.scratch_dirs(spec.cwd)
     inside.renew_scratch(scratch, spec.file_bytes, mounted=False)
@@ -181,7 +183,7 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
     inside.install_filter()  # on the init, so on every program (kept across exec)
     if lean_fd is not None:
-        config = zygote.lean_config(control_fd, lean_fd, setup, counters, spec.native)
+        config = zygote.lean_config(control_fd, lean_fd, setup, counters, spec.native, cpuset)
         if spec.forked_init:
             zygote.serve_forked(config, ENV)
         zygote.exec_lean_init(config, ENV)

@@ -18,6 +18,10 @@ from pathlib import Path
 from problemtools_py.sandbox import stopping
 from problemtools_py.sandbox.protocol import ENV, NO_ISOLATION, SPAWNS
 
+TYPE_CHECKING = False  # (not typing's: the sandbox's modules import no more than they use)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 # The server imports only the standard library and this package, so it can run on the
 # interpreter programs know as python3, whatever runs the judge.
 _BOOT = (
@@ -102,16 +106,36 @@ def start_server(
     # A process group of its own: Ctrl-C at the terminal goes to the judge's group, and the
     # judge decides (a server started early is still importing, and would die of it with a
     # traceback); a server ends anyway when the judge's end of its line closes.
-    server = subprocess.Popen(
-        args,
-        pass_fds=[child.fileno()],
-        stdin=subprocess.DEVNULL,
-        env=env,
-        close_fds=True,
-        process_group=0,
-    )
+    with _unpinned():
+        server = subprocess.Popen(
+            args,
+            pass_fds=[child.fileno()],
+            stdin=subprocess.DEVNULL,
+            env=env,
+            close_fds=True,
+            process_group=0,
+        )
     stopping.track(server)  # (and so killed at Ctrl-C)
     return server
+
+
+@contextlib.contextmanager
+def _unpinned() -> Iterator[None]:
+    """This thread on every core of the process while it forks a server: one started
+    from a grading thread pinned to its leased core would start its interpreter there,
+    behind whatever the machine runs on that core (a server watches its programs' clocks:
+    starved, it would stop them late)."""
+    try:
+        before = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, os.sched_getaffinity(os.getpid()))
+    except OSError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, before)
 
 
 def cache_dir() -> Path:

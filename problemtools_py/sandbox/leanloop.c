@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #define MAX_SCRATCH 4
-#define MAX_JOIN 4
+#define MAX_JOIN 8
 #define SPEC_MAX 65536
 #define REQUEST_SIZE 28 /* =ddiiI */
 #define REPLY_SIZE 56   /* =BBBBiiddddqI */
@@ -57,6 +57,8 @@ struct lean_config {            /* mirrored by leannative.Config (ctypes) */
     const char *cwd;
     long long file_bytes, address_space; /* address_space < 0: no RLIMIT_AS */
     unsigned uid, gid;
+    int cpus_fd;                /* the session group's cpuset.cpus (-1: none), see inside.pin */
+    const char *all_cpus;       /* what it holds when no core is named */
 };
 
 struct lean_state {             /* mirrored by leannative.State */
@@ -154,8 +156,14 @@ static int renew_scratch(const struct lean_config *c, struct lean_state *s) {
     return 0;
 }
 
-static void pin(struct lean_state *s, int core) {
+static void pin(const struct lean_config *c, struct lean_state *s, int core) {
     if (core == s->pinned) return;
+    if (c->cpus_fd >= 0) {      /* the cpuset first: the affinity alone a program widens */
+        char named[16];
+        const char *cpus = c->all_cpus;
+        if (core >= 0) snprintf(named, sizeof named, "%d", core), cpus = named;
+        if (pwrite(c->cpus_fd, cpus, strlen(cpus), 0) < 0) { /* as Python: left alone */ }
+    }
     cpu_set_t one;
     CPU_ZERO(&one);
     if (core >= 0 && core < CPU_SETSIZE) CPU_SET(core, &one);
@@ -493,7 +501,7 @@ static int run(const struct lean_config *c, struct lean_state *s) {
     int pipe_fds[2];
     struct reply r = {0};
     int status = 0;
-    pin(s, s->core);
+    pin(c, s, s->core);
     if (pipe2(pipe_fds, O_CLOEXEC)) return snprintf(s->error, sizeof s->error, "pipe: %s", strerror(errno)), FAILED;
     if (c->peak_fd >= 0 && pwrite(c->peak_fd, "0", 1, 0) < 0) { /* as Python: ignored */ }
     long long cpu_before = s->cpu_count, oom_before = s->oom_count;

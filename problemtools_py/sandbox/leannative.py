@@ -10,7 +10,7 @@ import os
 import socket
 
 from problemtools_py.sandbox import identity
-from problemtools_py.sandbox.inside import SHARED_SCRATCH, Setup, Stats
+from problemtools_py.sandbox.inside import CPUSET, SHARED_SCRATCH, Setup, Stats
 
 TYPE_CHECKING = False  # (not typing's: a lean init imports this module, see records)
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 
 CHILD, NEED_SPEC, NEED_PREPARE, CONTROL, GRADER_GONE, RENEW, FAILED = 0, 1, 2, 3, 4, 5, -1
-MAX_JOIN = MAX_SCRATCH = 4
+MAX_JOIN, MAX_SCRATCH = 8, 4  # (leanloop.c's)
 
 
 class Config(ctypes.Structure):
@@ -57,6 +57,8 @@ class Config(ctypes.Structure):
         ("address_space", ctypes.c_longlong),
         ("uid", ctypes.c_uint),
         ("gid", ctypes.c_uint),
+        ("cpus_fd", ctypes.c_int),
+        ("all_cpus", ctypes.c_char_p),
     ]
 
 
@@ -119,6 +121,8 @@ def config(
         address_space=-1 if setup.address_space is None else setup.address_space,
         uid=identity.ids()[0],
         gid=identity.ids()[1],
+        cpus_fd=CPUSET[0][0] if CPUSET else -1,
+        all_cpus=CPUSET[0][1].encode() if CPUSET else b"",
     )
     for index, fd in enumerate(setup.join):
         made.join[index] = fd

@@ -80,6 +80,7 @@ class Request(NamedTuple):
     stdout_direct: bool = False  # stdout is the program's own (a pipe to a validator): uncounted
     truncate_output: bool = False  # past output_bytes stdout is dropped, the run goes on
     inprocess: str | None = None  # a Python main file to run in the forked server itself
+    core: int = -1  # the only core its programs may use (its grader's lease), -1: any
 
 
 class LeanRequest(NamedTuple):

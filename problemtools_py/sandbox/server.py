@@ -188,6 +188,7 @@ class Server:
             tuple((n, p, k) for n, (p, k) in group.counter_files.items()) if group and lean else (),
             zygote.MOUNT + "/native/" + os.path.basename(loop) if loop is not None else None,
             forked,
+            group.cpuset() if lean and group is not None else None,
         )
         ours, theirs = socket.socketpair() if lean else (None, None)
         try:
@@ -246,6 +247,8 @@ class Server:
                 file_bytes=base.file_bytes,
             )
             jail, group = self.session if self.session else (None, None)
+            if group is not None:  # (the core its grader leased: see cores)
+                group.confine(req.core if req.core >= 0 else None)
             return Run(place, req, jail, group, (stdin_fd, stdout_fd), watch).execute()
         if not self.mode.namespaces:
             return Run(place, req, None, None, (stdin_fd, stdout_fd), watch).execute()

@@ -26,6 +26,7 @@ import time
 
 from problemtools_py.sandbox import identity, inprocess, pystart, renewal
 from problemtools_py.sandbox.inside import (
+    CPUSET,
     LEAN_ENVIRON,
     RunFds,
     Setup,
@@ -70,9 +71,10 @@ def lean_config(
     setup: Setup,
     counters: dict[str, tuple[int, str | None]],
     native: str | None = None,
+    cpuset: tuple[int, str] | None = None,
 ) -> dict[str, Any]:
     """What a lean init is told: its descriptors, the jail's setup, its run loop in C when
-    ``native`` (the loop's library, as the jail sees it) is given."""
+    ``native`` (the loop's library, in the jail) is given, ``cpuset`` (see inside.pin)."""
     return {
         "control": control,
         "grader": grader,
@@ -86,6 +88,7 @@ def lean_config(
         "scratch": list(setup.scratch),
         "native": native,
         "user": identity.ids(),
+        "cpuset": list(cpuset) if cpuset else None,
     }
 
 
@@ -107,7 +110,8 @@ def exec_lean_init(config: dict[str, Any], env: dict[str, str]) -> None:
     """Become the lean session's init: a fresh interpreter that runs :func:`main`. Every
     run forks it, and it has only what a program needs mapped (see the module)."""
     counters: dict[str, tuple[int, str | None]] = config["stats"]
-    fds = (config["control"], config["grader"], *config["join"])
+    cpuset = config["cpuset"]
+    fds = (config["control"], config["grader"], *config["join"], *(cpuset[:1] if cpuset else ()))
     lease = identity.lease_fd()  # (held by the init too: see identity)
     for fd in (*fds, *(fd for fd, _ in counters.values()), *([lease] if lease is not None else [])):
         os.set_inheritable(fd, True)
@@ -142,6 +146,7 @@ def run_init(config: dict[str, Any]) -> None:
         tuple(config["scratch"]),
     )
     remember_scratch(setup.scratch)
+    CPUSET[:] = [(found[0], found[1])] if (found := config.get("cpuset")) else []
     stats = Stats({name: (fd, key) for name, (fd, key) in config["stats"].items()})
     control = socket.socket(fileno=config["control"])
     grader = socket.socket(fileno=config["grader"])

@@ -20,6 +20,7 @@ class JudgedCase:
     message: str
     multiplier: float | None = None  # score_multiplier.txt
     final: bool = False  # decided before the time was used (see CaseResult.final)
+    starved: bool = False  # stopped by the wall clock while the machine kept it waiting
 
     def at(self, seconds: float) -> Verdict:
         """The verdict at a time limit of ``seconds``: over it, every run is a TLE (a judge

@@ -66,6 +66,9 @@ class SubmissionJudge:
         # where a submission's runs go: a jail held for its cases (None), or one a caller
         # keeps for many programs (grading: see grading.judged.KeptJail)
         self.jails: Callable[[Executable, Limits], HeldJail] | None = None
+        # times a case the machine starved (see _maybe_starved) runs again before its
+        # verdict stands, marked starved (grading gives it no reward: grading.judged)
+        self.starved_retries = 2
 
     def judge_case(
         self,
@@ -108,9 +111,13 @@ class SubmissionJudge:
             keep_feedback=self.visualizer.active,
             reject_first_final=self.final_first,
         )
-        work = Path(tempfile.mkdtemp(dir=self.work))
-        work.chmod(0o711)  # (a held validator finds its feedback directory in it)
-        result = judge.judge(exe, root / case.files[".in"], root / case.files[".ans"], work)
+        for again in range(self.starved_retries, -1, -1):  # (a starved run runs again)
+            work = Path(tempfile.mkdtemp(dir=self.work))
+            work.chmod(0o711)  # (a held validator finds its feedback directory in it)
+            result = judge.judge(exe, root / case.files[".in"], root / case.files[".ans"], work)
+            overloaded = result.run is not None and _maybe_starved(result.run, limits)
+            if not overloaded or not again:
+                break
         if self.ctx.progress:
             self.ctx.progress("judging", 1)
         if result.validation is not None:
@@ -119,8 +126,7 @@ class SubmissionJudge:
         outcome = JudgedCase(case, verdict, verdict, result.cpu_seconds, result.score,
                               result.message, result.multiplier, result.final)  # fmt: skip
         at_tl = outcome.at(tl) if tl is not None else verdict
-        outcome = replace(outcome, verdict=at_tl)
-        overloaded = result.run is not None and _maybe_starved(result.run, limits)
+        outcome = replace(outcome, verdict=at_tl, starved=overloaded)
         if verdict is not Verdict.JE and not overloaded:
             self.cache.put(
                 key,

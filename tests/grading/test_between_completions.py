@@ -4,7 +4,10 @@ a starved program, a grader whose sandbox dies, and answers too large for int().
 
 from __future__ import annotations
 
+import contextlib
 import os
+import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -21,6 +24,7 @@ from problemtools_py.dataset.schema import tests_json as encode_tests
 from problemtools_py.dataset.writer import RowWriter
 from problemtools_py.grading import Grader
 from problemtools_py.grading.results import Settings
+from problemtools_py.sandbox import cores
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="full isolation needs root")
 HUGE = "9" * 5071
@@ -30,6 +34,7 @@ SPEC = {
     "huge": ("Print a very large number.", [("x\n", HUGE + "\n")], 1.0),
     "slow": ("Print the input back; take your time.", [("5\n", "5\n")], 10.0),
 }
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_problems"
 IDS = {key: problem_id(statement) for key, (statement, _, _) in SPEC.items()}
 # Uses /tmp, /dev/shm and its working directory, then answers.
 VICTIM = """import os
@@ -88,9 +93,15 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("between")
     with RowWriter(root / split_file("eval"), PROBLEMS) as writer:
         for key, (statement, tests, limit) in sorted(SPEC.items(), key=lambda kv: IDS[kv[0]]):
-            writer.add({"problem_id": IDS[key], "statement": statement,
-                        "tests_json": encode_tests(tests), "time_limit_s": limit,
-                        "origin_json": origin_json({})})
+            writer.add(
+                {
+                    "problem_id": IDS[key],
+                    "statement": statement,
+                    "tests_json": encode_tests(tests),
+                    "time_limit_s": limit,
+                    "origin_json": origin_json({}),
+                }
+            )
     return root
 
 
@@ -117,14 +128,16 @@ def test_the_keyring_is_no_oracle(grader: Grader) -> None:
 def test_answers_too_large_for_int_are_compared(grader: Grader) -> None:
     assert grader.grade(IDS["huge"], py("print('1.0')")).status == "wrong_answer"
     assert grader.grade(IDS["huge"], py(f"print('{HUGE}.000')")).reward == 1.0
-    results = list(grader.grade_many([(IDS["huge"], py("print('1.0')")),
-                                      (IDS["echo"], py("print(input())"))]))
+    results = list(
+        grader.grade_many([(IDS["huge"], py("print('1.0')")), (IDS["echo"], py("print(input())"))])
+    )
     assert [r.status for r in results] == ["wrong_answer", "ok"]
 
 
 def _descendants(pid: int) -> list[int]:
-    out = subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        ["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True, check=True
+    ).stdout
     children: dict[int, list[int]] = {}
     for line in out.splitlines():
         child, parent = map(int, line.split())
@@ -153,8 +166,9 @@ def test_a_dying_sandbox_is_the_graders_error_and_the_batch_goes_on(grader: Grad
     killer = threading.Thread(target=kill_it)
     killer.start()
     sleeper = "import time\ntime.sleep(3)\nprint(input())"
-    results = list(grader.grade_many([(IDS["slow"], py(sleeper)),
-                                      (IDS["echo"], py("print(input())"))]))
+    results = list(
+        grader.grade_many([(IDS["slow"], py(sleeper)), (IDS["echo"], py("print(input())"))])
+    )
     killer.join()
     assert (results[0].status, results[0].reward) == ("grader_error", None), results[0]
     assert (results[1].status, results[1].reward) == ("ok", 1.0), results[1]
@@ -178,26 +192,96 @@ def test_a_killed_jail_is_rebuilt_and_the_test_run_again(grader: Grader) -> None
     assert (result.status, result.reward) == ("ok", 1.0), result
 
 
+@contextlib.contextmanager
+def _hogs(core: int) -> Iterator[None]:
+    """Two processes spinning on ``core`` in a cgroup v1 CPU group of the largest weight:
+    they take the core from any program, whose run group has its own weight (a nice value
+    would not: each run's group competes as one, see sandbox.cgroups, and autogroups set
+    niceness apart per session)."""
+    group = Path(f"/sys/fs/cgroup/cpu/ptpy-test-hogs-{os.getpid()}")
+    try:
+        group.mkdir()
+        (group / "cpu.shares").write_text("262144")
+    except OSError as exc:
+        pytest.skip(f"no cgroup v1 CPU group to make here: {exc}")
+    hog = "import time\nend = time.time() + 60\nwhile time.time() < end:\n    pass"
+    hogs: list[subprocess.Popen[bytes]] = []
+    try:
+        for _ in range(2):
+            hogs.append(subprocess.Popen(["taskset", "-c", str(core), sys.executable, "-c", hog]))
+            (group / "cgroup.procs").write_text(str(hogs[-1].pid))
+        yield
+    finally:
+        for each in hogs:
+            each.kill()
+            each.wait()
+        for _ in range(100):
+            try:
+                group.rmdir()
+                break
+            except OSError:
+                time.sleep(0.05)
+
+
 def test_a_starved_program_runs_again_then_is_the_machines_fault(dataset: Path) -> None:
     core = min(os.sched_getaffinity(0))
     before = os.sched_getaffinity(0)
     os.sched_setaffinity(0, {core})  # the grader, its sandbox and programs: one core
-    hogs: list[subprocess.Popen[bytes]] = []
     try:
-        with Grader(dataset, Settings(retries=1, pin=False), jobs=1) as g:
+        with Grader(dataset, Settings(retries=1), jobs=1) as g:
             assert g.grade(IDS["echo"], py("print(input())")).reward == 1.0  # jail ready
-            spin = "while True:\n    pass"
-            hog = "import time\nend = time.time() + 30\nwhile time.time() < end:\n    pass"
-            hogs = [subprocess.Popen(["nice", "-n", "-15", "taskset", "-c", str(core),
-                                      sys.executable, "-c", hog])  # (each execs the next)
-                    for _ in range(3)]
-            starved = g.grade(IDS["echo"], py(spin))
+            with _hogs(core):
+                starved = g.grade(IDS["echo"], py("while True:\n    pass"))
     finally:
-        for hog in hogs:
-            hog.kill()
-            hog.wait()
         os.sched_setaffinity(0, before)
-    assert (starved.status, starved.reward, starved.retries) == ("harness_overload", None, 1), starved
+    assert (starved.status, starved.reward, starved.retries) == ("harness_overload", None, 1), (
+        starved
+    )
+
+
+@contextlib.contextmanager
+def _one_core_left() -> Iterator[int]:
+    """Every core of the budget but one held by threads of this process that sleep: the
+    grader leases the one left (its programs run there), while its sandbox servers, which
+    watch the programs' clocks, may still run on the others."""
+    held, done = [], threading.Event()
+    gave: queue.Queue[int | None] = queue.Queue()
+
+    def hold() -> None:
+        with cores.leased() as core:
+            gave.put(core)
+            done.wait()
+
+    for _ in cores.node_cores()[1:]:
+        held.append(threading.Thread(target=hold))
+        held[-1].start()
+    taken = {gave.get(timeout=10) for _ in held}
+    try:
+        yield next(c for c in cores.node_cores() if c not in taken)
+    finally:
+        done.set()
+        for thread in held:
+            thread.join()
+
+
+@pytest.mark.skipif(len(cores.node_cores()) < 2, reason="needs two cores")
+def test_a_starved_run_on_a_judged_problem_is_never_its_verdict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 57: graded by the problem's own validator, a run the machine starved was a
+    timeout (0.0, as if the program's). It runs again, and when starved each time the
+    completion is the machine's fault: no reward."""
+    from problemtools_py.grading.problems import _id_of
+
+    monkeypatch.setenv(cores.ENV, str(tmp_path / "cores"))  # (a budget of its own)
+    shutil.copytree(SAMPLES / "divisor", tmp_path / "pkgs" / "divisor")
+    with Grader(tmp_path / "pkgs", Settings(retries=1), jobs=1) as g, _one_core_left() as core:
+        pid = _id_of(tmp_path / "pkgs" / "divisor")
+        with _hogs(core):  # (the core known only now)
+            starved = g.grade(pid, py("while True:\n    pass"))
+    assert (starved.status, starved.reward, starved.retries) == ("harness_overload", None, 1), (
+        starved
+    )
 
 
 HASH = "print(hash('a string'))"

@@ -93,7 +93,7 @@ def test_compile_results_in_sandboxfusions_vocabulary(url: str) -> None:
     bad = run(url, "int main( {", "cpp")
     assert bad.compile_result.status == "Finished" and bad.compile_result.return_code != 0
     assert summary(bad, MAPPING) == "compile_failed"
-    good = run(url, "#include <cstdio>\nint main(){puts(\"hi\");}", "cpp")
+    good = run(url, '#include <cstdio>\nint main(){puts("hi");}', "cpp")
     assert good.compile_result is not None and good.compile_result.return_code == 0
     assert summary(good, MAPPING) == "ok" and good.run_result.stdout == "hi\n"
 
@@ -167,12 +167,12 @@ def test_a_body_announced_larger_than_allowed_is_refused_at_once(url: str) -> No
 
 
 def test_overload_is_retried_by_the_client_and_loses_nothing() -> None:
-    proc, address = start("--queue", "1")
+    proc, address = start("-j", "1", "--queue", "1")  # (8 run at once: WALL_PER_WORKER)
     try:
         code = "import time\ntime.sleep(0.2)\nprint(input())"
-        with ThreadPoolExecutor(12) as pool:
-            got = list(pool.map(lambda i: run(address, code, stdin=f"{i}\n"), range(12)))
-        assert [g.run_result.stdout for g in got] == [f"{i}\n" for i in range(12)]
+        with ThreadPoolExecutor(16) as pool:
+            got = list(pool.map(lambda i: run(address, code, stdin=f"{i}\n"), range(16)))
+        assert [g.run_result.stdout for g in got] == [f"{i}\n" for i in range(16)]
         metrics = requests.get(f"{address}/metrics", timeout=10).text
         assert re.search(r"gradeserver_rejected_total [1-9]", metrics), metrics  # (retried)
     finally:
@@ -207,13 +207,32 @@ def test_verls_helper_loses_no_reward_to_many_concurrent_requests(url: str) -> N
     assert got == [[True] * 16] * 8
 
 
+def test_verls_helper_scores_every_correct_completion_beside_endless_loops() -> None:
+    """Issue 57: with every third completion looping forever, correct ones waited behind
+    the loops past verl's deadline (compile + run + 10 s) and lost their credit: 3 of 8 at
+    gradeserver's defaults. Wall-clock runs now share the cores, many at once, each timed
+    from its own start."""
+    proc, address = start("-j", "1")  # (the fewest workers: the hardest case)
+    try:
+        helper: Any = verl_sandbox_helper()
+        right = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3:\n    pass\nprint(input())"
+        codes = ["while True:\n    pass" if i % 3 == 2 else right for i in range(12)]
+        in_outs = {"inputs": ["1\n", "2\n"], "outputs": ["1\n", "2\n"]}
+        with ThreadPoolExecutor(12) as pool:  # (verl grades a batch's completions at once)
+            got = list(pool.map(lambda code: helper.check_correctness(
+                f"{address}/run_code", in_outs, code, timeout=3)[0], codes))  # fmt: skip
+        assert got == [[-3, -3] if i % 3 == 2 else [True, True] for i in range(12)]
+    finally:
+        stop(proc)
+
+
 def test_overload_is_a_504_with_retry_after_on_sandboxfusions_endpoints() -> None:
-    proc, address = start("--queue", "1")
+    proc, address = start("-j", "1", "--queue", "1")  # (8 run at once: WALL_PER_WORKER)
     try:
         body = {"code": "import time\ntime.sleep(0.5)", "language": "python"}
-        with ThreadPoolExecutor(8) as pool:
+        with ThreadPoolExecutor(16) as pool:
             answers = list(pool.map(lambda _: requests.post(f"{address}/run_code", json=body,
-                                                            timeout=60), range(8)))  # fmt: skip
+                                                            timeout=60), range(16)))  # fmt: skip
         busy = [a for a in answers if a.status_code != 200]
         assert busy and all(a.status_code == 504 and a.headers["Retry-After"] for a in busy)
         grade = requests.post(f"{address}/grade", json=[], timeout=10)

@@ -1,0 +1,166 @@
+"""Issue 57, the attack: a completion widened its CPU pinning with ``sched_setaffinity``
+(allowed) and ran 30-60 busy processes on its neighbour's core; the honest neighbour got
+0.0 ``timeout`` on a judged problem and ``harness_overload`` on a comparator problem,
+every round. A run's programs now stay on the core their grader leased (the run group's
+cpuset, see sandbox.cores), whichever way the sandbox starts them, and the neighbour is
+graded as if alone."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from problemtools_py.grading.grader import Grader
+from problemtools_py.grading.problems import _id_of
+from problemtools_py.grading.results import Settings
+from problemtools_py.grading.testrun import RunLimits
+from problemtools_py.sandbox import cores
+from problemtools_py.sandbox.client import Sandbox
+from problemtools_py.sandbox.protocol import Bind
+from problemtools_py.sandbox.results import Limits
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_problems"
+LIMITS = Limits(cpu_seconds=2.0, memory_bytes=256 << 20, output_bytes=1 << 20)
+TWO_CORES = pytest.mark.skipif(len(cores.node_cores()) < 2, reason="needs two cores")
+
+# Widens its affinity to the whole machine, in its main thread and in a child it forks
+# after, and prints the cores each may then use.
+WIDEN = """
+import os
+every = set(range(os.cpu_count() or 1))
+try:
+    os.sched_setaffinity(0, every)
+except OSError:
+    pass
+r, w = os.pipe()
+if os.fork() == 0:
+    try:
+        os.sched_setaffinity(0, every)
+    except OSError:
+        pass
+    os.write(w, repr(sorted(os.sched_getaffinity(0))).encode())
+    os._exit(0)
+os.close(w)
+child = os.read(r, 100).decode()
+os.wait()
+print(sorted(os.sched_getaffinity(0)), child)
+"""
+
+# The attacker: every core, and 30 processes spinning on them (its own CPU limit ends it).
+ATTACK = """
+import os, time
+os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
+for _ in range(30):
+    if os.fork() == 0:
+        while True:
+            pass
+time.sleep(30)
+"""
+
+
+def _seen(stdout: bytes) -> list[list[int]]:
+    main, child = stdout.decode().strip().split("] ", 1)
+    return [eval(main + "]"), eval(child)]  # (our own program's repr of lists of ints)
+
+
+@pytest.fixture(scope="module")
+def box() -> Iterator[Sandbox]:
+    with Sandbox() as sandbox:
+        if sandbox.isolation != "full":
+            pytest.skip(f"no cgroups here: {sandbox.isolation}")
+        yield sandbox
+
+
+@TWO_CORES
+@pytest.mark.parametrize("mode", ["exec", "session", "lean"])
+def test_a_program_cannot_leave_the_core_its_grader_leased(
+    box: Sandbox, tmp_path: Path, mode: str
+) -> None:
+    tmp_path.chmod(0o755)
+    (tmp_path / "widen.py").write_text(WIDEN)
+    binds = [Bind(str(tmp_path), "/prog")]
+    argv = ["python3", "-S", "/prog/widen.py"]
+    for _ in range(2):  # (each core in turn, whichever the lease hands out)
+        with cores.leased() as core:
+            assert core is not None
+            if mode == "exec":
+                result = box.run(argv, limits=LIMITS, binds=binds)
+            else:
+                with box.session(limits=LIMITS, binds=binds, lean=mode == "lean"):
+                    if mode == "lean":
+                        assert box.lean_open
+                        fd = os.memfd_create("stdin")
+                        try:
+                            result = box.run_lean(argv, limits=LIMITS, stdin=fd)
+                        finally:
+                            os.close(fd)
+                    else:
+                        result = box.run(argv, limits=LIMITS)
+        assert result.ok, result
+        assert _seen(result.stdout) == [[core], [core]]
+
+
+@TWO_CORES
+def test_without_a_lease_a_program_has_every_core_again(box: Sandbox, tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)
+    (tmp_path / "widen.py").write_text(WIDEN)
+    binds = [Bind(str(tmp_path), "/prog")]
+    with box.session(limits=LIMITS, binds=binds, lean=True):
+        fd = os.memfd_create("stdin")
+        try:
+            with cores.leased() as core:
+                box.run_lean(["python3", "-S", "/prog/widen.py"], limits=LIMITS, stdin=fd)
+            result = box.run_lean(["python3", "-S", "/prog/widen.py"], limits=LIMITS, stdin=fd)
+        finally:
+            os.close(fd)
+    assert core is not None and result.ok, result
+    every = sorted(os.sched_getaffinity(os.getpid()))
+    assert _seen(result.stdout) == [every, every]
+
+
+@TWO_CORES
+@pytest.mark.parametrize("wall_clock", [False, True])
+def test_a_completion_graded_is_confined_to_one_core(wall_clock: bool) -> None:
+    with Grader(None, jobs=2) as grader:
+        run = grader.execute(WIDEN, "python3", "", RunLimits(2.0, 1 << 20, wall_clock))
+    assert not hasattr(run, "status"), run
+    main, child = _seen(run.stdout)  # type: ignore[union-attr]
+    assert len(main) == 1 and child == main
+
+
+def _honest(package: Path, burn: float) -> str:
+    """The package's accepted Python submission, after ``burn`` CPU seconds of work."""
+    found = next((package / "submissions" / "accepted").glob("*.py"))
+    spin = f"import time\n_t = time.process_time()\nwhile time.process_time() - _t < {burn}:\n    pass\n"
+    return f"```python\n{spin}{found.read_text(encoding='utf-8')}\n```"
+
+
+@pytest.fixture(scope="module")
+def packages(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A comparator problem and one judged by its own output validator."""
+    root = tmp_path_factory.mktemp("neighbours")
+    for name in ("hello", "divisor"):
+        shutil.copytree(SAMPLES / name, root / name)
+    return root
+
+
+@TWO_CORES
+@pytest.mark.parametrize("problem", ["hello", "divisor"])
+def test_an_honest_completion_beside_attackers_gets_its_reward(
+    packages: Path, problem: str
+) -> None:
+    honest = _honest(packages / problem, 0.2)
+    attack = f"```python\n{ATTACK}\n```"
+    pid = _id_of(packages / problem)
+    items = [(pid, attack if i % 2 else honest) for i in range(8)]
+    with Grader(packages, Settings(retries=0), jobs=2) as grader:
+        results = list(grader.grade_many(items))
+    for index, result in enumerate(results):
+        if index % 2 == 0:
+            assert (result.reward, result.status.value) == (1.0, "ok"), result
+        else:
+            assert result.reward == 0.0, result  # (its own limit ends it: a verdict)
