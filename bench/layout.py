@@ -6,10 +6,9 @@ and by PROCESSES processes (each its share, THREADS at once, as verl's async rew
 side by side, alternating for a few rounds; each side's processes are started and warm
 before the clock starts (a trainer's reward workers live for the whole run).
 
-Beside them, the floor: the CPU the programs need (each program's CPU time, measured
-alone with python3, summed over the tests and divided among the cores), and the share
-of completions scored 1.0 (all are correct: anything less is a reward the machine's load
-took away).
+Beside them, the floor: the CPU the programs must burn, summed over the tests and
+divided among the cores; and the completions scored 1.0 (all are correct: anything less
+is a reward the machine's load took away).
 
 Usage: python bench/layout.py [--completions N] [--processes N] [--threads N]
                               [--burn SECONDS] [--rounds N]"""
@@ -19,10 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
-import resource
 import statistics
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -79,13 +75,9 @@ def side(processes: int, threads: int, completions: int, burn: float) -> tuple[f
 
 
 def floor(completions: int, burn: float) -> float:
-    """The programs' own CPU time, summed over every test, over the cores (python3 alone)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-S", "-c", PROGRAM.format(burn=burn)], input=b"1 1\n",
-                   check=True, capture_output=True)  # fmt: skip
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu * TESTS * completions / usable_cores()
+    """The CPU the programs must burn (each test's loop), over the cores: no side can be
+    faster (the interpreter's start, which a fresh python3 adds, is left out)."""
+    return burn * TESTS * completions / usable_cores()
 
 
 def main() -> None:

@@ -53,6 +53,7 @@ class JailSpec(NamedTuple):
     native: str | None = None  # lean path: the C run loop's library, as the jail sees it
     forked_init: bool = False  # lean path: the init stays this fork (see zygote.serve_forked)
     cpuset: tuple[str, str] | None = None  # lean path: the group's cpuset.cpus, every core
+    init_joins: tuple[str, ...] = ()  # cgroup membership files the init joins (see cgroups)
 
 
 class Jail:
@@ -171,6 +172,12 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         [os.open(path, os.O_WRONLY) for path in spec.join_paths],
     )
     counters = inside.open_counters({name: (path, key) for name, path, key in spec.stat_files})
+    for path in spec.init_joins:  # (its programs with it, forked from it)
+        joined = os.open(path, os.O_WRONLY)
+        try:
+            os.write(joined, b"0")
+        finally:
+            os.close(joined)
     cpuset = (os.open(spec.cpuset[0], os.O_WRONLY), spec.cpuset[1]) if spec.cpuset else None
     isolation.build_root(isolation.RootSpec(spec.root_dir, spec.cwd, spec.binds, spec.file_bytes))
     scratch = inside.scratch_dirs(spec.cwd)

@@ -189,6 +189,7 @@ class Server:
             zygote.MOUNT + "/native/" + os.path.basename(loop) if loop is not None else None,
             forked,
             group.cpuset() if lean and group is not None else None,
+            tuple(group.init_join_paths()) if group else (),
         )
         ours, theirs = socket.socketpair() if lean else (None, None)
         try:

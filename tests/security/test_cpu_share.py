@@ -76,7 +76,7 @@ def box() -> Iterator[Sandbox]:
 
 
 @TWO_CORES
-@pytest.mark.parametrize("mode", ["exec", "session", "lean"])
+@pytest.mark.parametrize("mode", ["exec", "session", "in-process", "lean"])
 def test_a_program_cannot_leave_the_core_its_grader_leased(
     box: Sandbox, tmp_path: Path, mode: str
 ) -> None:
@@ -90,8 +90,12 @@ def test_a_program_cannot_leave_the_core_its_grader_leased(
             if mode == "exec":
                 result = box.run(argv, limits=LIMITS, binds=binds)
             else:
-                with box.session(limits=LIMITS, binds=binds, lean=mode == "lean"):
-                    if mode == "lean":
+                inprocess = mode == "in-process"
+                with box.session(limits=LIMITS, binds=binds, lean=mode == "lean",
+                                 inprocess=inprocess):  # fmt: skip
+                    if inprocess:
+                        result = box.run(argv, limits=LIMITS, inprocess=argv[2])
+                    elif mode == "lean":
                         assert box.lean_open
                         fd = os.memfd_create("stdin")
                         try:
