@@ -5,12 +5,15 @@ on, retried for seconds, or read with another meaning than SandboxFusion's."""
 from __future__ import annotations
 
 import base64
+import importlib.util
+import json
 import os
 import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,7 +22,7 @@ from typing import Any
 
 import pytest
 import requests
-from clientcode import load
+from clientcode import client_file, load
 from sandbox_fusion import (
     RunCodeRequest,
     RunStatus,
@@ -207,21 +210,45 @@ def test_verls_helper_loses_no_reward_to_many_concurrent_requests(url: str) -> N
     assert got == [[True] * 16] * 8
 
 
-def test_verls_helper_scores_every_correct_completion_beside_endless_loops() -> None:
+def verl_sandbox_reward() -> Any:
+    """verl 0.9.1's own sandbox_fusion reward (the package: its compute_score and the
+    helper it imports)."""
+    path = client_file("verl/utils/reward_score/sandbox_fusion/__init__.py")
+    spec = importlib.util.spec_from_file_location(
+        "client_sandbox_fusion", path, submodule_search_locations=[str(path.parent)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("options", [(), ("-j", "1")], ids=["defaults", "one worker"])
+def test_verls_reward_scores_every_correct_completion_beside_endless_loops(
+    options: tuple[str, ...],
+) -> None:
     """Issue 57: with every third completion looping forever, correct ones waited behind
     the loops past verl's deadline (compile + run + 10 s) and lost their credit: 3 of 8 at
     gradeserver's defaults. Wall-clock runs now share the cores, many at once, each timed
     from its own start."""
-    proc, address = start("-j", "1")  # (the fewest workers: the hardest case)
+    proc, address = start(*options)
     try:
-        helper: Any = verl_sandbox_helper()
-        right = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3:\n    pass\nprint(input())"
-        codes = ["while True:\n    pass" if i % 3 == 2 else right for i in range(12)]
-        in_outs = {"inputs": ["1\n", "2\n"], "outputs": ["1\n", "2\n"]}
+        reward: Any = verl_sandbox_reward()
+        burn = (
+            "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3:\n    pass\n"
+        )
+        right, loop = (
+            f"```python\n{burn}print(input())\n```",
+            "```python\nwhile True:\n    pass\n```",
+        )
+        completions = [loop if i % 3 == 2 else right for i in range(12)]
+        cases = json.dumps({"inputs": ["1\n", "2\n"], "outputs": ["1\n", "2\n"]})
+        semaphore = threading.Semaphore(64)  # (verl's sandbox_fusion.max_concurrent)
         with ThreadPoolExecutor(12) as pool:  # (verl grades a batch's completions at once)
-            got = list(pool.map(lambda code: helper.check_correctness(
-                f"{address}/run_code", in_outs, code, timeout=3)[0], codes))  # fmt: skip
-        assert got == [[-3, -3] if i % 3 == 2 else [True, True] for i in range(12)]
+            got = list(pool.map(lambda c: reward.compute_score(
+                f"{address}/run_code", semaphore, 1024, c, cases, timeout=3)[0], completions))  # fmt: skip
+        assert got == [0.0 if i % 3 == 2 else 1.0 for i in range(12)]
     finally:
         stop(proc)
 
