@@ -22,6 +22,7 @@ from problemtools_py.judge.validators import (
     Validation,
     fresh_feedback_dir,
 )
+from problemtools_py.sandbox import cores
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
 from problemtools_py.verdicts import Verdict, verdict_of_run
@@ -270,8 +271,9 @@ class CaseJudge:
                     )
                 )
 
-            sub_thread = threading.Thread(target=run_sub)
-            val_thread = threading.Thread(target=run_val)
+            core = cores.current()  # (both on the core this thread leased, if it did)
+            sub_thread = threading.Thread(target=_lending(core, run_sub))
+            val_thread = threading.Thread(target=_lending(core, run_val))
             sub_thread.start()
             val_thread.start()
             val_thread.join()
@@ -346,3 +348,13 @@ def _guard(call: Callable[[], RunResult]) -> RunResult | SandboxError:
         return call()
     except SandboxError as exc:
         return exc
+
+
+def _lending(core: int | None, call: Callable[[], None]) -> Callable[[], None]:
+    """``call`` in another thread, its runs on the core this one leased (see cores.lent)."""
+
+    def lent() -> None:
+        with cores.lent(core):
+            call()
+
+    return lent

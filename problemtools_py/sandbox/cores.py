@@ -104,6 +104,19 @@ def leased(shared: bool = False) -> Iterator[int | None]:
         _release(core, fd, shared)
 
 
+@contextlib.contextmanager
+def lent(core: int | None) -> Iterator[None]:
+    """This thread's runs on ``core``, a lease another thread holds while this one works
+    for it (an interactive submission and its validator, run at once: the lease holder
+    joins both before it gives the core back)."""
+    before = current()
+    _local.core = core
+    try:
+        yield
+    finally:
+        _local.core = before
+
+
 def _open(directory: str, name: str) -> int:
     fd = os.open(f"{directory}/{name}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
                  0o600)  # fmt: skip

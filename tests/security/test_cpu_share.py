@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -147,7 +149,7 @@ def _honest(package: Path, burn: float) -> str:
 def packages(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A comparator problem and one judged by its own output validator."""
     root = tmp_path_factory.mktemp("neighbours")
-    for name in ("hello", "divisor"):
+    for name in ("hello", "divisor", "guess"):
         shutil.copytree(SAMPLES / name, root / name)
     return root
 
@@ -168,3 +170,58 @@ def test_an_honest_completion_beside_attackers_gets_its_reward(
             assert (result.reward, result.status.value) == (1.0, "ok"), result
         else:
             assert result.reward == 0.0, result  # (its own limit ends it: a verdict)
+
+
+# Widens its affinity, then works a while: long enough to be seen from the host.
+WIDE_THEN_WORK = """import os, time
+os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
+_t = time.process_time()
+while time.process_time() - _t < 1.0:
+    pass
+"""
+
+
+def _parent(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _sandboxed_cores() -> list[str]:
+    """The cores each process this test's graders run as a sandbox user may use now, as
+    /proc says (another grader's on the machine, a test suite's beside, are left out)."""
+    from problemtools_py.sandbox import identity
+
+    found = []
+    for pid in identity.processes():
+        above = pid
+        while above > 1 and above != os.getpid():
+            above = _parent(above)
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue  # (it ended meanwhile)
+        if above == os.getpid():
+            found.append(status.split("Cpus_allowed_list:")[1].split()[0])
+    return found
+
+
+@TWO_CORES
+@pytest.mark.parametrize("problem", ["hello", "divisor", "guess"])
+def test_every_program_of_a_grading_stays_on_one_core(packages: Path, problem: str) -> None:
+    """Seen from the host while they run: the program, and on an interactive problem its
+    validator (run at once, from threads of their own), each on a single core."""
+    honest = _honest(packages / problem, 0.0)
+    completion = honest.replace("```python\n", "```python\n" + WIDE_THEN_WORK, 1)
+    seen: list[str] = []
+    with Grader(packages, jobs=2) as grader, ThreadPoolExecutor(1) as pool:
+        assert grader.grade(_id_of(packages / problem), honest).reward == 1.0  # (warm: its
+        # sandboxes' probes, our own programs, are done)
+        future = pool.submit(grader.grade, _id_of(packages / problem), completion)
+        while not future.done():
+            seen += _sandboxed_cores()
+            time.sleep(0.05)
+        result = future.result()
+    assert (result.reward, result.status.value) == (1.0, "ok"), result
+    assert seen and all(cores.isdigit() for cores in seen), seen
