@@ -219,7 +219,7 @@ class CaseJudge:
         assert isinstance(checker, CustomValidator)
         del stdin  # the submission never sees the input; the validator gets it by path
         sub, val = self._run_pair(exe, checker, input_path, answer, feedback)
-        sub = with_peers_wait(sub, val)
+        sub = with_peers_wait(sub, val, shared=cores.current() is not None)
         validation = checker.interpret(val, feedback)
         return sub, interactive_verdict(sub, val, validation, self.reject_first_final)
 
@@ -293,11 +293,22 @@ class CaseJudge:
         return sub, val
 
 
-def with_peers_wait(sub: RunResult, val: RunResult) -> RunResult:
+def with_peers_wait(sub: RunResult, val: RunResult, shared: bool = False) -> RunResult:
     """An interactive submission's run, its wait for a CPU unknown (so starved, when the
     wall clock stopped it: see RunResult.starved) when its validator was kept waiting for
-    one: it may have slept only because the validator the machine starved was slow."""
+    one: it may have slept only because the validator the machine starved was slow. On
+    one ``shared`` core (their grader's lease) each waited while the other ran: that
+    much of a wait is the pair's own doing (a submission that floods its validator keeps
+    it busy), the rest the machine's."""
+    if shared:
+        sub, val = _less_wait(sub, val.cpu_seconds), _less_wait(val, sub.cpu_seconds)
     return replace(sub, queued_seconds=None) if sub.wall_killed and val.crowded else sub
+
+
+def _less_wait(run: RunResult, peers: float) -> RunResult:
+    if run.queued_seconds is None:
+        return run
+    return replace(run, queued_seconds=max(0.0, run.queued_seconds - peers))
 
 
 def run_limits(limits: Limits, exe: Executable) -> Limits:

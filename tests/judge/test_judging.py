@@ -416,3 +416,21 @@ def test_an_interactive_run_owns_its_wall_clock_stop_only_if_its_validator_slept
     sub: RunResult, val: RunResult, starved: bool
 ) -> None:
     assert with_peers_wait(sub, val).starved is starved
+
+
+@pytest.mark.parametrize(
+    ("sub", "val", "shared", "starved"),
+    [
+        # kept waiting while its validator ran on their one core: its own doing
+        (_timed(True, 2.5, cpu=0.4), _timed(False, 0.3, cpu=2.4), True, False),
+        (_timed(True, 2.5, cpu=0.4), _timed(False, 0.3, cpu=2.4), False, True),
+        # kept waiting longer than its validator ran: the machine's
+        (_timed(True, 2.5, cpu=0.4), _timed(False, 0.001, cpu=0.1), True, True),
+        # its validator kept waiting while the submission ran: the submission's doing
+        (_timed(True, 0.001, cpu=2.4), _timed(False, 2.5, cpu=0.1), True, False),
+    ],
+)
+def test_on_one_core_what_a_pair_waited_for_each_other_is_not_starvation(
+    sub: RunResult, val: RunResult, shared: bool, starved: bool
+) -> None:
+    assert with_peers_wait(sub, val, shared).starved is starved
