@@ -277,6 +277,8 @@ def test_a_starved_run_on_a_judged_problem_is_never_its_verdict(
     shutil.copytree(SAMPLES / "divisor", tmp_path / "pkgs" / "divisor")
     with Grader(tmp_path / "pkgs", Settings(retries=1), jobs=1) as g, _one_core_left() as core:
         pid = _id_of(tmp_path / "pkgs" / "divisor")
+        right = (SAMPLES / "divisor" / "submissions" / "accepted" / "smallest.py").read_text()
+        assert g.grade(pid, py(right)).reward == 1.0  # (its judge built, its jails warm)
         with _hogs(core):  # (the core known only now)
             starved = g.grade(pid, py("while True:\n    pass"))
     assert (starved.status, starved.reward, starved.retries) == ("harness_overload", None, 1), (
