@@ -46,20 +46,32 @@ class Holder(threading.Thread):
             self.done.wait()
 
 
-def test_every_core_is_one_holders_and_the_next_waits_for_one_to_free() -> None:
-    holders = [Holder() for _ in range(N)]
+def _every_core_held(shared: bool = False, per_core: int = 1) -> list[Holder]:
+    """Holders started and holding: every core of the budget (``per_core`` shared ones
+    on each, with ``shared``)."""
+    holders = [Holder(shared) for _ in range(N * per_core)]
     for holder in holders:
         holder.start()
         assert holder.taken.wait(10)
+    return holders
+
+
+def _end(*holders: Holder) -> None:
+    for holder in holders:
+        holder.done.set()
+    for holder in holders:
+        holder.join()
+
+
+def test_every_core_is_one_holders_and_the_next_waits_for_one_to_free() -> None:
+    holders = _every_core_held()
     assert sorted(h.core for h in holders) == cores.node_cores()  # type: ignore[type-var]
     late = Holder()
     late.start()
     assert not late.taken.wait(0.3)  # (every core is held)
     holders[0].done.set()
     assert late.taken.wait(10) and late.core == holders[0].core
-    for holder in (*holders, late):
-        holder.done.set()
-        holder.join()
+    _end(*holders, late)
 
 
 def test_leases_nest_in_a_thread() -> None:
@@ -90,18 +102,13 @@ def test_a_dead_process_gives_its_cores_back() -> None:
 
 
 def test_a_forked_child_keeps_none_of_its_parents_leases() -> None:
-    held = [Holder() for _ in range(N)]
-    for holder in held:
-        holder.start()
-        assert holder.taken.wait(10)
+    held = _every_core_held()
     pid = os.fork()
     if pid == 0:  # (a child that lives on, as a sandbox server forked from a grader does)
         time.sleep(3)
         os._exit(0)
     try:
-        for holder in held:
-            holder.done.set()
-            holder.join()
+        _end(*held)
         again = Holder()
         again.start()
         assert again.taken.wait(2)  # (the child's copies would hold the cores 3 s more)
@@ -113,10 +120,7 @@ def test_a_forked_child_keeps_none_of_its_parents_leases() -> None:
 
 
 def test_wall_clock_runs_share_a_core_and_an_exclusive_lease_waits_for_them() -> None:
-    shared = [Holder(shared=True) for _ in range(3 * N)]
-    for holder in shared:
-        holder.start()
-        assert holder.taken.wait(10)
+    shared = _every_core_held(shared=True, per_core=3)
     per_core = {core: sum(h.core == core for h in shared) for core in cores.node_cores()}
     assert set(per_core.values()) == {3}  # (spread evenly over the cores)
     exclusive = Holder()
@@ -131,16 +135,11 @@ def test_wall_clock_runs_share_a_core_and_an_exclusive_lease_waits_for_them() ->
     assert exclusive.taken.wait(10) and exclusive.core == first
     if N > 1:  # (the shared one takes another core meanwhile)
         assert late.taken.wait(10) and late.core != first
-    for holder in (*shared, exclusive, late):
-        holder.done.set()
-        holder.join()
+    _end(*shared, exclusive, late)
 
 
 def test_a_grader_asking_again_does_not_pass_one_that_waits() -> None:
-    holders = [Holder() for _ in range(N)]
-    for holder in holders:
-        holder.start()
-        assert holder.taken.wait(10)
+    holders = _every_core_held()
     waiter = Holder()
     waiter.start()
     time.sleep(0.2)  # (it waits at the turnstile)
@@ -159,9 +158,7 @@ def test_a_grader_asking_again_does_not_pass_one_that_waits() -> None:
     waiter.done.set()
     second.join(10)
     assert got_again
-    for holder in holders:
-        holder.done.set()
-        holder.join()
+    _end(*holders)
 
 
 def test_a_lease_directory_others_may_change_is_refused(own_budget: Path) -> None:
@@ -179,10 +176,7 @@ def test_a_core_given_back_wakes_the_waiter_at_once(monkeypatch: pytest.MonkeyPa
     """The turnstile's holder waits on the doorbell a grader giving a core back rings:
     with its own look far off (a minute), it still takes the core as it frees."""
     monkeypatch.setattr(cores, "WAKE_AT_LEAST", 60.0)
-    holders = [Holder() for _ in range(N)]
-    for holder in holders:
-        holder.start()
-        assert holder.taken.wait(10)
+    holders = _every_core_held()
     waiter = Holder()
     waiter.start()
     time.sleep(0.3)  # (it is waiting on the bell)
@@ -198,7 +192,4 @@ def test_a_core_given_back_wakes_the_waiter_at_once(monkeypatch: pytest.MonkeyPa
         waiter = Holder()
         waiter.start()
         time.sleep(0.3)
-    for holder in (*holders, waiter):
-        holder.done.set()
-    for holder in (*holders, waiter):
-        holder.join()
+    _end(*holders, waiter)
