@@ -14,12 +14,13 @@ from typing import Any, Protocol
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.results import GradeResult, Status
+from problemtools_py.grading.testrun import WALL_SHARING
 
 Work = Callable[..., Any]
 # Wall-clock runs (SandboxFusion's /run_code and /submit) at once per worker: they share
 # their cores (see sandbox.cores), so a run that loops until its run_timeout holds no
 # worker that a correct one behind it waits for past its client's deadline (issue 57).
-WALL_PER_WORKER = 8
+WALL_PER_WORKER = WALL_SHARING
 
 
 class Workers(Protocol):

@@ -80,6 +80,14 @@ class RunResult:
         one place this rule is decided (the grader's retries, verification's cache)."""
         return self.cpu_seconds < cpu_limit and self.starved
 
+    def starved_sharing(self, sharing: int) -> bool:
+        """Stopped by its wall-clock limit (no CPU limit: SandboxFusion's runs) with under
+        half the fair share of a core ``sharing`` such runs share, while it waited for a
+        CPU (see crowded): the machine's load, not its neighbours' fair share, set its
+        pace. A loop beside loops gets its share: a timeout, as SandboxFusion says."""
+        fair = self.wall_seconds / max(1, sharing)
+        return self.wall_killed and self.crowded and self.cpu_seconds < fair / 2
+
     @property
     def crowded(self) -> bool:
         """Whether it waited, runnable, for a CPU for at least half the time it did not

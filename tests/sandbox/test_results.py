@@ -81,3 +81,19 @@ def test_starved_under_a_limit_is_the_one_rule_for_running_again(
     cpu: float, limit: float, queued: float | None, wall_killed: bool, again: bool
 ) -> None:
     assert timed(cpu, 3.0, queued, wall_killed).starved_under(limit) is again
+
+
+@pytest.mark.parametrize(
+    ("cpu", "queued", "wall_killed", "starved"),
+    [
+        (0.05, 2.9, True, True),  # well under its share of a core 8 runs share: the machine
+        (0.40, 2.5, True, False),  # its share, beside loops: a timeout, its own
+        (0.05, 0.01, True, False),  # it slept
+        (0.05, 2.9, False, False),  # not stopped by the clock
+        (0.05, None, True, True),  # its wait unknown: counted as the machine's
+    ],
+)
+def test_a_wall_clock_run_is_starved_only_below_half_its_fair_share(
+    cpu: float, queued: float | None, wall_killed: bool, starved: bool
+) -> None:
+    assert timed(cpu, 3.0, queued, wall_killed).starved_sharing(8) is starved
