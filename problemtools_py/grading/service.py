@@ -303,9 +303,11 @@ class Service:
         limits = self._run_limits(config, self.time_limit)
         found = await asyncio.to_thread(self.grader.extract, body["completion"], language)
         code = found[1] if found is not None else ""
+        # (no code block: the empty program runs, each case fails, as SandboxFusion's
+        # check_stdio_test_cases_parallel runs what its extraction gave, "" included)
         jobs = [asyncio.ensure_future(self._work(Grader.execute, code, language, stdin, limits,
                                                  wall=True))
-                for stdin, _ in cases] if code else []  # fmt: skip
+                for stdin, _ in cases]  # fmt: skip
         compiled = language != "python3" and self.grader.compiles(language)
         extra = config.get("extra")
         every = isinstance(extra, dict) and bool(extra.get("run_all_cases"))

@@ -93,6 +93,12 @@ def test_submit_as_sandboxfusion_answers(grader: Grader) -> None:
         async with client.post(url + "submit", json=body) as response:
             got = await response.json()
         assert [t["passed"] for t in got["tests"]] == [False, True, False, True]
+        body["completion"] = "I would print the input back."  # (issue 58: it was a 500)
+        async with client.post(url + "submit", json=body) as response:
+            assert response.status == 200
+            got = await response.json()
+        assert (got["accepted"], got["extracted_code"], got["extracted_type"]) == (False, "", "empty")
+        assert [t["passed"] for t in got["tests"]] == [False] * 4  # (the empty program ran)
 
     serve(grader, check)
 
