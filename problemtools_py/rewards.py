@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import logging
-import math
 import os
 import signal
 import threading
@@ -50,7 +49,7 @@ MODES = ("dataset", "pass-rate", "first-n")
 # What a dataset row's extra_info may set: how this row is graded. Everything else there is
 # the trainer's (and ignored).
 ROW_FIELDS = ("mode", "reward_mode", "n", "first_n", "time_limit", "language", "fn_name",
-              "judge_json")  # fmt: skip
+              "judge_json", "memory_mb", "memory_limit", "memory_limit_bytes")  # fmt: skip
 ON_INFRA_ERROR = ("score", "raise")
 PUBLIC = ("compute_score", "compute_score_float", "compute_score_batch", "compute_score_async",
           "RewardError", "InfraError", "infra_failures", "close")  # fmt: skip
@@ -145,12 +144,21 @@ def _options(extra_info: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
         "fn_name": merged.get("fn_name") if isinstance(merged.get("fn_name"), str) else None,
         "judge_json": str(merged.get("judge_json") or ""),
         "jobs": _jobs(merged.get("jobs")),
+        "memory_mb": _memory(merged),
     }
 
 
+def _memory(fields: dict[str, Any]) -> int | None:
+    from problemtools_py.grading.shapes import memory_mb_of
+
+    try:
+        return memory_mb_of(fields)
+    except ValueError as exc:
+        raise RewardError(str(exc)) from None
+
+
 def _jobs(value: Any) -> int | None:
-    """Completions this process grades at once (None: every core). Whatever it says, every
-    grader on the machine shares one budget of its cores (see sandbox.cores)."""
+    """Completions this process grades at once (None: every core; see sandbox.cores)."""
     if value is None or value == "":
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= 1024:
@@ -159,24 +167,12 @@ def _jobs(value: Any) -> int | None:
 
 
 def _seconds(value: Any) -> float:
-    """A time limit: seconds (a number or its text), or CodeContests' {seconds, nanos}."""
-    from problemtools_py.grading.shapes import plain
+    from problemtools_py.grading.shapes import seconds_of
 
-    value = plain(value)
-    if value is None or value == "" or value == {}:
-        return DEFAULT_TIME_LIMIT
     try:
-        if isinstance(value, dict):
-            seconds = float(value.get("seconds") or 0) + float(value.get("nanos") or 0) / 1e9
-        elif isinstance(value, bool):
-            raise ValueError
-        else:
-            seconds = float(value)
-    except (TypeError, ValueError):
-        raise RewardError(f"time_limit {value!r} is no number of seconds") from None
-    if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIME_LIMIT):
-        raise RewardError(f"time_limit must be in (0, {MAX_TIME_LIMIT:g}] seconds, not {value!r}")
-    return seconds
+        return seconds_of(value, DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT)
+    except ValueError as exc:
+        raise RewardError(str(exc)) from None
 
 
 def _language(name: Any) -> str | None:
@@ -231,7 +227,8 @@ def compute_score(
         result = _by_judge(grader, suite.tests, options, solution_str)
     elif suite is not None:
         result = _off_main_thread(grader, lambda: grader.grade_tests(
-            suite.tests, options["time_limit"], solution_str, language, suite.call))  # fmt: skip
+            suite.tests, options["time_limit"], solution_str, language, suite.call,
+            options["memory_mb"]))  # fmt: skip
     else:
         if not options["dataset"]:
             raise RewardError(
@@ -239,9 +236,8 @@ def compute_score(
                 f"or set ${DATASET_ENV}"
             )
         try:
-            result = _off_main_thread(
-                grader, lambda: grader.grade(str(ground_truth), solution_str, language)
-            )
+            result = _off_main_thread(grader, lambda: grader.grade(
+                str(ground_truth), solution_str, language, options["memory_mb"]))  # fmt: skip
         except FatalError as exc:  # (an id the dataset does not have)
             raise RewardError(str(exc)) from None
     return _scored(result, options)

@@ -285,3 +285,30 @@ def test_jobs_sizes_this_processes_grader_and_a_bad_one_is_the_callers_error() -
     for bad in (0, -1, 1.5, True, "2", 100_000):
         with pytest.raises(rewards.RewardError, match="jobs"):
             rewards.compute_score("x", ECHO, json.dumps(TESTS), None, jobs=bad)
+
+
+HOG_600MB = "```python\nx = bytearray(600 << 20)\nfor i in range(0, len(x), 4096):\n    x[i] = 1\nprint(input())\n```"
+
+
+@pytest.mark.parametrize(
+    ("info", "kwargs"),
+    [
+        ({"memory_limit": 256}, {}),  # open-r1's column, MB
+        ({"memory_limit_bytes": 256 << 20}, {}),  # CodeContests'
+        ({}, {"memory_mb": 256}),  # the reward kwarg
+    ],
+)
+def test_a_rows_memory_limit_is_the_programs(
+    info: dict[str, int], kwargs: dict[str, int]
+) -> None:
+    """Issue 58: a program touching 600 MB scored 1.0 with a row's limit of 256 MB."""
+    got = rewards.compute_score("x", HOG_600MB, json.dumps(TESTS), info, **kwargs)
+    assert (got["score"], got["status"]) == (0.0, "memory"), got
+    roomy = rewards.compute_score("x", HOG_600MB, json.dumps(TESTS), {"memory_limit": 1024})
+    assert (roomy["score"], roomy["status"]) == (1.0, "ok"), roomy
+
+
+@pytest.mark.parametrize("bad", [-1, "lots", float("nan"), float("inf"), True, [256], 1 << 40])
+def test_a_memory_limit_that_is_no_size_is_the_callers_error(bad: object) -> None:
+    with pytest.raises(rewards.RewardError, match="memory_limit"):
+        rewards.compute_score("x", ECHO, json.dumps(TESTS), {"memory_limit": bad})

@@ -40,11 +40,11 @@ class Workers(Protocol):
 
 
 def grade_or_unknown(
-    grader: Grader, pid: str, completion: str, language: str | None
+    grader: Grader, pid: str, completion: str, language: str | None, memory_mb: int | None = None
 ) -> GradeResult:
     """``grader.grade``, with an unknown problem id the caller's status, not a failure."""
     try:
-        return grader.grade(pid, completion, language)
+        return grader.grade(pid, completion, language, memory_mb)
     except FatalError as exc:
         return GradeResult(None, Status.UNKNOWN_PROBLEM, message=str(exc)[:200])
 

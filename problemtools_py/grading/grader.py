@@ -12,12 +12,11 @@ completion's ``grader_error`` (no reward), never the end of the batch."""
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -136,35 +135,24 @@ class Grader:
                 self._cache.popitem(last=False)
         return found
 
-    @contextmanager
-    def _on_core(self, shared: bool = False) -> Iterator[None]:
-        """A core of the node's budget leased for what the block runs (see sandbox.cores:
-        its programs may use no other; ``shared``: wall-clock runs, which share it), and
-        this thread pinned there meanwhile (with ``Settings.pin``): the jail, its programs
-        and the thread reading their results on one core. Only meanwhile: threads started
-        elsewhere in this thread (a Parquet reader's pool, say) would inherit the pin and
-        keep it for the trainer's later work."""
-        with cores.leased(shared) as core:
-            before: set[int] | None = None
-            if core is not None and self.settings.pin:
-                try:
-                    before = os.sched_getaffinity(0)
-                    os.sched_setaffinity(0, {core})  # this thread only
-                except OSError:
-                    before = None
-            try:
-                yield
-            finally:
-                if before is not None:
-                    with contextlib.suppress(OSError):
-                        os.sched_setaffinity(0, before)
+    def _on_core(self, shared: bool = False) -> AbstractContextManager[int | None]:
+        """A core of the node's budget for the block, this thread on it with
+        ``Settings.pin`` (see sandbox.cores.leased; ``shared``: wall-clock runs)."""
+        return cores.leased(shared, pin=self.settings.pin)
 
-    def grade(self, problem_id: str, completion: str, language: str | None = None) -> GradeResult:
+    def grade(
+        self,
+        problem_id: str,
+        completion: str,
+        language: str | None = None,
+        memory_mb: int | None = None,
+    ) -> GradeResult:
         found = self._problem(problem_id)
         with self._on_core():  # (its build too: see _on_core)
             if found.judge_json:  # graded by the problem's own judge (see grading.judged)
                 return self.grade_by_judge(problem_id, found, completion, language)
-            return self.grade_tests(found.tests, found.time_limit, completion, language)
+            return self.grade_tests(found.tests, found.time_limit, completion, language,
+                                    memory_mb=memory_mb)  # fmt: skip
 
     def grade_by_judge(
         self, key: str, found: Fetched, completion: str, language: str | None = None
@@ -190,6 +178,7 @@ class Grader:
         completion: str,
         language: str | None = None,
         call: callbased.Call | None = None,
+        memory_mb: int | None = None,
     ) -> GradeResult:
         """``completion`` on ``tests`` (stdin, expected stdout) given by the caller; its
         language from the fence tag (among ``Settings.languages``) or ``language``. With
@@ -198,7 +187,8 @@ class Grader:
             prepared = self._prepare(completion, language, call)
             if isinstance(prepared, GradeResult):
                 return prepared
-            found = self._in_session(prepared, call, lambda run: [run.run(tests, time_limit)])
+            found = self._in_session(prepared, call, lambda run: [run.run(tests, time_limit)],
+                                     memory_mb)  # fmt: skip
         return found if isinstance(found, GradeResult) else found[0]
 
     def grade_each(
@@ -219,16 +209,18 @@ class Grader:
         prepared: tuple[str, str, Executable | None],
         call: callbased.Call | None,
         how: Callable[[TestRun], list[GradeResult]],
+        memory_mb: int | None = None,
     ) -> list[GradeResult] | GradeResult:
         """``how`` with a TestRun of the program in a session of its own."""
         code_language, code, exe = prepared
         run: TestRun | None = None
+        memory = memory_mb or self.settings.memory_mb
         self._warmed()
         try:
             with self.pool.sandbox() as box:
-                work = self.sessions.session(box, f"{code_language}\0{code}")
+                work = self.sessions.session(box, f"{code_language}\0{code}", memory)
                 placed = place_program(work, code, exe)
-                heap = self.settings.memory_mb - (exe.extra_memory_mb if exe else 0)
+                heap = memory - (exe.extra_memory_mb if exe else 0)
                 run = TestRun(
                     box,
                     self.settings,
@@ -237,6 +229,7 @@ class Grader:
                     getattr(self._worker, "cancel", None),
                     argv=tuple(exe.argv(max(64, heap))) if exe is not None else None,
                     compare=callbased.difference if call is not None else None,
+                    memory_mb=memory,
                 )
                 try:
                     return how(run)

@@ -40,7 +40,7 @@ from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.metrics import Metrics
 from problemtools_py.grading.problems import Fetched
 from problemtools_py.grading.results import GradeResult, Status
-from problemtools_py.grading.shapes import Suite, suite_of
+from problemtools_py.grading.shapes import MAX_MEMORY_MB, Suite, memory_mb_of, suite_of
 from problemtools_py.grading.testrun import RunLimits
 
 MAX_BODY = 16 << 20
@@ -51,7 +51,6 @@ ADMITTED = ("/grade", *FUSION_PATHS)
 # the most CPU seconds a request may ask for one run (run_timeout, time_limit): one run
 # holds a grader for that long, and the queue is bounded, not the time
 MAX_SECONDS = 900.0
-MAX_MEMORY_MB = 16 << 10  # the most memory a request may ask for one run
 
 
 class BadRequest(ValueError):
@@ -219,6 +218,10 @@ class Service:
         completion.encode()  # (a lone surrogate: 400, see _errors)
         language = _language(item["language"]) if item.get("language") is not None else None
         tests = item.get("tests")
+        try:
+            memory = memory_mb_of(item)  # (the row's, if it gives one)
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
         start = time.perf_counter()
         if tests is not None:
             suite = _suite(tests, item.get("fn_name"))
@@ -230,10 +233,17 @@ class Service:
                                           language)  # fmt: skip
             else:
                 result = await self._work(
-                    Grader.grade_tests, suite.tests, limit, completion, language, suite.call
+                    Grader.grade_tests,
+                    suite.tests,
+                    limit,
+                    completion,
+                    language,
+                    suite.call,
+                    memory,
                 )
         elif isinstance(item.get("problem_id"), str):
-            result = await self._work(grade_or_unknown, item["problem_id"], completion, language)
+            result = await self._work(grade_or_unknown, item["problem_id"], completion, language,
+                                      memory)  # fmt: skip
         else:
             raise BadRequest("each item needs a problem_id or tests")
         self._record(result, time.perf_counter() - start)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -200,3 +201,51 @@ def _text(value: object, index: int, what: str) -> str:
 
 def _name(value: object) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
+
+
+MAX_MEMORY_MB = 16 << 10  # the most memory a row may give one run
+MEMORY_FIELDS = (("memory_mb", 1), ("memory_limit", 1), ("memory_limit_bytes", 1 / (1 << 20)))
+
+
+def memory_mb_of(fields: Mapping[str, object]) -> int | None:
+    """A row's memory limit in MiB, from the first of ``memory_mb`` (ours), open-r1's
+    ``memory_limit`` (MB, read as MiB, as judges mean it) and CodeContests'
+    ``memory_limit_bytes``; None when none is given (absent, empty or 0, as those
+    datasets write "none"). A value that is no positive number, or over MAX_MEMORY_MB:
+    ValueError naming the field."""
+    for name, per_mb in MEMORY_FIELDS:
+        value = plain(fields.get(name))
+        if value is None or value == "" or value == 0:
+            continue
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                raise ValueError(f"{name} {value!r} is no number") from None
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1e18:
+            raise ValueError(f"{name} must be a positive number, not {value!r}")
+        mb = -int(-value * per_mb // 1)  # (rounded up: 1.5 MiB allows 2)
+        if mb > MAX_MEMORY_MB:
+            raise ValueError(f"{name} {value!r} is over {MAX_MEMORY_MB} MiB")
+        return mb
+    return None
+
+
+def seconds_of(value: object, default: float, most: float) -> float:
+    """A time limit: seconds (a number or its text), or CodeContests' {seconds, nanos};
+    ``default`` when none is given. ValueError when it is no number in (0, ``most``]."""
+    value = plain(value)
+    if value is None or value == "" or value == {}:
+        return default
+    try:
+        if isinstance(value, dict):
+            seconds = float(value.get("seconds") or 0) + float(value.get("nanos") or 0) / 1e9
+        elif isinstance(value, bool) or not isinstance(value, int | float | str):
+            raise ValueError
+        else:
+            seconds = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"time_limit {value!r} is no number of seconds") from None
+    if not (math.isfinite(seconds) and 0 < seconds <= most):
+        raise ValueError(f"time_limit must be in (0, {most:g}] seconds, not {value!r}")
+    return seconds

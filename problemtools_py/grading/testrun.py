@@ -64,6 +64,7 @@ class TestRun:
     # unless the tests say otherwise (a call-based problem's, see grading.callbased).
     compare: Callable[[str, str], str | None] | None = None
     binds: tuple[Bind, ...] = ()  # a jail of its own (no session): what it binds
+    memory_mb: int | None = None  # the row's memory limit (None: the settings')
 
     def run(self, tests: Tests, time_limit: float) -> GradeResult:
         """The completion's grade on ``tests`` under the settings' reward mode."""
@@ -170,7 +171,8 @@ class TestRun:
     def _one(self, stdin: str, expected: str, time_limit: float) -> RunResult | None:
         """One test's run; None when the machine starved it past the retries left."""
         output = self.settings.output_factor * len(expected.encode()) + self.settings.output_slack
-        return self._limited(stdin, Limits(time_limit, self.settings.memory_mb << 20, output))
+        memory = (self.memory_mb or self.settings.memory_mb) << 20
+        return self._limited(stdin, Limits(time_limit, memory, output))
 
     def _limited(self, stdin: str, limits: Limits) -> RunResult | None:
         time_limit = limits.cpu_seconds

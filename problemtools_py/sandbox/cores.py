@@ -85,10 +85,13 @@ def current() -> int | None:
 
 
 @contextlib.contextmanager
-def leased(shared: bool = False) -> Iterator[int | None]:
+def leased(shared: bool = False, pin: bool = False) -> Iterator[int | None]:
     """A core for this thread while the block runs (the one it holds already, when it
-    holds one: leases nest). ``shared``: a wall-clock run's, see the module's text. None
-    (with a warning, once) when the lock directory cannot be used: the runs go unconfined."""
+    holds one: leases nest). ``shared``: a wall-clock run's, see the module's text;
+    ``pin``: this thread runs there meanwhile too (its jail and programs, and the thread
+    reading their results, on one core), and only meanwhile (threads it started
+    elsewhere would keep a pin). None (with a warning, once) when the lock directory
+    cannot be used: the runs go unconfined."""
     held = current()
     if held is not None:
         yield held
@@ -103,10 +106,26 @@ def leased(shared: bool = False) -> Iterator[int | None]:
         return
     _local.core = core
     try:
-        yield core
+        with _pinned(core) if pin else contextlib.nullcontext():
+            yield core
     finally:
         _local.core = None
         _release(core, fd, shared)
+
+
+@contextlib.contextmanager
+def _pinned(core: int) -> Iterator[None]:
+    try:
+        before = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {core})  # (this thread only)
+    except OSError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, before)
 
 
 @contextlib.contextmanager

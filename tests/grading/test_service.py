@@ -32,8 +32,12 @@ def grader() -> Iterator[Grader]:
         yield made
 
 
-def serve(grader: Grader, check: Callable[[ClientSession, str], Awaitable[None]],
-          queue: int = 64, body_seconds: float | None = None) -> None:
+def serve(
+    grader: Grader,
+    check: Callable[[ClientSession, str], Awaitable[None]],
+    queue: int = 64,
+    body_seconds: float | None = None,
+) -> None:
     async def main() -> None:
         service = Service(grader, queue)
         if body_seconds is not None:
@@ -74,8 +78,12 @@ def test_submit_as_sandboxfusion_answers(grader: Grader) -> None:
     cases = [{"input": {"stdin": s}, "output": {"stdout": o}} for s, o in TESTS]
 
     async def check(client: ClientSession, url: str) -> None:
-        body: dict[str, Any] = {"dataset": "x", "id": 7, "completion": ECHO,
-                                "config": {"language": "python", "provided_data": {"test": cases}}}
+        body: dict[str, Any] = {
+            "dataset": "x",
+            "id": 7,
+            "completion": ECHO,
+            "config": {"language": "python", "provided_data": {"test": cases}},
+        }
         async with client.post(url + "submit", json=body) as response:
             got = await response.json()
         assert got["accepted"] is True and got["id"] == 7 and len(got["tests"]) == 2
@@ -97,20 +105,44 @@ def test_submit_as_sandboxfusion_answers(grader: Grader) -> None:
         async with client.post(url + "submit", json=body) as response:
             assert response.status == 200
             got = await response.json()
-        assert (got["accepted"], got["extracted_code"], got["extracted_type"]) == (False, "", "empty")
+        assert (got["accepted"], got["extracted_code"], got["extracted_type"]) == (
+            False,
+            "",
+            "empty",
+        )
         assert [t["passed"] for t in got["tests"]] == [False] * 4  # (the empty program ran)
+
+    serve(grader, check)
+
+
+def test_grade_takes_a_rows_memory_limit(grader: Grader) -> None:
+    """Issue 58: an item's memory limit (ours, open-r1's MB, CodeContests' bytes)."""
+    hog = "```python\nx = bytearray(600 << 20)\nfor i in range(0, len(x), 4096):\n    x[i] = 1\nprint(input())\n```"
+
+    async def check(client: ClientSession, url: str) -> None:
+        items = [{"tests": TESTS, "completion": hog, name: value} for name, value in
+                 (("memory_mb", 256), ("memory_limit", 256), ("memory_limit_bytes", 256 << 20),
+                  ("memory_limit", 1024))]  # fmt: skip
+        async with client.post(url + "grade", json=items) as response:
+            got = await response.json()
+        assert [g["status"] for g in got] == ["memory"] * 3 + ["ok"]
+        async with client.post(url + "grade", json={**items[0], "memory_mb": -5}) as response:
+            assert response.status == 400 and "memory_mb" in (await response.json())["error"]
 
     serve(grader, check)
 
 
 def test_grade_one_or_many_and_metrics(grader: Grader) -> None:
     async def check(client: ClientSession, url: str) -> None:
-        async with client.post(url + "grade", json={"tests": TESTS, "completion": ECHO,
-                                                    "tag": "a"}) as response:
+        async with client.post(
+            url + "grade", json={"tests": TESTS, "completion": ECHO, "tag": "a"}
+        ) as response:
             one = await response.json()
         assert (one["reward"], one["status"], one["tag"]) == (1.0, "ok", "a")
-        many = [{"tests": TESTS, "completion": ECHO},
-                {"tests": TESTS, "completion": "```cpp\nint main(){}\n```"}]
+        many = [
+            {"tests": TESTS, "completion": ECHO},
+            {"tests": TESTS, "completion": "```cpp\nint main(){}\n```"},
+        ]
         async with client.post(url + "grade", json=many) as response:
             got = await response.json()
         assert [g["status"] for g in got] == ["ok", "wrong_answer"]
@@ -124,49 +156,103 @@ def test_grade_one_or_many_and_metrics(grader: Grader) -> None:
     serve(grader, check)
 
 
-@pytest.mark.parametrize(("path", "body", "status", "says"), [
-    ("grade", b"{not json", 400, "not JSON"),
-    ("grade", b'{"completion": 5}', 400, "completion"),
-    ("grade", b'{"completion": "x"}', 400, "problem_id or tests"),
-    ("grade", b'{"completion": "x", "tests": [["1"]]}', 400, "not a pair"),
-    ("grade", b'{"completion": "x", "tests": []}', 400, "no tests"),
-    ("grade", b'{"completion": "x", "tests": [["1", "1"]], "language": "python2"}', 400,
-     "Python 2 is not graded"),
-    ("grade", b'{"completion": "x", "tests": {"inputs": ["1"], "outputs": []}}', 400,
-     "1 inputs but 0 outputs"),
-    ("run_code", b'{"language": "python"}', 400, "needs code"),
-    ("run_code", b'{"code": "1", "language": "cobolx"}', 400, "unknown language"),
-    ("submit", b'{"completion": "x", "config": {"provided_data": {}}}', 400, "list the cases"),
-    ("grade", b'{"completion": "' + b"x" * (17 << 20) + b'"}', 413, "too large"),
-    ("grade", b'{"completion": "x", "problem_id": "nope"}', 404, "no problem with id 'nope'"),
-    ("grade", b'[{"completion": "x", "tests": [["1", "1"]]}, {"completion": "x", '
-              b'"problem_id": "nope"}]', 404, "no problem with id 'nope'"),
-    ("grade", b'{"completion": "x", "tests": [["1", "1"]], "language": "cobolx"}', 400,
-     "unknown language"),
-    # (each of these was a 500 with a traceback in the server's log)
-    ("run_code", b'{"code": "1", "language": "python", "run_timeout": "abc"}', 400,
-     "run_timeout must be a number of seconds in (0, 900]"),
-    ("run_code", b'{"code": "1", "language": "python", "run_timeout": [1]}', 400,
-     "run_timeout must be"),
-    ("run_code", b'{"code": "1", "language": "python", "run_timeout": 1e9}', 400,
-     "run_timeout must be"),  # (a grader held for 30 years)
-    ("submit", b'{"completion": "x", "config": {"run_timeout": {"a": 1}, "provided_data": '
-               b'{"test": [{"input": {"stdin": ""}, "output": {"stdout": ""}}]}}}', 400,
-     "run_timeout must be"),
-    ("submit", b'{"completion": "x", "config": {"provided_data": {"test": [{"input": 0, '
-               b'"output": {"stdout": ""}}]}}}', 400, "each case is {input: {stdin}"),
-    ("submit", b'{"completion": "x", "config": {"provided_data": {"test": [{"input": '
-               b'{"stdin": ""}, "output": "x"}]}}}', 400, "each case is {input: {stdin}"),
-    ("grade", b'{"completion": "x", "tests": [["1", "1"]], "time_limit": -2}', 400,
-     "time_limit must be"),
-    ("grade", b'{"completion": "x", "tests": [["1", "1"]], "time_limit": NaN}', 400,
-     "time_limit must be"),
-])
-def test_malformed_requests(grader: Grader, path: str, body: bytes, status: int,
-                            says: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "body", "status", "says"),
+    [
+        ("grade", b"{not json", 400, "not JSON"),
+        ("grade", b'{"completion": 5}', 400, "completion"),
+        ("grade", b'{"completion": "x"}', 400, "problem_id or tests"),
+        ("grade", b'{"completion": "x", "tests": [["1"]]}', 400, "not a pair"),
+        ("grade", b'{"completion": "x", "tests": []}', 400, "no tests"),
+        (
+            "grade",
+            b'{"completion": "x", "tests": [["1", "1"]], "language": "python2"}',
+            400,
+            "Python 2 is not graded",
+        ),
+        (
+            "grade",
+            b'{"completion": "x", "tests": {"inputs": ["1"], "outputs": []}}',
+            400,
+            "1 inputs but 0 outputs",
+        ),
+        ("run_code", b'{"language": "python"}', 400, "needs code"),
+        ("run_code", b'{"code": "1", "language": "cobolx"}', 400, "unknown language"),
+        ("submit", b'{"completion": "x", "config": {"provided_data": {}}}', 400, "list the cases"),
+        ("grade", b'{"completion": "' + b"x" * (17 << 20) + b'"}', 413, "too large"),
+        ("grade", b'{"completion": "x", "problem_id": "nope"}', 404, "no problem with id 'nope'"),
+        (
+            "grade",
+            b'[{"completion": "x", "tests": [["1", "1"]]}, {"completion": "x", '
+            b'"problem_id": "nope"}]',
+            404,
+            "no problem with id 'nope'",
+        ),
+        (
+            "grade",
+            b'{"completion": "x", "tests": [["1", "1"]], "language": "cobolx"}',
+            400,
+            "unknown language",
+        ),
+        # (each of these was a 500 with a traceback in the server's log)
+        (
+            "run_code",
+            b'{"code": "1", "language": "python", "run_timeout": "abc"}',
+            400,
+            "run_timeout must be a number of seconds in (0, 900]",
+        ),
+        (
+            "run_code",
+            b'{"code": "1", "language": "python", "run_timeout": [1]}',
+            400,
+            "run_timeout must be",
+        ),
+        (
+            "run_code",
+            b'{"code": "1", "language": "python", "run_timeout": 1e9}',
+            400,
+            "run_timeout must be",
+        ),  # (a grader held for 30 years)
+        (
+            "submit",
+            b'{"completion": "x", "config": {"run_timeout": {"a": 1}, "provided_data": '
+            b'{"test": [{"input": {"stdin": ""}, "output": {"stdout": ""}}]}}}',
+            400,
+            "run_timeout must be",
+        ),
+        (
+            "submit",
+            b'{"completion": "x", "config": {"provided_data": {"test": [{"input": 0, '
+            b'"output": {"stdout": ""}}]}}}',
+            400,
+            "each case is {input: {stdin}",
+        ),
+        (
+            "submit",
+            b'{"completion": "x", "config": {"provided_data": {"test": [{"input": '
+            b'{"stdin": ""}, "output": "x"}]}}}',
+            400,
+            "each case is {input: {stdin}",
+        ),
+        (
+            "grade",
+            b'{"completion": "x", "tests": [["1", "1"]], "time_limit": -2}',
+            400,
+            "time_limit must be",
+        ),
+        (
+            "grade",
+            b'{"completion": "x", "tests": [["1", "1"]], "time_limit": NaN}',
+            400,
+            "time_limit must be",
+        ),
+    ],
+)
+def test_malformed_requests(grader: Grader, path: str, body: bytes, status: int, says: str) -> None:
     async def check(client: ClientSession, url: str) -> None:
-        async with client.post(url + path, data=io.BytesIO(body),
-                               headers={"Content-Type": "application/json"}) as response:
+        async with client.post(
+            url + path, data=io.BytesIO(body), headers={"Content-Type": "application/json"}
+        ) as response:
             assert response.status == status
             assert says in (await response.json())["error"]
         async with client.post(url + "grade", json={"tests": TESTS, "completion": ECHO}) as ok:
@@ -192,17 +278,23 @@ HOSTILE = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "reward", "status"), [
-    (JAVA, 1.0, "ok"),
-    (CPP, 1.0, "ok"),
-    ("```cpp\nint main( {\n```", 0.0, "compile_error"),
-    *[(f"```python\n{code}\n```", 0.0, None) for code in HOSTILE],
-], ids=["java", "cpp", "cpp-compile-error", "fork-bomb", "shadow", "network", "daemon"])
-def test_grade_languages_and_hostile_completions(grader: Grader, completion: str,
-                                                 reward: float, status: str | None) -> None:
+@pytest.mark.parametrize(
+    ("completion", "reward", "status"),
+    [
+        (JAVA, 1.0, "ok"),
+        (CPP, 1.0, "ok"),
+        ("```cpp\nint main( {\n```", 0.0, "compile_error"),
+        *[(f"```python\n{code}\n```", 0.0, None) for code in HOSTILE],
+    ],
+    ids=["java", "cpp", "cpp-compile-error", "fork-bomb", "shadow", "network", "daemon"],
+)
+def test_grade_languages_and_hostile_completions(
+    grader: Grader, completion: str, reward: float, status: str | None
+) -> None:
     async def check(client: ClientSession, url: str) -> None:
-        async with client.post(url + "grade",
-                               json={"tests": TESTS, "completion": completion}) as response:
+        async with client.post(
+            url + "grade", json={"tests": TESTS, "completion": completion}
+        ) as response:
             got = await response.json()
         assert got["reward"] == reward, got
         assert status is None or got["status"] == status
@@ -222,7 +314,9 @@ SHAPES = [  # (tests as the common datasets hold them, the item's other fields)
 
 
 @pytest.mark.parametrize(("tests", "fields"), SHAPES, ids=["apps", "lcb", "codecontests", "call"])
-def test_grade_takes_the_datasets_shapes(grader: Grader, tests: object, fields: dict[str, str]) -> None:
+def test_grade_takes_the_datasets_shapes(
+    grader: Grader, tests: object, fields: dict[str, str]
+) -> None:
     completion = "```python\ndef add(a, b):\n    return a + b\n```" if "fn_name" in fields else ECHO
 
     async def check(client: ClientSession, url: str) -> None:

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from problemtools_py.grading.callbased import APPS, EXACT, Call, expected_text
-from problemtools_py.grading.shapes import Suite, plain, suite_of
+from problemtools_py.grading.shapes import Suite, memory_mb_of, plain, seconds_of, suite_of
 
 PAIRS = (("1\n", "1\n"), ("2 3\n", "5\n"))
 STDIO = Suite(PAIRS)
@@ -115,3 +115,35 @@ def test_any_pairs_read_the_same_in_each_shape(pairs: list[tuple[str, str]]) -> 
     assert suite_of([list(p) for p in pairs]) == want
     assert suite_of(json.dumps(columns)) == want
     assert suite_of(records) == want
+
+
+@pytest.mark.parametrize(
+    ("fields", "mb"),
+    [
+        ({}, None),
+        ({"memory_limit": 0, "memory_limit_bytes": 0}, None),  # (CodeContests' "none")
+        ({"memory_limit": 256}, 256),
+        ({"memory_limit": "256"}, 256),
+        ({"memory_limit_bytes": 268435456}, 256),
+        ({"memory_limit_bytes": 1}, 1),  # (rounded up)
+        ({"memory_mb": 512, "memory_limit": 256}, 512),  # (ours first)
+    ],
+)
+def test_a_rows_memory_limit_in_each_datasets_unit(
+    fields: dict[str, object], mb: int | None
+) -> None:
+    assert memory_mb_of(fields) == mb
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [(None, 2.0), ("", 2.0), (1.5, 1.5), ("3", 3.0), ({"seconds": 2, "nanos": 500000000}, 2.5)],
+)
+def test_a_time_limit_in_each_datasets_shape(value: object, seconds: float) -> None:
+    assert seconds_of(value, 2.0, 120.0) == seconds
+
+
+@pytest.mark.parametrize("value", [0, -1, "x", True, float("nan"), 121, [1]])
+def test_a_time_limit_that_is_no_time_is_refused(value: object) -> None:
+    with pytest.raises(ValueError, match="time_limit"):
+        seconds_of(value, 2.0, 120.0)
