@@ -37,20 +37,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from problemtools_py.grading.rewardargs import DATASET_ENV, RewardError, options_of
+
 if TYPE_CHECKING:
     from problemtools_py.grading.grader import Grader
     from problemtools_py.grading.results import GradeResult
     from problemtools_py.grading.shapes import Suite
 
-DATASET_ENV = "PROBLEMTOOLS_PY_DATASET"
-DEFAULT_TIME_LIMIT = 2.0  # seconds per test, for inline tests that name none
-MAX_TIME_LIMIT = 120.0
-MODES = ("dataset", "pass-rate", "first-n")
-# What a dataset row's extra_info may set: how this row is graded. Everything else there is
-# the trainer's (and ignored).
-ROW_FIELDS = ("mode", "reward_mode", "n", "first_n", "time_limit", "language", "fn_name",
-              "judge_json", "memory_mb", "memory_limit", "memory_limit_bytes")  # fmt: skip
-ON_INFRA_ERROR = ("score", "raise")
 PUBLIC = ("compute_score", "compute_score_float", "compute_score_batch", "compute_score_async",
           "RewardError", "InfraError", "infra_failures", "close")  # fmt: skip
 
@@ -59,11 +52,6 @@ _helper_pool: ThreadPoolExecutor | None = None
 _lock = threading.Lock()
 _failures = [0]
 _log = logging.getLogger(__name__)
-
-
-class RewardError(ValueError):
-    """A call that cannot be graded as given (bad ground truth, unknown mode, language or
-    problem id): the caller's mistake, raised whatever ``on_infra_error`` says."""
 
 
 class InfraError(RuntimeError):
@@ -117,77 +105,6 @@ def _grader(
         return found
 
 
-def _options(extra_info: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
-    row = extra_info if isinstance(extra_info, dict) else {}
-    merged = {**{k: row[k] for k in ROW_FIELDS if row.get(k) is not None}, **kwargs}
-    mode = str(merged.get("mode") or merged.get("reward_mode") or "dataset")
-    if mode not in MODES:
-        raise RewardError(f"unknown reward mode {mode!r}; choose from {', '.join(MODES)}")
-    first_n = merged.get("n") or merged.get("first_n")
-    if mode == "first-n" and not (isinstance(first_n, int) and first_n > 0):
-        raise RewardError("mode first-n needs n, a positive number of tests")
-    on_infra = merged.get("on_infra_error") or "score"
-    if on_infra not in ON_INFRA_ERROR:
-        raise RewardError(f"on_infra_error is one of {', '.join(ON_INFRA_ERROR)}")
-    return {
-        "mode": mode,
-        "first_n": first_n if mode == "first-n" else None,
-        "dataset": merged.get("dataset") or os.environ.get(DATASET_ENV),
-        "time_limit": _seconds(merged.get("time_limit")),
-        "details": bool(merged.get("details")),
-        "raw": bool(merged.get("raw")),
-        "infra_score": float(merged.get("infra_score") or 0.0),
-        "on_infra_error": on_infra,
-        "language": _language(merged.get("language")),
-        "languages": tuple(_language(n) or "" for n in merged.get("languages") or ("python3",)),
-        "python": str(merged["python"]) if merged.get("python") else None,
-        "fn_name": merged.get("fn_name") if isinstance(merged.get("fn_name"), str) else None,
-        "judge_json": str(merged.get("judge_json") or ""),
-        "jobs": _jobs(merged.get("jobs")),
-        "memory_mb": _memory(merged),
-    }
-
-
-def _memory(fields: dict[str, Any]) -> int | None:
-    from problemtools_py.grading.shapes import memory_mb_of
-
-    try:
-        return memory_mb_of(fields)
-    except ValueError as exc:
-        raise RewardError(str(exc)) from None
-
-
-def _jobs(value: Any) -> int | None:
-    """Completions this process grades at once (None: every core; see sandbox.cores)."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= 1024:
-        raise RewardError(f"jobs must be a whole number in [1, 1024], not {value!r}")
-    return value
-
-
-def _seconds(value: Any) -> float:
-    from problemtools_py.grading.shapes import seconds_of
-
-    try:
-        return seconds_of(value, DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT)
-    except ValueError as exc:
-        raise RewardError(str(exc)) from None
-
-
-def _language(name: Any) -> str | None:
-    """A language as callers name it (``python``, ``Python 3``, ``c++17``...), as the
-    judge's code; an unknown one is the caller's error (see _check_language)."""
-    from problemtools_py.grading.extract import PYTHON2_NAMES, language_named
-
-    if name is None or name == "":
-        return None
-    text = str(name)
-    if "".join(text.split()).lower() in PYTHON2_NAMES:
-        raise RewardError(f"language {text!r}: Python 2 is not graded; programs run as python3")
-    return language_named(text) or text
-
-
 def _check_language(grader: Grader, options: dict[str, Any]) -> None:
     asked = {options["language"] or "python3", *options["languages"]} - {"python3"}
     if not asked:
@@ -210,7 +127,7 @@ def compute_score(
     """The reward of one completion (see the module's text)."""
     from problemtools_py.errors import FatalError
 
-    options = _options(extra_info, kwargs)
+    options = options_of(extra_info, kwargs)
     suite = _suite(ground_truth, options["fn_name"])
     grader = _grader(
         None if suite is not None else options["dataset"],

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from problemtools_py.rewards import ROW_FIELDS, compute_score_batch
+from problemtools_py.grading.rewardargs import ROW_FIELDS
+from problemtools_py.rewards import compute_score_batch
 
 NAME = "problemtools_py"
 

@@ -16,6 +16,7 @@ from problemtools_py.dataset.ids import problem_id
 from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file
 from problemtools_py.dataset.schema import tests_json as encode_tests
 from problemtools_py.dataset.writer import RowWriter
+from problemtools_py.grading import rewardargs
 from problemtools_py.grading.results import GradeResult, Status
 
 ECHO = "```python\nprint(input())\n```"
@@ -119,13 +120,19 @@ def test_no_process_outlives_the_trainer() -> None:
     import time
 
     def servers() -> int:
-        found = subprocess.run(["pgrep", "-f", "problemtools_py.sandbox.server"],
-                               capture_output=True, text=True, check=False).stdout
+        found = subprocess.run(
+            ["pgrep", "-f", "problemtools_py.sandbox.server"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout
         return len(found.split())
 
     before = servers()
-    code = ("from problemtools_py import rewards\n"
-            f"print(rewards.compute_score('a', {ECHO!r}, {TESTS!r})['score'])\n")
+    code = (
+        "from problemtools_py import rewards\n"
+        f"print(rewards.compute_score('a', {ECHO!r}, {TESTS!r})['score'])\n"
+    )
     out = run_python(code, timeout=120).stdout
     assert out.strip() == "1.0"
     deadline = time.monotonic() + 10
@@ -134,18 +141,23 @@ def test_no_process_outlives_the_trainer() -> None:
     assert servers() <= before
 
 
-CPP = "```cpp\n#include <iostream>\nint main(){long x; std::cin>>x; std::cout<<x<<\"\\n\";}\n```"
-JAVA = ("```java\nimport java.util.*;\npublic class Echo { public static void main(String[] a) {"
-        " System.out.println(new Scanner(System.in).nextLong()); } }\n```")
+CPP = '```cpp\n#include <iostream>\nint main(){long x; std::cin>>x; std::cout<<x<<"\\n";}\n```'
+JAVA = (
+    "```java\nimport java.util.*;\npublic class Echo { public static void main(String[] a) {"
+    " System.out.println(new Scanner(System.in).nextLong()); } }\n```"
+)
 
 
-@pytest.mark.parametrize(("completion", "kwargs", "status"), [
-    (CPP, {"languages": ["python3", "cpp", "java"]}, "ok"),
-    (JAVA, {"languages": ["python3", "cpp", "java"]}, "ok"),
-    (CPP.replace("cpp", "c++"), {"language": "cpp"}, "ok"),
-    ("```cpp\nint main( {\n```", {"language": "cpp"}, "compile_error"),
-    (CPP, {}, "no_code"),  # the dataset's rule: Python only
-])
+@pytest.mark.parametrize(
+    ("completion", "kwargs", "status"),
+    [
+        (CPP, {"languages": ["python3", "cpp", "java"]}, "ok"),
+        (JAVA, {"languages": ["python3", "cpp", "java"]}, "ok"),
+        (CPP.replace("cpp", "c++"), {"language": "cpp"}, "ok"),
+        ("```cpp\nint main( {\n```", {"language": "cpp"}, "compile_error"),
+        (CPP, {}, "no_code"),  # the dataset's rule: Python only
+    ],
+)
 def test_other_languages(completion: str, kwargs: dict[str, object], status: str) -> None:
     got = rewards.compute_score("code", completion, TESTS, details=True, **kwargs)
     assert got["status"] == status, got
@@ -162,8 +174,7 @@ def test_the_fence_tag_picks_the_last_block_of_an_allowed_language() -> None:
 
 def test_a_cpp_program_that_loops_times_out() -> None:
     looping = "```cpp\nint main(){ for(volatile long i=0;;i++); }\n```"
-    got = rewards.compute_score("code", looping, [["1\n", "1\n"]], language="cpp",
-                                time_limit=0.5)
+    got = rewards.compute_score("code", looping, [["1\n", "1\n"]], language="cpp", time_limit=0.5)
     assert got["status"] == "timeout"
 
 
@@ -185,7 +196,9 @@ TWICE = ("#include <bits/stdc++.h>\n#include <bits/stdc++.h>\n#include <iostream
 @pytest.mark.parametrize(("language", "code"),
                          [*(("python", c) for c in AS_PYTHON3.values()), ("cpp", TWICE)],
                          ids=[*AS_PYTHON3, "cpp-included-twice"])  # fmt: skip
-def test_correct_programs_python3_and_g_plus_plus_accept_score_one(language: str, code: str) -> None:
+def test_correct_programs_python3_and_g_plus_plus_accept_score_one(
+    language: str, code: str
+) -> None:
     tests = [["1 2\n", "3\n"], ["5 6\n", "11\n"]]
     got = rewards.compute_score("x", f"```{language}\n{code}```", tests,
                                 languages=["python3", "cpp"], details=True)  # fmt: skip
@@ -252,17 +265,21 @@ def test_every_result_has_the_same_keys_and_a_float_score() -> None:
         assert all(type(g["score"]) is float for g in got)
 
 
-def test_the_graders_failure_is_a_float_reported_beside_it(caplog: pytest.LogCaptureFixture) -> None:
+def test_the_graders_failure_is_a_float_reported_beside_it(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     failed = GradeResult(None, Status.GRADER_ERROR, message="the jail failed")
     before = rewards.infra_failures()
-    options = rewards._options(None, {})
+    options = rewardargs.options_of(None, {})
     assert rewards._scored(failed, options) == {
         "score": 0.0, "status": "grader_error", "infra_error": True}  # fmt: skip
     assert rewards.infra_failures() == before + 1
     assert "the jail failed" in caplog.text
-    assert rewards._scored(failed, rewards._options(None, {"infra_score": -1}))["score"] == -1.0
+    assert (
+        rewards._scored(failed, rewardargs.options_of(None, {"infra_score": -1}))["score"] == -1.0
+    )
     with pytest.raises(rewards.InfraError, match="grader_error: the jail failed"):
-        rewards._scored(failed, rewards._options(None, {"on_infra_error": "raise"}))
+        rewards._scored(failed, rewardargs.options_of(None, {"on_infra_error": "raise"}))
 
 
 def test_call_based_ground_truth_of_apps_and_livecodebench() -> None:
@@ -298,9 +315,7 @@ HOG_600MB = "```python\nx = bytearray(600 << 20)\nfor i in range(0, len(x), 4096
         ({}, {"memory_mb": 256}),  # the reward kwarg
     ],
 )
-def test_a_rows_memory_limit_is_the_programs(
-    info: dict[str, int], kwargs: dict[str, int]
-) -> None:
+def test_a_rows_memory_limit_is_the_programs(info: dict[str, int], kwargs: dict[str, int]) -> None:
     """Issue 58: a program touching 600 MB scored 1.0 with a row's limit of 256 MB."""
     got = rewards.compute_score("x", HOG_600MB, json.dumps(TESTS), info, **kwargs)
     assert (got["score"], got["status"]) == (0.0, "memory"), got
@@ -312,3 +327,14 @@ def test_a_rows_memory_limit_is_the_programs(
 def test_a_memory_limit_that_is_no_size_is_the_callers_error(bad: object) -> None:
     with pytest.raises(rewards.RewardError, match="memory_limit"):
         rewards.compute_score("x", ECHO, json.dumps(TESTS), {"memory_limit": bad})
+
+
+def test_a_misspelled_keyword_is_the_callers_error_naming_the_nearest() -> None:
+    """Issue 58: mdoe= was ignored without a word; verl's own keywords are left alone."""
+    with pytest.raises(rewards.RewardError, match="'mdoe'; did you mean 'mode'"):
+        rewards.compute_score("x", ECHO, json.dumps(TESTS), None, mdoe="pass-rate")
+    with pytest.raises(rewards.RewardError, match="'memory'; did you mean 'memory_mb'"):
+        rewards.compute_score("x", ECHO, json.dumps(TESTS), None, memory=256)
+    routed = rewards.compute_score("x", ECHO, json.dumps(TESTS), None,
+                                   reward_router_address=None, reward_model_tokenizer=None)  # fmt: skip
+    assert routed["score"] == 1.0
