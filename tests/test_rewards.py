@@ -338,3 +338,11 @@ def test_a_misspelled_keyword_is_the_callers_error_naming_the_nearest() -> None:
     routed = rewards.compute_score("x", ECHO, json.dumps(TESTS), None,
                                    reward_router_address=None, reward_model_tokenizer=None)  # fmt: skip
     assert routed["score"] == 1.0
+
+
+def test_codecontests_numbered_languages_are_read_as_its_enum_says() -> None:
+    """Issue 58: CodeContests rows carry Solution.Language as a number (3: PYTHON3)."""
+    assert rewards.compute_score("x", ECHO, json.dumps(TESTS), {"language": 3})["score"] == 1.0
+    for number, why in ((1, "Python 2"), (0, "no language"), (9, "no language")):
+        with pytest.raises(rewards.RewardError, match=why):
+            rewards.compute_score("x", ECHO, json.dumps(TESTS), {"language": number})

@@ -33,6 +33,9 @@ _NAMED = {
     **dict.fromkeys(("nodejs", "ecmascript"), "javascript"),
 }
 PYTHON2_NAMES = frozenset({"python2", "py2", "python2.7", "pypy2"})
+# CodeContests' Solution.Language enum (its contest_problem.proto), as rows carry it: a
+# number. 1 is Python 2, 0 unknown.
+CODECONTESTS_LANGUAGES = {1: "python2", 2: "cpp", 3: "python3", 4: "java"}
 _CPP_STANDARD = re.compile(r"(c\+\+|cpp|g\+\+|gnuc\+\+)(\d\d)?")
 
 

@@ -94,10 +94,18 @@ def _seconds(value: Any) -> float:
 def _language(name: Any) -> str | None:
     """A language as callers name it (``python``, ``Python 3``, ``c++17``...), as the
     judge's code; an unknown one is the caller's error (see _check_language)."""
-    from problemtools_py.grading.extract import PYTHON2_NAMES, language_named
+    from problemtools_py.grading.extract import (
+        CODECONTESTS_LANGUAGES,
+        PYTHON2_NAMES,
+        language_named,
+    )
 
     if name is None or name == "":
         return None
+    if isinstance(name, int) and not isinstance(name, bool):  # (CodeContests' enum)
+        if name not in CODECONTESTS_LANGUAGES:
+            raise RewardError(f"language {name!r} is no language CodeContests numbers")
+        name = CODECONTESTS_LANGUAGES[name]
     text = str(name)
     if "".join(text.split()).lower() in PYTHON2_NAMES:
         raise RewardError(f"language {text!r}: Python 2 is not graded; programs run as python3")
