@@ -65,12 +65,12 @@ def infra_failures() -> int:
 
 def _suite(ground_truth: Any, fn_name: str | None) -> Suite | None:
     """Inline tests, or None when ``ground_truth`` is a problem id."""
-    from problemtools_py.grading.shapes import plain, suite_of
+    from problemtools_py.grading.shapes import looks_packed, plain, suite_of
 
     try:
         value = plain(ground_truth)
         if isinstance(value, str) and not value.strip().startswith(("[", "{")):
-            return None
+            return suite_of(value, fn_name) if looks_packed(value) else None
         return suite_of(value, fn_name)
     except (ValueError, TypeError, RecursionError) as exc:
         raise RewardError(f"ground_truth is no problem id and no tests: {exc}") from None

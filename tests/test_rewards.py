@@ -346,3 +346,56 @@ def test_codecontests_numbered_languages_are_read_as_its_enum_says() -> None:
     for number, why in ((1, "Python 2"), (0, "no language"), (9, "no language")):
         with pytest.raises(rewards.RewardError, match=why):
             rewards.compute_score("x", ECHO, json.dumps(TESTS), {"language": number})
+
+
+def _packed(value: object) -> str:
+    """As LiveCodeBench packs its private tests: base64 of zlib of a pickle of JSON."""
+    import base64
+    import pickle
+    import zlib
+
+    return base64.b64encode(zlib.compress(pickle.dumps(json.dumps(value)))).decode()
+
+
+def test_livecodebenchs_packed_private_tests_are_read() -> None:
+    """Issue 58: the packed text was taken for a problem id ('give dataset=')."""
+    stdin = [{"input": i, "output": o, "testtype": "stdin"} for i, o in TESTS]
+    assert rewards.compute_score("x", ECHO, _packed(stdin))["score"] == 1.0
+    row = {"public_test_cases": json.dumps(stdin[:1]), "private_test_cases": _packed(stdin[1:]),
+           "metadata": json.dumps({"func_name": None})}  # fmt: skip
+    got = rewards.compute_score("x", ECHO, row, details=True)
+    assert (got["score"], got["tests_run"]) == (1.0, len(TESTS)), got
+    call = [{"input": "2\n3", "output": "5", "testtype": "functional"}]
+    row = {"public_test_cases": "[]", "private_test_cases": _packed(call),
+           "metadata": json.dumps({"func_name": "add"})}  # fmt: skip
+    solution = "```python\nclass Solution:\n    def add(self, a, b):\n        return a + b\n```"
+    assert rewards.compute_score("x", solution, row)["score"] == 1.0
+
+
+def test_a_packed_pickle_that_names_anything_runs_nothing(tmp_path: Path) -> None:
+    import base64
+    import os
+    import pickle
+    import zlib
+
+    marker = tmp_path / "ran"
+
+    class Evil:
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            return (os.system, (f"touch {marker}",))
+
+    packed = base64.b64encode(zlib.compress(pickle.dumps(Evil()))).decode()
+    with pytest.raises(rewards.RewardError, match="only plain values"):
+        rewards.compute_score("x", ECHO, packed)
+    assert not marker.exists()
+
+
+def test_packed_tests_that_unpack_without_bound_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from problemtools_py.grading import shapes
+
+    monkeypatch.setattr(shapes, "PACKED_MAX", 1 << 10)
+    big = [{"input": "1\n" * 2000, "output": "1\n", "testtype": "stdin"}]
+    with pytest.raises(rewards.RewardError, match="unpack to over"):
+        rewards.compute_score("x", ECHO, _packed(big))

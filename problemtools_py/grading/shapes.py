@@ -12,7 +12,11 @@ with numpy arrays where pandas put them):
 - ``[{"input", "output", "testtype"?: "stdin" | "functional", "metadata"?: {"func_name"}}]``:
   LiveCodeBench and DeepCoder; ``[{"input", "output", "type"?: "stdin_stdout" |
   "function_call", "fn_name"?}]``: PrimeIntellect's verifiable problems;
-- ``{"test_cases": [...], "language"?}``: open-r1's ``verification_info``.
+- ``{"test_cases": [...], "language"?}``: open-r1's ``verification_info``;
+- a LiveCodeBench row, ``{"public_test_cases", "private_test_cases", "metadata"}``, its
+  private tests *packed* as LiveCodeBench ships them (base64 of zlib of a pickle of the
+  JSON text: read as plain values only, a pickle naming anything is refused), packed
+  text given alone too.
 
 Stdin tests: a list given as input or output is its lines (as APPS joins them), a
 number its text. Call-based tests (see :mod:`~problemtools_py.grading.callbased`): APPS,
@@ -23,10 +27,17 @@ one JSON value per line of ``input`` and compares exactly."""
 from __future__ import annotations
 
 import ast
+import base64
+import binascii
+import io
 import json
 import math
+import pickle
+import re
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from problemtools_py.grading.callbased import APPS, EXACT, Call, expected_text
 
@@ -63,11 +74,14 @@ def plain(value: object, depth: int = 0) -> object:
 
 
 def decoded(text: str) -> object:
-    """A JSON string, or a Python literal (APPS rows written with ``str()``)."""
+    """A JSON string, LiveCodeBench's packed text, or a Python literal (APPS rows written
+    with ``str()``)."""
     try:
         return json.loads(text)
     except ValueError:
         pass
+    if looks_packed(text):
+        return unpacked(text)
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
@@ -95,6 +109,8 @@ def _from_dict(value: dict[str, object], fn_name: str | None) -> Suite:
         return suite_of(value["input_output"], _name(value.get("fn_name")) or fn_name)
     if "test_cases" in value:  # open-r1's verification_info
         return suite_of(value["test_cases"], fn_name)
+    if "public_test_cases" in value or "private_test_cases" in value:  # LiveCodeBench's row
+        return _from_lcb_row(value, fn_name)
     if any(key in value for key in SPLITS):
         inputs: list[object] = []
         outputs: list[object] = []
@@ -249,3 +265,60 @@ def seconds_of(value: object, default: float, most: float) -> float:
     if not (math.isfinite(seconds) and 0 < seconds <= most):
         raise ValueError(f"time_limit must be in (0, {most:g}] seconds, not {value!r}")
     return seconds
+
+
+PACKED_MAX = 256 << 20  # bytes LiveCodeBench's packed tests may unpack to
+_PACKED = re.compile(r"[A-Za-z0-9+/=\s]{64,}")
+
+
+def looks_packed(text: str) -> bool:
+    """Whether ``text`` may be LiveCodeBench's packed tests (long base64; no problem id)."""
+    return _PACKED.fullmatch(text) is not None
+
+
+class _PlainValues(pickle.Unpickler):
+    """Plain values only: nothing a pickle names (a class, a function) is looked up, so
+    nothing it names runs."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise ValueError(f"packed tests name {module}.{name}: only plain values are read")
+
+
+def unpacked(text: str) -> object:
+    """LiveCodeBench's packed private tests (its code_generation.py: base64, zlib, pickle,
+    JSON), unpacked to at most PACKED_MAX bytes. ValueError saying which step failed."""
+    try:
+        raw = base64.b64decode("".join(text.split()), validate=True)
+        inflater = zlib.decompressobj()
+        data = inflater.decompress(raw, PACKED_MAX)
+    except (binascii.Error, ValueError, zlib.error) as exc:
+        raise ValueError(f"neither JSON nor LiveCodeBench's packed tests ({exc})") from None
+    if inflater.unconsumed_tail:
+        raise ValueError(f"packed tests unpack to over {PACKED_MAX >> 20} MiB")
+    try:
+        value = _PlainValues(io.BytesIO(data)).load()
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError) as exc:
+        raise ValueError(f"packed tests: no plain pickle ({exc})") from None
+    if isinstance(value, str):
+        return json.loads(value)
+    return value
+
+
+def _from_lcb_row(row: dict[str, object], fn_name: str | None) -> Suite:
+    """A LiveCodeBench row: its public and private tests (each JSON or packed text, or
+    a list), their function's name in ``metadata``."""
+    records: list[object] = []
+    for key in ("public_test_cases", "private_test_cases"):
+        part = row.get(key) or []
+        part = decoded(part) if isinstance(part, str) else plain(part)
+        if not isinstance(part, list):
+            raise ValueError(f"{key} must be a list of tests")
+        records += part
+    metadata = row.get("metadata")
+    metadata = decoded(metadata) if isinstance(metadata, str) and metadata.strip() else metadata
+    if isinstance(metadata, dict) and fn_name is None:
+        fn_name = _name(metadata.get("func_name"))
+    tests = [{str(k): v for k, v in r.items()} for r in records if isinstance(r, dict)]
+    if not tests or len(tests) != len(records):
+        raise ValueError("a LiveCodeBench row needs its tests, each an object")
+    return _from_records(tests, fn_name)
