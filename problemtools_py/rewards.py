@@ -14,7 +14,10 @@ The result is a dict with the same keys for every call (verl gathers each key in
 says otherwise), ``status``, and ``infra_error``, true when the grader's side failed
 (``grader_error``, ``harness_overload``): then the score is ``infra_score`` (0.0 unless
 given), a warning is logged and :func:`infra_failures` counts it; ``on_infra_error=
-"raise"`` raises :class:`InfraError` instead. ``details=True`` adds the rest of the grade.
+"raise"`` raises :class:`InfraError` instead. A row that cannot be graded is flagged
+the same way (``bad_row``, counted by :func:`bad_rows`), never raised unless
+``on_bad_row="raise"`` (then :class:`RewardError`); an unknown keyword argument is
+raised always. ``details=True`` adds the rest of the grade.
 Modes: ``dataset`` (1.0 when every test passes, in order; the default), ``pass-rate`` (the
 fraction of tests passed, every test run) and ``first-n`` (the dataset's rule on the first
 ``n`` tests).
@@ -37,7 +40,14 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from problemtools_py.grading.rewardargs import DATASET_ENV, RewardError, options_of
+from problemtools_py.grading.rewardargs import (
+    DATASET_ENV,
+    ArgumentError,
+    RewardError,
+    completion_text,
+    on_bad_row,
+    options_of,
+)
 
 if TYPE_CHECKING:
     from problemtools_py.grading.grader import Grader
@@ -45,12 +55,14 @@ if TYPE_CHECKING:
     from problemtools_py.grading.shapes import Suite
 
 PUBLIC = ("compute_score", "compute_score_float", "compute_score_batch", "compute_score_async",
-          "RewardError", "InfraError", "infra_failures", "close")  # fmt: skip
+          "RewardError", "InfraError", "infra_failures", "bad_rows", "close")  # fmt: skip
 
 _graders: dict[tuple[object, ...], Grader] = {}
 _helper_pool: ThreadPoolExecutor | None = None
 _lock = threading.Lock()
 _failures = [0]
+_bad = [0]
+_reasons: set[str] = set()
 _log = logging.getLogger(__name__)
 
 
@@ -125,9 +137,22 @@ def compute_score(
     **kwargs: Any,
 ) -> dict[str, Any]:
     """The reward of one completion (see the module's text)."""
+    policy = on_bad_row(kwargs)  # (a keyword no reward takes: ArgumentError, always)
+    try:
+        options = options_of(extra_info, kwargs)
+        result = _graded(completion_text(solution_str), ground_truth, options)
+    except ArgumentError:
+        raise
+    except (RewardError, TypeError, ValueError, RecursionError, OverflowError) as exc:
+        if policy == "raise":
+            raise exc if isinstance(exc, RewardError) else RewardError(str(exc)) from None
+        return _bad_row(exc, kwargs)
+    return _scored(result, options)
+
+
+def _graded(solution: str, ground_truth: Any, options: dict[str, Any]) -> GradeResult:
     from problemtools_py.errors import FatalError
 
-    options = options_of(extra_info, kwargs)
     suite = _suite(ground_truth, options["fn_name"])
     grader = _grader(
         None if suite is not None else options["dataset"],
@@ -141,23 +166,49 @@ def compute_score(
     _check_language(grader, options)
     language = options["language"]
     if suite is not None and options["judge_json"]:  # (a judged row's tests and judge)
-        result = _by_judge(grader, suite.tests, options, solution_str)
-    elif suite is not None:
-        result = _off_main_thread(grader, lambda: grader.grade_tests(
-            suite.tests, options["time_limit"], solution_str, language, suite.call,
+        return _by_judge(grader, suite.tests, options, solution)
+    if suite is not None:
+        return _off_main_thread(grader, lambda: grader.grade_tests(
+            suite.tests, options["time_limit"], solution, language, suite.call,
             options["memory_mb"]))  # fmt: skip
-    else:
-        if not options["dataset"]:
-            raise RewardError(
-                f"ground_truth {ground_truth!r} is a problem id: give dataset= "
-                f"or set ${DATASET_ENV}"
-            )
-        try:
-            result = _off_main_thread(grader, lambda: grader.grade(
-                str(ground_truth), solution_str, language, options["memory_mb"]))  # fmt: skip
-        except FatalError as exc:  # (an id the dataset does not have)
-            raise RewardError(str(exc)) from None
-    return _scored(result, options)
+    if not options["dataset"]:
+        raise RewardError(
+            f"ground_truth {ground_truth!r} is a problem id: give dataset= or set ${DATASET_ENV}"
+        )
+    try:
+        return _off_main_thread(grader, lambda: grader.grade(
+            str(ground_truth), solution, language, options["memory_mb"]))  # fmt: skip
+    except FatalError as exc:  # (an id the dataset does not have)
+        raise RewardError(str(exc)) from None
+
+
+def _bad_row(exc: BaseException, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """A row that cannot be graded (on_bad_row="score"): ``infra_score``, flagged, the
+    reason logged once (the first 1,000 reasons) and counted (bad_rows)."""
+    from problemtools_py.grading.results import GradeResult, Status
+
+    reason = (str(exc) or type(exc).__name__)[:300]
+    try:
+        score = float(kwargs.get("infra_score") or 0.0)
+    except (TypeError, ValueError):
+        score = 0.0
+    with _lock:
+        _bad[0] += 1
+        first = reason not in _reasons and len(_reasons) < 1000
+        _reasons.add(reason)
+    if first:
+        _log.warning("a row that cannot be graded (%s); scored %s", reason, score)
+    out: dict[str, Any] = {"score": score, "status": str(Status.BAD_ROW), "infra_error": True}
+    if kwargs.get("details"):  # (the same keys as a graded row's)
+        found = GradeResult(None, Status.BAD_ROW, message=reason).as_dict()
+        out.update({k: v for k, v in found.items() if k not in ("reward", "status")})
+        out["judge_score"] = None
+    return out
+
+
+def bad_rows() -> int:
+    """How many calls this process scored as rows that cannot be graded (see _bad_row)."""
+    return _bad[0]
 
 
 def _by_judge(

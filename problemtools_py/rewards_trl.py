@@ -38,7 +38,7 @@ def code_reward(column: str = "ground_truth", **options: Any) -> Callable[..., l
         if column not in columns:
             names = sorted(k for k in columns if not k.startswith("log_"))
             raise KeyError(f"the dataset has no column {column!r} (it has {', '.join(names)})")
-        texts = [_text(c) for c in completions]
+        texts = list(completions)  # (a chat's messages too: compute_score reads them)
         truths = list(columns[column])
         infos = [{k: columns[k][i] for k in ROW_FIELDS if k in columns and
                   isinstance(columns[k], list)} for i in range(len(texts))]  # fmt: skip
@@ -55,16 +55,3 @@ def code_reward(column: str = "ground_truth", **options: Any) -> Callable[..., l
     reward.__name__ = reward.__qualname__ = NAME
     return reward
 
-
-def _text(completion: Any) -> str:
-    """A completion's text: itself, or the content of the last assistant message."""
-    if isinstance(completion, str):
-        return completion
-    if isinstance(completion, list):
-        for message in reversed(completion):
-            if isinstance(message, dict) and message.get("role", "assistant") == "assistant":
-                content = message.get("content")
-                if isinstance(content, list):  # (content blocks: the text ones)
-                    return "".join(b.get("text", "") for b in content if isinstance(b, dict))
-                return str(content or "")
-    return ""

@@ -18,6 +18,7 @@ from typing import Any
 import verifiers.v1 as vf
 from pydantic import Field
 
+from problemtools_py.grading.results import Status
 from problemtools_py.rewards import compute_score_async
 
 __all__ = ["CodeTaskset"]
@@ -26,9 +27,7 @@ ANSWER_FORMAT = (
     "Answer with one Python 3 program in a ```python fenced block; it reads the input from "
     "standard input and writes the answer to standard output."
 )
-STATUS_CODES = ("ok", "wrong_answer", "timeout", "memory", "output_limit", "runtime_error",
-                "syntax_error", "compile_error", "no_code", "code_too_large",
-                "harness_overload", "grader_error", "judge_error")  # fmt: skip
+STATUS_CODES = tuple(str(status) for status in Status)  # (grading's one table, in its order)
 
 
 class CodeTaskConfig(vf.TaskConfig):

@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import run_python
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from problemtools_py import rewards
 from problemtools_py.dataset.ids import problem_id
@@ -112,7 +114,7 @@ def test_bad_calls_are_clear(
 ) -> None:
     monkeypatch.delenv(rewards.DATASET_ENV, raising=False)
     with pytest.raises(rewards.RewardError, match=message):
-        rewards.compute_score("a", ECHO, truth, **kwargs)
+        rewards.compute_score("a", ECHO, truth, **kwargs, on_bad_row="raise")
 
 
 def test_no_process_outlives_the_trainer() -> None:
@@ -218,7 +220,7 @@ def test_python_by_any_common_name(name: str) -> None:
 ])  # fmt: skip
 def test_an_unknown_language_is_the_callers_error(name: str, message: str) -> None:
     with pytest.raises(rewards.RewardError, match=message):
-        rewards.compute_score("code", ECHO, TESTS, language=name)
+        rewards.compute_score("code", ECHO, TESTS, language=name, on_bad_row="raise")
 
 
 def test_extra_info_is_read_for_the_rows_fields_only() -> None:
@@ -238,7 +240,7 @@ def test_time_limits_in_the_datasets_forms(limit: object) -> None:
 @pytest.mark.parametrize("limit", [{"seconds": 0}, "two", -1, float("nan"), True, 10_000])
 def test_a_bad_time_limit_is_the_callers_error(limit: object) -> None:
     with pytest.raises(rewards.RewardError, match="time_limit"):
-        rewards.compute_score("code", ECHO, TESTS, {"time_limit": limit})
+        rewards.compute_score("code", ECHO, TESTS, {"time_limit": limit}, on_bad_row="raise")
 
 
 def test_ground_truth_as_pandas_reads_it_and_with_integer_outputs() -> None:
@@ -253,7 +255,7 @@ def test_an_unknown_problem_id_is_a_reward_error(tmp_path: Path) -> None:
                     "tests_json": encode_tests([("5\n", "5\n")]), "time_limit_s": 1.0,
                     "origin_json": origin_json({})})  # fmt: skip
     with pytest.raises(rewards.RewardError, match="no problem with id 'nosuch'"):
-        rewards.compute_score("ds", ECHO, "nosuch", dataset=str(tmp_path))
+        rewards.compute_score("ds", ECHO, "nosuch", dataset=str(tmp_path), on_bad_row="raise")
 
 
 def test_every_result_has_the_same_keys_and_a_float_score() -> None:
@@ -301,7 +303,7 @@ def test_jobs_sizes_this_processes_grader_and_a_bad_one_is_the_callers_error() -
     assert [g.jobs for key, g in rewards._graders.items() if key[-1] == 1] == [1]
     for bad in (0, -1, 1.5, True, "2", 100_000):
         with pytest.raises(rewards.RewardError, match="jobs"):
-            rewards.compute_score("x", ECHO, json.dumps(TESTS), None, jobs=bad)
+            rewards.compute_score("x", ECHO, json.dumps(TESTS), None, jobs=bad, on_bad_row="raise")
 
 
 HOG_600MB = "```python\nx = bytearray(600 << 20)\nfor i in range(0, len(x), 4096):\n    x[i] = 1\nprint(input())\n```"
@@ -326,7 +328,9 @@ def test_a_rows_memory_limit_is_the_programs(info: dict[str, int], kwargs: dict[
 @pytest.mark.parametrize("bad", [-1, "lots", float("nan"), float("inf"), True, [256], 1 << 40])
 def test_a_memory_limit_that_is_no_size_is_the_callers_error(bad: object) -> None:
     with pytest.raises(rewards.RewardError, match="memory_limit"):
-        rewards.compute_score("x", ECHO, json.dumps(TESTS), {"memory_limit": bad})
+        rewards.compute_score(
+            "x", ECHO, json.dumps(TESTS), {"memory_limit": bad}, on_bad_row="raise"
+        )
 
 
 def test_a_misspelled_keyword_is_the_callers_error_naming_the_nearest() -> None:
@@ -345,7 +349,9 @@ def test_codecontests_numbered_languages_are_read_as_its_enum_says() -> None:
     assert rewards.compute_score("x", ECHO, json.dumps(TESTS), {"language": 3})["score"] == 1.0
     for number, why in ((1, "Python 2"), (0, "no language"), (9, "no language")):
         with pytest.raises(rewards.RewardError, match=why):
-            rewards.compute_score("x", ECHO, json.dumps(TESTS), {"language": number})
+            rewards.compute_score(
+                "x", ECHO, json.dumps(TESTS), {"language": number}, on_bad_row="raise"
+            )
 
 
 def _packed(value: object) -> str:
@@ -386,7 +392,7 @@ def test_a_packed_pickle_that_names_anything_runs_nothing(tmp_path: Path) -> Non
 
     packed = base64.b64encode(zlib.compress(pickle.dumps(Evil()))).decode()
     with pytest.raises(rewards.RewardError, match="only plain values"):
-        rewards.compute_score("x", ECHO, packed)
+        rewards.compute_score("x", ECHO, packed, on_bad_row="raise")
     assert not marker.exists()
 
 
@@ -398,4 +404,66 @@ def test_packed_tests_that_unpack_without_bound_are_refused(
     monkeypatch.setattr(shapes, "PACKED_MAX", 1 << 10)
     big = [{"input": "1\n" * 2000, "output": "1\n", "testtype": "stdin"}]
     with pytest.raises(rewards.RewardError, match="unpack to over"):
-        rewards.compute_score("x", ECHO, _packed(big))
+        rewards.compute_score("x", ECHO, _packed(big), on_bad_row="raise")
+
+
+BAD_ROWS = [
+    (ECHO, None, {}),  # no ground truth
+    (ECHO, "not-an-id", {}),  # a problem id without a dataset
+    (ECHO, TESTS, {"time_limit": 0}),
+    (ECHO, TESTS, {"language": "cobol"}),
+    (ECHO, [{"input": "1", "output": "1", "testtype": "functional"}], {}),  # no fn_name
+    (ECHO, TESTS, {"memory_limit": "lots"}),
+    (12, TESTS, {}),  # a completion that is no text
+]
+
+
+@pytest.mark.parametrize(("solution", "truth", "info"), BAD_ROWS)
+def test_a_row_that_cannot_be_graded_is_scored_and_flagged_not_raised(
+    solution: object, truth: object, info: dict[str, object]
+) -> None:
+    """Issue 58: one such row ended verl's and TRL's reward step (a training run dying at
+    step 3,000). By default it scores infra_score, flagged, with the reason."""
+    before = rewards.bad_rows()
+    got = rewards.compute_score("x", solution, truth, info, details=True)  # type: ignore[arg-type]
+    assert (got["score"], got["status"], got["infra_error"]) == (0.0, "bad_row", True), got
+    assert got["message"] and rewards.bad_rows() == before + 1
+    keys = set(rewards.compute_score("x", ECHO, TESTS, details=True))
+    assert set(got) == keys  # (verl gathers every key of every row)
+    assert rewards.compute_score("x", solution, truth, info, infra_score=-1.0)["score"] == -1.0  # type: ignore[arg-type]
+    with pytest.raises(rewards.RewardError):
+        rewards.compute_score("x", solution, truth, info, on_bad_row="raise")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("solution", "score", "status"),
+    [
+        (None, 0.0, "no_code"),
+        (ECHO.encode(), 1.0, "ok"),
+        ([{"role": "user", "content": "echo"}, {"role": "assistant", "content": ECHO}], 1.0, "ok"),
+        ([{"role": "assistant", "content": [{"type": "text", "text": ECHO}]}], 1.0, "ok"),
+        ("```python\nprint(input())  # \ud800\n```", 1.0, "ok"),  # (a lone surrogate)
+    ],
+)
+def test_a_completion_in_any_form_trainers_pass_is_graded(
+    solution: object, score: float, status: str
+) -> None:
+    got = rewards.compute_score("x", solution, TESTS)  # type: ignore[arg-type]
+    assert (got["score"], got["status"]) == (score, status), got
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    solution=st.one_of(st.none(), st.text(max_size=40), st.binary(max_size=20), st.integers(),
+                       st.floats(), st.lists(st.dictionaries(st.text(max_size=5), st.text(max_size=5)), max_size=3)),
+    truth=st.one_of(st.none(), st.text(max_size=30), st.integers(), st.floats(),
+                    st.lists(st.lists(st.text(max_size=5), max_size=3), max_size=3)),
+    info=st.one_of(st.none(), st.dictionaries(
+        st.sampled_from(["time_limit", "language", "mode", "n", "fn_name", "memory_limit"]),
+        st.one_of(st.none(), st.integers(), st.floats(), st.text(max_size=8)), max_size=3)),
+)  # fmt: skip
+def test_every_argument_gives_a_float_or_the_flag(
+    solution: object, truth: object, info: object
+) -> None:
+    got = rewards.compute_score("x", solution, truth, info)  # type: ignore[arg-type]
+    assert isinstance(got["score"], float) and isinstance(got["infra_error"], bool), got

@@ -18,7 +18,8 @@ class Status(StrEnum):
     trainer can retry or drop them (``NO_REWARD``): ``HARNESS_OVERLOAD`` (the machine
     starved the program, repeatedly), ``GRADER_ERROR`` (the grader failed) and
     ``JUDGE_ERROR`` (the problem's own validator or grader failed); an
-    ``UNKNOWN_PROBLEM`` id is the caller's, also without reward."""
+    ``UNKNOWN_PROBLEM`` id and a ``BAD_ROW`` (a reward call's row that cannot be graded)
+    are the caller's, also without reward."""
 
     OK = "ok"
     WRONG_ANSWER = "wrong_answer"
@@ -34,6 +35,7 @@ class Status(StrEnum):
     GRADER_ERROR = "grader_error"
     JUDGE_ERROR = "judge_error"  # the problem's own judge failed (see grading.judged)
     UNKNOWN_PROBLEM = "unknown_problem"
+    BAD_ROW = "bad_row"  # a reward call's row that cannot be graded (see rewards)
 
 
 STATUS_OF = {

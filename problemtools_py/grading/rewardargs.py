@@ -19,10 +19,11 @@ MODES = ("dataset", "pass-rate", "first-n")
 ROW_FIELDS = ("mode", "reward_mode", "n", "first_n", "time_limit", "language", "fn_name",
               "judge_json", "memory_mb", "memory_limit", "memory_limit_bytes")  # fmt: skip
 ON_INFRA_ERROR = ("score", "raise")
+ON_BAD_ROW = ("score", "raise")  # a row that cannot be graded: flagged (infra_error), or raised
 # keyword arguments a reward takes beside ROW_FIELDS, and those trainers pass of their own
 # (verl's with a reward router: its address and tokenizer), which are left alone
 KWARGS = ("dataset", "details", "raw", "infra_score", "on_infra_error", "languages", "python",
-          "jobs")  # fmt: skip
+          "jobs", "on_bad_row")  # fmt: skip
 TRAINERS_OWN = ("reward_router_address", "reward_model_tokenizer")
 
 
@@ -31,9 +32,14 @@ class RewardError(ValueError):
     problem id): the caller's mistake, raised whatever ``on_infra_error`` says."""
 
 
+class ArgumentError(RewardError):
+    """A keyword argument no reward takes, or a reward option with no meaning: the
+    trainer's configuration, the same for every row, raised whatever ``on_bad_row`` says
+    (at the first step, not the three-thousandth)."""
+
+
 def options_of(extra_info: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
     """The options of a call: a row's ROW_FIELDS, the keyword arguments over them."""
-    _known(kwargs)
     row = extra_info if isinstance(extra_info, dict) else {}
     merged = {**{k: row[k] for k in ROW_FIELDS if row.get(k) is not None}, **kwargs}
     mode = str(merged.get("mode") or merged.get("reward_mode") or "dataset")
@@ -112,11 +118,41 @@ def _language(name: Any) -> str | None:
     return language_named(text) or text
 
 
-def _known(kwargs: dict[str, Any]) -> None:
+def on_bad_row(kwargs: dict[str, Any]) -> str:
+    """What a row that cannot be graded gets (``on_bad_row``: "score", the default, or
+    "raise"); every keyword argument checked first (see ArgumentError)."""
     taken = (*ROW_FIELDS, *KWARGS)
     for name in kwargs:
         if name not in taken and name not in TRAINERS_OWN:
             near = difflib.get_close_matches(name, taken, n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
-            raise RewardError(f"unknown keyword argument {name!r}{hint} (a reward takes "
-                              f"{', '.join(sorted(taken))})")  # fmt: skip
+            raise ArgumentError(f"unknown keyword argument {name!r}{hint} (a reward takes "
+                                f"{', '.join(sorted(taken))})")  # fmt: skip
+    found = kwargs.get("on_bad_row") or "score"
+    if found not in ON_BAD_ROW:
+        raise ArgumentError(f"on_bad_row is one of {', '.join(ON_BAD_ROW)}, not {found!r}")
+    return str(found)
+
+
+def completion_text(value: Any) -> str:
+    """A completion as trainers pass it: text (a lone surrogate replaced), bytes (UTF-8),
+    a chat's messages (the last assistant message's content, its text blocks joined), or
+    None (no completion: no code). Anything else is the caller's error."""
+    if value is None:
+        return ""
+    if isinstance(value, bytes | bytearray):
+        return bytes(value).decode("utf-8", "replace")
+    if isinstance(value, list):
+        for message in reversed(value):
+            if isinstance(message, dict) and message.get("role", "assistant") == "assistant":
+                content = message.get("content")
+                if isinstance(content, list):  # (content blocks: the text ones)
+                    value = "".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+                else:
+                    value = content if isinstance(content, str) else ""
+                break
+        else:
+            return ""
+    if not isinstance(value, str):
+        raise RewardError(f"solution_str must be text, not {type(value).__name__}")
+    return value.encode("utf-8", "replace").decode("utf-8")

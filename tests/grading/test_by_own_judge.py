@@ -235,7 +235,7 @@ def test_a_judged_row_given_inline_is_graded_by_its_judge(dataset: Path, package
     wrong = rewards.compute_score("x", "```python\nprint(1)\n```", row.tests_json, info)
     assert (wrong["score"], wrong["status"]) == (0.0, "wrong_answer")
     with pytest.raises(rewards.RewardError, match=r"judge_json.*cases must name each"):
-        rewards.compute_score("x", RIGHT, [list(row.tests[0])], extra_info=info)
+        rewards.compute_score("x", RIGHT, [list(row.tests[0])], extra_info=info, on_bad_row="raise")
     proc, url = start()
     try:
         import requests

@@ -76,7 +76,7 @@ def test_the_grader_and_compute_score_run_python_with_the_environment(venv: Path
     try:
         assert compute_score("x", completion, [list(tests[0])], python=str(venv))["score"] == 1.0
         with pytest.raises(RewardError, match="python= /nope: no Python interpreter"):
-            compute_score("x", completion, [list(tests[0])], python="/nope")
+            compute_score("x", completion, [list(tests[0])], python="/nope", on_bad_row="raise")
     finally:
         rewards.close()  # (its graders, kept for the process, would outlive the test)
 

@@ -28,12 +28,14 @@ def _nested(depth: int) -> object:
 @pytest.mark.parametrize("tests", [_nested(900), "[" * 900 + "]" * 900, _nested(40)])
 def test_nested_tests_are_a_reward_error(tests: object) -> None:
     with pytest.raises(rewards.RewardError, match=r"nested deeper|nested too"):
-        rewards.compute_score("x", CODE, tests)
+        rewards.compute_score("x", CODE, tests, on_bad_row="raise")
 
 
 def test_a_nested_judge_is_a_reward_error() -> None:
     with pytest.raises(rewards.RewardError, match=r"judge_json.*nested too deeply"):
-        rewards.compute_score("x", CODE, [["1", "1"]], extra_info={"judge_json": "[" * 100_000})
+        rewards.compute_score(
+            "x", CODE, [["1", "1"]], extra_info={"judge_json": "[" * 100_000}, on_bad_row="raise"
+        )
 
 
 def test_nested_tests_are_a_400_from_gradeserver() -> None:
@@ -74,7 +76,7 @@ def test_python_whose_prefix_is_a_home_directory_is_refused(tmp_path: Path,
     interpreter.find.cache_clear()
     # (an interpreter that reports the home directory as its prefix)
     fake = home / "bin" / "python3"
-    fake.write_text(f"#!/bin/sh\necho '[\"{fake}\", [\"{home}\"], [3, 11]]'\n")
+    fake.write_text(f'#!/bin/sh\necho \'["{fake}", ["{home}"], [3, 11]]\'\n')
     fake.chmod(0o755)
     with pytest.raises(FatalError, match="is / or a home directory"):
         interpreter.find(str(fake))
