@@ -187,6 +187,9 @@ class _Doorbell:
         self.path = f"{directory}/{DOORBELL}"
         with contextlib.suppress(FileExistsError):
             os.mkfifo(self.path, 0o600)
+        if not stat.S_ISFIFO(os.lstat(self.path).st_mode):  # (anything else reads at once)
+            os.unlink(self.path)
+            os.mkfifo(self.path, 0o600)
         self.read = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         self.keep = os.open(self.path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
 

@@ -193,3 +193,16 @@ def test_a_core_given_back_wakes_the_waiter_at_once(monkeypatch: pytest.MonkeyPa
         waiter.start()
         time.sleep(0.3)
     _end(*holders, waiter)
+
+
+def test_a_doorbell_that_is_no_fifo_is_made_again(own_budget: Path) -> None:
+    """(A regular file there would read at once, ever: the waiter would spin.)"""
+    holders = _every_core_held()
+    (own_budget / cores.DOORBELL).write_text("stale")
+    waiter = Holder()
+    waiter.start()
+    time.sleep(0.2)
+    assert (own_budget / cores.DOORBELL).is_fifo()
+    _end(holders[0])
+    assert waiter.taken.wait(10)
+    _end(*holders[1:], waiter)
