@@ -18,7 +18,6 @@ import pytest
 
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.problems import _id_of
-from problemtools_py.grading.results import Settings
 from problemtools_py.grading.testrun import RunLimits
 from problemtools_py.sandbox import cores
 from problemtools_py.sandbox.client import Sandbox
@@ -163,7 +162,7 @@ def test_an_honest_completion_beside_attackers_gets_its_reward(
     attack = f"```python\n{ATTACK}\n```"
     pid = _id_of(packages / problem)
     items = [(pid, attack if i % 2 else honest) for i in range(8)]
-    with Grader(packages, Settings(retries=0), jobs=2) as grader:
+    with Grader(packages, jobs=2) as grader:
         results = list(grader.grade_many(items))
     for index, result in enumerate(results):
         if index % 2 == 0:
