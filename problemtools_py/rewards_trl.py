@@ -54,4 +54,3 @@ def code_reward(column: str = "ground_truth", **options: Any) -> Callable[..., l
 
     reward.__name__ = reward.__qualname__ = NAME
     return reward
-
