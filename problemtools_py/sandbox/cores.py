@@ -106,7 +106,7 @@ def leased(shared: bool = False, pin: bool = False) -> Iterator[int | None]:
         return
     _local.core = core
     try:
-        with _pinned(core) if pin else contextlib.nullcontext():
+        with thread_on({core}) if pin else contextlib.nullcontext():
             yield core
     finally:
         _local.core = None
@@ -114,10 +114,12 @@ def leased(shared: bool = False, pin: bool = False) -> Iterator[int | None]:
 
 
 @contextlib.contextmanager
-def _pinned(core: int) -> Iterator[None]:
+def thread_on(cpus: set[int]) -> Iterator[None]:
+    """This thread (only) on ``cpus`` while the block runs, then back where it was; left
+    alone where that is refused."""
     try:
         before = os.sched_getaffinity(0)
-        os.sched_setaffinity(0, {core})  # (this thread only)
+        os.sched_setaffinity(0, cpus)
     except OSError:
         yield
         return

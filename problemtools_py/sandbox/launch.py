@@ -15,12 +15,8 @@ import sys
 import threading
 from pathlib import Path
 
-from problemtools_py.sandbox import stopping
+from problemtools_py.sandbox import cores, stopping
 from problemtools_py.sandbox.protocol import ENV, NO_ISOLATION, SPAWNS
-
-TYPE_CHECKING = False  # (not typing's: the sandbox's modules import no more than they use)
-if TYPE_CHECKING:
-    from collections.abc import Iterator
 
 # The server imports only the standard library and this package, so it can run on the
 # interpreter programs know as python3, whatever runs the judge.
@@ -119,23 +115,15 @@ def start_server(
     return server
 
 
-@contextlib.contextmanager
-def _unpinned() -> Iterator[None]:
+def _unpinned() -> contextlib.AbstractContextManager[None]:
     """This thread on every core of the process while it forks a server: one started
     from a grading thread pinned to its leased core would start its interpreter there,
     behind whatever the machine runs on that core (a server watches its programs' clocks:
     starved, it would stop them late)."""
     try:
-        before = os.sched_getaffinity(0)
-        os.sched_setaffinity(0, os.sched_getaffinity(os.getpid()))
+        return cores.thread_on(os.sched_getaffinity(os.getpid()))
     except OSError:
-        yield
-        return
-    try:
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            os.sched_setaffinity(0, before)
+        return contextlib.nullcontext()
 
 
 def cache_dir() -> Path:
