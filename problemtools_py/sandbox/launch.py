@@ -91,10 +91,6 @@ def start_server(
     # server in the C locale ran in UTF-8 mode (locale.getpreferredencoding 'utf-8').
     args = [server_python(), "-I", "-S", "-c", _BOOT, package_root, str(child.fileno())]
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": ENV["LANG"]}
-    with contextlib.suppress(OSError):
-        # The process's cores (its main thread's), not those of the thread starting the
-        # server: a grading worker thread may be pinned to one (see Grader).
-        env["PROBLEMTOOLS_PY_CPUS"] = ",".join(map(str, os.sched_getaffinity(os.getpid())))
     if not isolate or os.environ.get(NO_ISOLATION):  # (asked for: see Server._probe)
         env[NO_ISOLATION] = "1"
     if spawns:
@@ -116,10 +112,10 @@ def start_server(
 
 
 def _unpinned() -> contextlib.AbstractContextManager[None]:
-    """This thread on every core of the process while it forks a server: one started
-    from a grading thread pinned to its leased core would start its interpreter there,
-    behind whatever the machine runs on that core (a server watches its programs' clocks:
-    starved, it would stop them late)."""
+    """This thread on every core of the process (its main thread's) while it forks a
+    server, which keeps them: one started from a grading thread pinned to its leased
+    core would start its interpreter there, behind whatever the machine runs on that
+    core (a server watches its programs' clocks: starved, it would stop them late)."""
     try:
         return cores.thread_on(os.sched_getaffinity(os.getpid()))
     except OSError:

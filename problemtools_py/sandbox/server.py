@@ -298,10 +298,6 @@ def main() -> None:
     # servers from worker threads. When the judge goes away, its end of the socket closes
     # and the server ends (even in the middle of a run).
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the judge decides; Ctrl-C goes to it
-    cpus = os.environ.get("PROBLEMTOOLS_PY_CPUS")
-    if cpus:  # where the judge process may run (its starting thread may have been pinned)
-        with contextlib.suppress(OSError, ValueError):
-            os.sched_setaffinity(0, {int(cpu) for cpu in cpus.split(",")})
     pystart.stdlib_path()
     server = Server(sock)
     server.spawns = os.environ.pop(SPAWNS, "") == "1"

@@ -3,13 +3,15 @@ before its own imports, which the first pool takes."""
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 from conftest import run_python
 
-from problemtools_py.sandbox import launch, spawned
+from problemtools_py.sandbox import cores, launch, spawned
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.processes import exited_in_time
@@ -122,3 +124,20 @@ def test_ctrl_c_at_the_terminal_reaches_the_judge_not_its_server() -> None:
     alive, server = done.stdout.split()
     assert alive == "None" and done.stderr == ""
     assert spawned.dirs_of(int(server)) == []
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores")
+def test_a_server_started_from_a_pinned_thread_runs_on_every_core_of_the_process() -> None:
+    """A grading thread runs pinned to its leased core; a server it starts must not be
+    (its interpreter would start behind whatever the machine runs there)."""
+    every = os.sched_getaffinity(os.getpid())
+    seen: list[set[int]] = []
+
+    def start() -> None:
+        with cores.thread_on({min(every)}), Sandbox() as box:
+            seen.append(os.sched_getaffinity(box.proc.pid))
+
+    thread = threading.Thread(target=start)
+    thread.start()
+    thread.join()
+    assert seen == [every]
