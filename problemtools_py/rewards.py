@@ -198,12 +198,8 @@ def _bad_row(exc: BaseException, kwargs: dict[str, Any]) -> dict[str, Any]:
         _reasons.add(reason)
     if first:
         _log.warning("a row that cannot be graded (%s); scored %s", reason, score)
-    out: dict[str, Any] = {"score": score, "status": str(Status.BAD_ROW), "infra_error": True}
-    if kwargs.get("details"):  # (the same keys as a graded row's)
-        found = GradeResult(None, Status.BAD_ROW, message=reason).as_dict()
-        out.update({k: v for k, v in found.items() if k not in ("reward", "status")})
-        out["judge_score"] = None
-    return out
+    found = GradeResult(None, Status.BAD_ROW, message=reason)
+    return _result_dict(found, score, bool(kwargs.get("details")))
 
 
 def bad_rows() -> int:
@@ -287,8 +283,15 @@ def _scored(result: GradeResult, options: dict[str, Any]) -> dict[str, Any]:
         _log.warning("no reward known (%s: %s); scored %s", result.status,
                      result.message, options["infra_score"])  # fmt: skip
     score = float(options["infra_score"] if result.reward is None else result.reward)
-    out: dict[str, Any] = {"score": score, "status": str(result.status), "infra_error": infra}
-    if options["details"]:  # (the same keys every time: verl gathers them by key)
+    return _result_dict(result, score, options["details"])
+
+
+def _result_dict(result: GradeResult, score: float, details: bool) -> dict[str, Any]:
+    """``score``, the status and whether no reward is known; with ``details``, the rest
+    of the grade (the same keys every time: verl gathers them by key)."""
+    out: dict[str, Any] = {"score": score, "status": str(result.status),
+                           "infra_error": result.reward is None}  # fmt: skip
+    if details:
         out.update({k: v for k, v in result.as_dict().items() if k not in ("reward", "status")})
         out["judge_score"] = result.judge_score
     return out
