@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from problemtools_py.findings import ProblemReport
+from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.verify.verifier import verify_problem
 
 # Builds and validator verdicts are cached by content in the user's cache directory; the
@@ -99,6 +100,16 @@ def peer_env(**extra: str) -> dict[str, str]:
     is set (as it is on CI machines), so those variables are left out."""
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITLAB_CI")}
     return {**env, "NO_COLOR": "1", **extra}
+
+
+@pytest.fixture(scope="module")
+def full_box() -> Iterator[Sandbox]:
+    """A sandbox with full isolation (namespaces, cgroups) for a module's tests, which are
+    skipped where it cannot be had."""
+    with Sandbox() as sandbox:
+        if sandbox.isolation != "full":
+            pytest.skip(f"no full isolation here (cgroups, namespaces): {sandbox.isolation}")
+        yield sandbox
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -45,37 +44,29 @@ def test_v1_joins_by_tasks_and_v2_by_cgroup_procs() -> None:
     assert v2.join_paths() == ["/cg/run/cgroup.procs"]
 
 
-@pytest.fixture(scope="module")
-def box() -> Iterator[Sandbox]:
-    with Sandbox() as sandbox:
-        if sandbox.isolation != "full":
-            pytest.skip(f"no cgroups to join here: {sandbox.isolation}")
-        yield sandbox
-
-
 @pytest.mark.parametrize("mode", ["exec", "session", "in-process", "lean"])
 def test_every_process_and_thread_of_a_run_is_in_its_groups(
-    box: Sandbox, tmp_path: Path, mode: str
+    full_box: Sandbox, tmp_path: Path, mode: str
 ) -> None:
-    if mode == "lean" and not box.python_matches():
+    if mode == "lean" and not full_box.python_matches():
         pytest.skip("a lean session needs the same Python inside")
     tmp_path.chmod(0o755)
     (tmp_path / "where.py").write_text(WHERE)
     binds = [Bind(str(tmp_path), "/prog")]
     argv = ["python3", "-S", "/prog/where.py"]
     if mode == "exec":
-        result = box.run(argv, limits=LIMITS, binds=binds)
+        result = full_box.run(argv, limits=LIMITS, binds=binds)
     else:
         inprocess = mode != "session"
-        with box.session(limits=LIMITS, binds=binds, inprocess=inprocess, lean=mode == "lean"):
+        with full_box.session(limits=LIMITS, binds=binds, inprocess=inprocess, lean=mode == "lean"):
             if mode == "lean":
                 fd = os.memfd_create("stdin")
                 try:
-                    result = box.run_lean(argv, limits=LIMITS, stdin=fd, inprocess=argv[2])
+                    result = full_box.run_lean(argv, limits=LIMITS, stdin=fd, inprocess=argv[2])
                 finally:
                     os.close(fd)
             else:
-                result = box.run(argv, limits=LIMITS)
+                result = full_box.run(argv, limits=LIMITS)
     assert result.ok, result
     seen = eval(result.stdout)  # (our own program's repr of lists of strings)
     assert seen["main"] == seen["thread"] == seen["child"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -68,18 +67,10 @@ def _seen(stdout: bytes) -> list[list[int]]:
     return [eval(main + "]"), eval(child)]  # (our own program's repr of lists of ints)
 
 
-@pytest.fixture(scope="module")
-def box() -> Iterator[Sandbox]:
-    with Sandbox() as sandbox:
-        if sandbox.isolation != "full":
-            pytest.skip(f"no cgroups here: {sandbox.isolation}")
-        yield sandbox
-
-
 @TWO_CORES
 @pytest.mark.parametrize("mode", ["exec", "session", "in-process", "lean"])
 def test_a_program_cannot_leave_the_core_its_grader_leased(
-    box: Sandbox, tmp_path: Path, mode: str
+    full_box: Sandbox, tmp_path: Path, mode: str
 ) -> None:
     tmp_path.chmod(0o755)
     (tmp_path / "widen.py").write_text(WIDEN)
@@ -89,37 +80,37 @@ def test_a_program_cannot_leave_the_core_its_grader_leased(
         with cores.leased() as core:
             assert core is not None
             if mode == "exec":
-                result = box.run(argv, limits=LIMITS, binds=binds)
+                result = full_box.run(argv, limits=LIMITS, binds=binds)
             else:
                 inprocess = mode == "in-process"
-                with box.session(limits=LIMITS, binds=binds, lean=mode == "lean",
+                with full_box.session(limits=LIMITS, binds=binds, lean=mode == "lean",
                                  inprocess=inprocess):  # fmt: skip
                     if inprocess:
-                        result = box.run(argv, limits=LIMITS, inprocess=argv[2])
+                        result = full_box.run(argv, limits=LIMITS, inprocess=argv[2])
                     elif mode == "lean":
-                        assert box.lean_open
+                        assert full_box.lean_open
                         fd = os.memfd_create("stdin")
                         try:
-                            result = box.run_lean(argv, limits=LIMITS, stdin=fd)
+                            result = full_box.run_lean(argv, limits=LIMITS, stdin=fd)
                         finally:
                             os.close(fd)
                     else:
-                        result = box.run(argv, limits=LIMITS)
+                        result = full_box.run(argv, limits=LIMITS)
         assert result.ok, result
         assert _seen(result.stdout) == [[core], [core]]
 
 
 @TWO_CORES
-def test_without_a_lease_a_program_has_every_core_again(box: Sandbox, tmp_path: Path) -> None:
+def test_without_a_lease_a_program_has_every_core_again(full_box: Sandbox, tmp_path: Path) -> None:
     tmp_path.chmod(0o755)
     (tmp_path / "widen.py").write_text(WIDEN)
     binds = [Bind(str(tmp_path), "/prog")]
-    with box.session(limits=LIMITS, binds=binds, lean=True):
+    with full_box.session(limits=LIMITS, binds=binds, lean=True):
         fd = os.memfd_create("stdin")
         try:
             with cores.leased() as core:
-                box.run_lean(["python3", "-S", "/prog/widen.py"], limits=LIMITS, stdin=fd)
-            result = box.run_lean(["python3", "-S", "/prog/widen.py"], limits=LIMITS, stdin=fd)
+                full_box.run_lean(["python3", "-S", "/prog/widen.py"], limits=LIMITS, stdin=fd)
+            result = full_box.run_lean(["python3", "-S", "/prog/widen.py"], limits=LIMITS, stdin=fd)
         finally:
             os.close(fd)
     assert core is not None and result.ok, result
