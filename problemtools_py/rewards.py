@@ -41,18 +41,21 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from problemtools_py.grading.rewardargs import (
-    DATASET_ENV,
+    DATASET_ENV as DATASET_ENV,  # (callers read it here)
+)
+from problemtools_py.grading.rewardargs import (
     ArgumentError,
     RewardError,
+    RowCall,
+    check_language,
     completion_text,
     on_bad_row,
-    options_of,
+    row_call,
 )
 
 if TYPE_CHECKING:
     from problemtools_py.grading.grader import Grader
     from problemtools_py.grading.results import GradeResult
-    from problemtools_py.grading.shapes import Suite
 
 PUBLIC = ("compute_score", "compute_score_float", "compute_score_batch", "compute_score_async",
           "RewardError", "InfraError", "infra_failures", "bad_rows", "close")  # fmt: skip
@@ -73,19 +76,6 @@ class InfraError(RuntimeError):
 def infra_failures() -> int:
     """How many completions this process scored without a verdict (the grader failed)."""
     return _failures[0]
-
-
-def _suite(ground_truth: Any, fn_name: str | None) -> Suite | None:
-    """Inline tests, or None when ``ground_truth`` is a problem id."""
-    from problemtools_py.grading.shapes import looks_packed, plain, suite_of
-
-    try:
-        value = plain(ground_truth)
-        if isinstance(value, str) and not value.strip().startswith(("[", "{")):
-            return suite_of(value, fn_name) if looks_packed(value) else None
-        return suite_of(value, fn_name)
-    except (ValueError, TypeError, RecursionError) as exc:
-        raise RewardError(f"ground_truth is no problem id and no tests: {exc}") from None
 
 
 def _grader(
@@ -117,18 +107,6 @@ def _grader(
         return found
 
 
-def _check_language(grader: Grader, options: dict[str, Any]) -> None:
-    asked = {options["language"] or "python3", *options["languages"]} - {"python3"}
-    if not asked:
-        return  # (the judge's languages are not looked up: the dataset's rule)
-    known = {"python3", *grader.languages()}
-    for code in sorted(asked):
-        if code not in known:
-            raise RewardError(
-                f"unknown language {code!r}; this machine grades {', '.join(sorted(known))}"
-            )
-
-
 def compute_score(
     data_source: str,
     solution_str: str,
@@ -139,21 +117,21 @@ def compute_score(
     """The reward of one completion (see the module's text)."""
     policy = on_bad_row(kwargs)  # (a keyword no reward takes: ArgumentError, always)
     try:
-        options = options_of(extra_info, kwargs)
-        result = _graded(completion_text(solution_str), ground_truth, options)
+        call = row_call(ground_truth, extra_info, kwargs)
+        result = _graded(completion_text(solution_str), call)
     except ArgumentError:
         raise
     except (RewardError, TypeError, ValueError, RecursionError, OverflowError) as exc:
         if policy == "raise":
             raise exc if isinstance(exc, RewardError) else RewardError(str(exc)) from None
         return _bad_row(exc, kwargs)
-    return _scored(result, options)
+    return _scored(result, call.options)
 
 
-def _graded(solution: str, ground_truth: Any, options: dict[str, Any]) -> GradeResult:
+def _graded(solution: str, call: RowCall) -> GradeResult:
     from problemtools_py.errors import FatalError
 
-    suite = _suite(ground_truth, options["fn_name"])
+    suite, options = call.suite, call.options
     grader = _grader(
         None if suite is not None else options["dataset"],
         options["mode"],
@@ -163,7 +141,7 @@ def _graded(solution: str, ground_truth: Any, options: dict[str, Any]) -> GradeR
         options["python"],
         options["jobs"],
     )
-    _check_language(grader, options)
+    check_language(options, grader.languages)
     language = options["language"]
     if suite is not None and options["judge_json"]:  # (a judged row's tests and judge)
         return _by_judge(grader, suite.tests, options, solution)
@@ -171,13 +149,9 @@ def _graded(solution: str, ground_truth: Any, options: dict[str, Any]) -> GradeR
         return _off_main_thread(grader, lambda: grader.grade_tests(
             suite.tests, options["time_limit"], solution, language, suite.call,
             options["memory_mb"]))  # fmt: skip
-    if not options["dataset"]:
-        raise RewardError(
-            f"ground_truth {ground_truth!r} is a problem id: give dataset= or set ${DATASET_ENV}"
-        )
     try:
         return _off_main_thread(grader, lambda: grader.grade(
-            str(ground_truth), solution, language, options["memory_mb"]))  # fmt: skip
+            str(call.problem_id), solution, language, options["memory_mb"]))  # fmt: skip
     except FatalError as exc:  # (an id the dataset does not have)
         raise RewardError(str(exc)) from None
 

@@ -59,8 +59,7 @@ class Compiler:
         """The known languages whose tools this machine has (looked up once: rewards ask
         with every completion in another language)."""
         if self._installed is None:
-            table = self.languages.table
-            self._installed = frozenset(c for c in table if table[c].missing_tool() is None)
+            self._installed = self.languages.installed()
         return self._installed
 
     def build(

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import difflib
 import os
-from typing import Any
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from problemtools_py.grading.shapes import Suite
 
 DATASET_ENV = "PROBLEMTOOLS_PY_DATASET"
 DEFAULT_TIME_LIMIT = 2.0  # seconds per test, for inline tests that name none
@@ -36,6 +41,64 @@ class ArgumentError(RewardError):
     """A keyword argument no reward takes, or a reward option with no meaning: the
     trainer's configuration, the same for every row, raised whatever ``on_bad_row`` says
     (at the first step, not the three-thousandth)."""
+
+
+@dataclass(frozen=True)
+class RowCall:
+    """One row's call, checked and decoded: its options, and its tests inline (``suite``)
+    or the dataset's problem id it names (``problem_id``), never both."""
+
+    options: dict[str, Any]
+    suite: Suite | None
+    problem_id: str | None
+
+
+def row_call(ground_truth: Any, extra_info: Any, kwargs: dict[str, Any]) -> RowCall:
+    """What a reward call with these arguments grades, or RewardError saying why it
+    cannot (the keyword arguments checked by on_bad_row first). Everything but the
+    completion and the dataset's own lookups: what a preflight checks of a data file."""
+    options = options_of(extra_info, kwargs)
+    suite = _suite(ground_truth, options["fn_name"])
+    if suite is not None:
+        return RowCall(options, suite, None)
+    if not options["dataset"]:
+        shown = repr(ground_truth)
+        shown = shown if len(shown) <= 80 else f"{shown[:77]}..."
+        raise RewardError(
+            f"ground_truth {shown} is neither tests nor, without a dataset, a problem id: "
+            f"give dataset= or set ${DATASET_ENV}"
+        )
+    return RowCall(options, None, str(ground_truth))
+
+
+def _suite(ground_truth: Any, fn_name: str | None) -> Suite | None:
+    """Inline tests, or None when ``ground_truth`` is a problem id."""
+    from problemtools_py.grading.shapes import looks_packed, plain, suite_of
+
+    if ground_truth is None:
+        raise RewardError("ground_truth is None: no tests and no problem id")
+    try:
+        value = plain(ground_truth)
+        if isinstance(value, str) and not value.strip().startswith(("[", "{")):
+            return suite_of(value, fn_name) if looks_packed(value) else None
+        return suite_of(value, fn_name)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise RewardError(f"ground_truth is no problem id and no tests: {exc}") from None
+
+
+def check_language(options: dict[str, Any], installed: Callable[[], Collection[str]]) -> None:
+    """RewardError when the row's language, or one a completion may be in, is not
+    graded on this machine (``installed()``: the judge's codes it builds and runs, asked
+    only when a language other than python3 is named: the dataset's rule)."""
+    asked = {options["language"] or "python3", *options["languages"]} - {"python3"}
+    if not asked:
+        return
+    known = {"python3", *installed()}
+    for code in sorted(asked):
+        if code not in known:
+            raise RewardError(
+                f"unknown language {code!r}; this machine grades {', '.join(sorted(known))}"
+            )
 
 
 def options_of(extra_info: Any, kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -345,6 +345,10 @@ class Languages:
     def get(self, code: str) -> Language | None:
         return self.table.get(code)
 
+    def installed(self) -> frozenset[str]:
+        """The codes of the languages whose tools this machine has."""
+        return frozenset(c for c, lang in self.table.items() if lang.missing_tool() is None)
+
     def detect(
         self, names: list[str], first_lines: dict[str, str] | None = None
     ) -> Language | None:
