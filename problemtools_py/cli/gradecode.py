@@ -13,11 +13,13 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from problemtools_py.atomicfile import Pending
 from problemtools_py.cli.errorhandler import run_cli
+from problemtools_py.cli.gradecheck import add_check
 from problemtools_py.cli.options import (
     add_jobs,
     add_python,
@@ -30,13 +32,15 @@ from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.arrow import without_numpy
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
+from problemtools_py.grading.rewardargs import ON_BAD_ROW
 
 if TYPE_CHECKING:  # (the grader is imported when there is something to grade)
     from rich.progress import Progress
 
     from problemtools_py.cli.reporters import QuietBar
+    from problemtools_py.grading.grader import Grader
     from problemtools_py.grading.problems import Fetched
-    from problemtools_py.grading.results import GradeResult
+    from problemtools_py.grading.results import GradeResult, Settings
     from problemtools_py.sandbox.pool import SandboxPool
 
 PROG = "gradecode"
@@ -48,15 +52,28 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "dataset",
         type=Path,
+        nargs="?",
         metavar="DATASET",
-        help="a dataset directory, or a directory of problem packages",
+        help="a dataset directory, or a directory of problem packages (with --check: where "
+        "rows naming a problem id are looked up)",
     )
     parser.add_argument(
         "completions",
         type=Path,
+        nargs="?",
         metavar="COMPLETIONS.jsonl",
-        help="one JSON object per line with problem_id and completion (- : standard input)",
+        help="one JSON object per line with problem_id and completion (- : standard input); "
+        "a line may give its memory limit (memory_mb, memory_limit MB, memory_limit_bytes)",
     )
+    parser.add_argument(
+        "--on-bad-row",
+        choices=ON_BAD_ROW,
+        default="score",
+        help="a line that cannot be graded (no JSON, an unknown problem id...): written with "
+        "status bad_row and graded no further, exit 1 (score, the default), or the error "
+        "before anything is graded (raise)",
+    )
+    add_check(parser)
     parser.add_argument("-o", "--output", type=Path, help="write results here, not to stdout")
     add_jobs(parser, "programs run", cluster=True)
     parser.add_argument(
@@ -108,49 +125,84 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+@dataclass(frozen=True)
+class Line:
+    """An input line: its number, the object it holds (if any), why it cannot be graded
+    (None: it can)."""
+
+    number: int
+    item: dict[str, Any] | None
+    why: str | None = None
+
+
+def read_lines(path: Path) -> Iterator[Line]:
     """Each non-blank line of ``path`` (``-``: standard input, for a pipeline) with its
-    number, checked: JSON, an object, a string problem_id and completion, UTF-8."""
+    number, and the item it holds or why it cannot be graded: JSON, an object, a string
+    problem_id and completion, UTF-8, a memory limit if it gives one."""
     if str(path) == "-":
-        yield from _parse(sys.stdin.buffer, path)
+        yield from _parse(sys.stdin.buffer)
         return
     try:
         handle = path.open("rb")
     except OSError as exc:
         raise FatalError(f"cannot read: {exc.strerror}", path=path) from exc
     with handle:
-        yield from _parse(handle, path)
+        yield from _parse(handle)
 
 
-def _parse(handle: BinaryIO, path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def _parse(handle: BinaryIO) -> Iterator[Line]:
     for number, raw in enumerate(handle, start=1):
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise FatalError(f"not UTF-8 (byte {exc.start + 1} of the line)", path=path,
-                             line=number) from None  # fmt: skip
+            yield Line(number, None, f"not UTF-8 (byte {exc.start + 1} of the line)")
+            continue
         if not line.strip():
             continue
         try:
             item = json.loads(line)
-        except ValueError as exc:
-            raise FatalError(f"not a JSON object: {exc}", path=path, line=number) from None
-        if (
-            not isinstance(item, dict)
-            or not isinstance(item.get("problem_id"), str)
-            or not isinstance(item.get("completion"), str)
-        ):
-            raise FatalError(
-                "each line needs a string problem_id and completion", path=path, line=number
-            )
-        yield number, item
+        except (ValueError, RecursionError) as exc:
+            yield Line(number, None, f"not a JSON object: {exc}")
+            continue
+        yield Line(number, item if isinstance(item, dict) else None, _why_bad(item))
 
 
-def _check_ids(path: Path, items: list[tuple[int, dict[str, Any]]], known: set[str]) -> None:
-    """Every problem_id must be graded against something: say which line names none."""
-    for number, item in items:
-        if item["problem_id"] not in known:
-            raise FatalError(f"no problem with id {item['problem_id']!r}", path=path, line=number)
+def _why_bad(item: object) -> str | None:
+    from problemtools_py.grading.shapes import memory_mb_of
+
+    if (
+        not isinstance(item, dict)
+        or not isinstance(item.get("problem_id"), str)
+        or not isinstance(item.get("completion"), str)
+    ):
+        return "each line needs a string problem_id and completion"
+    try:
+        memory_mb_of(item)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _screened(lines: list[Line], known: set[str], path: Path, strict: bool) -> list[Line]:
+    """Each line, an id the source lacks a reason too; with ``strict`` (--on-bad-row
+    raise) the first bad line is the error, before anything is graded."""
+    out: list[Line] = []
+    for line in lines:
+        if line.why is None and line.item is not None and line.item["problem_id"] not in known:
+            line = Line(line.number, line.item, f"no problem with id {line.item['problem_id']!r}")
+        if strict and line.why is not None:
+            raise FatalError(line.why, path=path, line=line.number)
+        out.append(line)
+    return out
+
+
+def _bad_line(line: Line) -> dict[str, Any]:
+    """The result of an input line that cannot be graded: flagged, never graded."""
+    from problemtools_py.grading.results import GradeResult, Status
+
+    echoed = {k: v for k, v in (line.item or {}).items() if k != "completion"}
+    found = GradeResult(None, Status.BAD_ROW, message=line.why or "").as_dict()
+    return {**echoed, **found, "line": line.number}
 
 
 def _write(out: TextIO, item: dict[str, Any], result: GradeResult) -> None:
@@ -174,104 +226,141 @@ def _progress(quiet: bool) -> Progress | QuietBar:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-
     own_process = argv is None
 
     def body(args: argparse.Namespace) -> ExitCode:
+        if args.check is not None:
+            from problemtools_py.cli.gradecheck import check
+
+            return check(args, parser)
+        if args.dataset is None or args.completions is None:
+            raise FatalError("give DATASET and COMPLETIONS.jsonl (or --check FILE...)")
         if args.output is not None:
             check_output(args.output, "-o", directory=False)
         check_python(args.python)
-        items = list(read_lines(args.completions))  # validates every line before grading
+        lines = list(read_lines(args.completions))  # every line read before grading
         if own_process and not args.ray:  # (not a caller's: see dataset.arrow)
             without_numpy()
-        cluster_jobs, args.jobs = args.jobs, args.jobs or usable_cores()
-        pool = _prestarted(args.jobs) if not args.ray else None
-        from problemtools_py.grading.cluster import View, cluster_grade
-        from problemtools_py.grading.grader import Grader
-        from problemtools_py.grading.results import Settings, Status
-
-        settings = Settings(
-            memory_mb=args.memory_mb,
-            output_factor=args.output_factor,
-            raw=args.raw,
-            pin=args.pin,
-            fresh_python=args.fresh_python,
-            python=args.python,
-            languages=tuple(c.strip() for c in args.languages.split(",") if c.strip()),
-        )
-        # (results go to a hidden file renamed to --output once every line is written;
-        # should that fail, the file stays and the error says where: never hours lost)
-        partial = Pending(args.output, suffix=".partial", keep=True) if args.output else None
-        out = os.fdopen(partial.fd, "w", encoding="utf-8") if partial else sys.stdout
-        statuses: Counter[str] = Counter()
-        tests = retries = 0
-        start = time.perf_counter()
-        try:
-            with (
-                Grader(args.dataset, settings, args.jobs, pool) as grader,
-                _progress(args.quiet) as bar,  # (rich imported while the sandboxes start)
-            ):
-                _check_ids(args.completions, items, grader.problems.ids())
-                task = bar.add_task("grade", total=len(items), rate="")
-                pairs = [(i["problem_id"], i["completion"]) for _, i in items]
-                view = View()
-
-                def fetch(pid: str) -> Fetched:
-                    found = grader.problems.fetch(pid)
-                    if found is None:
-                        raise FatalError(f"no problem with id {pid!r}")
-                    return found
-
-                results = (
-                    cluster_grade(
-                        args.ray,
-                        args.dataset,
-                        settings,
-                        pairs,
-                        cluster_jobs,
-                        fetch,
-                        view,
-                    )
-                    if args.ray
-                    else grader.grade_many(pairs)
-                )
-                for (_, item), result in zip(items, results, strict=True):
-                    _write(out, item, result)
-                    statuses[result.status] += 1
-                    tests += result.tests_run
-                    retries += result.retries
-                    elapsed = max(time.perf_counter() - start, 1e-9)
-                    bar.update(
-                        task,
-                        advance=1,
-                        rate=f"{sum(statuses.values()) / elapsed:.1f}"
-                        f" completions/s, {tests / elapsed:.0f} tests/s"
-                        + (f", {view.nodes} nodes" if args.ray else ""),
-                    )
-        except BaseException:
-            if partial:
-                out.close()
-                partial.discard()  # never a half-written result file
-            raise
-        if partial:
-            out.close()
-            partial.commit()
-        total = sum(statuses.values())
-        passed = statuses.get(Status.OK, 0)
-        summary = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
-        print(
-            f"{PROG}: {total} completions, pass rate {passed / max(total, 1):.3f} ({summary}); "
-            f"{tests} tests in {time.perf_counter() - start:.1f} s, {retries} run again "
-            "(starved by the machine)",
-            file=sys.stderr,
-        )
-        if args.ray:
-            parts = ", ".join(f"{node} ({'dataset here' if here else 'tests sent'}) {count}"
-                              for node, here, count in view.parts)  # fmt: skip
-            print(f"{PROG}: graded on {len(view.parts)} Ray nodes: {parts}", file=sys.stderr)
-        return ExitCode.CLEAN
+        return _grade(args, lines)
 
     return run_cli(PROG, parser, argv, body)
+
+
+def _grade(args: argparse.Namespace, lines: list[Line]) -> ExitCode:
+    from problemtools_py.grading.grader import Grader
+    from problemtools_py.grading.results import Settings
+
+    cluster_jobs, args.jobs = args.jobs, args.jobs or usable_cores()
+    pool = _prestarted(args.jobs) if not args.ray else None
+    settings = Settings(
+        memory_mb=args.memory_mb,
+        output_factor=args.output_factor,
+        raw=args.raw,
+        pin=args.pin,
+        fresh_python=args.fresh_python,
+        python=args.python,
+        languages=tuple(c.strip() for c in args.languages.split(",") if c.strip()),
+    )
+    # (results go to a hidden file renamed to --output once every line is written;
+    # should that fail, the file stays and the error says where: never hours lost)
+    partial = Pending(args.output, suffix=".partial", keep=True) if args.output else None
+    out = os.fdopen(partial.fd, "w", encoding="utf-8") if partial else sys.stdout
+    tally = _Tally(time.perf_counter())
+    try:
+        with (
+            Grader(args.dataset, settings, args.jobs, pool) as grader,
+            _progress(args.quiet) as bar,  # (rich imported while the sandboxes start)
+        ):
+            strict = args.on_bad_row == "raise"
+            lines = _screened(lines, grader.problems.ids(), args.completions, strict)
+            task = bar.add_task("grade", total=len(lines), rate="")
+            results = _results(args, grader, settings, lines, cluster_jobs, tally)
+            for line in lines:
+                if line.why is not None:
+                    out.write(json.dumps(_bad_line(line), ensure_ascii=False) + "\n")
+                    tally.statuses["bad_row"] += 1
+                else:
+                    assert line.item is not None
+                    _write(out, line.item, tally.add(next(results)))
+                bar.update(task, advance=1, rate=tally.rate(args.ray))
+    except BaseException:
+        if partial:
+            out.close()
+            partial.discard()  # never a half-written result file
+        raise
+    if partial:
+        out.close()
+        partial.commit()
+    tally.report(args.ray)
+    return ExitCode.FINDINGS if tally.statuses["bad_row"] else ExitCode.CLEAN
+
+
+def _results(
+    args: argparse.Namespace,
+    grader: Grader,
+    settings: Settings,
+    lines: list[Line],
+    cluster_jobs: int | None,
+    tally: _Tally,
+) -> Iterator[GradeResult]:
+    """The graded lines' results, in order: here, or on the Ray cluster."""
+    from problemtools_py.grading.cluster import cluster_grade
+    from problemtools_py.grading.shapes import memory_mb_of
+
+    items = [(str(i["problem_id"]), str(i["completion"]), memory_mb_of(i))
+             for i in (line.item for line in lines if line.why is None) if i]  # fmt: skip
+
+    def fetch(pid: str) -> Fetched:
+        found = grader.problems.fetch(pid)
+        if found is None:
+            raise FatalError(f"no problem with id {pid!r}")
+        return found
+
+    if args.ray:
+        return cluster_grade(args.ray, args.dataset, settings, items, cluster_jobs, fetch,
+                             tally.view)  # fmt: skip
+    return grader.grade_many(items)
+
+
+class _Tally:
+    """What was graded, for the progress bar and the summary."""
+
+    def __init__(self, start: float) -> None:
+        from problemtools_py.grading.cluster import View
+
+        self.start = start
+        self.statuses: Counter[str] = Counter()
+        self.tests = self.retries = 0
+        self.view = View()
+
+    def add(self, result: GradeResult) -> GradeResult:
+        self.statuses[result.status] += 1
+        self.tests += result.tests_run
+        self.retries += result.retries
+        return result
+
+    def rate(self, ray: str | None) -> str:
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        return (f"{sum(self.statuses.values()) / elapsed:.1f} completions/s, "
+                f"{self.tests / elapsed:.0f} tests/s"
+                + (f", {self.view.nodes} nodes" if ray else ""))  # fmt: skip
+
+    def report(self, ray: str | None) -> None:
+        total = sum(self.statuses.values())
+        passed = self.statuses.get("ok", 0)
+        summary = ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items()))
+        bad = self.statuses.get("bad_row", 0)
+        print(
+            f"{PROG}: {total} completions, pass rate {passed / max(total, 1):.3f} ({summary}); "
+            f"{self.tests} tests in {time.perf_counter() - self.start:.1f} s, {self.retries} "
+            "run again (starved by the machine)"
+            + (f"; {bad} lines not graded (status bad_row: see their message)" if bad else ""),
+            file=sys.stderr,
+        )
+        if ray:
+            parts = ", ".join(f"{node} ({'dataset here' if here else 'tests sent'}) {count}"
+                              for node, here, count in self.view.parts)  # fmt: skip
+            print(f"{PROG}: graded on {len(self.view.parts)} Ray nodes: {parts}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from problemtools_py.raycluster import connected
 BATCH = 16  # completions of one problem sent together
 TAIL = 64 << 10  # bytes of each file's end in a dataset's fingerprint
 REFRESH = 2.0  # seconds between looks for nodes that joined or left
-Batch = list[tuple[int, str, str]]  # (input index, problem_id, completion)
+Batch = list[tuple[int, str, str, int | None]]  # (input index, problem_id, completion, MiB)
 
 
 def fingerprint(root: Path) -> str:
@@ -127,7 +127,8 @@ class NodeGrader:
                 self.shipped.found[batch[0][1]] = problem
                 while len(self.shipped.found) > 256:
                     self.shipped.found.pop(next(iter(self.shipped.found)))
-        return [(i, self.grader.grade(pid, code).as_dict()) for i, pid, code in batch]
+        return [(i, self.grader.grade(pid, code, memory_mb=mb).as_dict())
+                for i, pid, code, mb in batch]  # fmt: skip
 
     def close(self) -> None:
         self.grader.close()
@@ -245,7 +246,7 @@ def cluster_grade(
     address: str,
     dataset: Path,
     settings: Settings,
-    items: Sequence[tuple[str, str]],
+    items: Sequence[tuple[str, str, int | None]],
     jobs: int | None,
     fetch: Callable[[str], Fetched],
     view: View | None = None,
@@ -261,10 +262,10 @@ def cluster_grade(
             cluster.close()
 
 
-def _batches(items: Sequence[tuple[str, str]]) -> deque[Batch]:
+def _batches(items: Sequence[tuple[str, str, int | None]]) -> deque[Batch]:
     by_problem: dict[str, Batch] = {}
-    for index, (pid, completion) in enumerate(items):
-        by_problem.setdefault(pid, []).append((index, pid, completion))
+    for index, (pid, completion, memory) in enumerate(items):
+        by_problem.setdefault(pid, []).append((index, pid, completion, memory))
     return deque(g[i : i + BATCH] for g in by_problem.values() for i in range(0, len(g), BATCH))
 
 

@@ -45,6 +45,8 @@ from problemtools_py.sandbox.results import RunResult
 from problemtools_py.window import ordered_window
 
 T = TypeVar("T")
+# what grade_many grades: (problem_id, completion) or (problem_id, completion, memory_mb)
+Item = tuple[str, str] | tuple[str, str, int | None]
 
 if TYPE_CHECKING:
     from problemtools_py.dataset.reader import Dataset
@@ -357,14 +359,15 @@ class Grader:
         themselves (the service, a batch of rewards). The caller shuts it down."""
         return ThreadPoolExecutor(self.jobs)
 
-    def grade_many(self, items: Iterable[tuple[str, str]]) -> Iterator[GradeResult]:
-        """Results in input order, every core busy, a bounded window in flight. When the
+    def grade_many(self, items: Iterable[Item]) -> Iterator[GradeResult]:
+        """Each (problem_id, completion[, memory_mb]) graded: results in input order,
+        every core busy, a bounded window in flight. When the
         caller stops early (Ctrl-C, an exception, or closing the iterator), completions
         not started are dropped and those running stop before their next test."""
         workers = self.workers()
         cancel = threading.Event()
 
-        def submit(item: tuple[str, str]) -> Future[GradeResult]:
+        def submit(item: Item) -> Future[GradeResult]:
             return workers.submit(self._graded, cancel, *item)
 
         try:
@@ -376,9 +379,13 @@ class Grader:
             raise
         workers.shutdown(wait=True)
 
-    def _graded(self, cancel: threading.Event, problem_id: str, completion: str) -> GradeResult:
+    def _graded(
+        self, cancel: threading.Event, problem_id: str, completion: str, memory: int | None = None
+    ) -> GradeResult:
         """grade() in a grade_many worker, which ``cancel`` stops between tests."""
-        return self.cancellable(cancel, lambda: self.grade(problem_id, completion))
+        return self.cancellable(
+            cancel, lambda: self.grade(problem_id, completion, memory_mb=memory)
+        )
 
     def cancellable(self, cancel: threading.Event, call: Callable[[], T]) -> T:
         """``call()`` (a grading of this grader's) in this thread, stopped between tests

@@ -46,7 +46,8 @@ def test_the_rename_puts_the_results_in_place_and_only_them(tmp_path: Path) -> N
     bad, good = tmp_path / "bad.jsonl", tmp_path / "good.jsonl"
     bad.write_text(json.dumps({"problem_id": "nope", "completion": "x"}) + "\n")
     good.write_text(json.dumps({"problem_id": pid, "completion": "```python\nprint(1)\n```"}) + "\n")
-    assert main([str(packages), str(bad), "-o", str(out / "r.jsonl"), "-q"]) == 2
+    assert main([str(packages), str(bad), "-o", str(out / "r.jsonl"), "-q",
+                 "--on-bad-row", "raise"]) == 2  # fmt: skip
     assert list(out.iterdir()) == []
     assert main([str(packages), str(good), "-o", str(out / "r.jsonl"), "-q"]) == 0
     assert [p.name for p in out.iterdir()] == ["r.jsonl"]
@@ -58,8 +59,8 @@ def test_completions_that_are_not_utf8_are_named_at_their_line(
 ) -> None:
     """Once an internal error (exit 3): the file was decoded as it was iterated."""
     source = tmp_path / "c.jsonl"
-    source.write_bytes(b'{"problem_id": "x", "completion": "y"}\n\xff\xfe\n')
-    assert main([str(SAMPLES), str(source)]) == 2
+    source.write_bytes(b'\n\xff\xfe\n{"problem_id": "x", "completion": "y"}\n')
+    assert main([str(SAMPLES), str(source), "--on-bad-row", "raise"]) == 2
     assert capsys.readouterr().err == f"gradecode: error: {source}:2: not UTF-8 (byte 1 of the line)\n"
 
 
@@ -69,7 +70,7 @@ def test_completions_come_from_standard_input_with_a_dash(
     """``gradecode DATASET -`` reads a pipeline's completions (checked as a file's are)."""
     lines = b'{"problem_id": "nosuch", "completion": "y"}\n'
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(lines)))
-    assert main([str(SAMPLES), "-"]) == 2
+    assert main([str(SAMPLES), "-", "--on-bad-row", "raise"]) == 2
     assert "gradecode: error: -:1: no problem with id 'nosuch'" in capsys.readouterr().err
 
 

@@ -217,8 +217,38 @@ def test_gradecode_keeps_order_and_echoes_fields(dataset: Path, tmp_path: Path,
 def test_gradecode_bad_input_names_the_line(dataset: Path, tmp_path: Path, capsys: Capture) -> None:
     source = tmp_path / "bad.jsonl"
     source.write_text(json.dumps({"problem_id": IDS["echo"], "completion": "x"}) + "\n{oops\n")
-    assert main([str(dataset), str(source), "-q"]) == 2
+    assert main([str(dataset), str(source), "-q", "--on-bad-row", "raise"]) == 2
     assert f"{source}:2: not a JSON object" in capsys.readouterr().err
+
+
+def test_gradecode_flags_every_bad_line_and_grades_the_rest(
+    dataset: Path, tmp_path: Path, capsys: Capture
+) -> None:
+    """By default a line that cannot be graded is written flagged, in its place, and the
+    others graded (a run of hours never lost to one line); exit 1 says some were."""
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(b"\n".join([
+        json.dumps({"problem_id": IDS["echo"], "completion": py(ECHO), "n": 0}).encode(),
+        b"{oops",
+        json.dumps({"problem_id": "0123456789abcdef", "completion": "x", "n": 2}).encode(),
+        b"\xff\xfe",
+        json.dumps({"problem_id": IDS["echo"], "completion": 7, "n": 4}).encode(),
+        json.dumps({"problem_id": IDS["echo"], "completion": "x", "memory_mb": -1, "n": 5}).encode(),
+        json.dumps({"problem_id": IDS["echo"], "completion": py(ECHO), "n": 6}).encode(),
+    ]) + b"\n")  # fmt: skip
+    assert main([str(dataset), str(source), "-q"]) == 1
+    captured = capsys.readouterr()
+    out = [json.loads(line) for line in captured.out.splitlines()]
+    assert [(r.get("n"), r["status"], r["reward"]) for r in out] == [
+        (0, "ok", 1.0), (None, "bad_row", None), (2, "bad_row", None), (None, "bad_row", None),
+        (4, "bad_row", None), (5, "bad_row", None), (6, "ok", 1.0),
+    ]  # fmt: skip
+    assert [r.get("line") for r in out if r["status"] == "bad_row"] == [2, 3, 4, 5, 6]
+    assert "no problem with id '0123456789abcdef'" in out[2]["message"]
+    assert "not UTF-8" in out[3]["message"] and "not a JSON object" in out[1]["message"]
+    assert "memory_mb must be a positive number" in out[5]["message"]
+    assert "completion" not in out[2]  # (echoed as a graded line is, the program left out)
+    assert "5 lines not graded (status bad_row" in captured.err
 
 
 def test_gradecode_unknown_problem_names_the_line(dataset: Path, tmp_path: Path,
@@ -227,7 +257,7 @@ def test_gradecode_unknown_problem_names_the_line(dataset: Path, tmp_path: Path,
     lines = [{"problem_id": IDS["echo"], "completion": py(ECHO)},
              {"problem_id": "0123456789abcdef", "completion": py(ECHO)}]
     source.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    assert main([str(dataset), str(source), "-q"]) == 2
+    assert main([str(dataset), str(source), "-q", "--on-bad-row", "raise"]) == 2
     captured = capsys.readouterr()
     assert f"{source}:2: no problem with id '0123456789abcdef'" in captured.err
     assert captured.out == ""  # nothing graded before the input was known to be good
@@ -350,7 +380,7 @@ def test_stopping_grade_many_early_stops_the_grading(dataset: Path) -> None:
     with Grader(dataset, Settings(retries=0), jobs=2) as grader:
         started: list[str] = []
         grade = grader.grade
-        grader.grade = lambda pid, c: started.append(pid) or grade(pid, c)  # type: ignore[method-assign]
+        grader.grade = lambda pid, c, **kw: started.append(pid) or grade(pid, c, **kw)  # type: ignore[method-assign]
         results = grader.grade_many([(IDS["echo"], spin)] * 40)
         assert next(results).status == "timeout"
         results.close()
@@ -375,3 +405,19 @@ def test_a_session_that_cannot_open_leaves_no_program_directory(
     assert result.status == "grader_error", result
     after = {p for p in Path("/tmp").iterdir() if p.name.startswith(f"ptpy-grade-{os.getpid()}-")}
     assert after - before == set()
+
+
+HOG_600MB = "x = bytearray(600 << 20)\nfor i in range(0, len(x), 4096):\n    x[i] = 1\nprint(input())"
+
+
+def test_gradecode_takes_a_lines_memory_limit(dataset: Path, tmp_path: Path, capsys: Capture) -> None:
+    """Issue 58: a line's memory limit (ours, open-r1's MB, CodeContests' bytes) is its
+    program's; --memory-mb for lines that give none."""
+    source = tmp_path / "in.jsonl"
+    limits = [{"memory_mb": 256}, {"memory_limit": 256}, {"memory_limit_bytes": 256 << 20},
+              {"memory_limit": 1024}, {}]  # fmt: skip
+    source.write_text("".join(json.dumps({"problem_id": IDS["echo"], "completion": py(HOG_600MB),
+                                          **limit}) + "\n" for limit in limits))  # fmt: skip
+    assert main([str(dataset), str(source), "-q", "--memory-mb", "300"]) == 0
+    got = [json.loads(line)["status"] for line in capsys.readouterr().out.splitlines()]
+    assert got == ["memory", "memory", "memory", "ok", "memory"]
