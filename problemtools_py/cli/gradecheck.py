@@ -99,7 +99,8 @@ def _summary(tally: Tally, seconds: float, as_json: bool) -> None:
                          ensure_ascii=False))  # fmt: skip
         return
     layouts = ", ".join(f"{k} {v}" for k, v in sorted(tally.layouts.items()))
-    print(f"{PROG}: {tally.total} rows in {len(tally.rows)} file{'s' if len(tally.rows) != 1 else ''} ({layouts or 'none read'}), "
+    files = f"{len(tally.rows)} file" + ("s" if len(tally.rows) != 1 else "")
+    print(f"{PROG}: {tally.total} rows in {files} ({layouts or 'none read'}), "
           f"{tally.bad} cannot be graded, in {seconds:.1f} s", file=sys.stderr)  # fmt: skip
     for reason, count in common:
         print(f"  {count} x {reason}", file=sys.stderr)

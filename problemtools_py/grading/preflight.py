@@ -7,7 +7,7 @@ A row is read as the trainer hands it to the reward (the first layout that fits)
 - verl's preprocess scripts: ``reward_model.ground_truth``, with ``extra_info``;
 - TRL (and any trainer passing columns): the column ``column`` (``ground_truth``), the
   row's :data:`~problemtools_py.grading.rewardargs.ROW_FIELDS` columns as ``extra_info``;
-- this dataset's rows: ``tests_json`` and ``time_limit``;
+- this dataset's rows: ``tests_json`` and ``time_limit_s``;
 - the datasets' own rows: open-r1's and PrimeIntellect's ``verification_info``, an APPS or
   TACO row (``input_output``), CodeContests' splits, a LiveCodeBench row; their limits
   (``time_limit``, ``memory_limit``, ``memory_limit_bytes``) as the reward reads them.
@@ -144,8 +144,8 @@ def reward_args(row: dict[str, Any], column: str) -> tuple[str, Any, Any]:
     own = {k: row[k] for k in ROW_FIELDS if row.get(k) is not None}
     if column in row:
         return "columns", row[column], own
-    if "tests_json" in row:
-        return "dataset", row["tests_json"], own
+    if "tests_json" in row:  # (its time limit column is time_limit_s)
+        return "dataset", row["tests_json"], {**own, "time_limit": row.get("time_limit_s")}
     if "verification_info" in row:
         return "verification_info", row["verification_info"], own
     if any(k in row for k in OWN_COLUMNS):
