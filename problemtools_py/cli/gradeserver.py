@@ -51,6 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--languages", default="python3,cpp,c,java", metavar="CODES",
                         help="languages /grade reads from fence tags")  # fmt: skip
     add_python(parser, "Python programs")
+    parser.add_argument("--on-bad-row", choices=("score", "raise"), default="score",
+                        help="a /grade item that cannot be graded: answered in its place "
+                        "with status bad_row (score, the default), or the request's 400 "
+                        "(raise)")  # fmt: skip
     parser.add_argument("--ray", metavar="ADDRESS",
                         help="grade on the Ray cluster at ADDRESS (local: start one here); "
                         "the dataset must be at the same path on every node")  # fmt: skip
@@ -112,6 +116,7 @@ async def _serve(grader: Grader, args: argparse.Namespace, workers: Workers | No
 
     service = Service(grader, args.queue, args.time_limit, workers)
     service.replica = args.replica
+    service.on_bad_row = args.on_bad_row
     runner = web.AppRunner(  # (a client that goes away cancels its request: see _work)
         service.app(),
         shutdown_timeout=30,

@@ -197,7 +197,7 @@ def on_bad_row(kwargs: dict[str, Any]) -> str:
     return str(found)
 
 
-def completion_text(value: Any) -> str:
+def completion_text(value: Any, name: str = "solution_str") -> str:
     """A completion as trainers pass it: text (a lone surrogate replaced), bytes (UTF-8),
     a chat's messages (the last assistant message's content, its text blocks joined), or
     None (no completion: no code). Anything else is the caller's error."""
@@ -217,5 +217,5 @@ def completion_text(value: Any) -> str:
         else:
             return ""
     if not isinstance(value, str):
-        raise RewardError(f"solution_str must be text, not {type(value).__name__}")
+        raise RewardError(f"{name} must be text, not {type(value).__name__}")
     return value.encode("utf-8", "replace").decode("utf-8")

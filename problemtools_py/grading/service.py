@@ -14,11 +14,14 @@ wait, a new one gets ``504`` (SandboxFusion's endpoints) or ``503`` (ours) with
 ``Retry-After``. Bodies over ``MAX_BODY`` bytes get ``413``; a body that is no valid
 request (a field of the wrong type, a time over ``MAX_SECONDS``, a lone surrogate, JSON
 nested too deeply, a body not sent within ``body_seconds``) gets ``400`` with a JSON
-``error``; so does a /grade list of more than ``MAX_ITEMS`` items. A list's items enter
-the workers ``jobs`` at a time (a request behind it waits for a few of them, not all), and
-connections are bounded and idle ones closed (grading.connections). Grading runs in
-threads on one shared :class:`Grader`;
-shutting down finishes what runs and closes every sandbox."""
+``error``; so does a /grade list of more than ``MAX_ITEMS`` items. A /grade item that
+cannot be graded (no completion, tests in no shape, a bad limit or language) is answered
+in its place with status ``bad_row`` and why (``on_bad_row`` "raise": the request's 400);
+its completion is read as ``compute_score`` reads one (null, a chat's messages). A
+list's items enter the workers ``jobs`` at a time (a request behind it waits for a few
+of them, not all), and connections are bounded and idle ones closed
+(grading.connections). Grading runs in threads on one shared :class:`Grader`; shutting
+down finishes what runs and closes every sandbox."""
 
 from __future__ import annotations
 
@@ -40,6 +43,7 @@ from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.metrics import Metrics
 from problemtools_py.grading.problems import Fetched
 from problemtools_py.grading.results import GradeResult, Status
+from problemtools_py.grading.rewardargs import RewardError, completion_text
 from problemtools_py.grading.shapes import MAX_MEMORY_MB, Suite, memory_mb_of, suite_of
 from problemtools_py.grading.testrun import RunLimits
 
@@ -78,6 +82,7 @@ class Service:
         self.body_seconds = BODY_SECONDS
         self.replica = 0  # (gradeserver --replicas: which one this is)
         self.connections = Connections(connection_cap())
+        self.on_bad_row = "score"  # an item that cannot be graded: flagged, or 400 ("raise")
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY,
@@ -189,7 +194,7 @@ class Service:
     async def grade(self, request: web.Request) -> web.Response:
         body = await self._json(request)
         items = body if isinstance(body, list) else [body]
-        if not items or not all(isinstance(i, dict) for i in items):
+        if not items or not isinstance(body, dict | list):
             raise BadRequest("a JSON object, or a list of them, is expected")
         if len(items) > MAX_ITEMS:
             raise BadRequest(f"at most {MAX_ITEMS} items a request (this has {len(items)})")
@@ -197,9 +202,16 @@ class Service:
         # arriving behind a long list waits for a few of its items, never for all of them.
         window = asyncio.Semaphore(self.jobs)
 
-        async def one(item: dict[str, Any]) -> dict[str, Any]:
+        async def one(item: object) -> dict[str, Any]:
             async with window:
-                return await self._grade_one(item)
+                try:
+                    if not isinstance(item, dict):
+                        raise BadRequest("each item is a JSON object")
+                    return await self._grade_one(item)
+                except (BadRequest, UnicodeEncodeError) as exc:
+                    if self.on_bad_row == "raise":
+                        raise
+                    return self._bad_row(item, exc)
 
         results = await asyncio.gather(*(one(item) for item in items))
         answer = results if isinstance(body, list) else results[0]
@@ -211,11 +223,23 @@ class Service:
             return web.json_response({"error": "; ".join(unknown), "results": answer}, status=404)
         return web.json_response(answer)
 
+    def _bad_row(self, item: object, exc: Exception) -> dict[str, Any]:
+        """An item that cannot be graded (``on_bad_row`` "score"): flagged in its place,
+        its fields echoed, as gradecode writes a line it cannot grade."""
+        why = str(exc) if isinstance(exc, BadRequest) else "a string is no valid Unicode"
+        result = GradeResult(None, Status.BAD_ROW, message=why)
+        self._record(result, 0.0)
+        echoed = {k: v for k, v in item.items() if k not in ("completion", "tests")
+                  and isinstance(k, str)} if isinstance(item, dict) else {}  # fmt: skip
+        return {**_printable(echoed), **result.as_dict()}
+
     async def _grade_one(self, item: dict[str, Any]) -> dict[str, Any]:
-        completion = item.get("completion")
-        if not isinstance(completion, str):
-            raise BadRequest("each item needs a completion (a string)")
-        completion.encode()  # (a lone surrogate: 400, see _errors)
+        if "completion" not in item:
+            raise BadRequest("each item needs a completion")
+        try:  # (as compute_score reads one: null, a chat's messages, lone surrogates)
+            completion = completion_text(item["completion"], "completion")
+        except RewardError as exc:
+            raise BadRequest(str(exc)) from None
         language = _language(item["language"]) if item.get("language") is not None else None
         tests = item.get("tests")
         try:
@@ -371,8 +395,19 @@ def _suite(tests: object, fn_name: object) -> Suite:
         for given, wanted in suite.tests:
             f"{given}{wanted}".encode()  # (a lone surrogate: 400, see _errors)
         return suite
+    except UnicodeEncodeError:
+        raise BadRequest("tests: a string is no valid Unicode (a lone surrogate)") from None
     except (ValueError, TypeError, RecursionError) as exc:
         raise BadRequest(f"tests: {exc or 'nested too deeply'}") from None
+
+
+def _printable(fields: dict[str, Any]) -> dict[str, Any]:
+    """Echoed fields without a string that is no valid Unicode (it cannot be answered)."""
+    try:
+        json.dumps(fields, ensure_ascii=False).encode()
+        return fields
+    except UnicodeEncodeError:
+        return {}
 
 
 def _stdio_cases(data: object) -> list[tuple[str, str]]:

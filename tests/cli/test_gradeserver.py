@@ -212,3 +212,24 @@ def test_on_a_local_ray_cluster(dataset: Path, tmp_path: Path) -> None:
             server.process.kill()
         server.process.communicate(timeout=60)
     assert nobody() == []
+
+
+@pytest.mark.parametrize(("options", "status"), [((), 200), (("--on-bad-row", "raise"), 400)])
+def test_on_bad_row_is_the_servers_setting(dataset: Path, options: tuple[str, ...], status: int) -> None:
+    """Issue 58: an item without tests or an id is flagged by default; raised when asked."""
+    import urllib.error
+    import urllib.request
+
+    server = Server(dataset, "-j", "1", *options)
+    try:
+        request = urllib.request.Request(server.url + "/grade", data=b'{"completion": "x"}',
+                                         headers={"Content-Type": "application/json"})  # fmt: skip
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                got, body = response.status, json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            got, body = exc.code, json.loads(exc.read())
+        assert got == status
+        assert "problem_id or tests" in (body["message"] if status == 200 else body["error"])
+    finally:
+        assert server.stop()[0] == 0

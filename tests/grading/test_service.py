@@ -37,9 +37,11 @@ def serve(
     check: Callable[[ClientSession, str], Awaitable[None]],
     queue: int = 64,
     body_seconds: float | None = None,
+    on_bad_row: str = "score",
 ) -> None:
     async def main() -> None:
         service = Service(grader, queue)
+        service.on_bad_row = on_bad_row
         if body_seconds is not None:
             service.body_seconds = body_seconds
         server = TestServer(service.app(), host="127.0.0.1")
@@ -127,7 +129,9 @@ def test_grade_takes_a_rows_memory_limit(grader: Grader) -> None:
             got = await response.json()
         assert [g["status"] for g in got] == ["memory"] * 3 + ["ok"]
         async with client.post(url + "grade", json={**items[0], "memory_mb": -5}) as response:
-            assert response.status == 400 and "memory_mb" in (await response.json())["error"]
+            flagged = await response.json()
+            assert (flagged["status"], flagged["memory_mb"]) == ("bad_row", -5)
+            assert "memory_mb must be a positive number" in flagged["message"]
 
     serve(grader, check)
 
@@ -156,10 +160,8 @@ def test_grade_one_or_many_and_metrics(grader: Grader) -> None:
     serve(grader, check)
 
 
-@pytest.mark.parametrize(
-    ("path", "body", "status", "says"),
-    [
-        ("grade", b"{not json", 400, "not JSON"),
+MALFORMED = (
+        ("grade", b"{not json", 400, "not JSON"),        ("grade", b"{not json", 400, "not JSON"),
         ("grade", b'{"completion": 5}', 400, "completion"),
         ("grade", b'{"completion": "x"}', 400, "problem_id or tests"),
         ("grade", b'{"completion": "x", "tests": [["1"]]}', 400, "not a pair"),
@@ -246,9 +248,14 @@ def test_grade_one_or_many_and_metrics(grader: Grader) -> None:
             400,
             "time_limit must be",
         ),
-    ],
-)
+        ("grade", b'[{"completion": "x", "tests": [["1", "1"]]}, 7]', 400, "each item is a JSON object"),
+        ("grade", b'{"completion": "x", "tests": [["1", "\\ud800"]]}', 400, "no valid Unicode"),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("path", "body", "status", "says"), MALFORMED)
 def test_malformed_requests(grader: Grader, path: str, body: bytes, status: int, says: str) -> None:
+    """With --on-bad-row raise: a /grade item that cannot be graded is the request's 400."""
     async def check(client: ClientSession, url: str) -> None:
         async with client.post(
             url + path, data=io.BytesIO(body), headers={"Content-Type": "application/json"}
@@ -257,6 +264,32 @@ def test_malformed_requests(grader: Grader, path: str, body: bytes, status: int,
             assert says in (await response.json())["error"]
         async with client.post(url + "grade", json={"tests": TESTS, "completion": ECHO}) as ok:
             assert (await ok.json())["status"] == "ok"  # and the server keeps serving
+
+    serve(grader, check, on_bad_row="raise")
+
+
+ITEMS = [(body, says) for path, body, status, says in MALFORMED
+         if path == "grade" and status == 400 and body != b"{not json"]  # fmt: skip
+
+
+@pytest.mark.parametrize(("body", "says"), ITEMS)
+def test_an_item_that_cannot_be_graded_is_flagged_in_its_place(
+    grader: Grader, body: bytes, says: str
+) -> None:
+    """By default (issue 58) such an item is answered, in its place, with status bad_row
+    and why; the other items of its list are graded."""
+
+    async def check(client: ClientSession, url: str) -> None:
+        item = json.loads(body)
+        items = item if isinstance(item, list) else [item]
+        good = {"tests": TESTS, "completion": ECHO, "tag": "good"}
+        async with client.post(url + "grade", json=[good, *items, good]) as response:
+            assert response.status == 200
+            got = await response.json()
+        assert [g["status"] for g in got][0::len(got) - 1] == ["ok", "ok"]
+        flagged = [g for g in got[1:-1] if g["status"] == "bad_row"]
+        assert len(flagged) == 1 and says in flagged[0]["message"], got
+        assert flagged[0]["reward"] is None
 
     serve(grader, check)
 
