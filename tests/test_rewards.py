@@ -467,3 +467,20 @@ def test_every_argument_gives_a_float_or_the_flag(
 ) -> None:
     got = rewards.compute_score("x", solution, truth, info)  # type: ignore[arg-type]
     assert isinstance(got["score"], float) and isinstance(got["infra_error"], bool), got
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    solution=st.one_of(st.none(), st.text(max_size=20), st.binary(max_size=10), st.floats()),
+    truth=st.one_of(st.none(), st.just(TESTS), st.text(max_size=20), st.floats()),
+    kwargs=st.dictionaries(st.sampled_from(["mode", "n", "language", "time_limit", "memory_mb"]),
+                           st.one_of(st.none(), st.integers(), st.floats(), st.text(max_size=8)),
+                           max_size=2),
+)  # fmt: skip
+def test_the_awaitable_gives_a_float_or_the_flag_too(
+    solution: object, truth: object, kwargs: dict[str, Any]
+) -> None:
+    """compute_score_async, the form verl's reward loop awaits, with odd reward kwargs."""
+    got = asyncio.run(rewards.compute_score_async("x", solution, truth, None, **kwargs))  # type: ignore[arg-type]
+    assert isinstance(got["score"], float) and isinstance(got["infra_error"], bool), got
+    assert got["infra_error"] == (got["status"] in ("bad_row", "grader_error", "harness_overload"))

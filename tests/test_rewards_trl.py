@@ -103,3 +103,19 @@ def test_a_missing_column_says_which_columns_there_are() -> None:
     rows = [{"prompt": "Echo it.", "answer": TESTS}]
     with pytest.raises(KeyError, match="no column 'ground_truth' \\(it has answer"):
         rewards_of(code_reward(), rows, [ECHO])
+
+
+def test_a_step_over_every_bad_row_completes() -> None:
+    """Issue 58's done-when: TRL's own _calculate_rewards over a batch holding one of each
+    row that crashed a step: it completes, each bad row scored infra_score and reported to
+    log_metric, the good ones scored right."""
+    from trainer_rows import CASES, trl_rows
+
+    rows = trl_rows()
+    completions = [case.completion for case in CASES]
+    got, extra, metrics = rewards_of(code_reward(), rows, completions)
+    assert got == [case.score for case in CASES]
+    assert extra == {"problemtools_status": [case.status for case in CASES]}
+    assert metrics == {"problemtools/infra_errors": [sum(c.bad for c in CASES) / len(CASES)]}
+    kept, _, _ = rewards_of(code_reward(infra_score=None), rows, completions)
+    assert [v != v for v in kept] == [case.bad for case in CASES]  # (NaN: left out of the mean)

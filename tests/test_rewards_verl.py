@@ -107,3 +107,117 @@ def test_the_file_loaded_by_path_is_the_installed_module() -> None:
                          timeout=120, check=True).stdout  # fmt: skip
     assert out.split() == ["True", "True"]
 
+
+
+class _Item:
+    """One sample of verl's DataProto, as run_single reads it: the response's token ids
+    (here one id: the completion's index), its attention mask, the row's fields."""
+
+    def __init__(self, index: int, row: dict[str, Any]) -> None:
+        import numpy as np
+
+        self.batch = {"responses": np.array([index]), "attention_mask": np.array([1])}
+        self.non_tensor_batch = {"data_source": row["data_source"],
+                                 "reward_model": row["reward_model"],
+                                 "extra_info": dict(row["extra_info"])}  # fmt: skip
+
+    def __getitem__(self, key: Any) -> Any:
+        return self if isinstance(key, slice) else self
+
+
+MANAGERS = {  # (the reward loop's managers: file, the methods a step runs)
+    "naive": ("verl/experimental/reward_loop/reward_manager/naive.py",
+              ("NaiveRewardManager.run_single",)),
+    "rate_limited": ("verl/experimental/reward_loop/reward_manager/limited.py",
+                     ("RateLimitedRewardManager.run_single",
+                      "RateLimitedRewardManager._compute_reward")),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("manager", sorted(MANAGERS))
+def test_a_reward_step_over_every_bad_row_completes(manager: str, tmp_path: Path) -> None:
+    """Issue 58's done-when: verl's reward managers (their own run_single) over a data file
+    with one of each row that crashed a step: the step completes, every bad row flagged
+    (bad_row, infra_error), every good one scored right, every result with the same keys
+    (verl gathers reward_extra_info by key)."""
+    import logging
+    from types import MethodType, SimpleNamespace
+
+    from trainer_rows import CASES, read_parquet, verl_rows, write_parquet
+
+    rows = read_parquet(write_parquet(verl_rows(), tmp_path / "train.parquet"))
+    texts = [case.completion or "" for case in CASES]  # (a tokenizer's text: never None)
+    space = functions(*MANAGERS[manager], {"asyncio": asyncio, "logger": logging.getLogger("verl"),
+                                           "DataProto": object})  # fmt: skip
+
+    async def step() -> list[dict[str, Any]]:
+        this = SimpleNamespace(
+            tokenizer=SimpleNamespace(decode=lambda ids, skip_special_tokens: texts[int(ids[0])]),
+            compute_score=rewards.compute_score, is_async_reward_score=False,
+            loop=asyncio.get_running_loop(), reward_router_address=None,
+            reward_model_tokenizer=None, timeout=300.0, _rpm_limiter=None, _tpm_limiter=None,
+            _semaphore=asyncio.Semaphore(8),
+        )  # fmt: skip
+        if "_compute_reward" in space:
+            this._compute_reward = MethodType(space["_compute_reward"], this)
+        return list(await asyncio.gather(*(space["run_single"](this, _Item(i, row))
+                                           for i, row in enumerate(rows))))  # fmt: skip
+
+    got = asyncio.run(step())
+    assert [(g["reward_score"], g["reward_extra_info"]["status"]) for g in got] == [
+        (case.score, case.status) for case in CASES
+    ]
+    assert all(g["reward_extra_info"]["infra_error"] == case.bad for g, case in zip(got, CASES, strict=True))
+    assert len({tuple(sorted(g["reward_extra_info"])) for g in got}) == 1
+
+
+class _Batch:
+    """A legacy manager's DataProto: the responses of every sample, and each sample."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        import numpy as np
+
+        self.items = []
+        for index, row in enumerate(rows):
+            item = _Item(index, row)
+            item.batch = {"prompts": np.array([-1]), "responses": np.array([index]),
+                          "attention_mask": np.array([1, 1])}  # fmt: skip
+            self.items.append(item)
+        self.batch = {"responses": np.zeros((len(rows), 1), dtype=np.int64)}
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index: int) -> _Item:
+        return self.items[index]
+
+
+def test_the_legacy_naive_managers_step_over_every_bad_row_completes(tmp_path: Path) -> None:
+    """The same file through verl's legacy NaiveRewardManager.__call__ (its own code, with
+    its SIGALRM bound per call; torch's zeros_like done by numpy): a reward per row."""
+    import contextlib
+    from collections import defaultdict
+    from types import SimpleNamespace
+
+    import numpy as np
+    from trainer_rows import CASES, read_parquet, verl_rows, write_parquet
+
+    rows = read_parquet(write_parquet(verl_rows(), tmp_path / "train.parquet"))
+    texts = [case.completion or "" for case in CASES]
+    torch = SimpleNamespace(zeros_like=lambda x, dtype=None: np.zeros_like(x, dtype=np.float32),
+                            float32=np.float32, Tensor=object)  # fmt: skip
+    space = functions("verl/workers/reward_manager/naive.py",
+                      ("_score_timeout", "NaiveRewardManager.__call__"),
+                      {"signal": signal, "contextmanager": contextlib.contextmanager,
+                       "defaultdict": defaultdict, "torch": torch, "DataProto": object,
+                       "Any": Any})  # fmt: skip
+    this = SimpleNamespace(
+        tokenizer=SimpleNamespace(decode=lambda ids, skip_special_tokens: texts[int(ids[0])]
+                                  if int(ids[0]) >= 0 else "the prompt"),
+        compute_score=rewards.compute_score, reward_fn_key="data_source", num_examine=0,
+        compute_score_timeout=60, _extract_reward_from_rm_scores=lambda data, return_dict: None,
+    )  # fmt: skip
+    got = space["__call__"](this, _Batch(rows), return_dict=True)
+    assert got["reward_tensor"][:, 0].tolist() == [case.score for case in CASES]
+    assert got["reward_extra_info"]["status"] == [case.status for case in CASES]
+    assert got["reward_extra_info"]["infra_error"] == [case.bad for case in CASES]

@@ -16,6 +16,8 @@ import pytest
 from aiohttp import ClientSession
 from aiohttp.test_utils import TestServer
 from conftest import SAMPLES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.results import Settings
@@ -434,3 +436,72 @@ def test_a_body_announced_and_not_sent_is_given_up(grader: Grader) -> None:
         assert answer.startswith(b"HTTP/1.1 400") and b"did not arrive within 1 s" in answer
 
     serve(grader, check, body_seconds=1.0)
+
+
+@pytest.fixture(scope="module")
+def loopback(grader: Grader) -> Iterator[str]:
+    """One service on loopback for the module's property tests, in a thread of its own."""
+    import threading
+
+    from aiohttp import web
+
+    loop = asyncio.new_event_loop()
+    started: list[str] = []
+    ready = threading.Event()
+
+    async def start() -> web.AppRunner:
+        runner = web.AppRunner(Service(grader, 64).app(), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = runner.addresses[0][1]
+        started.append(f"http://127.0.0.1:{port}/")
+        ready.set()
+        return runner
+
+    runner = loop.run_until_complete(start())
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    assert ready.wait(30)
+    yield started[0]
+    asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(60)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(30)
+    loop.close()
+
+
+VALUES = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8),
+                   st.lists(st.text(max_size=4), max_size=2))  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+          HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(
+    item=st.dictionaries(
+        st.sampled_from(["completion", "tests", "time_limit", "language", "fn_name",
+                         "memory_mb", "memory_limit", "problem_id", "judge_json"]),
+        st.one_of(VALUES, st.just(TESTS), st.just(ECHO),
+                  st.lists(st.lists(VALUES, max_size=2), max_size=2)), max_size=5),
+)  # fmt: skip
+def test_every_item_gives_a_result_or_the_flag(loopback: str, item: dict[str, Any]) -> None:
+    """Issue 58: whatever an item holds, /grade answers it with a result (a float reward)
+    or flagged as bad_row, never a 5xx (an unknown problem id: its 404)."""
+    import urllib.error
+    import urllib.request
+
+    data = json.dumps([item]).encode()
+    request = urllib.request.Request(loopback + "grade", data=data,
+                                     headers={"Content-Type": "application/json"})  # fmt: skip
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            (got,) = json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 404, exc.read()
+        (got,) = json.loads(exc.read())["results"]
+        assert got["status"] == "unknown_problem"
+        return
+    if got["status"] == "bad_row":
+        assert got["reward"] is None and got["message"], got
+    else:  # (no reward only when the grader's side failed)
+        assert isinstance(got["reward"], float) or got["status"] in ("grader_error",
+                                                                     "harness_overload"), got  # fmt: skip
