@@ -478,7 +478,7 @@ def test_every_argument_gives_a_float_or_the_flag(
                            max_size=2),
 )  # fmt: skip
 def test_the_awaitable_gives_a_float_or_the_flag_too(
-    solution: object, truth: object, kwargs: dict[str, Any]
+    solution: object, truth: object, kwargs: dict[str, object]
 ) -> None:
     """compute_score_async, the form verl's reward loop awaits, with odd reward kwargs."""
     got = asyncio.run(rewards.compute_score_async("x", solution, truth, None, **kwargs))  # type: ignore[arg-type]

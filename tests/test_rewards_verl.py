@@ -122,7 +122,7 @@ class _Item:
                                  "extra_info": dict(row["extra_info"])}  # fmt: skip
 
     def __getitem__(self, key: Any) -> Any:
-        return self if isinstance(key, slice) else self
+        return self  # (data[-1:] and data[0] of one sample: the sample)
 
 
 MANAGERS = {  # (the reward loop's managers: file, the methods a step runs)
