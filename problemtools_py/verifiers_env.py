@@ -12,6 +12,7 @@ status, whether the grader failed, and the CPU seconds of the slowest test are m
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +20,7 @@ import verifiers.v1 as vf
 from pydantic import Field
 
 from problemtools_py.grading.results import Status
+from problemtools_py.grading.rewardargs import DATASET_ENV
 from problemtools_py.rewards import compute_score_async
 
 __all__ = ["CodeTaskset"]
@@ -78,8 +80,10 @@ class CodeTask(vf.Task[CodeData, vf.State, CodeTaskConfig]):
 
 
 class CodeTasksetConfig(vf.TasksetConfig):
-    dataset: str
-    """A dataset directory (kattis2parquet's output)."""
+    dataset: str = ""
+    """A dataset directory (kattis2parquet's output); empty: $PROBLEMTOOLS_PY_DATASET.
+    (Not required here: verifiers' command line builds this from the taskset id before
+    it reads --env.taskset.dataset.)"""
     split: str = "train"
     task: CodeTaskConfig = CodeTaskConfig()
 
@@ -89,8 +93,12 @@ class CodeTaskset(vf.Taskset[CodeTask, CodeTasksetConfig]):
         from problemtools_py.dataset.reader import Dataset
 
         config = self.config
-        task_config = config.task.model_copy(update={"dataset": config.dataset})
-        for info in Dataset(config.dataset).statements(config.split):
+        root = config.dataset or os.environ.get(DATASET_ENV, "")
+        if not root:
+            raise ValueError(f"problemtools-py-env needs a dataset: --env.taskset.dataset DIR "
+                             f"or ${DATASET_ENV}")  # fmt: skip
+        task_config = config.task.model_copy(update={"dataset": root})
+        for info in Dataset(root).statements(config.split):
             data = CodeData(id=info.problem_id, problem_id=info.problem_id,
                             prompt=f"{info.statement.strip()}\n\n{ANSWER_FORMAT}")  # fmt: skip
             yield CodeTask(data, task_config)

@@ -75,3 +75,46 @@ def test_pass_rate_from_the_task_config(dataset: Path) -> None:
     half = rollout(echo, "```python\nx = input()\nprint(x if x == '5' else 0)\n```")
     asyncio.run(echo.score(half))
     assert half.rewards["passed"].value == 0.5
+
+
+def documented_command() -> tuple[dict[str, str], list[str]]:
+    """docs/grading.md's vf-eval command, as written: its environment and its words."""
+    import re
+    import shlex
+
+    text = (Path(__file__).parents[1] / "docs" / "grading.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```sh\n(.*?)```", text, re.S) if "vf-eval" in b]
+    words = shlex.split(block.replace("\\\n", " "))
+    env = dict(w.split("=", 1) for w in words[: words.index("vf-eval")])
+    return env, words[words.index("vf-eval"):]
+
+
+def test_the_documented_vf_eval_command_runs(dataset: Path, tmp_path: Path) -> None:
+    """Issue 58: the docs' command failed (verifiers' command line builds the taskset from
+    its id before it reads --env.taskset.dataset). Run as written, with verifiers' own
+    vf-eval, its null harness in the subprocess runtime, against a model on loopback that
+    answers every task with an echo program: each task graded, with pass-rate."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from modelserver import model_server
+
+    env, words = documented_command()
+    with model_server(lambda messages: "```python\nprint(input())\n```") as (url, asked):
+        given = {"DATASET_DIR": str(dataset), "MODEL": "loopback",
+                 "http://127.0.0.1:8000/v1": url}  # fmt: skip
+        command = [str(Path(sys.executable).parent / words[0])] + [given.get(w, w) for w in words[1:]]
+        done = subprocess.run(command, cwd=tmp_path, env={**os.environ, **env}, text=True,
+                              capture_output=True, timeout=600, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert len(asked) == len(STATEMENTS)
+    (traces,) = tmp_path.glob("outputs/*/traces.jsonl")
+    got = {}
+    for line in traces.read_text().splitlines():
+        episode = json.loads(line)
+        (trace,) = episode["traces"]
+        statement = trace["task"]["data"]["prompt"].split("\n")[0]
+        got[statement] = (trace["rewards"]["passed"]["score"], trace["metrics"]["infra_error"])
+    assert got == {"Print the input back.": (1.0, 0.0), "Print twice the input.": (0.0, 0.0)}
