@@ -4,6 +4,7 @@ problem id, the batch and async forms, the reward modes, and bad calls."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import json
 from pathlib import Path
 
@@ -484,3 +485,44 @@ def test_the_awaitable_gives_a_float_or_the_flag_too(
     got = asyncio.run(rewards.compute_score_async("x", solution, truth, None, **kwargs))  # type: ignore[arg-type]
     assert isinstance(got["score"], float) and isinstance(got["infra_error"], bool), got
     assert got["infra_error"] == (got["status"] in ("bad_row", "grader_error", "harness_overload"))
+
+
+def test_a_forked_child_never_speaks_on_its_parents_sandbox_connections() -> None:
+    """A fork of a process with a warm grader (verl's PRIME pool, any multiprocessing
+    fork) drops the parent's graders; their open sessions, finalized in the child, sent
+    CLOSE on the parent's sandbox connections and read the parent's replies ("Exception
+    ignored in Sandbox.session"), so the parent's next gradings lost their jails."""
+    import gc
+    import subprocess
+
+    assert rewards.compute_score("x", ECHO, TESTS)["score"] == 1.0  # (a session open)
+    child = subprocess.run(
+        [sys.executable, "-c", FORK_AND_DROP], capture_output=True, text=True, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert child.returncode == 0, child.stderr
+    assert "Exception ignored" not in child.stderr and "parent ok" in child.stdout, child.stderr
+    gc.collect()
+
+
+FORK_AND_DROP = """
+import gc, os, time
+import psutil
+from problemtools_py import rewards
+tests = [["1\\n", "1\\n"], ["2\\n", "2\\n"]]
+echo = "```python\\nprint(input())\\n```"
+assert rewards.compute_score("x", echo, tests)["score"] == 1.0  # (the parent's session open)
+tree = lambda: sorted(p.pid for p in psutil.Process().children(recursive=True))
+before = tree()  # (its sandbox servers and the jails of its open sessions)
+for _ in range(3):
+    pid = os.fork()
+    if pid == 0:
+        gc.collect()  # (the parent's graders, dropped at the fork, collected here)
+        os._exit(0)
+    os.waitpid(pid, 0)
+time.sleep(0.5)
+assert tree() == before, (before, tree())  # (the children closed none of the parent's jails)
+got = [rewards.compute_score("x", echo, tests, details=True) for _ in range(4)]
+assert [(g["status"], g["retries"]) for g in got] == [("ok", 0)] * 4, got
+print("parent ok")
+"""

@@ -81,6 +81,7 @@ class Sandbox:
         else:
             parent = self._start(isolate, spawner)
         self.sock = parent
+        self._owner = os.getpid()  # (a forked child holds copies: see _inherited)
         self._send_lock = threading.Lock()
         self._python_matches: bool | None = None
         self.lean: LeanLine | None = None  # the open session's direct line (see session)
@@ -214,6 +215,9 @@ class Sandbox:
         sent: list[int] | None = None,
     ) -> dict[str, Any]:
         """Send a request, return the reply; descriptors sent back go into ``sent``."""
+        if self._inherited():
+            raise SandboxError("this sandbox server is the parent process's; a forked "
+                               "process starts its own")  # fmt: skip
         try:
             with self._send_lock:
                 send_message(self.sock, request, fds)
@@ -265,7 +269,8 @@ class Sandbox:
             if self.lean is not None:
                 self.lean.close()
                 self.lean = None
-            self._call(CLOSE, [], [])
+            if not self._inherited():  # (a fork's copy, finalized: the jail is not its)
+                self._call(CLOSE, [], [])
 
     @property
     def lean_open(self) -> bool:
@@ -346,16 +351,24 @@ class Sandbox:
 
     def kill(self) -> None:
         """End the current run early (from another thread); harmless when none runs."""
+        if self._inherited():
+            return
         with self._send_lock:
             send_message(self.sock, KILL)
 
     def close(self) -> None:
+        """Stop the server (a forked child's copy: only its copy of the line closed)."""
         try:
             self.sock.close()
         finally:
-            if not exited_in_time(self.proc, 5.0):
-                self.proc.kill()
-            self.proc.wait()
+            if not self._inherited():
+                if not exited_in_time(self.proc, 5.0):
+                    self.proc.kill()
+                self.proc.wait()
+
+    def _inherited(self) -> bool:
+        """A forked child's copy (verl's PRIME pool): never speaks on the parent's line."""
+        return os.getpid() != self._owner
 
     def __enter__(self) -> Sandbox:
         return self
