@@ -8,7 +8,7 @@ each way, alternating, the first of each side included (a trainer pays it too).
 Beside them, the floor: the CPU the programs must burn (their CPU time summed, over the
 cores), so that a side's figure reads as a multiple of the work.
 
-Usage: python bench/prime.py [--rows N] [--batches N] [--processes N]"""
+Usage: python bench/prime.py [--rows N] [--batches N] [--processes N] [--cpp]"""
 
 from __future__ import annotations
 
@@ -25,23 +25,29 @@ from typing import Any
 import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from clientcode import functions  # noqa: E402  (verl's own code, from its wheel)
+from clientcode import functions
 
-from problemtools_py import rewards  # noqa: E402
-from problemtools_py.cpus import usable_cores  # noqa: E402
+from problemtools_py import rewards
+from problemtools_py.cpus import usable_cores
 
 BURN = 0.02  # CPU seconds each test's program burns
 PROGRAM = ("import time\nt = time.process_time()\nwhile time.process_time() - t < {burn}:\n"
            "    pass\nprint(input())\n")  # fmt: skip
 
 
-def rows(count: int) -> list[tuple[str, str, dict[str, Any]]]:
+CPP = ("```cpp\n#include <iostream>\n#include <string>\nint main(){std::string s;"
+       "std::getline(std::cin, s);std::cout << s << std::endl;}\n```")
+
+
+def rows(count: int, cpp: bool) -> list[tuple[str, str, dict[str, Any]]]:
     """(completion, ground truth, extra_info): APPS tests of three cases, every third
-    completion wrong."""
+    completion wrong; with ``cpp`` every other right one in C++ (as open-r1's rows)."""
     truth = json.dumps({"inputs": ["1\n", "2\n", "3\n"], "outputs": ["1\n", "2\n", "3\n"]})
     right = "```python\n" + PROGRAM.format(burn=BURN) + "```"
     wrong = "```python\nprint(0)\n```"
-    return [(wrong if i % 3 == 2 else right, truth, {"index": i}) for i in range(count)]
+    return [(wrong if i % 3 == 2 else CPP if cpp and i % 2 else right, truth,
+             {"index": i, "language": "cpp" if cpp and i % 2 and i % 3 != 2 else None})
+            for i in range(count)]  # fmt: skip
 
 
 def prime(batch: list[tuple[str, str, dict[str, Any]]], processes: int) -> list[float]:
@@ -66,8 +72,9 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=31)
     parser.add_argument("--batches", type=int, default=3)
     parser.add_argument("--processes", type=int, default=64)
+    parser.add_argument("--cpp", action="store_true", help="every other right row in C++")
     args = parser.parse_args()
-    batch = rows(args.rows)
+    batch = rows(args.rows, args.cpp)
     expected = [0.0 if i % 3 == 2 else 1.0 for i in range(args.rows)]
     times: dict[str, list[float]] = {"prime": [], "naive": []}
     for _ in range(args.batches):
@@ -76,7 +83,8 @@ def main() -> None:
             got = prime(batch, args.processes) if name == "prime" else naive(batch)
             times[name].append(time.perf_counter() - start)
             assert got == expected, (name, got)
-    cpu = sum(3 * BURN for i in range(args.rows) if i % 3 != 2) / usable_cores()
+    cpu = sum(3 * BURN for c, _, _ in batch if "process_time" in c)  # (the Python ones)
+    cpu /= usable_cores()
     print(f"{args.rows} rows a batch, {args.batches} batches; floor (the programs' CPU over "
           f"{usable_cores()} cores) {cpu:.2f} s a batch")
     for name, seconds in times.items():

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import json
 import logging
 import os
 import signal
@@ -66,6 +67,10 @@ _lock = threading.Lock()
 _failures = [0]
 _bad = [0]
 _reasons: set[str] = set()
+HOST_MODULE = "problemtools_py.rewards"  # (python -m it --host: see the end)
+_forked_from: list[int | None] = [None]  # in a fork: the process it was forked from
+_host: list[Any] = [None]  # ... and its line to that process's reward host
+_has_forked = [False]  # whether this process forked (then its forks may have a host)
 _log = logging.getLogger(__name__)
 
 
@@ -116,6 +121,10 @@ def compute_score(
 ) -> dict[str, Any]:
     """The reward of one completion (see the module's text)."""
     policy = on_bad_row(kwargs)  # (a keyword no reward takes: ArgumentError, always)
+    if _forked_from[0] is not None:  # (a fork: its process's reward host grades)
+        hosted = _hosted([data_source, solution_str, ground_truth, extra_info], kwargs)
+        if hosted is not None:
+            return hosted
     try:
         call = row_call(ground_truth, extra_info, kwargs)
         result = _graded(completion_text(solution_str), call)
@@ -307,22 +316,59 @@ async def compute_score_async(
 
 def _forget_inherited() -> None:
     """In a forked child (verl's PRIME manager forks a process pool): the parent's graders
-    and their sandboxes are the parent's; this process makes its own."""
+    and their sandboxes are the parent's; this process asks the parent's reward host (see
+    grading.rewardhost), or makes its own."""
     global _helper_pool, _lock
     _lock = threading.Lock()  # (another thread may have held the parent's at the fork)
     _graders.clear()
     _helper_pool = None
+    _forked_from[0], _host[0] = os.getppid(), None
 
 
-os.register_at_fork(after_in_child=_forget_inherited)
+def _hosted(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any] | None:
+    """The reward host's answer to this call, or None: grade here (no host to be had, or
+    arguments JSON cannot carry). Its errors are raised here as the same classes."""
+    from problemtools_py.grading import rewardhost
+    from problemtools_py.grading.shapes import plain
+
+    if not rewardhost.enabled():
+        return None
+    try:
+        args = [str(args[0]), completion_text(args[1]), plain(args[2]), plain(args[3])]
+        json.dumps([args, kwargs], ensure_ascii=False).encode()
+    except (RewardError, TypeError, ValueError, RecursionError):
+        return None  # (an odd argument: this process says what is wrong with it)
+    with _lock:
+        if _host[0] is None:
+            _host[0] = rewardhost.HostClient(int(_forked_from[0] or 0), HOST_MODULE)
+        client = _host[0]
+    try:
+        reply = client.call(args, kwargs)
+    except (rewardhost.HostUnavailable, OSError, ValueError) as exc:
+        _log.warning("no reward host (%s): this process grades on its own", exc)
+        _forked_from[0] = None
+        return None
+    if "error" in reply:
+        raised = {"InfraError": InfraError, "ArgumentError": ArgumentError}
+        raise raised.get(str(reply["error"]), RewardError)(str(reply.get("message")))
+    return dict(reply["result"])
+
+
+os.register_at_fork(before=lambda: _has_forked.__setitem__(0, True),
+                    after_in_child=_forget_inherited)  # fmt: skip
 
 
 @atexit.register
 def close() -> None:
-    """Close every grader (and its sandboxes): no process outlives the trainer."""
+    """Close every grader (and its sandboxes) and this process's reward host, if its forks
+    started one: no process outlives the trainer."""
     with _lock:
         graders = list(_graders.values())
         _graders.clear()
+    if _forked_from[0] is None and _has_forked[0]:  # (only a fork starts a host)
+        from problemtools_py.grading import rewardhost
+
+        rewardhost.stop(os.getpid())
     for grader in graders:
         grader.close()
     global _helper_pool
@@ -339,3 +385,13 @@ if __name__ != "problemtools_py.rewards":  # pragma: no cover (checked in a subp
     from problemtools_py import rewards as _installed
 
     globals().update({name: getattr(_installed, name) for name in PUBLIC})
+
+
+if __name__ == "__main__":  # the reward host of a process's forks (grading.rewardhost)
+    import sys
+
+    if len(sys.argv) != 4 or sys.argv[1] != "--host":
+        raise SystemExit("usage: python -m problemtools_py.rewards --host SOCKET OWNER_PID")
+    from problemtools_py.grading.rewardhost import serve
+
+    raise SystemExit(serve(compute_score, sys.argv[2], int(sys.argv[3])))
