@@ -33,7 +33,7 @@ OURS = frozenset({"problemtools_py", "tests", "bench", "docs", "scripts", "schem
                   *(p.name for p in PACKAGE.iterdir() if p.is_dir())})
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 PATH = re.compile(r"(?<![\w./-])((?:[\w-]+/)*[\w-]+\.py)\b")
-DOTTED = re.compile(r"(?<![\w./])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?(?![\w/])")
+DOTTED = re.compile(r"(?<![\w./-])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?(?![\w/])")
 
 
 class Index:

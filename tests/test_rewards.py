@@ -4,8 +4,8 @@ problem id, the batch and async forms, the reward modes, and bad calls."""
 from __future__ import annotations
 
 import asyncio
-import sys
 import json
+import sys
 from pathlib import Path
 
 import numpy as np

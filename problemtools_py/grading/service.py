@@ -34,17 +34,24 @@ from typing import Any
 
 from aiohttp import web
 
-from problemtools_py.errors import FatalError
 from problemtools_py.grading import fusion, runfiles
 from problemtools_py.grading.backends import LocalWorkers, Work, Workers, grade_or_unknown
 from problemtools_py.grading.connections import Connections, connection_cap
-from problemtools_py.grading.extract import PYTHON2_NAMES, language_named
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.metrics import Metrics
 from problemtools_py.grading.problems import Fetched
+from problemtools_py.grading.requestfields import (
+    BadRequest,
+    by_judge,
+    language_of,
+    printable,
+    seconds,
+    stdio_cases,
+    suite_of_item,
+)
 from problemtools_py.grading.results import GradeResult, Status
 from problemtools_py.grading.rewardargs import RewardError, completion_text
-from problemtools_py.grading.shapes import MAX_MEMORY_MB, Suite, memory_mb_of, suite_of
+from problemtools_py.grading.shapes import MAX_MEMORY_MB, memory_mb_of
 from problemtools_py.grading.testrun import RunLimits
 
 MAX_BODY = 16 << 20
@@ -52,13 +59,6 @@ MAX_ITEMS = 4096  # items of one /grade list
 BODY_SECONDS = 30.0  # a body announced and not sent is given up after this long
 FUSION_PATHS = ("/run_code", "/submit")
 ADMITTED = ("/grade", *FUSION_PATHS)
-# the most CPU seconds a request may ask for one run (run_timeout, time_limit): one run
-# holds a grader for that long, and the queue is bounded, not the time
-MAX_SECONDS = 900.0
-
-
-class BadRequest(ValueError):
-    """A request body that cannot be served."""
 
 
 class Service:
@@ -231,7 +231,7 @@ class Service:
         self._record(result, 0.0)
         echoed = {k: v for k, v in item.items() if k not in ("completion", "tests")
                   and isinstance(k, str)} if isinstance(item, dict) else {}  # fmt: skip
-        return {**_printable(echoed), **result.as_dict()}
+        return {**printable(echoed), **result.as_dict()}
 
     async def _grade_one(self, item: dict[str, Any]) -> dict[str, Any]:
         if "completion" not in item:
@@ -240,7 +240,7 @@ class Service:
             completion = completion_text(item["completion"], "completion")
         except RewardError as exc:
             raise BadRequest(str(exc)) from None
-        language = _language(item["language"]) if item.get("language") is not None else None
+        language = language_of(item["language"]) if item.get("language") is not None else None
         tests = item.get("tests")
         try:
             memory = memory_mb_of(item)  # (the row's, if it gives one)
@@ -248,12 +248,12 @@ class Service:
             raise BadRequest(str(exc)) from None
         start = time.perf_counter()
         if tests is not None:
-            suite = _suite(tests, item.get("fn_name"))
-            limit = _seconds(item.get("time_limit"), self.time_limit, "time_limit")
+            suite = suite_of_item(tests, item.get("fn_name"))
+            limit = seconds(item.get("time_limit"), self.time_limit, "time_limit")
             judge = item.get("judge_json")
             if isinstance(judge, str) and judge:  # (a judged row's: see grading.judged)
                 found = Fetched(suite.tests, limit, judge)
-                result = await self._work(_by_judge, found.content_key, found, completion,
+                result = await self._work(by_judge, found.content_key, found, completion,
                                           language)  # fmt: skip
             else:
                 result = await self._work(
@@ -310,10 +310,10 @@ class Service:
             )
         compile_seconds = fields.get("compile_timeout")
         return RunLimits(
-            _seconds(fields.get("run_timeout"), default, "run_timeout"), fusion.RUN_OUTPUT,
+            seconds(fields.get("run_timeout"), default, "run_timeout"), fusion.RUN_OUTPUT,
             wall_clock=True, memory_mb=memory,
             compile_seconds=None if compile_seconds in (None, 0, "")
-            else _seconds(compile_seconds, 0, "compile_timeout"),
+            else seconds(compile_seconds, 0, "compile_timeout"),
         )  # fmt: skip
 
     def _fusion_language(self, name: object) -> str:
@@ -328,7 +328,7 @@ class Service:
         if not isinstance(config, dict) or not isinstance(body.get("completion"), str):
             raise BadRequest("submit needs completion and config (with provided_data)")
         body["completion"].encode()  # (a lone surrogate: 400, see _errors)
-        cases = _stdio_cases(config.get("provided_data"))
+        cases = stdio_cases(config.get("provided_data"))
         try:
             language = self._fusion_language(config.get("language"))
         except fusion.Unavailable as exc:
@@ -352,81 +352,3 @@ class Service:
                                   "extracted_code": code, "full_code": None, "test_code": None,
                                   "tests": tests, "extracted_type": "fenced" if code else "empty",
                                   "extra": None})  # fmt: skip
-
-
-def _seconds(value: object, default: float, name: str) -> float:
-    """A request's CPU seconds per run: absent (or 0, as SandboxFusion reads it) is the
-    default; else a number, or a string of one, in (0, MAX_SECONDS]."""
-    if value is None or value == 0 or value == "":
-        return default
-    seconds = None
-    if isinstance(value, int | float | str) and not isinstance(value, bool):
-        with contextlib.suppress(ValueError):
-            seconds = float(value)
-    if seconds is None or not 0 < seconds <= MAX_SECONDS:
-        raise BadRequest(f"{name} must be a number of seconds in (0, {MAX_SECONDS:g}]")
-    return seconds
-
-
-def _language(value: object) -> str:
-    """A language as callers name it (``python``, ``Python 3``, ``c++17``, ``java``...)."""
-    text = str(value)
-    if "".join(text.split()).lower() in PYTHON2_NAMES:
-        raise BadRequest(f"language {text!r}: Python 2 is not graded; programs run as python3")
-    code = language_named(text)
-    if code is None:
-        raise BadRequest(f"unknown language {value!r}")
-    return code
-
-
-def _by_judge(
-    grader: Grader, key: str, found: Fetched, completion: str, language: str | None
-) -> GradeResult:
-    try:
-        return grader.grade_by_judge(key, found, completion, language)
-    except FatalError as exc:  # (a judge that does not fit its tests)
-        raise BadRequest(f"judge_json: {exc}") from None
-
-
-def _suite(tests: object, fn_name: object) -> Suite:
-    """The tests of a /grade item, in any shape compute_score takes (see grading.shapes)."""
-    try:
-        suite = suite_of(tests, fn_name if isinstance(fn_name, str) else None)
-        for given, wanted in suite.tests:
-            f"{given}{wanted}".encode()  # (a lone surrogate: 400, see _errors)
-        return suite
-    except UnicodeEncodeError:
-        raise BadRequest("tests: a string is no valid Unicode (a lone surrogate)") from None
-    except (ValueError, TypeError, RecursionError) as exc:
-        raise BadRequest(f"tests: {exc or 'nested too deeply'}") from None
-
-
-def _printable(fields: dict[str, Any]) -> dict[str, Any]:
-    """Echoed fields without a string that is no valid Unicode (it cannot be answered)."""
-    try:
-        json.dumps(fields, ensure_ascii=False).encode()
-        return fields
-    except UnicodeEncodeError:
-        return {}
-
-
-def _stdio_cases(data: object) -> list[tuple[str, str]]:
-    tests = data.get("test") if isinstance(data, dict) else None
-    if isinstance(tests, str):
-        try:
-            tests = json.loads(tests)
-        except ValueError:
-            raise BadRequest("provided_data.test is not valid JSON") from None
-    if not isinstance(tests, list) or not tests:
-        raise BadRequest("config.provided_data.test must list the cases")
-    cases = []
-    for case in tests:
-        given = case.get("input") if isinstance(case, dict) else None
-        wanted = case.get("output") if isinstance(case, dict) else None
-        stdin = given.get("stdin") if isinstance(given, dict) else None
-        stdout = wanted.get("stdout") if isinstance(wanted, dict) else None
-        if not isinstance(stdin, str) or not isinstance(stdout, str):
-            raise BadRequest("each case is {input: {stdin}, output: {stdout}}")
-        f"{stdin}{stdout}".encode()  # (a lone surrogate: 400, see _errors)
-        cases.append((stdin, stdout))
-    return cases
