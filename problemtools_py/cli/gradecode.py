@@ -32,7 +32,6 @@ from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.arrow import without_numpy
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
-from problemtools_py.grading.rewardargs import ON_BAD_ROW
 
 if TYPE_CHECKING:  # (the grader is imported when there is something to grade)
     from rich.progress import Progress
@@ -44,6 +43,7 @@ if TYPE_CHECKING:  # (the grader is imported when there is something to grade)
     from problemtools_py.sandbox.pool import SandboxPool
 
 PROG = "gradecode"
+ON_BAD_ROW = ("score", "raise")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--on-bad-row",
-        choices=ON_BAD_ROW,
+        choices=ON_BAD_ROW,  # (rewardargs.ON_BAD_ROW: importing it loads the grader)
         default="score",
         help="a line that cannot be graded (no JSON, an unknown problem id...): written with "
         "status bad_row and graded no further, exit 1 (score, the default), or the error "

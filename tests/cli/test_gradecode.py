@@ -95,3 +95,14 @@ def test_the_command_grades_on_a_directory_of_packages(tmp_path: Path) -> None:
     assert [(r["n"], r["reward"], r["status"]) for r in results] == [
         (0, 1.0, "ok"), (1, 0.0, "wrong_answer")
     ]  # fmt: skip
+
+
+def test_the_bad_row_settings_are_the_rewards() -> None:
+    """gradecode and gradeserver spell on_bad_row as compute_score does (their own
+    tuple: importing rewardargs at parse time would load the grader)."""
+    from problemtools_py.cli import gradecode, gradeserver
+    from problemtools_py.grading.rewardargs import ON_BAD_ROW
+
+    assert gradecode.ON_BAD_ROW == ON_BAD_ROW
+    action = next(a for a in gradeserver.build_parser()._actions if a.dest == "on_bad_row")
+    assert tuple(action.choices or ()) == ON_BAD_ROW

@@ -49,13 +49,19 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RayNodes
         nodes.stop()
 
 
+HOG = "x = bytearray(600 << 20)\nfor i in range(0, len(x), 4096):\n    x[i] = 1\n"
+
+
 def _completions(path: Path, ids: list[str], spin: float, count: int) -> None:
     lines = []
     for n in range(count):
         k = n % len(ids)
         right = f"print(int(input()) + {k})\n" if n % 3 else "print(0)\n"
         code = SPIN.format(s=spin) + right
-        lines.append({"problem_id": ids[k], "completion": f"```python\n{code}```", "n": n})
+        line = {"problem_id": ids[k], "completion": f"```python\n{code}```", "n": n}
+        if n % 8 == 7:  # (a line's memory limit travels with it to the node: issue 58)
+            line.update(completion=f"```python\n{HOG}{right}```", memory_mb=256)
+        lines.append(line)
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
 
 
@@ -91,6 +97,7 @@ def test_every_node_grades_and_the_hidden_one_gets_the_tests(
     _, err = run.communicate(timeout=600)
     assert run.returncode == 0, err
     assert _graded(tmp_path / "ray.jsonl") == _graded(tmp_path / "local.jsonl")
+    assert {s for n, _, s in _graded(tmp_path / "ray.jsonl") if n % 8 == 7} == {"memory"}
     said = next(line for line in err.splitlines() if "Ray nodes" in line)
     assert "graded on 3 Ray nodes" in said, err
     assert said.count("dataset here") == 1 and said.count("tests sent") == 2, said
