@@ -283,6 +283,8 @@ def _grade(args: argparse.Namespace, lines: list[Line]) -> ExitCode:
                     assert line.item is not None
                     _write(out, line.item, tally.add(next(results)))
                 bar.update(task, advance=1, rate=tally.rate(args.ray))
+            if next(results, None) is not None:  # (run to its end: Ray's view, its errors)
+                raise RuntimeError("more results than completions")
     except BaseException:
         if partial:
             out.close()

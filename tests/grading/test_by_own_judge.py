@@ -245,6 +245,7 @@ def test_a_judged_row_given_inline_is_graded_by_its_judge(dataset: Path, package
         assert (answer.json()["reward"], answer.json()["status"]) == (1.0, "ok")
         item["tests"] = [list(row.tests[0])]
         answer = requests.post(f"{url}/grade", json=item, timeout=120)
-        assert answer.status_code == 400 and "cases must name each" in answer.json()["error"]
+        got = answer.json()  # (flagged in its place: issue 58)
+        assert got["status"] == "bad_row" and "cases must name each" in got["message"], got
     finally:
         stop(proc)

@@ -38,7 +38,9 @@ def test_a_nested_judge_is_a_reward_error() -> None:
         )
 
 
-def test_nested_tests_are_a_400_from_gradeserver() -> None:
+def test_nested_tests_are_flagged_by_gradeserver() -> None:
+    """Tests nested 900 deep, a judge_json of 100,000 brackets: the item flagged bad_row
+    (issue 58: never a 500, never a traceback), the server serving on."""
     import requests
     from grading.test_fusion_client import start, stop
 
@@ -46,11 +48,13 @@ def test_nested_tests_are_a_400_from_gradeserver() -> None:
     try:
         answer = requests.post(f"{url}/grade", json={"tests": _nested(900), "completion": CODE},
                                timeout=60)  # fmt: skip
-        assert answer.status_code == 400 and "nested" in answer.json()["error"], answer.text
-        assert "Traceback" not in answer.text
+        got = answer.json()
+        assert answer.status_code == 200 and got["status"] == "bad_row", answer.text
+        assert "nested" in got["message"] and "Traceback" not in answer.text
         answer = requests.post(f"{url}/grade", timeout=60, json={
             "tests": [["1", "1"]], "completion": CODE, "judge_json": "[" * 100_000})  # fmt: skip
-        assert answer.status_code == 400 and "nested too deeply" in answer.json()["error"]
+        got = answer.json()
+        assert got["status"] == "bad_row" and "nested too deeply" in got["message"], answer.text
     finally:
         stop(proc)
 
