@@ -19,7 +19,7 @@ from problemtools_py.model.problem import (
     TestCase,
     TestGroup,
 )
-from problemtools_py.model.testdata import OUTPUT_KINDS, GroupKind, is_for_validation
+from problemtools_py.model.testdata import OUTPUT_KINDS, GroupKind, is_for_validation, is_sample
 from problemtools_py.rulesets import Judge
 from problemtools_py.yamlfile import YamlDoc
 
@@ -178,14 +178,14 @@ def _case_findings(problem: Problem, case: TestCase) -> Iterator[Finding]:
             )
         # .out: a sample's shown output, or the output invalid_/valid_output is about
         allowed = frozenset({".out"} if GroupKind.of(case.name) in OUTPUT_KINDS else ())
-        if exts & MODERN_SAMPLE_ONLY - allowed and not case.name.startswith("sample/"):
+        if exts & MODERN_SAMPLE_ONLY - allowed and not is_sample(case.name):
             for ext in sorted(exts & MODERN_SAMPLE_ONLY - allowed):
                 text = f"'{ext}' files are only allowed for samples"
                 if GroupKind.of(case.name) is GroupKind.INVALID_ANSWER:  # (bt writes them)
                     yield extension(Judge.BAPCTOOLS, "data", text, case.files[ext])
                 else:
                     yield error("data", text, case.files[ext])
-    if interactive and case.name.startswith("sample/") and ".interaction" not in exts:
+    if interactive and is_sample(case.name) and ".interaction" not in exts:
         yield warning("data", f"interactive sample {case.name} has no .interaction file", where)
 
 

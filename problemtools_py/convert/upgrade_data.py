@@ -16,6 +16,7 @@ from problemtools_py.convert.roundtrip import dump, flow_seq, load_map, new_map,
 from problemtools_py.convert.upgrade_config import Note
 from problemtools_py.model.problem import Problem, TestGroup
 from problemtools_py.model.settings import as_number
+from problemtools_py.model.testdata import is_sample
 
 ARGS = {  # legacy/earlier-draft key -> 2025-09 key (a string of words becomes a list)
     "input_validator_flags": "input_validator_args",
@@ -197,7 +198,7 @@ class _Data:
     def _downloads(self, name: str, files: Mapping[str, str]) -> None:
         """2025-09: a case shown by its ``.interaction`` must name its downloads too;
         they stay the ``.in``/``.ans`` the older versions offered."""
-        if ".interaction" not in files or not name.startswith("sample/"):
+        if ".interaction" not in files or not is_sample(name):
             return
         if ".in" not in files:  # (legacy's extra transcripts)
             self.result.removed.add(files[".interaction"])

@@ -19,6 +19,7 @@ from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import case_files, run_program
 from problemtools_py.judge.transcript import run_transcript
 from problemtools_py.judge.validators import CustomValidator
+from problemtools_py.model.testdata import is_sample
 from problemtools_py.once import OnceEach
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
@@ -91,7 +92,7 @@ class CaseMaker:
             files.update(found)
         files.update({ext: text.encode() for ext, text in rule.inline.items()})
         files.update({ext: files[src] for ext, src in rule.links.items() if src in files})
-        if ".in" not in files and not rule.path.startswith("sample/"):
+        if ".in" not in files and not is_sample(rule.path):
             return Made(files, "the generator made no input")
         invalid_input = rule.path.startswith("invalid_input/")
         if ".ans" not in files and ".in" in files and not invalid_input:
@@ -110,7 +111,7 @@ class CaseMaker:
         """A sample of an interactive or multi-pass problem with no transcript, nor
         another file shown in its place, gets one from the solution (as bt generate)."""
         shown = (".interaction", ".out", ".in.statement", ".ans.statement")
-        return (self.no_answer and rule.path.startswith("sample/") and ".in" in files
+        return (self.no_answer and is_sample(rule.path) and ".in" in files
                 and ".ans" in files and not any(ext in files for ext in shown)
                 and (rule.solution or self.default_solution) is not None)  # fmt: skip
 

@@ -29,6 +29,7 @@ from problemtools_py.generate.plan import (
 )
 from problemtools_py.generate.yamltext import block_text
 from problemtools_py.model.constants import substitute
+from problemtools_py.model.testdata import is_sample
 from problemtools_py.yamlfile import KeyPath, YamlDoc
 
 CASE_NAME = re.compile(r"^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$")
@@ -279,7 +280,7 @@ class _Parser:
     def shown(self, inline: dict[str, str], links: dict[str, str], full: str) -> bool:
         """A sample may be given by what it shows and offers instead of its .in."""
         have = set(inline) | set(links)
-        return full.startswith("sample/") and (
+        return is_sample(full) and (
             {".in.statement", ".in.download"} <= have or {".interaction", ".in.download"} <= have
         )
 
@@ -300,7 +301,7 @@ class _Parser:
             value = spec.get(ext[1:])
             if value is None:
                 continue
-            if ext in SAMPLE_ONLY and not full.startswith("sample/"):
+            if ext in SAMPLE_ONLY and not is_sample(full):
                 self.error(f"{ext[1:]} is for samples only", (*at, ext[1:]))
             elif ext == ".interaction" and not self.interactive:
                 self.error("interaction is for interactive and multi-pass problems", (*at, ext[1:]))

@@ -22,6 +22,7 @@ from problemtools_py.generate.plan import CaseRule, Plan
 from problemtools_py.generate.programs import Programs
 from problemtools_py.generate.records import Records, case_key
 from problemtools_py.model import Problem, load_problem
+from problemtools_py.model.testdata import is_sample
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.workbench.bench import Workbench
 from problemtools_py.yamlfile import load_yaml
@@ -89,7 +90,7 @@ class _Run:
         if solution is not None and ".ans" not in rule.inline:
             exe = self.programs.solution(solution)
             parts.append(exe if isinstance(exe, str) else exe.directory.name)
-        if self.maker.no_answer and rule.path.startswith("sample/"):  # (its .interaction)
+        if self.maker.no_answer and is_sample(rule.path):  # (its .interaction)
             found = self.maker.validator()
             parts.append(found if isinstance(found, str) else found.executable.directory.name)
         if rule.copy is not None:

@@ -42,6 +42,11 @@ def top_group(name: str) -> str:
     return name.split("/")[0]
 
 
+def is_sample(name: str) -> bool:
+    """Whether the group or case ``name`` (its path under ``data/``) lies in data/sample."""
+    return top_group(name) == "sample"
+
+
 def is_judged(name: str) -> bool:
     """Whether the group or case ``name`` is judged (it lies in sample or secret)."""
     return top_group(name) in JUDGED_GROUPS

@@ -21,7 +21,7 @@ from problemtools_py.judge.validators import (
     fresh_feedback_dir,
 )
 from problemtools_py.model.problem import Problem, TestCase
-from problemtools_py.model.testdata import ALL_KINDS, OUTPUT_KINDS, GroupKind
+from problemtools_py.model.testdata import ALL_KINDS, OUTPUT_KINDS, GroupKind, is_sample
 from problemtools_py.rulesets import Judge
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.scratch import scratch_dir, scratch_root
@@ -211,7 +211,7 @@ def _shown_outputs(ctx: Context, cases: list[TestCase]) -> Iterator[tuple[TestCa
     for case in cases:
         if not ctx.problem.released:
             yield case, ".ans"
-        elif case.name.startswith("sample/"):
+        elif is_sample(case.name):
             if ".out" in case.files:
                 yield case, ".out"
             elif case.answer_shown:
@@ -238,7 +238,7 @@ def _check_answers(ctx: Context, checker: AnswerChecker) -> list[Finding]:
         if result.verdict is Verdict.AC:
             continue
         why = result.error or result.judgemessage.strip() or result.verdict.value
-        sample = case.name.startswith("sample/")
+        sample = is_sample(case.name)
         make = error if sample or result.verdict is Verdict.JE else warning
         what = "answer" if ext == ".ans" else "sample output"
         findings.append(

@@ -21,7 +21,7 @@ from problemtools_py.judge.transcript import run_transcript
 from problemtools_py.judge.validators import CustomValidator, DefaultValidator
 from problemtools_py.model import load_problem
 from problemtools_py.model.problem import TestCase
-from problemtools_py.model.testdata import GroupKind
+from problemtools_py.model.testdata import GroupKind, is_sample
 from problemtools_py.model.timelimit import TimeLimit, first_limit
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
@@ -68,7 +68,7 @@ def targets(ctx: Context, asked: list[str], stdin: Path | None) -> list[Target]:
     cases = ctx.cases({GroupKind.JUDGED}, (".in",))
     root = ctx.problem.root
     if not asked:
-        return [_of(root, c) for c in cases if c.name.startswith("sample/")]
+        return [_of(root, c) for c in cases if is_sample(c.name)]
     found: list[Target] = []
     for name in asked:
         if name == "-":

@@ -15,7 +15,7 @@ from typing import Any
 from problemtools_py.findings import ProblemReport
 from problemtools_py.model import load_problem
 from problemtools_py.model.problem import Problem, Submission
-from problemtools_py.model.testdata import GroupKind, cases_in
+from problemtools_py.model.testdata import GroupKind, cases_in, is_sample
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.options import Options, Progress
 from problemtools_py.verify.verifier import verify_all
@@ -70,7 +70,7 @@ def _static(problem: Problem) -> ProblemStats:
     types = problem.config.types - ({"pass-fail"} if len(problem.config.types) > 1 else set())
     kind = "+".join(sorted(types))
     row = ProblemStats(problem.short_name, str(problem.root), kind,
-                       sum(c.name.startswith("sample/") for c in judged),
+                       sum(is_sample(c.name) for c in judged),
                        sum(c.name.startswith("secret/") for c in judged), groups,
                        dict(sorted(kinds.items())))  # fmt: skip
     accepted = [s for s in problem.submissions

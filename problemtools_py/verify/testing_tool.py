@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from problemtools_py.findings import Finding, warning
+from problemtools_py.model.testdata import is_sample
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, SandboxError
 from problemtools_py.verdicts import Verdict
@@ -53,7 +54,7 @@ def _inputs(ctx: Context) -> list[tuple[str, Path]]:
     root = ctx.problem.root
     found = []
     for case in ctx.problem.data.all_cases() if ctx.problem.data is not None else ():
-        if case.name.startswith("sample/") and ".in" in case.files:
+        if is_sample(case.name) and ".in" in case.files:
             rel = case.files.get(".in.download") or case.files[".in"]
             found.append((case.name, root / rel))
     extra = root / "data" / "testing_tool_test"
