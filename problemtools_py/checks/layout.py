@@ -13,6 +13,7 @@ from problemtools_py.model.conventions import extension
 from problemtools_py.model.names import name_rule
 from problemtools_py.model.problem import Problem
 from problemtools_py.model.sidecar import SIDECARS
+from problemtools_py.model.testdata import data_directories, group_files
 from problemtools_py.rulesets import Judge
 
 SHORT_NAME = re.compile(r"^[a-z0-9]+$")
@@ -73,18 +74,6 @@ OTHER_VERSION_MODERN = {
     ),
     "graders": (None, "graders were removed in 2023-07; use test_group.yaml score_aggregation"),
 }
-LEGACY_DATA = frozenset({"sample", "secret", "testdata.yaml"})
-MODERN_DATA = frozenset(
-    {
-        "sample",
-        "secret",
-        "invalid_input",
-        "invalid_output",
-        "valid_output",
-        "test_group.yaml",
-        "testdata.yaml",
-    }
-)
 
 
 @check("config")
@@ -224,7 +213,7 @@ def _validates(problem: Problem, rel: str) -> bool:
 
 @check("data")
 def data_entries(problem: Problem) -> Iterator[Finding]:
-    known = LEGACY_DATA if problem.legacy else MODERN_DATA
+    known = frozenset({*data_directories(problem.legacy), *group_files(problem.legacy)})
     for entry in problem.files:
         if "/" not in entry.rel or entry.rel.rsplit("/", 1)[0] != "data":
             continue

@@ -18,10 +18,16 @@ from problemtools_py.convert.upgrade import Plan
 from problemtools_py.convert.upgrade_config import Note
 from problemtools_py.model.constants import substitute_bytes
 from problemtools_py.model.problem import Problem
+from problemtools_py.model.testdata import data_directories
 
-LEFT_OUT = ("input_visualizer/", "output_visualizer/", "solution/", "generators/",
-            "answer_validators/", "data/invalid_input/", "data/invalid_output/",
-            "data/valid_output/")  # fmt: skip
+LEFT_OUT = (
+    "input_visualizer/",
+    "output_visualizer/",
+    "solution/",
+    "generators/",
+    "answer_validators/",
+    *(f"data/{d}/" for d in data_directories(False) if d not in data_directories(True)),
+)
 TEXT_SUFFIXES = (".tex", ".md", ".py", ".c", ".cc", ".cpp", ".h", ".hpp", ".java", ".kt",
                  ".txt", ".ctd", ".viva", ".sh", ".rs", ".go", ".js")  # fmt: skip
 

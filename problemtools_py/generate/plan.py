@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from problemtools_py.model.testdata import data_directories
+
 SEED = re.compile(r"\{seed(:[0-9]+)?\}")
 NAME = re.compile(r"\{name\}")
 SEED_MODULUS = 2**31
@@ -35,16 +37,9 @@ CASE_EXTENSIONS = TEXT_EXTENSIONS + IMAGE_EXTENSIONS
 SAMPLE_ONLY = (".in.statement", ".ans.statement", ".in.download", ".ans.download")
 # link targets: an override may say "use my .in" ({in.statement: {link: in}})
 LINKABLE = ("in.statement", "ans.statement", "in.download", "ans.download")
-ROOT_DIRECTORIES = (
-    "sample",
-    "secret",
-    "invalid_output",
-    "invalid_answer",
-    "invalid_input",
-    "valid_output",
-    "testing_tool_test",
-    "fuzz",
-)
+# the directories under data/ a generators.yaml makes, in order: the model's, and the
+# cases `generatedata --fuzz --add` recorded (data/fuzz: no test data, see verify.fuzz)
+ROOT_DIRECTORIES = (*data_directories(legacy=False), "fuzz")
 
 
 def seed_of(salt: str, count_value: int, command: str) -> int:

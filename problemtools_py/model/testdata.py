@@ -35,6 +35,19 @@ CASE_EXTENSIONS = (
 # group's or case's name ("secret/g1/02" belongs to "secret").
 JUDGED_GROUPS = ("sample", "secret")
 VALIDATION_GROUPS = ("invalid_input", "invalid_output", "valid_output")
+# Every directory a package may have under data/, in the order generators.yaml makes
+# them, and whether legacy packages have it: the format's (the spec's "Test data" tables:
+# the judged ones; from 2023-07 on, the validators' three) and BAPCtools' own that this
+# project reads and generatedata makes (invalid_answer: answers its answer_validators/
+# must reject; testing_tool_test: inputs for the testing tool), no part of the format's.
+DATA_DIRECTORIES = (("sample", True), ("secret", True), ("invalid_output", False),
+                    ("invalid_answer", False), ("invalid_input", False),
+                    ("valid_output", False), ("testing_tool_test", False))  # fmt: skip
+
+
+def data_directories(legacy: bool) -> tuple[str, ...]:
+    """The directories a package of this kind may have under data/ (DATA_DIRECTORIES)."""
+    return tuple(name for name, in_legacy in DATA_DIRECTORIES if in_legacy or not legacy)
 
 
 def top_group(name: str) -> str:
@@ -64,7 +77,7 @@ class GroupKind(Enum):
     INVALID_INPUT = "invalid_input"  # inputs every input validator must reject
     INVALID_OUTPUT = "invalid_output"  # outputs the output validator must reject
     VALID_OUTPUT = "valid_output"  # outputs the output validator must accept
-    INVALID_ANSWER = "invalid_answer"  # 2025-09: answers the answer validators must reject
+    INVALID_ANSWER = "invalid_answer"  # BAPCtools': answers its answer validators reject
     OTHER = "other"  # any other directory: no part of the format's
 
     @classmethod
@@ -100,6 +113,12 @@ def cases_in(
 LEGACY_GROUP_FILE = "testdata.yaml"
 MODERN_GROUP_FILES = ("test_group.yaml", "testdata.yaml")  # the drafts read either
 RELEASED_GROUP_FILES = ("test_group.yaml",)  # 2025-09: only this one
+
+
+def group_files(legacy: bool) -> tuple[str, ...]:
+    """The names a test group's settings file may have (2025-09 warns about the drafts'
+    name: see checks.testdata_modern)."""
+    return (LEGACY_GROUP_FILE,) if legacy else MODERN_GROUP_FILES
 
 
 def split_case_name(name: str) -> tuple[str, str] | None:

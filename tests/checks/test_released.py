@@ -71,6 +71,8 @@ RELEASED = [
            ""), E, "attachments", "may not be empty", "attachments/templates/cpp"),
     Broken("solution-without-description", "subtasks", lambda p: write(p, "solution/notes.txt",
            "x\n"), E, "solution", "solution/ holds no solution", "solution"),
+    Broken("fuzz-cases-are-no-test-data", "subtasks", lambda p: case(p, "data/fuzz/1",
+           "1\n5\n"), W, "layout", "unexpected entry 'fuzz' in data/", "data/fuzz"),
     Broken("unknown-version-lists-2025-09", "subtasks", lambda p: replace(p, "problem.yaml",
            "2025-09", "2026-01"), E, "problem-yaml", "2023-07, 2025-09); read as legacy"),
 ]
@@ -89,6 +91,11 @@ ACCEPTED = {
     "constant-variants": lambda p: append(p, "statement/problem.en.md", "\n{{max_n.value}}\n"),
     "single-language-string": lambda p: append(p, "problem.yaml", "languages: python3\n"),
     "languages-all": lambda p: append(p, "problem.yaml", "languages: all\n"),
+    # (BAPCtools' own directories, which generatedata makes and verifyproblem reads: issue 59
+    # found them warned about as unexpected entries)
+    "bapctools-data-directories": lambda p: (write(p, "data/invalid_answer/1.in", "1\n5\n"),
+                                             write(p, "data/invalid_answer/1.ans", "x\n"),
+                                             write(p, "data/testing_tool_test/1.in", "1\n5\n")),
     "templates-and-solution": lambda p: (write(p, "attachments/templates/python3/sum.py", "\n"),
                                          write(p, "attachments/templates/default/sum.txt", "\n"),
                                          write(p, "attachments/tool.py", "\n"),
