@@ -4,7 +4,6 @@ seconds, language, tests (any shape compute_score takes), SandboxFusion's stdio 
 
 from __future__ import annotations
 
-import contextlib
 import json
 from typing import Any
 
@@ -13,10 +12,12 @@ from problemtools_py.grading.extract import PYTHON2_NAMES, language_named
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.problems import Fetched
 from problemtools_py.grading.results import GradeResult
-from problemtools_py.grading.shapes import Suite, suite_of
+from problemtools_py.grading.rewardargs import MAX_TIME_LIMIT
+from problemtools_py.grading.shapes import Suite, seconds_of, suite_of
 
-# the most CPU seconds a request may ask for one run (run_timeout, time_limit): one run
-# holds a grader for that long, and the queue is bounded, not the time
+# the most seconds a SandboxFusion request may ask for one run (run_timeout): one run holds
+# a grader for that long, and the queue is bounded, not the time; a test's time_limit
+# has compute_score's bound (rewardargs.MAX_TIME_LIMIT)
 MAX_SECONDS = 900.0
 
 
@@ -25,17 +26,20 @@ class BadRequest(ValueError):
 
 
 def seconds(value: object, default: float, name: str) -> float:
-    """A request's CPU seconds per run: absent (or 0, as SandboxFusion reads it) is the
-    default; else a number, or a string of one, in (0, MAX_SECONDS]."""
-    if value is None or value == 0 or value == "":
-        return default
-    found = None
-    if isinstance(value, int | float | str) and not isinstance(value, bool):
-        with contextlib.suppress(ValueError):
-            found = float(value)
-    if found is None or not 0 < found <= MAX_SECONDS:
-        raise BadRequest(f"{name} must be a number of seconds in (0, {MAX_SECONDS:g}]")
-    return found
+    """SandboxFusion's seconds (run_timeout, compile_timeout): absent or 0 is the
+    default, as it reads them; else a number in (0, MAX_SECONDS] (shapes.seconds_of)."""
+    try:
+        return seconds_of(value, default, MAX_SECONDS, name, zero_is_default=True)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+
+
+def time_limit_of(value: object, default: float) -> float:
+    """A /grade item's time_limit, read as compute_score reads a row's (one bound)."""
+    try:
+        return seconds_of(value, default, MAX_TIME_LIMIT)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
 
 
 def language_of(value: object) -> str:

@@ -48,6 +48,7 @@ from problemtools_py.grading.requestfields import (
     seconds,
     stdio_cases,
     suite_of_item,
+    time_limit_of,
 )
 from problemtools_py.grading.results import GradeResult, Status
 from problemtools_py.grading.rewardargs import RewardError, completion_text
@@ -249,7 +250,7 @@ class Service:
         start = time.perf_counter()
         if tests is not None:
             suite = suite_of_item(tests, item.get("fn_name"))
-            limit = seconds(item.get("time_limit"), self.time_limit, "time_limit")
+            limit = time_limit_of(item.get("time_limit"), self.time_limit)
             judge = item.get("judge_json")
             if isinstance(judge, str) and judge:  # (a judged row's: see grading.judged)
                 found = Fetched(suite.tests, limit, judge)

@@ -247,11 +247,20 @@ def memory_mb_of(fields: Mapping[str, object]) -> int | None:
     return None
 
 
-def seconds_of(value: object, default: float, most: float) -> float:
-    """A time limit: seconds (a number or its text), or CodeContests' {seconds, nanos};
-    ``default`` when none is given. ValueError when it is no number in (0, ``most``]."""
+def seconds_of(
+    value: object,
+    default: float,
+    most: float,
+    name: str = "time_limit",
+    zero_is_default: bool = False,
+) -> float:
+    """Seconds a request or row gives (the one reading of every such field: a test's
+    time limit in compute_score and /grade, SandboxFusion's run_timeout): a number or its
+    text, or CodeContests' {seconds, nanos}; ``default`` when none is given (or 0, with
+    ``zero_is_default``, as SandboxFusion reads its fields). ValueError naming ``name``
+    when it is no number in (0, ``most``]."""
     value = plain(value)
-    if value is None or value == "" or value == {}:
+    if value is None or value == "" or value == {} or (zero_is_default and value == 0):
         return default
     try:
         if isinstance(value, dict):
@@ -261,9 +270,9 @@ def seconds_of(value: object, default: float, most: float) -> float:
         else:
             seconds = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"time_limit {value!r} is no number of seconds") from None
+        raise ValueError(f"{name} {value!r} is no number of seconds") from None
     if not (math.isfinite(seconds) and 0 < seconds <= most):
-        raise ValueError(f"time_limit must be in (0, {most:g}] seconds, not {value!r}")
+        raise ValueError(f"{name} must be in (0, {most:g}] seconds, not {value!r}")
     return seconds
 
 

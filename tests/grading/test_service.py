@@ -203,19 +203,19 @@ MALFORMED = (
             "run_code",
             b'{"code": "1", "language": "python", "run_timeout": "abc"}',
             400,
-            "run_timeout must be a number of seconds in (0, 900]",
+            "run_timeout 'abc' is no number of seconds",
         ),
         (
             "run_code",
             b'{"code": "1", "language": "python", "run_timeout": [1]}',
             400,
-            "run_timeout must be",
+            "run_timeout [1] is no number of seconds",
         ),
         (
             "run_code",
             b'{"code": "1", "language": "python", "run_timeout": 1e9}',
             400,
-            "run_timeout must be",
+            "run_timeout must be in (0, 900] seconds",
         ),  # (a grader held for 30 years)
         (
             "submit",
@@ -242,7 +242,7 @@ MALFORMED = (
             "grade",
             b'{"completion": "x", "tests": [["1", "1"]], "time_limit": -2}',
             400,
-            "time_limit must be",
+            "time_limit must be in (0, 120] seconds",
         ),
         (
             "grade",
@@ -505,3 +505,21 @@ def test_every_item_gives_a_result_or_the_flag(loopback: str, item: dict[str, An
     else:  # (no reward only when the grader's side failed)
         assert isinstance(got["reward"], float) or got["status"] in ("grader_error",
                                                                      "harness_overload"), got  # fmt: skip
+
+
+@pytest.mark.parametrize("limit", [0, -1, 120.5, 900, "2", {"seconds": 1, "nanos": 500_000_000}, 2])
+def test_a_time_limit_is_read_as_compute_score_reads_it(grader: Grader, limit: object) -> None:
+    """Issue 59: /grade allowed a test 900 s (and read 0 as its default) where
+    compute_score allowed 120 and flagged 0; one reading now serves both."""
+    from problemtools_py.rewards import compute_score
+
+    row = compute_score("x", ECHO, TESTS, {"time_limit": limit})
+
+    async def check(client: ClientSession, url: str) -> None:
+        async with client.post(url + "grade", json={"tests": TESTS, "completion": ECHO,
+                                                    "time_limit": limit}) as response:  # fmt: skip
+            got = await response.json()
+        assert (got["status"] == "bad_row") == (row["status"] == "bad_row"), (got, row)
+        assert got["status"] == row["status"]
+
+    serve(grader, check)
