@@ -8,11 +8,11 @@ import json
 from typing import Any
 
 from problemtools_py.errors import FatalError
-from problemtools_py.grading.extract import PYTHON2_NAMES, language_named
+from problemtools_py.grading.extract import language_named
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.problems import Fetched
 from problemtools_py.grading.results import GradeResult
-from problemtools_py.grading.rewardargs import MAX_TIME_LIMIT
+from problemtools_py.grading.rewardargs import MAX_TIME_LIMIT, RewardError, language_code
 from problemtools_py.grading.shapes import Suite, seconds_of, suite_of
 
 # the most seconds a SandboxFusion request may ask for one run (run_timeout): one run holds
@@ -43,12 +43,13 @@ def time_limit_of(value: object, default: float) -> float:
 
 
 def language_of(value: object) -> str:
-    """A language as callers name it (``python``, ``Python 3``, ``c++17``, ``java``...)."""
-    text = str(value)
-    if "".join(text.split()).lower() in PYTHON2_NAMES:
-        raise BadRequest(f"language {text!r}: Python 2 is not graded; programs run as python3")
-    code = language_named(text)
-    if code is None:
+    """A /grade item's language, read as compute_score reads a row's
+    (rewardargs.language_code); one no judge knows is the caller's error."""
+    try:
+        code = language_code(value)
+    except RewardError as exc:
+        raise BadRequest(str(exc)) from None
+    if code is None or language_named(code) is None:
         raise BadRequest(f"unknown language {value!r}")
     return code
 

@@ -123,8 +123,8 @@ def options_of(extra_info: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
         "raw": bool(merged.get("raw")),
         "infra_score": float(merged.get("infra_score") or 0.0),
         "on_infra_error": on_infra,
-        "language": _language(merged.get("language")),
-        "languages": tuple(_language(n) or "" for n in merged.get("languages") or ("python3",)),
+        "language": language_code(merged.get("language")),
+        "languages": tuple(language_code(n) or "" for n in merged.get("languages") or ("python3",)),
         "python": str(merged["python"]) if merged.get("python") else None,
         "fn_name": merged.get("fn_name") if isinstance(merged.get("fn_name"), str) else None,
         "judge_json": str(merged.get("judge_json") or ""),
@@ -160,9 +160,11 @@ def _seconds(value: Any) -> float:
         raise RewardError(str(exc)) from None
 
 
-def _language(name: Any) -> str | None:
-    """A language as callers name it (``python``, ``Python 3``, ``c++17``...), as the
-    judge's code; an unknown one is the caller's error (see _check_language)."""
+def language_code(name: Any) -> str | None:
+    """A language as callers name it (``python``, ``Python 3``, ``c++17``, CodeContests'
+    numbers...), as the judge's code (None: none named); an unknown one comes back as
+    given, for check_language to name; Python 2 is a RewardError. The one reading of a
+    language for compute_score and /grade."""
     from problemtools_py.grading.extract import (
         CODECONTESTS_LANGUAGES,
         PYTHON2_NAMES,

@@ -523,3 +523,19 @@ def test_a_time_limit_is_read_as_compute_score_reads_it(grader: Grader, limit: o
         assert got["status"] == row["status"]
 
     serve(grader, check)
+
+
+@pytest.mark.parametrize("language", ["python", "Python 3", 3, "python2", 1, 99, "cobolx"])
+def test_a_language_is_read_as_compute_score_reads_it(grader: Grader, language: object) -> None:
+    """Issue 59: one reading of a language for both (CodeContests' numbers on /grade too)."""
+    from problemtools_py.rewards import compute_score
+
+    row = compute_score("x", ECHO, TESTS, {"language": language})
+
+    async def check(client: ClientSession, url: str) -> None:
+        async with client.post(url + "grade", json={"tests": TESTS, "completion": ECHO,
+                                                    "language": language}) as response:  # fmt: skip
+            got = await response.json()
+        assert got["status"] == row["status"], (got, row)
+
+    serve(grader, check)
