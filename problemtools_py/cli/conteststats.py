@@ -15,13 +15,14 @@ from pathlib import Path
 from problemtools_py.cli.errorhandler import run_cli
 from problemtools_py.cli.options import add_jobs, describe, packages_in
 from problemtools_py.findings import ExitCode
+from problemtools_py.verdicts import CLAIM_DIRECTORIES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from problemtools_py.verify.stats import ProblemStats
 
 PROG = "conteststats"
-CLAIMS = ("accepted", "wrong_answer", "time_limit_exceeded", "run_time_error")
+CLAIMS = CLAIM_DIRECTORIES  # (verdicts.py: the results table's columns)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,11 +11,11 @@ from pathlib import PurePosixPath
 
 from problemtools_py.convert.upgrade import claim_of, directory_of
 from problemtools_py.convert.upgrade_config import Note
+from problemtools_py.model.expectations import LEGACY_CLAIMS
 from problemtools_py.model.problem import Problem, Submission
+from problemtools_py.verdicts import Verdict, domjudge_name
 
-LEGACY_DIRS = frozenset({"accepted", "wrong_answer", "time_limit_exceeded", "run_time_error",
-                         "partially_accepted"})  # fmt: skip
-DOMJUDGE_NAMES = {"AC": "CORRECT", "WA": "WRONG-ANSWER", "TLE": "TIMELIMIT", "RTE": "RUN-ERROR"}
+LEGACY_DIRS = frozenset(LEGACY_CLAIMS)
 COMMENT = {"python3": "#", "python2": "#", "ruby": "#", "bash": "#", "c": "//", "cpp": "//",
            "java": "//", "kotlin": "//", "javascript": "//", "go": "//", "rust": "//",
            "csharp": "//", "scala": "//", "swift": "//"}  # fmt: skip
@@ -41,7 +41,7 @@ def _tagged(problem: Problem, submission: Submission, moved: Moved) -> bytes | N
     comment = COMMENT.get(submission.program.language or "")
     if submission.program.is_dir or comment is None:
         return None
-    verdicts = [DOMJUDGE_NAMES[v] for v in (required or permitted or ())]
+    verdicts = [domjudge_name(Verdict(v)) for v in (required or permitted or ())]
     if not verdicts:
         return None
     line = f"{comment} @EXPECTED_RESULTS@: {', '.join(verdicts)}\n".encode()

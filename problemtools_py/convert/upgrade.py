@@ -10,6 +10,7 @@ from pathlib import PurePosixPath
 
 from ruamel.yaml.comments import CommentedMap
 
+from problemtools_py import verdicts
 from problemtools_py.convert.roundtrip import dump, flow_seq, load_map, new_map
 from problemtools_py.convert.upgrade_config import Note, upgrade_config
 from problemtools_py.convert.upgrade_data import upgrade_data
@@ -23,9 +24,7 @@ AS_2025 = {Verdict.AC: "AC", Verdict.WA: "WA", Verdict.TLE: "TLE", Verdict.RTE: 
 ORDER = ("AC", "WA", "TLE", "RTE")
 # A seed-style submission (directly in submissions/) goes to the directory of its claim.
 DIR_OF_CLAIM: dict[tuple[str, ...], str] = {
-    ("WA",): "wrong_answer",
-    ("TLE",): "time_limit_exceeded",
-    ("RTE",): "run_time_error",
+    (v.value,): str(verdicts.directory_of(v)) for v in (Verdict.WA, Verdict.TLE, Verdict.RTE)
 }
 RENAMED_DIRS = {"problem_statement": "statement", "input_format_validators": "input_validators"}
 

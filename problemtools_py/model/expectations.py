@@ -7,7 +7,7 @@ import dataclasses
 import re
 
 from problemtools_py.model.problem import CaseRule, Expectation, Tag, TagProblem
-from problemtools_py.verdicts import REJECTED, Verdict, parse_verdict
+from problemtools_py.verdicts import REJECTED, SPELLINGS, Verdict, parse_verdict
 from problemtools_py.yamlfile import YamlDoc
 
 REJECT = REJECTED
@@ -30,6 +30,8 @@ LEGACY_DIRS: dict[str, Expectation] = {
         "directory run_time_error/", required=frozenset({Verdict.RTE, Verdict.MLE})
     ),
 }
+
+LEGACY_CLAIMS = tuple(LEGACY_DIRS)  # the directories a legacy submission may lie in
 
 MODERN_DIRS: dict[str, Expectation] = {
     "accepted": Expectation("directory accepted/", permitted=frozenset({Verdict.AC})),
@@ -65,30 +67,13 @@ _SEED_VALUES: dict[str, tuple[frozenset[Verdict] | None, frozenset[Verdict] | No
     "RTE": (None, frozenset({Verdict.RTE, Verdict.MLE})),
 }
 
-# DOMjudge's @EXPECTED_RESULTS@ names (and Kattis' long names) -> our verdicts.
+# DOMjudge's @EXPECTED_RESULTS@ names (and Kattis' long names, our codes) -> our verdicts:
+# every spelling verdicts.py owns but the judge's own error, which no submission claims.
 _LIST_NAMES: dict[str, Verdict] = {
-    "CORRECT": Verdict.AC,
-    "ACCEPTED": Verdict.AC,
-    "AC": Verdict.AC,
-    "WRONG-ANSWER": Verdict.WA,
-    "WRONG_ANSWER": Verdict.WA,
-    "WA": Verdict.WA,
-    "NO-OUTPUT": Verdict.WA,
-    "NO_OUTPUT": Verdict.WA,
-    "TIMELIMIT": Verdict.TLE,
-    "TIME_LIMIT_EXCEEDED": Verdict.TLE,
-    "TLE": Verdict.TLE,
-    "RUN-ERROR": Verdict.RTE,
-    "RUN_TIME_ERROR": Verdict.RTE,
-    "RTE": Verdict.RTE,
-    "MEMORY-LIMIT": Verdict.MLE,
-    "MLE": Verdict.MLE,
-    "OUTPUT-LIMIT": Verdict.OLE,
-    "OUTPUT_LIMIT": Verdict.OLE,
-    "OLE": Verdict.OLE,
-    "COMPILER-ERROR": Verdict.CE,
-    "COMPILER_ERROR": Verdict.CE,
-    "CE": Verdict.CE,
+    name: verdict
+    for verdict, (_, domjudge, others) in SPELLINGS.items()
+    if verdict is not Verdict.JE
+    for name in (verdict.value, domjudge, *others)
 }
 
 TAG_RE = re.compile(r"@EXPECTED_(RESULTS?|SCORE)@\s*:?\s*(.*)", re.IGNORECASE)

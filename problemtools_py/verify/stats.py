@@ -16,7 +16,7 @@ from problemtools_py.findings import ProblemReport
 from problemtools_py.model import load_problem
 from problemtools_py.model.problem import Problem, Submission
 from problemtools_py.model.testdata import GroupKind, cases_in, is_sample
-from problemtools_py.verdicts import Verdict
+from problemtools_py.verdicts import Verdict, directory_of
 from problemtools_py.verify.options import Options, Progress
 from problemtools_py.verify.verifier import verify_all
 
@@ -82,8 +82,7 @@ def _static(problem: Problem) -> ProblemStats:
     return row
 
 
-CLAIMED = {Verdict.WA: "wrong_answer", Verdict.TLE: "time_limit_exceeded",
-           Verdict.RTE: "run_time_error"}  # fmt: skip
+CLAIMED = {v: str(directory_of(v)) for v in (Verdict.WA, Verdict.TLE, Verdict.RTE)}
 
 
 def _claim(sub: Submission) -> str:
