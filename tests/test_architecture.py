@@ -114,7 +114,7 @@ FLOORS: dict[str, int] = {
     "rewards": 7,  # verl's face of grading
     "convert": 6, "grading": 6,
     "verify": 5, "dataset": 5,
-    "generate": 4, "statements": 4,
+    "generate": 4, "statements": 4, "judging": 4,  # (judging: how a submission is judged)
     "workbench": 3,  # what the products share to build and run a package's programs
     "judge": 2, "checks": 2,
     "model": 1, "sandbox": 1,
@@ -215,3 +215,52 @@ def test_every_dataclass_has_a_docstring() -> None:
         if isinstance(node, ast.ClassDef) and _is_dataclass(node) and not ast.get_docstring(node)
     ]
     assert bare == []
+
+
+# Issue 59: how a submission is judged lives below the products (judging/); the RL grader
+# and the dataset's builder ask it, never verifyproblem. grading.audit still reaches
+# verify's auditor: auditdata's move to a folder of its own is the issue's next step.
+STILL_REACHING_VERIFY = frozenset({"problemtools_py.grading.audit"})
+PRODUCTS = {"verifyproblem": "problemtools_py.verify.verifier",
+            "runsubmission": "problemtools_py.cli.runsubmission",
+            "auditdata": "problemtools_py.cli.auditdata",
+            "gradecode's own-judge problems": "problemtools_py.grading.judged",
+            "kattis2parquet": "problemtools_py.dataset.build"}  # fmt: skip
+
+
+def _reached(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), set()) - seen:
+            seen.add(nxt)
+            todo.append(nxt)
+    return seen
+
+
+def test_grading_and_dataset_judge_through_the_engine_not_verify() -> None:
+    for name, imported in _graph().items():
+        if name.startswith(("problemtools_py.grading", "problemtools_py.dataset")):
+            reaching = sorted(m for m in imported if m.startswith("problemtools_py.verify"))
+            assert name in STILL_REACHING_VERIFY or not reaching, (name, reaching)
+
+
+def test_every_product_judges_through_the_one_engine() -> None:
+    graph = _graph()
+    for product, module in PRODUCTS.items():
+        reached = _reached(graph, module)
+        assert "problemtools_py.judging.answers" in reached, product  # (every output)
+    for product in ("verifyproblem", "auditdata", "gradecode's own-judge problems",
+                    "kattis2parquet"):  # fmt: skip
+        assert "problemtools_py.judging.submission_judge" in _reached(graph, PRODUCTS[product])
+
+
+def test_every_package_is_installed() -> None:
+    """A new folder of the package missing from setup.cfg's list installs without it
+    (judging/ once: every installed command failed to import)."""
+    import configparser
+
+    config = configparser.ConfigParser()
+    config.read(PACKAGE.parent / "setup.cfg")
+    listed = set(config["options"]["packages"].split())
+    found = {f"problemtools_py.{p.name}" for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    assert found - {"problemtools_py.schemas", "problemtools_py.templates"} <= listed

@@ -140,9 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.split, args.max_tests, args.max_test_bytes, args.min_tests, args.allow_no_reference
         )
         if args.keep_judges:
-            from problemtools_py.grading.judged import reference_runner
-
-            options = replace(options, keep_judges=True, judge_runner=reference_runner)
+            options = replace(options, keep_judges=True)
         assembler = Assembler(args.out)
         try:
             with (

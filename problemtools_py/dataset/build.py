@@ -13,7 +13,6 @@ import json
 import math
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,11 +40,6 @@ from problemtools_py.workbench.bench import Workbench
 
 REFERENCE_SECONDS = 10.0  # the CPU limit a reference runs under
 Runner = Callable[[Executable], tuple[float | None, str]]
-# How a problem's own judge runs a reference: given the package its row's judge makes (see
-# dataset.judges) and a sandbox pool, a runner giving the reference's slowest CPU time on
-# the tests (None when it is not accepted) and why not. grading.judged's reference_runner:
-# supplied by the caller (kattis2parquet, a grader), the grading floor being above this.
-JudgeRunner = Callable[[Path, SandboxPool], AbstractContextManager[Runner]]
 
 
 @dataclass(frozen=True)
@@ -59,7 +53,6 @@ class BuildOptions:
     allow_no_reference: bool = False
     max_reference_seconds: float = 2.0
     keep_judges: bool = False  # a problem that needs its own judge: kept with it
-    judge_runner: JudgeRunner | None = None  # (with keep_judges: see JudgeRunner)
 
 
 @dataclass
@@ -235,10 +228,11 @@ def _reference_runner(
     if not judge:
         yield lambda exe: _run_reference(ctx, exe, tests)
         return
-    assert options.judge_runner is not None, "keep_judges needs a judge_runner"
+    from problemtools_py.judging.package import reference_check
+
     with tempfile.TemporaryDirectory(prefix="ptpy-judge-") as tmp:
         materialize(parse(judge, len(tests), ctx.problem.root, 0), tests, Path(tmp))
-        with options.judge_runner(Path(tmp), ctx.pool) as run:
+        with reference_check(Path(tmp), REFERENCE_SECONDS, ctx.pool) as run:
             yield run
 
 

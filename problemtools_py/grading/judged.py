@@ -18,7 +18,7 @@ from __future__ import annotations
 import shutil
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Protocol
@@ -28,21 +28,16 @@ from problemtools_py.grading.compiled import Compiler, place, remove
 from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings, Status
 from problemtools_py.grading.sessions import Sessions
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judge.graders import CaseScore
 from problemtools_py.judge.held import HeldJail
-from problemtools_py.model import load_problem
+from problemtools_py.judging.judged import JudgedCase
+from problemtools_py.judging.package import PackageJudge
+from problemtools_py.judging.policy import Policy
 from problemtools_py.once import OnceEach
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
 from problemtools_py.sandbox.spawned import temp_dir
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.context import Context
-from problemtools_py.verify.judged import JudgedCase
-from problemtools_py.verify.options import Options
-from problemtools_py.verify.scoring import Scorer
-from problemtools_py.verify.submission_judge import SubmissionJudge
-from problemtools_py.workbench.cache import MemoryVerdicts
 
 
 class KeptJail(HeldJail):
@@ -105,7 +100,8 @@ class Judged(Protocol):
 
 
 class JudgedProblem:
-    """One package, graded by its judge; used by many threads at once."""
+    """One package, graded by its judge (judging.package) into a reward; used by many
+    threads at once."""
 
     def __init__(
         self,
@@ -128,100 +124,62 @@ class JudgedProblem:
         runs them. ``retries``: times a test case the machine starved runs again before
         the completion is the machine's fault (``harness_overload``: no reward)."""
         self.root = root if owned else None
-        problem = load_problem(root)
-        self.time_limit = time_limit
-        self.scoring = problem.config.scoring
-        self.pool = pool
-        options = Options(jobs=max(1, jobs), all_cases=every_case, python=python)
-        self.ctx = Context.create(problem, options, self.pool)
-        self.ctx.verdicts = MemoryVerdicts()
-        self.judge = SubmissionJudge(self.ctx)
-        self.judge.starved_retries = retries
+        policy = Policy(jobs=max(1, jobs), all_cases=every_case, python=python)
+        jails = None
         if sessions is not None:
             kept, boxes = sessions
-            self.judge.jails = lambda exe, limits: KeptJail(boxes, kept, exe, limits)
-        self.error = self.judge.checker.error  # (the validator does not build)
-        self.scorer = Scorer(self.ctx, self.judge.work)
-        self.error = self.error or "; ".join(self.scorer.errors)
-        self._top: float | None = None
-        self._lock = threading.Lock()
+
+            def jails(exe: Executable, limits: Limits) -> HeldJail:
+                return KeptJail(boxes, kept, exe, limits)
+
+        self.package = PackageJudge(root, time_limit, pool, policy, jails, retries)
+        self.error = self.package.error
 
     def close(self) -> None:
-        self.scorer.close()
-        self.ctx.close()
-        shutil.rmtree(self.judge.work, ignore_errors=True)
+        self.package.close()
         if self.root is not None:
             shutil.rmtree(self.root, ignore_errors=True)
 
     @property
     def cases(self) -> int:
-        return len(self.judge.cases)
+        return self.package.cases
 
     def grade(self, exe: Executable) -> GradeResult:
         """A built program's grade: every test case judged (up to the first failure of a
         pass-fail problem), then graded over the test groups."""
         if self.error:
             return GradeResult(None, Status.JUDGE_ERROR, message=self.error[:500])
-        judged = self.judge.run(exe, self.time_limit, self.time_limit)
-        starved = next((i for i, c in enumerate(judged) if c.starved), None)
-        if starved is not None:  # (it ran again, and was starved each time: no reward)
+        found = self.package.judge(exe)
+        judged, index, first = found.judged, found.failed, found.first_failure
+        if found.starved is not None:  # (it ran again, and was starved each time)
             why = "starved by the machine (stopped by the wall clock while waiting for a CPU)"
-            tries = self.judge.starved_retries
-            return GradeResult(None, Status.HARNESS_OVERLOAD, starved, 0.0, 0.0, starved + 1,
-                               why, tries)  # fmt: skip
-        results = {c.case.name: CaseScore(c.verdict, c.score, c.multiplier) for c in judged}
-        grade, errors = self.scorer.grade(results)
-        index, first = _first_failure(judged)
+            tries = self.package.cases_judge.starved_retries
+            return GradeResult(None, Status.HARNESS_OVERLOAD, found.starved, 0.0, 0.0,
+                               found.starved + 1, why, tries)  # fmt: skip
         cpu = first.cpu if first is not None else max((c.cpu for c in judged), default=0.0)
         message = (first.message if first is not None else "")[:500]
-        if grade.verdict is Verdict.JE or (first is not None and first.verdict is Verdict.JE):
-            why = grade.error or "; ".join(errors) or message or "the judge failed"
+        if found.verdict is Verdict.JE or (first is not None and first.verdict is Verdict.JE):
+            why = found.error or message or "the judge failed"
             return GradeResult(None, Status.JUDGE_ERROR, index, cpu, 0.0, len(judged), why[:500])
-        if self.scoring:
-            top = self.top()
-            reward = min(1.0, max(0.0, grade.score / top)) if top > 0 else 0.0
-        elif self.ctx.options.all_cases and judged:  # a pass rate
+        if self.package.scoring:
+            top = self.package.top()
+            reward = min(1.0, max(0.0, (found.score or 0.0) / top)) if top > 0 else 0.0
+        elif self.package.ctx.policy.all_cases and judged:  # a pass rate
             reward = self._pass_rate(judged)
         else:
-            reward = 1.0 if grade.verdict is Verdict.AC else 0.0
-        score = grade.score if self.scoring else None
-        status = STATUS_OF[grade.verdict]
+            reward = 1.0 if found.verdict is Verdict.AC else 0.0
+        score = found.score if self.package.scoring else None
+        status = STATUS_OF[found.verdict]
         return GradeResult(reward, status, index, cpu, 0.0, len(judged), message, judge_score=score)
 
     def _pass_rate(self, judged: list[JudgedCase]) -> float:
         """The share of the test groups below data/secret passed (every case accepted),
         or, without such groups, the share of the test cases accepted."""
         accepted = {c.case.name for c in judged if c.verdict is Verdict.AC}
-        groups = self._groups()
+        groups = self.package.groups()
         if groups:
             return sum(group <= accepted for group in groups) / len(groups)
         return len(accepted) / len(judged)
-
-    def _groups(self) -> list[set[str]]:
-        """The cases of each test group below data/secret that has cases of its own."""
-        problem = self.ctx.problem
-        secret = problem.data.child("secret") if problem.data is not None else None
-        found = []
-        for group in secret.walk() if secret is not None else ():
-            cases = {c.name for c in problem.group_cases(group)}
-            if group is not secret and cases:
-                found.append(cases)
-        return found
-
-    def top(self) -> float:
-        """The most a program scores: every test case accepted (at its own full score)."""
-        with self._lock:
-            if self._top is None:
-                every = {c.name: CaseScore(Verdict.AC, None, None) for c in self.judge.cases}
-                self._top = self.scorer.grade(every)[0].score
-            return self._top
-
-
-def _first_failure(judged: list[JudgedCase]) -> tuple[int | None, JudgedCase | None]:
-    for index, case in enumerate(judged):
-        if case.verdict is not Verdict.AC:
-            return index, case
-    return None, None
 
 
 class Judges:
@@ -322,26 +280,3 @@ class Judges:
         self.sessions.close()
         self.kept.close()
         self.pool.close()
-
-
-@contextmanager
-def reference_runner(
-    root: Path, pool: SandboxPool
-) -> Iterator[Callable[[Executable], tuple[float | None, str]]]:
-    """kattis2parquet --keep-judges's check of a reference (dataset.build.JudgeRunner): the
-    package at ``root`` judges it, at the CPU limit references run under; its slowest
-    test's CPU time when it is accepted (with full marks), else None and why."""
-    from problemtools_py.dataset.build import REFERENCE_SECONDS
-
-    judged = JudgedProblem(root, REFERENCE_SECONDS, pool)
-    try:
-
-        def run(exe: Executable) -> tuple[float | None, str]:
-            found = judged.grade(exe)
-            if found.status is Status.OK and found.reward == 1.0:
-                return found.cpu_seconds, ""
-            return None, found.message or found.status.value
-
-        yield run
-    finally:
-        judged.close()

@@ -108,9 +108,8 @@ class PackagesSource:
             return None
         if self.pool is None:
             self.pool = SandboxPool(self.REFERENCE_JOBS + 1)
-        from problemtools_py.grading.judged import reference_runner
 
-        options = BuildOptions(keep_judges=True, judge_runner=reference_runner)
+        options = BuildOptions(keep_judges=True)
         converted = convert(path, self.pool, options)
         if converted.row is None:
             raise FatalError(

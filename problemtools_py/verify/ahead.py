@@ -12,10 +12,10 @@ import shutil
 import threading
 from collections.abc import Callable
 
+from problemtools_py.judging.rounds import cases_of, first_round, slowness
 from problemtools_py.model.problem import Submission
 from problemtools_py.sandbox import native
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.rounds import cases_of, first_round, slowness
 
 # Cases a submission must have left for a thread with nothing else to do to help judge
 # them: a helper opens jails of its own (~10-25 ms, see held.py).
@@ -56,7 +56,7 @@ def _judge(ctx: Context, sub: Submission, cpu_limit: float, time_limit: float | 
     if build.executable is None:
         return
     # (imported here, while the first builds run: not on the way to their start)
-    from problemtools_py.verify.submission_judge import SubmissionJudge
+    from problemtools_py.judging.submission_judge import SubmissionJudge
 
     judge = SubmissionJudge(ctx)
     try:

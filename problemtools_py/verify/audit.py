@@ -27,13 +27,13 @@ from problemtools_py.errors import FatalError
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import case_files
 from problemtools_py.judge.judging import CaseJudge
+from problemtools_py.judging.rounds import RoundLimits
+from problemtools_py.judging.submission_judge import SubmissionJudge
 from problemtools_py.model.problem import Submission
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.mutants import mutants
 from problemtools_py.verify.mutants_c import c_mutants
-from problemtools_py.verify.rounds import RoundLimits
-from problemtools_py.verify.submission_judge import SubmissionJudge
 from problemtools_py.workbench.cache import MemoryVerdicts
 
 SMALL_INPUT = 1 << 10  # bytes: a package whose inputs are all smaller has no large case

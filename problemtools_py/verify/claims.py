@@ -8,11 +8,11 @@ from dataclasses import replace
 
 from problemtools_py.findings import Finding, Severity, error, warning
 from problemtools_py.judge import python2
+from problemtools_py.judging.judged import JudgedCase, SubmissionResult
 from problemtools_py.model.expectations import MODERN_RTE, glob_matches
 from problemtools_py.rulesets import Judge
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.judged import JudgedCase, SubmissionResult
 
 
 def _describe(outcome: JudgedCase) -> str:

@@ -1,22 +1,18 @@
-"""One verification's state over the package's workbench: what verifyproblem was asked
-(options, progress), the submissions judged ahead, the cases open to idle threads, and
-the signal that work ahead stops."""
+"""One verification's state: a judging session (judging.session: the workbench, the
+policy, the shared queue, the stop signal) whose policy is what verifyproblem was asked
+(its Options), and the submissions judged ahead."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Collection
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from problemtools_py.judge.compile import Executable
-from problemtools_py.model.problem import Problem, Submission, TestCase
-from problemtools_py.model.testdata import GroupKind, cases_in
+from problemtools_py.judging.session import Session
+from problemtools_py.model.problem import Problem, Submission
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.verify.options import Options, Progress
-from problemtools_py.verify.sharing import Sharing
 from problemtools_py.workbench.bench import Workbench
-from problemtools_py.workbench.cache import MemoryVerdicts, VerdictCache, Verdicts
 
 # Build-time ranks by language (see Context._build_weight); unknown languages rank as C.
 _BUILD_WEIGHTS = {"java": 4, "kotlin": 4, "scala": 4, "rust": 3, "cpp": 2, "c": 1,
@@ -24,27 +20,28 @@ _BUILD_WEIGHTS = {"java": 4, "kotlin": 4, "scala": 4, "rust": 3, "cpp": 2, "c": 
 
 
 @dataclass(kw_only=True)
-class Context(Workbench):
-    """One problem's verification: the workbench, the options, and the run's state."""
+class Context(Session):
+    """One problem's verification: a judging session (see judging) whose policy is
+    verifyproblem's Options, and the submissions judged ahead."""
 
-    options: Options
-    progress: Progress | None = None
     # submissions judged ahead (see ahead.judge_ahead), by submission path
     ahead: dict[str, Future[None]] = field(default_factory=dict)
-    closing: threading.Event = field(default_factory=threading.Event)  # work ahead stops
-    # submissions' cases open to threads with nothing else to do (see sharing.py)
-    sharing: Sharing = field(default_factory=Sharing)
-    # where verdicts are kept by content: the user's cache file (None), or one of memory
-    verdicts: MemoryVerdicts | None = None
 
     @classmethod
     def create(
         cls, problem: Problem, options: Options, pool: SandboxPool, progress: Progress | None = None
     ) -> Context:
         builder, languages = Workbench.parts(problem, pool, options.python, options.sanitizer)
-        return cls(
-            problem, pool, builder, languages, jobs=options.jobs, options=options, progress=progress
-        )
+        return cls(problem, pool, builder, languages, jobs=options.jobs, policy=options,
+                   progress=progress)  # fmt: skip
+
+    @property
+    def options(self) -> Options:
+        """What verifyproblem was asked (the session's policy)."""
+        policy = self.policy
+        if not isinstance(policy, Options):  # (create() makes it so)
+            raise TypeError("a verification's policy is verifyproblem's Options")
+        return policy
 
     def prefetch_submissions(self) -> None:
         """Start building every selected submission in the background, so compilation
@@ -62,28 +59,8 @@ class Context(Workbench):
         code = language.code if language is not None else ""
         return _BUILD_WEIGHTS.get(code, 1)
 
-    def close(self) -> None:
-        """Work ahead stops, idle threads wake, and this problem's new verdicts are
-        committed together."""
-        self.closing.set()
-        self.sharing.wake()
-        super().close()
-
-    def verdict_cache(self) -> Verdicts:
-        """Where this verification's parts keep verdicts by content."""
-        return self.verdicts if self.verdicts is not None else VerdictCache()
-
     def selected(self, sub: Submission) -> bool:
         return self.options.takes_submission(sub.rel)
-
-    def data_selected(self, case_name: str) -> bool:
-        return self.options.takes_case(case_name)
-
-    def cases(self, kinds: Collection[GroupKind], needs: Collection[str]) -> list[TestCase]:
-        """The cases of the groups of ``kinds`` with every file in ``needs``, as --data
-        selects: how every part picks the cases it runs programs on."""
-        found = cases_in(self.problem.data, kinds, needs)
-        return [case for case in found if self.data_selected(case.name)]
 
 
 __all__ = ["Context", "Executable", "Options"]

@@ -28,13 +28,13 @@ from problemtools_py.generate.programs import Programs
 from problemtools_py.generate.runner import read_plan
 from problemtools_py.judge.execute import case_files
 from problemtools_py.judge.judging import CaseJudge
+from problemtools_py.judging.answers import AnswerChecker
+from problemtools_py.judging.rounds import RoundLimits
 from problemtools_py.model.testdata import GroupKind
 from problemtools_py.sandbox.results import Limits
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.answers import AnswerChecker
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.inputs import run_validator, validators
-from problemtools_py.verify.rounds import RoundLimits
 from problemtools_py.workbench.cache import MemoryVerdicts
 
 NUMBER = re.compile(r"[1-9][0-9]*\Z")

@@ -16,10 +16,10 @@ from problemtools_py.generate.plan import CaseRule
 from problemtools_py.generate.programs import Programs
 from problemtools_py.generate.shaped import ShapedFuzzer
 from problemtools_py.judge.judging import CaseJudge
+from problemtools_py.judging.answers import AnswerChecker
 from problemtools_py.model.constants import substitute, substitute_latex
 from problemtools_py.model.testdata import GroupKind
 from problemtools_py.sandbox.results import Limits
-from problemtools_py.verify.answers import AnswerChecker
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.inputs import run_validator, validators
 

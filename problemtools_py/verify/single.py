@@ -19,6 +19,7 @@ from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.transcript import run_transcript
 from problemtools_py.judge.validators import CustomValidator, DefaultValidator
+from problemtools_py.judging.answers import AnswerChecker
 from problemtools_py.model import load_problem
 from problemtools_py.model.problem import TestCase
 from problemtools_py.model.testdata import GroupKind, is_sample
@@ -26,7 +27,6 @@ from problemtools_py.model.timelimit import TimeLimit, first_limit
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.answers import AnswerChecker
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.options import Options
 

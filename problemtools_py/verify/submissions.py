@@ -15,19 +15,19 @@ from dataclasses import dataclass, replace
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.graders import CaseScore
+from problemtools_py.judging.answers import unasked_scores
+from problemtools_py.judging.judged import JudgedCase, SubmissionResult
+from problemtools_py.judging.rounds import Job, RoundLimits, first_round, times_the_limit
+from problemtools_py.judging.scoring import Scorer
+from problemtools_py.judging.submission_judge import SubmissionJudge
 from problemtools_py.model.conventions import extension
 from problemtools_py.model.problem import Submission
 from problemtools_py.model.timelimit import LimitKind, TimeLimit
 from problemtools_py.rulesets import Judge
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.answers import unasked_scores
 from problemtools_py.verify.claims import expectation_findings
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.judged import JudgedCase, SubmissionResult
-from problemtools_py.verify.rounds import Job, RoundLimits, first_round, times_the_limit
-from problemtools_py.verify.scoring import Scorer
 from problemtools_py.verify.static_validation import StaticJudge
-from problemtools_py.verify.submission_judge import SubmissionJudge
 
 
 @dataclass

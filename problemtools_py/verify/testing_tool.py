@@ -14,12 +14,12 @@ import tempfile
 from pathlib import Path
 
 from problemtools_py.findings import Finding, warning
+from problemtools_py.judging.judged import SubmissionResult
 from problemtools_py.model.testdata import is_sample
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, SandboxError
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.judged import SubmissionResult
 
 TOOL_SECONDS = 10.0  # CPU seconds of the tool and the program together, per input
 

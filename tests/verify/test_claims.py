@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from builders import write
 
+from problemtools_py.judging.judged import JudgedCase, SubmissionResult
 from problemtools_py.model import load_problem
 from problemtools_py.model import problem as model
 from problemtools_py.model.problem import CaseRule, Expectation, Program, Submission
@@ -16,7 +17,6 @@ from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.claims import expectation_findings
 from problemtools_py.verify.context import Context, Options
-from problemtools_py.verify.judged import JudgedCase, SubmissionResult
 
 V = Verdict
 ACCEPTED = Expectation("directory accepted/", permitted=frozenset({V.AC}))

@@ -1,5 +1,5 @@
 """--judge domjudge and the DOMjudge conventions the default report names (model/
-conventions.py, verify/domjudge_scoring.py, verify/verifier.by_judge), end to end on
+conventions.py, judging/domjudge_scoring.py, verify/verifier.by_judge), end to end on
 packages of our own written the way DOMjudge's example problems are: a legacy scoring
 package with only problem.pdf, no input validators and @EXPECTED_SCORE@ tags, scored by
 DOMjudge's rules; a legacy package with ``validation: custom multi-pass`` and its

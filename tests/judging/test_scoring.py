@@ -1,4 +1,4 @@
-"""verify/scoring.py: a submission's verdict and score from its cases over the test-group
+"""judging/scoring.py: a submission's verdict and score from its cases over the test-group
 tree (legacy default grader with testdata.yaml settings; 2023-07 aggregation), on packages
 loaded but never run."""
 
@@ -11,11 +11,11 @@ import pytest
 from builders import case, write
 
 from problemtools_py.judge.graders import CaseScore
+from problemtools_py.judging.scoring import Scorer
 from problemtools_py.model import load_problem
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context, Options
-from problemtools_py.verify.scoring import Scorer
 
 V = Verdict
 Make = Callable[[dict[str, str]], Scorer]

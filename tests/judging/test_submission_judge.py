@@ -1,4 +1,4 @@
-"""verify/submission_judge.py: a package with many test cases is judged in held jails, their
+"""judging/submission_judge.py: a package with many test cases is judged in held jails, their
 inits fresh past judge.held.FRESH_INIT_RUNS runs (forked at first for a submission expected
 to fail), with the verdicts its submissions claim and no finding."""
 
@@ -11,10 +11,10 @@ import pytest
 from conftest import SAMPLES
 
 from problemtools_py.judge import held
+from problemtools_py.judging.submission_judge import expects_failure
 from problemtools_py.model import load_problem
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Options
-from problemtools_py.verify.submission_judge import expects_failure
 from problemtools_py.verify.verifier import verify_all
 
 

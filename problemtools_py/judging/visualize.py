@@ -17,10 +17,10 @@ from problemtools_py import jailfiles
 from problemtools_py.findings import Finding, warning
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
+from problemtools_py.judging.session import Session
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import SandboxError
-from problemtools_py.verify.context import Context
 
 IMAGE = re.compile(r"^[^/]+\.(png|jpg|jpeg|svg)$", re.IGNORECASE)
 FEEDBACK_IMAGE = re.compile(r"^(team|judge)image(-[^/]+)?\.(png|jpg|jpeg|svg)$")
@@ -28,7 +28,7 @@ IMAGE_CAP = 16 << 20  # bytes per image copied out of the sandbox
 VISUAL_DIR = "/visual"
 
 
-def _build(ctx: Context, program: Program | None, kind: str) -> Executable | Finding | None:
+def _build(ctx: Session, program: Program | None, kind: str) -> Executable | Finding | None:
     if program is None:
         return None
     build = ctx.build(program)
@@ -37,24 +37,24 @@ def _build(ctx: Context, program: Program | None, kind: str) -> Executable | Fin
     return build.executable
 
 
-def _images_dir(ctx: Context) -> Path:
+def _images_dir(ctx: Session) -> Path:
     """Where this problem's images go: ``DIR/<short name>/``."""
-    assert ctx.options.visualize is not None
-    return ctx.options.visualize / ctx.problem.short_name
+    assert ctx.policy.visualize is not None
+    return ctx.policy.visualize / ctx.problem.short_name
 
 
-def check_visualizers(ctx: Context) -> list[Finding]:
+def check_visualizers(ctx: Session) -> list[Finding]:
     """Build both visualizers; with ``--visualize``, run the input visualizer."""
     findings: list[Finding] = []
     made = _build(ctx, ctx.problem.input_visualizer, "input visualizer")
     other = _build(ctx, ctx.problem.output_visualizer, "output visualizer")
     findings += [f for f in (made, other) if isinstance(f, Finding)]
-    if isinstance(made, Executable) and ctx.options.visualize is not None:
+    if isinstance(made, Executable) and ctx.policy.visualize is not None:
         findings += _input_images(ctx, made)
     return findings
 
 
-def _input_images(ctx: Context, exe: Executable) -> list[Finding]:
+def _input_images(ctx: Session, exe: Executable) -> list[Finding]:
     root, into = ctx.problem.root, _images_dir(ctx)
     made = 0
     data = ctx.problem.data
@@ -100,11 +100,11 @@ def copy_images(source: Path, into: Path, names: re.Pattern[str]) -> int:
 class OutputVisualizer:
     """Runs the output visualizer after a submission's output was validated."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Session) -> None:
         self.ctx = ctx
         program = ctx.problem.output_visualizer
         built = (
-            _build(ctx, program, "output visualizer") if ctx.options.visualize is not None else None
+            _build(ctx, program, "output visualizer") if ctx.policy.visualize is not None else None
         )
         self.executable = built if isinstance(built, Executable) else None
 

@@ -14,10 +14,10 @@ from problemtools_py.verdicts import Verdict
 
 TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
 if TYPE_CHECKING:
-    from problemtools_py.verify.context import Context
+    from problemtools_py.judging.session import Session
 
 
-def cases_of(ctx: Context) -> list[TestCase]:
+def cases_of(ctx: Session) -> list[TestCase]:
     """The test cases submissions are judged on: sample and secret ones with an input
     and an answer, as --data selects."""
     return ctx.cases({GroupKind.JUDGED}, (".in", ".ans"))
@@ -37,17 +37,17 @@ class RoundLimits:
     timing_cap: float  # CPU seconds a timing run may take when nothing fixes the limit
 
     @classmethod
-    def of(cls, ctx: Context) -> RoundLimits:
-        option = ctx.options.fixed_time_limit
+    def of(cls, ctx: Session) -> RoundLimits:
+        option = ctx.policy.fixed_time_limit
         return cls(fixed_limit(ctx.problem, option), first_limit(ctx.problem, option),
-                   ctx.options.timing_cap)  # fmt: skip
+                   ctx.policy.timing_cap)  # fmt: skip
 
     @property
     def timing_runs_cap(self) -> float:
         """The CPU limit the runs that time the limit go under."""
         return self.fixed.hard if self.fixed is not None else self.timing_cap
 
-    def final(self, ctx: Context, slowest: float | None) -> TimeLimit:
+    def final(self, ctx: Session, slowest: float | None) -> TimeLimit:
         """The time limit: the fixed one, else derived from the slowest timing run."""
         return self.fixed or time_limit(ctx.problem, None, slowest)
 
@@ -68,7 +68,7 @@ def times_the_limit(sub: Submission) -> bool:
     )
 
 
-def first_round(ctx: Context, subs: list[Submission]) -> list[Job]:
+def first_round(ctx: Session, subs: list[Submission]) -> list[Job]:
     """The submissions' first runs, in the order they start, each with the CPU limit it
     runs under and the time limit its verdict is taken at. Expected TLEs first (they run to
     the limit, and must not be the last to start), then the timing runs of the accepted

@@ -1,4 +1,4 @@
-"""verify/rounds.py: the cases submissions are judged on, and the first round's order and
+"""judging/rounds.py: the cases submissions are judged on, and the first round's order and
 limits (expected TLEs first, then the accepted ones timing the limit, then the rest)."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from problemtools_py.judging.rounds import cases_of, first_round, slowness, times_the_limit
 from problemtools_py.model import load_problem
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.options import Options
-from problemtools_py.verify.rounds import cases_of, first_round, slowness, times_the_limit
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_problems"
 

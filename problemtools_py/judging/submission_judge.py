@@ -15,18 +15,18 @@ from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.held import FORKED_FIRST, HeldJail, HeldValidator, worth_fresh_init
 from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.validators import CustomValidator
+from problemtools_py.judging.answers import AnswerChecker
+from problemtools_py.judging.breaks import Breaks
+from problemtools_py.judging.judged import JudgedCase
+from problemtools_py.judging.rounds import cases_of
+from problemtools_py.judging.session import Session
+from problemtools_py.judging.sharing import CaseQueue
+from problemtools_py.judging.visualize import OutputVisualizer
 from problemtools_py.model.problem import Submission, TestCase
 from problemtools_py.rulesets import Judge
 from problemtools_py.sandbox.results import Limits, RunResult
 from problemtools_py.scratch import scratch_dir
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.answers import AnswerChecker
-from problemtools_py.verify.breaks import Breaks
-from problemtools_py.verify.context import Context
-from problemtools_py.verify.judged import JudgedCase
-from problemtools_py.verify.rounds import cases_of
-from problemtools_py.verify.sharing import CaseQueue
-from problemtools_py.verify.visualize import OutputVisualizer
 
 
 def _maybe_starved(run: RunResult, limits: Limits) -> bool:
@@ -45,7 +45,11 @@ def expects_failure(sub: Submission) -> bool:
 
 
 class SubmissionJudge:
-    def __init__(self, ctx: Context) -> None:
+    def __init__(
+        self, ctx: Session, jails: Callable[[Executable, Limits], HeldJail] | None = None
+    ) -> None:
+        """``jails``: where a program's runs go: a jail held for its cases (None), or one
+        a caller keeps for many programs (grading: see grading.judged.KeptJail)."""
         self.ctx = ctx
         self.cases = cases_of(ctx)
         self.checker = AnswerChecker(ctx)
@@ -53,19 +57,17 @@ class SubmissionJudge:
         self.work = scratch_dir("ptpy-verify-", room)
         self.work.chmod(0o711)  # (see HeldValidator)
         self.cache = ctx.verdict_cache()
-        self.stop_early = not ctx.problem.config.scoring and not ctx.options.all_cases
-        legacy_breaks = (ctx.problem.legacy and not ctx.options.all_cases
-                         and ctx.options.judge is not Judge.DOMJUDGE)  # fmt: skip
+        self.stop_early = not ctx.problem.config.scoring and not ctx.policy.all_cases
+        legacy_breaks = (ctx.problem.legacy and not ctx.policy.all_cases
+                         and ctx.policy.judge is not Judge.DOMJUDGE)  # fmt: skip
         self.breaks = Breaks(ctx.problem, self.cases) if legacy_breaks else None
         config = ctx.problem.config
         self.passes = config.limits.validation_passes if config.multi_pass else 1
         # an interactive validator's rejection before the submission is done stands even if
         # the submission then runs over the time limit (problemtools); bt run says TLE
-        self.final_first = ctx.options.judge is not Judge.BAPCTOOLS
+        self.final_first = ctx.policy.judge is not Judge.BAPCTOOLS
         self.visualizer = OutputVisualizer(ctx)
-        # where a submission's runs go: a jail held for its cases (None), or one a caller
-        # keeps for many programs (grading: see grading.judged.KeptJail)
-        self.jails: Callable[[Executable, Limits], HeldJail] | None = None
+        self.jails = jails
         # times a case the machine starved (see _maybe_starved) runs again before its
         # verdict stands, marked starved (grading gives it no reward: grading.judged)
         self.starved_retries = 2

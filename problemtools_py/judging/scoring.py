@@ -23,6 +23,8 @@ from problemtools_py.judge.graders import (
     parse_range,
 )
 from problemtools_py.judge.held import HeldJails
+from problemtools_py.judging.domjudge_scoring import domjudge_grade
+from problemtools_py.judging.session import Session
 from problemtools_py.model.groups import required_groups
 from problemtools_py.model.problem import TestGroup
 from problemtools_py.model.settings import breaks, number_setting
@@ -30,15 +32,13 @@ from problemtools_py.model.testdata import legacy_items
 from problemtools_py.once import OnceEach
 from problemtools_py.rulesets import Judge
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.context import Context
-from problemtools_py.verify.domjudge_scoring import domjudge_grade
 
 
 class Scorer:
     """Grades submissions, several threads at a time: a custom grader runs in held jails
     (one per thread at once), once per distinct input."""
 
-    def __init__(self, ctx: Context, work: Path) -> None:
+    def __init__(self, ctx: Session, work: Path) -> None:
         self.ctx = ctx
         self.work = work
         self.errors: list[str] = []  # of the grader itself, not of one submission's grading
@@ -60,7 +60,7 @@ class Scorer:
         errors: list[str] = []
         if data is None:
             return Grade(Verdict.AC, 0.0), errors
-        if self.ctx.options.judge is Judge.DOMJUDGE and self.ctx.problem.config.scoring:
+        if self.ctx.policy.judge is Judge.DOMJUDGE and self.ctx.problem.config.scoring:
             return domjudge_grade(data, results) or Grade(Verdict.AC, 0.0), errors
         if self.ctx.problem.legacy:
             return self._legacy(data, results, errors) or Grade(Verdict.AC, 0.0), errors

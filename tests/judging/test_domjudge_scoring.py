@@ -1,4 +1,4 @@
-"""verify/domjudge_scoring.py: DOMjudge's score of a judged submission (groups only where a
+"""judging/domjudge_scoring.py: DOMjudge's score of a judged submission (groups only where a
 testdata.yaml is, nothing inherited, accept_score once per leaf group, score.txt scores
 of AC and WA only, the aggregations, ignore_sample), on packages loaded but never run."""
 
@@ -10,9 +10,9 @@ import pytest
 from builders import case, write
 
 from problemtools_py.judge.graders import CaseScore
+from problemtools_py.judging.domjudge_scoring import domjudge_grade
 from problemtools_py.model import load_problem
 from problemtools_py.verdicts import Verdict as V
-from problemtools_py.verify.domjudge_scoring import domjudge_grade
 
 CASES = ("sample/1", "secret/a/1", "secret/a/2", "secret/b/1")
 

@@ -1,4 +1,4 @@
-"""verify/breaks.py: the cases a legacy judge never reaches once one fails (on_reject:
+"""judging/breaks.py: the cases a legacy judge never reaches once one fails (on_reject:
 break up the test-group tree while the default grader surely rejects), on packages
 loaded but never run."""
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 from builders import case, write
 
+from problemtools_py.judging.breaks import Breaks
 from problemtools_py.model import load_problem
-from problemtools_py.verify.breaks import Breaks
 
 CASES = ("sample/1", "secret/a/1", "secret/a/2", "secret/a/3", "secret/b/1", "secret/c")
 

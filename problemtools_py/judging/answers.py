@@ -20,13 +20,13 @@ from problemtools_py.judge.validators import (
     Validation,
     fresh_feedback_dir,
 )
+from problemtools_py.judging.session import Session
 from problemtools_py.model.problem import Problem, TestCase
 from problemtools_py.model.testdata import ALL_KINDS, OUTPUT_KINDS, GroupKind, is_sample
 from problemtools_py.rulesets import Judge
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.scratch import scratch_dir, scratch_root
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.context import Context
 
 PROBES: tuple[tuple[str, bytes], ...] = (
     ("an empty output", b""),
@@ -66,9 +66,9 @@ class AnswerChecker:
     as a context manager, a custom validator runs in a jail kept per thread (see
     judge/held.py), closed at the end."""
 
-    def __init__(self, ctx: Context, runs: int = 0) -> None:
+    def __init__(self, ctx: Session, runs: int = 0) -> None:
         self.ctx = ctx
-        self.fresh = worth_fresh_init(runs / max(1, ctx.options.jobs))  # (runs: how many checks)
+        self.fresh = worth_fresh_init(runs / max(1, ctx.policy.jobs))  # (runs: how many checks)
         self.cache = ctx.verdict_cache()
         self.custom: CustomValidator | None = None
         self.error: str | None = None
@@ -84,7 +84,7 @@ class AnswerChecker:
                 return
             scores = problem.config.validator_score if problem.legacy else problem.config.scoring
             # DOMjudge takes score.txt on every scoring problem, with a wrong answer too
-            domjudge = ctx.options.judge is Judge.DOMJUDGE and problem.config.scoring
+            domjudge = ctx.policy.judge is Judge.DOMJUDGE and problem.config.scoring
             self.custom = CustomValidator(
                 build.executable,
                 ctx.validation_limits,
@@ -197,12 +197,12 @@ class AnswerChecker:
             self._work = None
 
 
-def _cases(ctx: Context, kinds: Collection[GroupKind] = ALL_KINDS) -> list[TestCase]:
+def _cases(ctx: Session, kinds: Collection[GroupKind] = ALL_KINDS) -> list[TestCase]:
     """The test cases of ``kinds`` with an input and an answer."""
     return ctx.cases(kinds, (".in", ".ans"))
 
 
-def _shown_outputs(ctx: Context, cases: list[TestCase]) -> Iterator[tuple[TestCase, str]]:
+def _shown_outputs(ctx: Session, cases: list[TestCase]) -> Iterator[tuple[TestCase, str]]:
     """The files the output validator must accept as outputs. Drafts and legacy: every
     .ans (a secret one that fails is a warning). 2025-09: the .ans files shown in the
     statement (samples not overridden by .out, .ans.statement, .ans.download or
@@ -218,12 +218,12 @@ def _shown_outputs(ctx: Context, cases: list[TestCase]) -> Iterator[tuple[TestCa
                 yield case, ".ans"
 
 
-def check_answers(ctx: Context) -> list[Finding]:
+def check_answers(ctx: Session) -> list[Finding]:
     with AnswerChecker(ctx, sum(1 for _ in _cases(ctx)) + len(PROBES + JUNK)) as checker:
         return _check_answers(ctx, checker)
 
 
-def _check_answers(ctx: Context, checker: AnswerChecker) -> list[Finding]:
+def _check_answers(ctx: Session, checker: AnswerChecker) -> list[Finding]:
     config = ctx.problem.config
     where = "output_validators" if ctx.problem.legacy else "output_validator"
     if checker.error:
@@ -255,7 +255,7 @@ def _check_answers(ctx: Context, checker: AnswerChecker) -> list[Finding]:
     return findings
 
 
-def _probes(ctx: Context, checker: AnswerChecker, case: TestCase, where: str) -> Iterator[Finding]:
+def _probes(ctx: Session, checker: AnswerChecker, case: TestCase, where: str) -> Iterator[Finding]:
     answer = (ctx.problem.root / case.files[".ans"]).read_bytes()
     probes = PROBES + JUNK
     with tempfile.TemporaryDirectory(prefix="ptpy-probe-", dir=scratch_root()) as tmp:
@@ -287,7 +287,7 @@ def _probes(ctx: Context, checker: AnswerChecker, case: TestCase, where: str) ->
             )
 
 
-def _validation_dirs(ctx: Context, checker: AnswerChecker) -> Iterator[Finding]:
+def _validation_dirs(ctx: Session, checker: AnswerChecker) -> Iterator[Finding]:
     root = ctx.problem.root
     cases = _cases(ctx, OUTPUT_KINDS)
     files = [(c, ".ans") for c in cases] + [(c, ".out") for c in cases if ".out" in c.files]

@@ -1,4 +1,4 @@
-"""verify/judged.py: a case's verdict at a time limit, decided once (JudgedCase.at),
+"""judging/judged.py: a case's verdict at a time limit, decided once (JudgedCase.at),
 for the verdicts judged at a guessed limit and for the timing runs judged again at the
 derived one (issue 41: the second did not respect a verdict that was final)."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from problemtools_py.judging.judged import JudgedCase
 from problemtools_py.model import problem as model
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.judged import JudgedCase
 
 CASE = model.TestCase("secret/01", "secret", {".in": "data/secret/01.in"})
 

@@ -1,4 +1,4 @@
-"""verify/sharing.py: a submission's cases handed out to its own thread and to helpers
+"""judging/sharing.py: a submission's cases handed out to its own thread and to helpers
 give the outcomes one thread judging them in order gives, whatever the interleaving."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from problemtools_py.verify.sharing import CaseQueue, Sharing
+from problemtools_py.judging.sharing import CaseQueue, Sharing
 
 
 def sequential(fails: list[bool], stop_early: bool) -> list[int]:

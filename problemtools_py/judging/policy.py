@@ -1,0 +1,34 @@
+"""How a package's programs are judged (a frozen :class:`Policy`): a module of its own,
+light, so that a command line builds one without importing the engine."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from problemtools_py.cpus import usable_cores
+from problemtools_py.rulesets import Judge
+
+Progress = Callable[[str, int], None]  # (what is running, how many steps finished)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How a package's programs are judged: what every product sets (verifyproblem's
+    Options hold one, with what only it asks)."""
+
+    jobs: int = field(default_factory=usable_cores)
+    fixed_time_limit: float | None = None  # -t: seconds
+    data: re.Pattern[str] | None = None  # -d: which test cases
+    timing_cap: float = 60.0  # CPU seconds allowed while timing the accepted submissions
+    visualize: Path | None = None  # --visualize: where the visualizers' images go
+    all_cases: bool = False  # no stop at a pass-fail submission's first failure
+    python: str | None = None  # the interpreter (or environment) Python runs with
+    judge: Judge = Judge.KATTIS  # whose extensions are accepted, whose rules judge
+    sanitizer: bool = False  # C and C++ built with ASan and UBSan
+
+    def takes_case(self, name: str) -> bool:
+        """Whether -d lets programs run on the test case ``name`` (e.g. ``secret/03``)."""
+        return self.data is None or self.data.search(name) is not None

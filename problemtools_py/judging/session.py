@@ -1,0 +1,61 @@
+"""What the judging engine is given: a package's workbench, a frozen :class:`Policy`
+(how its programs are judged) and a judging's shared state (the case queue idle threads
+take from, where verdicts are kept by content, the signal that work ahead stops)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from problemtools_py.judging.policy import Policy, Progress
+from problemtools_py.judging.sharing import Sharing
+from problemtools_py.model.problem import Problem, TestCase
+from problemtools_py.model.testdata import GroupKind, cases_in
+from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.workbench.bench import Workbench
+from problemtools_py.workbench.cache import MemoryVerdicts, VerdictCache, Verdicts
+
+
+@dataclass(kw_only=True)
+class Session(Workbench):
+    """One judging of a package: the workbench, the policy, and the shared state."""
+
+    policy: Policy
+    progress: Progress | None = None
+    closing: threading.Event = field(default_factory=threading.Event)  # work ahead stops
+    # submissions' cases open to threads with nothing else to do (see sharing.py)
+    sharing: Sharing = field(default_factory=Sharing)
+    # where verdicts are kept by content: the user's cache file (None), or one of memory
+    verdicts: MemoryVerdicts | None = None
+
+    @classmethod
+    def start(
+        cls, problem: Problem, policy: Policy, pool: SandboxPool, progress: Progress | None = None
+    ) -> Session:
+        builder, languages = Workbench.parts(problem, pool, policy.python, policy.sanitizer)
+        return cls(problem, pool, builder, languages, jobs=policy.jobs, policy=policy,
+                   progress=progress)  # fmt: skip
+
+    def close(self) -> None:
+        """Work ahead stops, idle threads wake, and this problem's new verdicts are
+        committed together."""
+        self.closing.set()
+        self.sharing.wake()
+        super().close()
+
+    def verdict_cache(self) -> Verdicts:
+        """Where this judging's parts keep verdicts by content."""
+        return self.verdicts if self.verdicts is not None else VerdictCache()
+
+    def data_selected(self, case_name: str) -> bool:
+        return self.policy.takes_case(case_name)
+
+    def cases(self, kinds: Collection[GroupKind], needs: Collection[str]) -> list[TestCase]:
+        """The cases of the groups of ``kinds`` with every file in ``needs``, as the
+        policy selects: how every part picks the cases it runs programs on."""
+        found = cases_in(self.problem.data, kinds, needs)
+        return [case for case in found if self.data_selected(case.name)]
+
+
+__all__ = ["Policy", "Progress", "Session"]
