@@ -8,7 +8,10 @@ from __future__ import annotations
 import enum
 
 
-class Judge(enum.StrEnum):
+class Ruleset(enum.StrEnum):
+    """Whose rules judge (``--judge``): the format's text as Kattis reads it, DOMjudge's,
+    or BAPCtools'."""
+
     KATTIS = "kattis"  # the format's text, as Kattis problemtools reads it
     DOMJUDGE = "domjudge"
     BAPCTOOLS = "bapctools"  # bt run's judging where the text leaves it open

@@ -22,7 +22,7 @@ from problemtools_py.model.language_codes import KNOWN_LANGUAGES
 from problemtools_py.model.problem import Problem
 from problemtools_py.model.settings import TIMELIMIT_FILE
 from problemtools_py.model.timelimit import first_limit
-from problemtools_py.rulesets import Judge
+from problemtools_py.rulesets import Ruleset
 from problemtools_py.yamlfile import YamlDoc
 
 FILE = "problem.yaml"
@@ -99,7 +99,7 @@ def _domjudge_validation(doc: YamlDoc, found: list[Finding]) -> Iterator[Finding
     for finding in found:
         if extended and finding.message.startswith("validation: ") and finding.line == line:
             finding = extension(
-                Judge.DOMJUDGE,
+                Ruleset.DOMJUDGE,
                 finding.check,
                 f"validation: '{data['validation']}': legacy's validation words are custom, "
                 "score and interactive; multi-pass is DOMjudge's (judged as multi-pass, "

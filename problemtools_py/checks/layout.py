@@ -14,7 +14,7 @@ from problemtools_py.model.names import name_rule
 from problemtools_py.model.problem import Problem
 from problemtools_py.model.sidecar import SIDECARS
 from problemtools_py.model.testdata import data_directories, group_files
-from problemtools_py.rulesets import Judge
+from problemtools_py.rulesets import Ruleset
 
 SHORT_NAME = re.compile(r"^[a-z0-9]+$")
 EXEMPT_ANYWHERE = frozenset({".gitignore", ".gitattributes", ".git"})
@@ -192,7 +192,7 @@ def top_level_entries(problem: Problem) -> Iterator[Finding]:
         if name in known or name.startswith(".") or name in EXEMPT_AT_ROOT | README_NAMES:
             continue
         if problem.legacy and name == "output_validator" and _validates(problem, name):
-            yield extension(Judge.DOMJUDGE, "layout", "'output_validator/' is the 2023-07 "
+            yield extension(Ruleset.DOMJUDGE, "layout", "'output_validator/' is the 2023-07 "
                             "name (legacy's is 'output_validators/'); its validator judges "
                             "this package, as DOMjudge's does", name)  # fmt: skip
         elif name in other:

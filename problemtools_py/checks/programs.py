@@ -11,7 +11,7 @@ from problemtools_py.findings import Finding, error, warning
 from problemtools_py.model.conventions import extension
 from problemtools_py.model.problem import Problem, Program
 from problemtools_py.model.programs import validator_format
-from problemtools_py.rulesets import Judge
+from problemtools_py.rulesets import Ruleset
 
 
 def program_findings(
@@ -51,7 +51,7 @@ def input_validators(problem: Problem) -> Iterator[Finding]:
             if not problem.legacy or not problem.file("input_format_validators")
             else "input_format_validators"
         )
-        yield extension(Judge.DOMJUDGE, "validators", "no input validators found: at least "
+        yield extension(Ruleset.DOMJUDGE, "validators", "no input validators found: at least "
                         "one is required", where)  # fmt: skip
     if (
         problem.legacy

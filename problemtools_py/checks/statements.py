@@ -10,7 +10,7 @@ from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.model.conventions import extension
 from problemtools_py.model.problem import Problem
-from problemtools_py.rulesets import Judge
+from problemtools_py.rulesets import Ruleset
 
 # the statement files DOMjudge imports from a package's top directory
 DOMJUDGE_STATEMENTS = ("problem.pdf", "problem.html", "problem.txt")
@@ -22,11 +22,11 @@ def statement_files(problem: Problem) -> Iterator[Finding]:
     if problem.statement_dir is None:
         top = [e.name for e in problem.top_level() if e.name in DOMJUDGE_STATEMENTS]
         if top:
-            yield extension(Judge.DOMJUDGE, "statement", f"statement directory {directory}/ "
+            yield extension(Ruleset.DOMJUDGE, "statement", f"statement directory {directory}/ "
                             f"is missing; the statement is {top[0]} at the top, where "
                             "DOMjudge reads it", top[0])  # fmt: skip
         else:  # (DOMjudge imports a package with no statement at all)
-            yield extension(Judge.DOMJUDGE, "statement",
+            yield extension(Ruleset.DOMJUDGE, "statement",
                             f"statement directory {directory}/ is missing", directory)  # fmt: skip
         return
     if not problem.statements:

@@ -20,7 +20,7 @@ from problemtools_py.model.problem import (
     TestGroup,
 )
 from problemtools_py.model.testdata import OUTPUT_KINDS, GroupKind, is_for_validation, is_sample
-from problemtools_py.rulesets import Judge
+from problemtools_py.rulesets import Ruleset
 from problemtools_py.yamlfile import YamlDoc
 
 LEGACY_EXTS = frozenset(
@@ -99,7 +99,7 @@ def _bapctools_keys(found: list[Finding]) -> Iterator[Finding]:
         key = finding.message.split(":", 1)[0]
         if key in BAPCTOOLS_GROUP_KEYS and "unknown key" in finding.message:
             text = f"{finding.message}: BAPCtools gives it to its answer validators"
-            finding = extension(Judge.BAPCTOOLS, finding.check, text, finding.path, finding.line)
+            finding = extension(Ruleset.BAPCTOOLS, finding.check, text, finding.path, finding.line)
         yield finding
 
 
@@ -182,7 +182,7 @@ def _case_findings(problem: Problem, case: TestCase) -> Iterator[Finding]:
             for ext in sorted(exts & MODERN_SAMPLE_ONLY - allowed):
                 text = f"'{ext}' files are only allowed for samples"
                 if GroupKind.of(case.name) is GroupKind.INVALID_ANSWER:  # (bt writes them)
-                    yield extension(Judge.BAPCTOOLS, "data", text, case.files[ext])
+                    yield extension(Ruleset.BAPCTOOLS, "data", text, case.files[ext])
                 else:
                     yield error("data", text, case.files[ext])
     if interactive and is_sample(case.name) and ".interaction" not in exts:

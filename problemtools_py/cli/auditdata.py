@@ -73,6 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not (root / "problem.yaml").is_file():
                 raise FatalError("neither a problem package (no problem.yaml) nor a dataset "
                                  "(no problems-<split>.parquet)", path=root)  # fmt: skip
+        from problemtools_py.judging.policy import RunUntil
         from problemtools_py.model import load_problem
         from problemtools_py.sandbox.pool import SandboxPool
         from problemtools_py.verify.audit import Auditor
@@ -84,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             def audited(root: Path) -> tuple[Audit, dict[str, dict[str, bytes]]]:
 
-                options = Options(jobs=args.jobs, all_cases=True)
+                options = Options(jobs=args.jobs, run_until=RunUntil.EVERY_CASE)
                 ctx = Context.create(load_problem(root), options, pool)
                 try:
                     with _counting(f"auditing {root.name}", args.quiet or args.json) as progress:

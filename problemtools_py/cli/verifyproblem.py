@@ -23,7 +23,8 @@ from problemtools_py.cli.options import (
 )
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
-from problemtools_py.rulesets import Judge
+from problemtools_py.judging.policy import RunUntil
+from problemtools_py.rulesets import Ruleset
 from problemtools_py.verify.options import Options, Prepare, needs_sandboxes
 
 TYPE_CHECKING = False  # (not typing's: its import costs every command ~3 ms)
@@ -111,8 +112,8 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--judge",
-        choices=[j.value for j in Judge],
-        default=Judge.KATTIS.value,
+        choices=[j.value for j in Ruleset],
+        default=Ruleset.KATTIS.value,
         help="whose rules decide: the format's text as Kattis reads it (default), "
         "DOMjudge's extensions and judging (its extensions become warnings), or BAPCtools' "
         "judging where the text leaves it open (docs/format.md)",
@@ -227,9 +228,9 @@ def _options(args: argparse.Namespace) -> Options:
         visualize=args.visualize,
         prepare=_stale_data(args.jobs) if args.generate else None,
         constraints=args.constraints,
-        all_cases=args.all_cases,
+        run_until=RunUntil.EVERY_CASE if args.all_cases else RunUntil.FIRST_FAILURE,
         python=args.python,
-        judge=Judge(args.judge),
+        ruleset=Ruleset(args.judge),
         sanitizer=args.sanitizer,
     )
 

@@ -199,6 +199,7 @@ class RowAuditor:
 def _judged(pool: SandboxPool, problem: DatasetProblem, reference: str, how: Plan) -> Audit:
     """A row with its own judge, audited as the package it is exported as."""
     from problemtools_py.dataset.export import package
+    from problemtools_py.judging.policy import RunUntil
     from problemtools_py.model import load_problem
     from problemtools_py.verify.audit import Auditor
     from problemtools_py.verify.context import Context
@@ -206,7 +207,9 @@ def _judged(pool: SandboxPool, problem: DatasetProblem, reference: str, how: Pla
 
     with tempfile.TemporaryDirectory(prefix="ptpy-audit-row-") as tmp:
         root = package(problem, reference or None, Path(tmp), modern=True)
-        ctx = Context.create(load_problem(root), Options(jobs=how.jobs, all_cases=True), pool)
+        ctx = Context.create(
+            load_problem(root), Options(jobs=how.jobs, run_until=RunUntil.EVERY_CASE), pool
+        )
         try:
             audit = Auditor(ctx, list(how.paths), how.count, how.random_inputs).run()
         finally:

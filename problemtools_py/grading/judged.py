@@ -31,7 +31,7 @@ from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.held import HeldJail
 from problemtools_py.judging.judged import JudgedCase
 from problemtools_py.judging.package import PackageJudge
-from problemtools_py.judging.policy import Policy
+from problemtools_py.judging.policy import Policy, RunUntil
 from problemtools_py.once import OnceEach
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
@@ -124,7 +124,8 @@ class JudgedProblem:
         runs them. ``retries``: times a test case the machine starved runs again before
         the completion is the machine's fault (``harness_overload``: no reward)."""
         self.root = root if owned else None
-        policy = Policy(jobs=max(1, jobs), all_cases=every_case, python=python)
+        until = RunUntil.EVERY_CASE if every_case else RunUntil.FIRST_FAILURE
+        policy = Policy(jobs=max(1, jobs), run_until=until, python=python)
         jails = None
         if sessions is not None:
             kept, boxes = sessions
@@ -164,7 +165,7 @@ class JudgedProblem:
         if self.package.scoring:
             top = self.package.top()
             reward = min(1.0, max(0.0, (found.score or 0.0) / top)) if top > 0 else 0.0
-        elif self.package.ctx.policy.all_cases and judged:  # a pass rate
+        elif self.package.ctx.policy.every_case and judged:  # a pass rate
             reward = self._pass_rate(judged)
         else:
             reward = 1.0 if found.verdict is Verdict.AC else 0.0

@@ -23,7 +23,7 @@ from problemtools_py.judge.validators import (
 from problemtools_py.judging.session import Session
 from problemtools_py.model.problem import Problem, TestCase
 from problemtools_py.model.testdata import ALL_KINDS, OUTPUT_KINDS, GroupKind, is_sample
-from problemtools_py.rulesets import Judge
+from problemtools_py.rulesets import Ruleset
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.scratch import scratch_dir, scratch_root
 from problemtools_py.verdicts import Verdict
@@ -84,7 +84,7 @@ class AnswerChecker:
                 return
             scores = problem.config.validator_score if problem.legacy else problem.config.scoring
             # DOMjudge takes score.txt on every scoring problem, with a wrong answer too
-            domjudge = ctx.policy.judge is Judge.DOMJUDGE and problem.config.scoring
+            domjudge = ctx.policy.ruleset is Ruleset.DOMJUDGE and problem.config.scoring
             self.custom = CustomValidator(
                 build.executable,
                 ctx.validation_limits,

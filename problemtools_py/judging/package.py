@@ -1,6 +1,6 @@
 """A program judged on a whole package by the package's own judge, as verifyproblem judges
 a submission: every test case (up to the first failure of a pass-fail problem, or all
-with ``Policy.all_cases``), each by the package's output validator with its arguments,
+with ``RunUntil.EVERY_CASE``), each by the package's output validator with its arguments,
 interactively or in passes as the package says, then graded over the test groups. What
 kattis2parquet's check of a reference and the RL grader's problems with their own judge
 ask; verdicts of validators kept in memory by content, never in the user's cache file."""

@@ -30,7 +30,7 @@ from problemtools_py.model.problem import TestGroup
 from problemtools_py.model.settings import breaks, number_setting
 from problemtools_py.model.testdata import legacy_items
 from problemtools_py.once import OnceEach
-from problemtools_py.rulesets import Judge
+from problemtools_py.rulesets import Ruleset
 from problemtools_py.verdicts import Verdict
 
 
@@ -60,7 +60,7 @@ class Scorer:
         errors: list[str] = []
         if data is None:
             return Grade(Verdict.AC, 0.0), errors
-        if self.ctx.policy.judge is Judge.DOMJUDGE and self.ctx.problem.config.scoring:
+        if self.ctx.policy.ruleset is Ruleset.DOMJUDGE and self.ctx.problem.config.scoring:
             return domjudge_grade(data, results) or Grade(Verdict.AC, 0.0), errors
         if self.ctx.problem.legacy:
             return self._legacy(data, results, errors) or Grade(Verdict.AC, 0.0), errors

@@ -23,7 +23,7 @@ from problemtools_py.judging.session import Session
 from problemtools_py.judging.sharing import CaseQueue
 from problemtools_py.judging.visualize import OutputVisualizer
 from problemtools_py.model.problem import Submission, TestCase
-from problemtools_py.rulesets import Judge
+from problemtools_py.rulesets import Ruleset
 from problemtools_py.sandbox.results import Limits, RunResult
 from problemtools_py.scratch import scratch_dir
 from problemtools_py.verdicts import Verdict
@@ -57,15 +57,15 @@ class SubmissionJudge:
         self.work = scratch_dir("ptpy-verify-", room)
         self.work.chmod(0o711)  # (see HeldValidator)
         self.cache = ctx.verdict_cache()
-        self.stop_early = not ctx.problem.config.scoring and not ctx.policy.all_cases
-        legacy_breaks = (ctx.problem.legacy and not ctx.policy.all_cases
-                         and ctx.policy.judge is not Judge.DOMJUDGE)  # fmt: skip
+        self.stop_early = not ctx.problem.config.scoring and not ctx.policy.every_case
+        legacy_breaks = (ctx.problem.legacy and not ctx.policy.every_case
+                         and ctx.policy.ruleset is not Ruleset.DOMJUDGE)  # fmt: skip
         self.breaks = Breaks(ctx.problem, self.cases) if legacy_breaks else None
         config = ctx.problem.config
         self.passes = config.limits.validation_passes if config.multi_pass else 1
         # an interactive validator's rejection before the submission is done stands even if
         # the submission then runs over the time limit (problemtools); bt run says TLE
-        self.final_first = ctx.policy.judge is not Judge.BAPCTOOLS
+        self.final_first = ctx.policy.ruleset is not Ruleset.BAPCTOOLS
         self.visualizer = OutputVisualizer(ctx)
         self.jails = jails
         # times a case the machine starved (see _maybe_starved) runs again before its

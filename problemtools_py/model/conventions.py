@@ -10,23 +10,23 @@ from __future__ import annotations
 from dataclasses import replace
 
 from problemtools_py.findings import Finding, Severity
-from problemtools_py.rulesets import Judge
+from problemtools_py.rulesets import Ruleset
 
 
 def extension(
-    judge: Judge, check: str, message: str, path: str | None = None, line: int | None = None
+    judge: Ruleset, check: str, message: str, path: str | None = None, line: int | None = None
 ) -> Finding:
     """An error the format's text demands, named as ``judge``'s extension it is (a warning
     with ``--judge`` that judge: see :func:`as_judged`)."""
     return Finding(Severity.ERROR, check, message, path, line, judge.value)
 
 
-def as_judged(finding: Finding, judge: Judge) -> Finding:
+def as_judged(finding: Finding, judge: Ruleset) -> Finding:
     """``finding`` when verifying by ``judge``'s rules: another judge's extension says
     which judge accepts it; the judge's own is a warning."""
     if finding.convention is None:
         return finding
-    named = Judge(finding.convention)
+    named = Ruleset(finding.convention)
     if named is judge:
         note = f" ({named.display}'s extension)"
         return replace(finding, severity=Severity.WARNING, message=finding.message + note)

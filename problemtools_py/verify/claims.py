@@ -10,7 +10,7 @@ from problemtools_py.findings import Finding, Severity, error, warning
 from problemtools_py.judge import python2
 from problemtools_py.judging.judged import JudgedCase, SubmissionResult
 from problemtools_py.model.expectations import MODERN_RTE, glob_matches
-from problemtools_py.rulesets import Judge
+from problemtools_py.rulesets import Ruleset
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.context import Context
 
@@ -66,12 +66,12 @@ def _expectation_findings(
                 error("submission", f"does not compile: {str(result.compile_error)[:1500]}", rel)
             ]
         return []
-    if ctx.options.judge is Judge.DOMJUDGE:
+    if ctx.options.ruleset is Ruleset.DOMJUDGE:
         findings = _final_verdict_findings(result, exp.permitted, exp.required, exp.source, rel)
     else:
         findings = _verdict_findings(result, exp.permitted, exp.required, exp.source, rel, False)
     findings.extend(_case_rule_findings(result, rel))
-    if not findings and ctx.options.judge is not Judge.DOMJUDGE:
+    if not findings and ctx.options.ruleset is not Ruleset.DOMJUDGE:
         sensitive = _verdict_findings(
             result, exp.permitted, exp.required, exp.source, rel, margin=True
         )
@@ -197,13 +197,13 @@ def _score_findings(ctx: Context, result: SubmissionResult, best: float | None) 
     rel = result.submission.rel
     if not ctx.problem.config.scoring or result.score is None:
         return []
-    domjudge = ctx.options.judge is Judge.DOMJUDGE
+    domjudge = ctx.options.ruleset is Ruleset.DOMJUDGE
     if exp.score is not None and DOMJUDGE_SCORE in exp.source and not domjudge:
         if exp.score[0] - 1e-6 <= result.score <= exp.score[1] + 1e-6:
             return []  # (the same score by either judge's rules)
         text = (f"{exp.source}: the score DOMjudge gives by its own scoring rules; by "
                 f"this judge's it scores {result.score:g}")  # fmt: skip
-        return [Finding(Severity.WARNING, "submission", text, rel, None, Judge.DOMJUDGE.value)]
+        return [Finding(Severity.WARNING, "submission", text, rel, None, Ruleset.DOMJUDGE.value)]
     if exp.score is not None:
         low, high = exp.score
         # legacy: an expected score is an accepted one; 2023-07 and later: the score alone

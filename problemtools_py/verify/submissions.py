@@ -23,7 +23,7 @@ from problemtools_py.judging.submission_judge import SubmissionJudge
 from problemtools_py.model.conventions import extension
 from problemtools_py.model.problem import Submission
 from problemtools_py.model.timelimit import LimitKind, TimeLimit
-from problemtools_py.rulesets import Judge
+from problemtools_py.rulesets import Ruleset
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.claims import expectation_findings
 from problemtools_py.verify.context import Context
@@ -207,7 +207,7 @@ def _unasked_scores(ctx: Context, graded: list[SubmissionResult]) -> list[Findin
         return []
     text = ("the output validator writes score.txt, which legacy reads only with "
             "'validation: custom score'; its scores are used, as DOMjudge uses them")  # fmt: skip
-    return [extension(Judge.DOMJUDGE, "validators", text, "problem.yaml")]
+    return [extension(Ruleset.DOMJUDGE, "validators", text, "problem.yaml")]
 
 
 def _retime(outcome: JudgedCase, limit: TimeLimit) -> JudgedCase:

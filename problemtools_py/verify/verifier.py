@@ -17,7 +17,7 @@ from problemtools_py.findings import Finding, ProblemReport, RunReport, warning
 from problemtools_py.model import Problem, load_problem
 from problemtools_py.model.archive import is_archive, unpacked
 from problemtools_py.model.conventions import as_judged
-from problemtools_py.rulesets import Judge
+from problemtools_py.rulesets import Ruleset
 from problemtools_py.verify.options import RUNNING_PARTS, Options, Progress, needs_sandboxes
 
 TYPE_CHECKING = False  # (not typing's: importing typing costs every command ~3 ms)
@@ -96,17 +96,17 @@ def verify_problem(
             ctx.close()
     if not_run:
         report.findings.append(_not_run(not_run))
-    report.findings = by_judge(report.findings, (options or Options()).judge)
+    report.findings = by_judge(report.findings, (options or Options()).ruleset)
     return report
 
 
-def by_judge(findings: list[Finding], judge: Judge) -> list[Finding]:
+def by_judge(findings: list[Finding], judge: Ruleset) -> list[Finding]:
     """``findings`` as ``judge`` sees them (its own extensions are warnings), and a
     warning naming the other judges whose conventions the package follows."""
     found = [as_judged(f, judge) for f in findings]
     others = sorted({f.convention for f in found if f.convention not in (None, judge.value)})
     for other in others:
-        named = Judge(other)
+        named = Ruleset(other)
         count = sum(1 for f in found if f.convention == other)
         say = "1 finding says" if count == 1 else f"{count} findings say"
         found.append(warning("conventions", f"this package follows {named.display}'s "
