@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Self
 
 from problemtools_py.judging.policy import Policy, Progress
 from problemtools_py.judging.sharing import Sharing
@@ -32,7 +33,7 @@ class Session(Workbench):
     @classmethod
     def start(
         cls, problem: Problem, policy: Policy, pool: SandboxPool, progress: Progress | None = None
-    ) -> Session:
+    ) -> Self:
         builder, languages = Workbench.parts(problem, pool, policy.python, policy.sanitizer)
         return cls(problem, pool, builder, languages, jobs=policy.jobs, policy=policy,
                    progress=progress)  # fmt: skip

@@ -12,7 +12,6 @@ from problemtools_py.judging.session import Session
 from problemtools_py.model.problem import Problem, Submission
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.verify.options import Options, Progress
-from problemtools_py.workbench.bench import Workbench
 
 # Build-time ranks by language (see Context._build_weight); unknown languages rank as C.
 _BUILD_WEIGHTS = {"java": 4, "kotlin": 4, "scala": 4, "rust": 3, "cpp": 2, "c": 1,
@@ -31,9 +30,7 @@ class Context(Session):
     def create(
         cls, problem: Problem, options: Options, pool: SandboxPool, progress: Progress | None = None
     ) -> Context:
-        builder, languages = Workbench.parts(problem, pool, options.python, options.sanitizer)
-        return cls(problem, pool, builder, languages, jobs=options.jobs, policy=options,
-                   progress=progress)  # fmt: skip
+        return cls.start(problem, options, pool, progress)
 
     @property
     def options(self) -> Options:
