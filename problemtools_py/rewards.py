@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import json
 import logging
 import os
 import signal
@@ -335,7 +334,7 @@ def _hosted(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any] | None:
         return None
     try:
         args = [str(args[0]), completion_text(args[1]), plain(args[2]), plain(args[3])]
-        json.dumps([args, kwargs], ensure_ascii=False).encode()
+        request = rewardhost.encode({"args": args, "kwargs": kwargs})
     except (RewardError, TypeError, ValueError, RecursionError):
         return None  # (an odd argument: this process says what is wrong with it)
     with _lock:
@@ -343,7 +342,7 @@ def _hosted(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any] | None:
             _host[0] = rewardhost.HostClient(int(_forked_from[0] or 0), HOST_MODULE)
         client = _host[0]
     try:
-        reply = client.call(args, kwargs)
+        reply = client.call(request)
     except (rewardhost.HostUnavailable, OSError, ValueError) as exc:
         _log.warning("no reward host (%s): this process grades on its own", exc)
         _forked_from[0] = None

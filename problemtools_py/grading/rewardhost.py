@@ -60,11 +60,22 @@ def host_dir() -> str:
     return path
 
 
-def send(sock: socket.socket, message: dict[str, Any]) -> None:
+def socket_path(owner: int) -> str:
+    """Where the reward host of the process ``owner`` listens."""
+    return os.path.join(host_dir(), f"{owner}.sock")
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """A message on the wire (TypeError or ValueError: JSON cannot carry it, or it is
+    over MAX_MESSAGE)."""
     body = json.dumps(message, ensure_ascii=False).encode()
     if len(body) > MAX_MESSAGE:
         raise ValueError(f"a message of {len(body)} bytes; at most {MAX_MESSAGE}")
-    sock.sendall(_HEADER.pack(len(body)) + body)
+    return _HEADER.pack(len(body)) + body
+
+
+def send(sock: socket.socket, message: dict[str, Any]) -> None:
+    sock.sendall(encode(message))
 
 
 def receive(sock: socket.socket) -> dict[str, Any] | None:
@@ -106,12 +117,13 @@ class HostClient:
         self.module = module  # run with -m: its ``--host SOCKET OWNER`` serves
         self._local = threading.local()
 
-    def call(self, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
-        """The host's reply to one call (raises HostUnavailable, or whatever sending the
-        request raises: then the connection is dropped, as a reply may be in flight)."""
+    def call(self, request: bytes) -> dict[str, Any]:
+        """The host's reply to one call, ``request`` as ``encode`` made it (raises
+        HostUnavailable, or whatever the exchange raises: then the connection is dropped,
+        as a reply may be in flight)."""
         conn = self._connection()
         try:
-            send(conn, {"args": args, "kwargs": kwargs})
+            conn.sendall(request)
             reply = receive(conn)
         except BaseException:
             self._drop()
@@ -134,7 +146,7 @@ class HostClient:
         return conn
 
     def _connect(self) -> socket.socket:
-        path = os.path.join(host_dir(), f"{self.owner}.sock")
+        path = socket_path(self.owner)
         conn = _try_connect(path)
         if conn is not None:
             return conn
@@ -173,7 +185,7 @@ def stop(owner: int) -> None:
     """Ask ``owner``'s reward host, if there is one, to end (rewards.close in the owner:
     its forks' grader goes with its own)."""
     with contextlib.suppress(HostUnavailable, OSError):
-        conn = _try_connect(os.path.join(host_dir(), f"{owner}.sock"))
+        conn = _try_connect(socket_path(owner))
         if conn is not None:
             with conn:
                 send(conn, {"stop": True})
