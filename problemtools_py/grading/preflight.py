@@ -126,7 +126,9 @@ def _json_lines(path: Path) -> Iterator[Row]:
             row: object
             if len(raw) > MAX_LINE:
                 row = f"a line over {MAX_LINE >> 20} MiB"
-                handle.readline()  # (the rest of it: skipped)
+                rest = raw
+                while rest and not rest.endswith(b"\n"):  # (the rest skipped, a bound each read)
+                    rest = handle.readline(MAX_LINE)
             else:
                 try:
                     row = json.loads(raw)

@@ -132,3 +132,17 @@ def test_bad_lines_and_files(tmp_path: Path) -> None:
     array = tmp_path / "z.json"
     array.write_text(json.dumps([{"ground_truth": None}, {"ground_truth": "[[\"1\", \"1\"]]"}]))
     assert list(bad_rows(array)) == [0]
+
+
+def test_a_line_over_the_bound_is_one_bad_row_read_a_bound_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from problemtools_py.grading import preflight
+
+    monkeypatch.setattr(preflight, "MAX_LINE", 64)
+    path = tmp_path / "long.jsonl"
+    good = json.dumps({"ground_truth": '[["1", "1"]]'})
+    path.write_text(json.dumps({"ground_truth": "x" * 1000}) + "\n" + good + "\n")
+    rows = list(read_rows(path))
+    assert [(i, line) for i, line, _ in rows] == [(0, 1), (1, 2)]
+    assert rows[0][2] == "a line over 0 MiB" and rows[1][2] == json.loads(good)
