@@ -13,7 +13,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
@@ -128,11 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
 @dataclass(frozen=True)
 class Line:
     """An input line: its number, the object it holds (if any), why it cannot be graded
-    (None: it can)."""
+    (None: it can), and the memory limit it gives (MiB; None: --memory-mb's)."""
 
     number: int
     item: dict[str, Any] | None
     why: str | None = None
+    memory_mb: int | None = None
 
 
 def read_lines(path: Path) -> Iterator[Line]:
@@ -164,23 +165,21 @@ def _parse(handle: BinaryIO) -> Iterator[Line]:
         except (ValueError, RecursionError) as exc:
             yield Line(number, None, f"not a JSON object: {exc}")
             continue
-        yield Line(number, item if isinstance(item, dict) else None, _why_bad(item))
+        yield _line(number, item)
 
 
-def _why_bad(item: object) -> str | None:
+def _line(number: int, item: object) -> Line:
+    """The line holding ``item``, checked (its memory limit read once, here)."""
     from problemtools_py.grading.shapes import memory_mb_of
 
-    if (
-        not isinstance(item, dict)
-        or not isinstance(item.get("problem_id"), str)
-        or not isinstance(item.get("completion"), str)
-    ):
-        return "each line needs a string problem_id and completion"
+    if not isinstance(item, dict):
+        return Line(number, None, "each line needs a string problem_id and completion")
+    if not isinstance(item.get("problem_id"), str) or not isinstance(item.get("completion"), str):
+        return Line(number, item, "each line needs a string problem_id and completion")
     try:
-        memory_mb_of(item)
+        return Line(number, item, None, memory_mb_of(item))
     except ValueError as exc:
-        return str(exc)
-    return None
+        return Line(number, item, str(exc))
 
 
 def _screened(lines: list[Line], known: set[str], path: Path, strict: bool) -> list[Line]:
@@ -189,7 +188,7 @@ def _screened(lines: list[Line], known: set[str], path: Path, strict: bool) -> l
     out: list[Line] = []
     for line in lines:
         if line.why is None and line.item is not None and line.item["problem_id"] not in known:
-            line = Line(line.number, line.item, f"no problem with id {line.item['problem_id']!r}")
+            line = replace(line, why=f"no problem with id {line.item['problem_id']!r}")
         if strict and line.why is not None:
             raise FatalError(line.why, path=path, line=line.number)
         out.append(line)
@@ -307,10 +306,9 @@ def _results(
 ) -> Iterator[GradeResult]:
     """The graded lines' results, in order: here, or on the Ray cluster."""
     from problemtools_py.grading.cluster import cluster_grade
-    from problemtools_py.grading.shapes import memory_mb_of
 
-    items = [(str(i["problem_id"]), str(i["completion"]), memory_mb_of(i))
-             for i in (line.item for line in lines if line.why is None) if i]  # fmt: skip
+    items = [(str(line.item["problem_id"]), str(line.item["completion"]), line.memory_mb)
+             for line in lines if line.why is None and line.item is not None]  # fmt: skip
 
     def fetch(pid: str) -> Fetched:
         found = grader.problems.fetch(pid)
