@@ -68,7 +68,7 @@ def suite_of_item(tests: object, fn_name: object) -> Suite:
     try:
         suite = suite_of(tests, fn_name if isinstance(fn_name, str) else None)
         for given, wanted in suite.tests:
-            f"{given}{wanted}".encode()  # (a lone surrogate: 400, see _errors)
+            f"{given}{wanted}".encode()  # (a lone surrogate: the item flagged, or a 400)
         return suite
     except UnicodeEncodeError:
         raise BadRequest("tests: a string is no valid Unicode (a lone surrogate)") from None

@@ -230,8 +230,8 @@ class Service:
         why = str(exc) if isinstance(exc, BadRequest) else "a string is no valid Unicode"
         result = GradeResult(None, Status.BAD_ROW, message=why)
         self._record(result, 0.0)
-        echoed = {k: v for k, v in item.items() if k not in ("completion", "tests")
-                  and isinstance(k, str)} if isinstance(item, dict) else {}  # fmt: skip
+        fields = item if isinstance(item, dict) else {}  # (JSON: its keys are text)
+        echoed = {k: v for k, v in fields.items() if k not in ("completion", "tests")}
         return {**printable(echoed), **result.as_dict()}
 
     async def _grade_one(self, item: dict[str, Any]) -> dict[str, Any]:
