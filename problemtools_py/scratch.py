@@ -21,6 +21,18 @@ def scratch_dir(prefix: str, need: int = 0) -> Path:
     return Path(tempfile.mkdtemp(prefix=prefix, dir=scratch_root(need)))
 
 
+def readable_files(directory: str, blobs: list[bytes], stem: str, suffix: str = "") -> list[Path]:
+    """Each of ``blobs`` as a file in ``directory`` (``<stem><index><suffix>``), readable
+    by the jails (the inputs and outputs a validator is tried on)."""
+    paths = []
+    for index, data in enumerate(blobs):
+        path = Path(directory) / f"{stem}{index}{suffix}"
+        path.write_bytes(data)
+        path.chmod(0o644)
+        paths.append(path)
+    return paths
+
+
 def scratch_root(need: int = 0) -> str | None:
     """``/dev/shm`` when it is a writable tmpfs with ``need`` bytes and SPARE more free,
     else None (tempfile's own choice)."""

@@ -25,7 +25,7 @@ from problemtools_py.model.problem import Problem, TestCase
 from problemtools_py.model.testdata import ALL_KINDS, OUTPUT_KINDS, GroupKind, is_sample
 from problemtools_py.rulesets import Ruleset
 from problemtools_py.sandbox.results import SandboxError
-from problemtools_py.scratch import scratch_dir, scratch_root
+from problemtools_py.scratch import readable_files, scratch_dir, scratch_root
 from problemtools_py.verdicts import Verdict
 
 PROBES: tuple[tuple[str, bytes], ...] = (
@@ -259,12 +259,7 @@ def _probes(ctx: Session, checker: AnswerChecker, case: TestCase, where: str) ->
     answer = (ctx.problem.root / case.files[".ans"]).read_bytes()
     probes = PROBES + JUNK
     with tempfile.TemporaryDirectory(prefix="ptpy-probe-", dir=scratch_root()) as tmp:
-        paths = []
-        for index, (_what, data) in enumerate(probes):
-            path = Path(tmp) / f"probe{index}"
-            path.write_bytes(data)
-            path.chmod(0o644)
-            paths.append(path)
+        paths = readable_files(tmp, [data for _, data in probes], "probe")
         results = ctx.map(lambda path: checker.check(case, path), paths)
     for (what, data), result in zip(probes, results, strict=True):
         if result.verdict is Verdict.JE:

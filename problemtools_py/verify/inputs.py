@@ -20,7 +20,7 @@ from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.model.testdata import ALL_KINDS, VALIDATION_KINDS, GroupKind
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Outcome, SandboxError
-from problemtools_py.scratch import scratch_root
+from problemtools_py.scratch import readable_files, scratch_root
 from problemtools_py.verify.context import Context
 from problemtools_py.workbench.cache import VerdictCache, Verdicts
 
@@ -217,12 +217,8 @@ def _fuzz(
     sample = (ctx.problem.root / first.files[".in"]).read_bytes()
     junk = junk_inputs(sample)
     with tempfile.TemporaryDirectory(prefix="ptpy-fuzz-", dir=scratch_root()) as tmp:
-        paths = []
-        for index, (_what, data) in enumerate(junk):
-            path = Path(tmp) / f"junk{index}.in"
-            path.write_bytes(data)
-            path.chmod(0o644)
-            paths.append((first, path))
+        written = readable_files(tmp, [data for _, data in junk], "junk", ".in")
+        paths = [(first, path) for path in written]
         accepted = _all_accept(ctx, built, paths, cache, jails)
     where = ctx.problem.input_validators[0].rel if ctx.problem.input_validators else None
     for (what, _data), all_accept in zip(junk, accepted, strict=True):
