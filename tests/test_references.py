@@ -29,7 +29,7 @@ EXTENSIONS = frozenset(re.findall(r"\w+", """yaml yml md py pdf html tex java js
 THEIRS = frozenset({"config.provided_data.test", "config.language", "grading.objective",
                     "grading.show_test_data_groups", "problem.problem_id"})
 # The folders a path of ours starts with (a path like prog.py names a user's file).
-OURS = frozenset({"problemtools_py", "tests", "bench", "docs", "scripts", "schemas", "templates",
+OURS = frozenset({"problemtools_py", "tests", "bench", "docs", "scripts",
                   *(p.name for p in PACKAGE.iterdir() if p.is_dir())})
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 PATH = re.compile(r"(?<![\w./-])((?:[\w-]+/)*[\w-]+\.py)\b")
@@ -57,7 +57,6 @@ class Index:
             if path.name == "__init__.py":  # (a package: its modules are its names too)
                 names |= {p.stem for p in path.parent.glob("*.py")}
                 names |= {p.name for p in path.parent.iterdir() if (p / "__init__.py").is_file()}
-                names |= {"schemas", "templates"} if path.parent == PACKAGE else set()
             for i in range(len(parts)):
                 self.modules[".".join(parts[i:])].append(names)
             for node in ast.walk(tree):
