@@ -130,7 +130,7 @@ def baseline(root: Path, mutants: int, jobs: int) -> tuple[float, float, int, in
     each test as ``python3 prog.py`` by subprocess (no sandbox), ``jobs`` at a time, up
     to its first timeout (the row's limit): (seconds, CPU seconds, runs, rows)."""
     from problemtools_py.dataset.reader import Dataset, DatasetProblem
-    from problemtools_py.verify.mutants import mutants as make
+    from problemtools_py.audit.mutants import mutants as make
 
     data = Dataset(root)
     work = []

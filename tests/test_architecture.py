@@ -111,7 +111,7 @@ def test_layers_point_down() -> None:
 FLOORS: dict[str, int] = {
     "__main__": 9,  # python -m problemtools_py
     "cli": 8, "rewards_trl": 8, "verifiers_env": 8,  # (TRL's and verifiers' faces)
-    "rewards": 7,  # verl's face of grading
+    "rewards": 7, "audit": 7,  # (rewards: verl's face of grading)
     "convert": 6, "grading": 6,
     "verify": 5, "dataset": 5,
     "generate": 4, "statements": 4, "judging": 4,  # (judging: how a submission is judged)
@@ -217,10 +217,8 @@ def test_every_dataclass_has_a_docstring() -> None:
     assert bare == []
 
 
-# Issue 59: how a submission is judged lives below the products (judging/); the RL grader
-# and the dataset's builder ask it, never verifyproblem. grading.audit still reaches
-# verify's auditor: auditdata's move to a folder of its own is the issue's next step.
-STILL_REACHING_VERIFY = frozenset({"problemtools_py.grading.audit"})
+# Issue 59: how a submission is judged lives below the products (judging/); the RL grader,
+# the dataset's builder and auditdata ask it, never verifyproblem.
 PRODUCTS = {"verifyproblem": "problemtools_py.verify.verifier",
             "runsubmission": "problemtools_py.cli.runsubmission",
             "auditdata": "problemtools_py.cli.auditdata",
@@ -237,11 +235,13 @@ def _reached(graph: dict[str, set[str]], start: str) -> set[str]:
     return seen
 
 
-def test_grading_and_dataset_judge_through_the_engine_not_verify() -> None:
-    for name, imported in _graph().items():
-        if name.startswith(("problemtools_py.grading", "problemtools_py.dataset")):
-            reaching = sorted(m for m in imported if m.startswith("problemtools_py.verify"))
-            assert name in STILL_REACHING_VERIFY or not reaching, (name, reaching)
+def test_grading_dataset_and_audit_judge_through_the_engine_not_verify() -> None:
+    graph = _graph()
+    for name in graph:
+        if name.startswith(("problemtools_py.grading", "problemtools_py.dataset",
+                            "problemtools_py.audit")):  # fmt: skip
+            reaching = sorted(m for m in _reached(graph, name) if ".verify" in m)
+            assert not reaching, (name, reaching)
 
 
 def test_every_product_judges_through_the_one_engine() -> None:

@@ -26,9 +26,9 @@ from problemtools_py.findings import ExitCode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from problemtools_py.grading.audit import DatasetAudit, Plan
+    from problemtools_py.audit.dataset import DatasetAudit, Plan
+    from problemtools_py.audit.package import Audit
     from problemtools_py.sandbox.pool import SandboxPool
-    from problemtools_py.verify.audit import Audit
 
 PROG = "auditdata"
 
@@ -73,20 +73,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not (root / "problem.yaml").is_file():
                 raise FatalError("neither a problem package (no problem.yaml) nor a dataset "
                                  "(no problems-<split>.parquet)", path=root)  # fmt: skip
-        from problemtools_py.judging.policy import RunUntil
+        from problemtools_py.audit.package import Auditor
+        from problemtools_py.judging.policy import Policy, RunUntil
+        from problemtools_py.judging.session import Session
         from problemtools_py.model import load_problem
         from problemtools_py.sandbox.pool import SandboxPool
-        from problemtools_py.verify.audit import Auditor
-        from problemtools_py.verify.context import Context
-        from problemtools_py.verify.options import Options
 
         audits = []
         with SandboxPool(args.jobs + 1) as pool:
 
             def audited(root: Path) -> tuple[Audit, dict[str, dict[str, bytes]]]:
 
-                options = Options(jobs=args.jobs, run_until=RunUntil.EVERY_CASE)
-                ctx = Context.create(load_problem(root), options, pool)
+                policy = Policy(jobs=args.jobs, run_until=RunUntil.EVERY_CASE)
+                ctx = Session.start(load_problem(root), policy, pool)
                 try:
                     with _counting(f"auditing {root.name}", args.quiet or args.json) as progress:
                         auditor = Auditor(ctx, args.wrong, args.mutants, args.random)
@@ -107,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dataset(args: argparse.Namespace) -> ExitCode:
     """A dataset's rows audited; with --augment, a copy with the witnesses added, whose
     rows are audited again."""
-    from problemtools_py.grading.audit import plan
+    from problemtools_py.audit.dataset import plan
 
     for path in args.wrong:
         if not path.is_file():
@@ -139,7 +138,7 @@ def _dataset(args: argparse.Namespace) -> ExitCode:
 
 
 def _rows(root: Path, how: Plan, quiet: bool) -> DatasetAudit:
-    from problemtools_py.grading.audit import audit_dataset
+    from problemtools_py.audit.dataset import audit_dataset
 
     with _counting(f"auditing {root.name}", quiet) as progress:
         return audit_dataset(root, how, progress)

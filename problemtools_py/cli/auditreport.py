@@ -12,7 +12,7 @@ from problemtools_py import atomicfile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from problemtools_py.verify.audit import Audit
+    from problemtools_py.audit.package import Audit
 
 BAR, ROW = 360, 22  # chart: the bar's full width and a row's height, in pixels
 STYLE = ("body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:"

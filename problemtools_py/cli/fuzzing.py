@@ -1,5 +1,5 @@
 """``generatedata --fuzz``'s run and report: each package fuzzed for ``--time`` seconds
-(verify.fuzz) under a progress bar (cases, cases per second, found), what it found
+(audit.fuzz) under a progress bar (cases, cases per second, found), what it found
 printed and written to ``data/fuzz/``, and with ``--add`` recorded in generators.yaml
 (convert.fuzzcases)."""
 
@@ -17,16 +17,16 @@ from problemtools_py.findings import ExitCode
 
 def fuzz_all(args: argparse.Namespace) -> ExitCode:
     from problemtools_py.cli.reporters import count_bar
+    from problemtools_py.judging.policy import Policy
+    from problemtools_py.judging.session import Session
     from problemtools_py.model import load_problem
     from problemtools_py.sandbox.pool import SandboxPool
-    from problemtools_py.verify.context import Context
-    from problemtools_py.verify.options import Options
 
     found_any = False
     report: list[dict[str, Any]] = []
     with SandboxPool(args.jobs + 1) as pool:
         for root in args.problems:
-            ctx = Context.create(load_problem(root), Options(jobs=args.jobs), pool)
+            ctx = Session.start(load_problem(root), Policy(jobs=args.jobs), pool)
             try:
                 done = _fuzz_one(ctx, root, args, count_bar)
             finally:
@@ -40,7 +40,7 @@ def fuzz_all(args: argparse.Namespace) -> ExitCode:
 
 
 def _fuzz_one(ctx: Any, root: Path, args: argparse.Namespace, count_bar: Any) -> dict[str, Any]:
-    from problemtools_py.verify.fuzz import Failure, Fuzzer, write_failures
+    from problemtools_py.audit.fuzz import Failure, Fuzzer, write_failures
 
     fuzzer = Fuzzer(ctx, args.seed)
     start = time.monotonic()

@@ -3,7 +3,7 @@ tests let through: each a survivor's witness. A generator command (its seed writ
 is recorded in ``generators/generators.yaml`` under ``data: secret:`` as ``audit-<n>``
 (its comments and layout kept), so that ``generatedata`` makes it, answered by the
 package's solution, and every later run makes it again byte for byte; a witness that is
-an input (shaped after the test cases, see verify.shaped_cases) is recorded as an
+an input (shaped after the test cases, see audit.shaped_cases) is recorded as an
 ``in:`` entry, answered the same way. A package without generators gets the witness
 case's own files, ``data/secret/audit-<n>.in`` and ``.ans``."""
 

@@ -38,7 +38,7 @@ SAMPLE_ONLY = (".in.statement", ".ans.statement", ".in.download", ".ans.download
 # link targets: an override may say "use my .in" ({in.statement: {link: in}})
 LINKABLE = ("in.statement", "ans.statement", "in.download", "ans.download")
 # the directories under data/ a generators.yaml makes, in order: the model's, and the
-# cases `generatedata --fuzz --add` recorded (data/fuzz: no test data, see verify.fuzz)
+# cases `generatedata --fuzz --add` recorded (data/fuzz: no test data, see audit.fuzz)
 ROOT_DIRECTORIES = (*data_directories(legacy=False), "fuzz")
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from problemtools_py.findings import Finding, error, warning
 from problemtools_py.judge.compile import Executable
+from problemtools_py.judging.validators import JUDGE_INPUT, run_validator
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.model.testdata import ALL_KINDS, GroupKind
 from problemtools_py.verify.context import Context
-from problemtools_py.verify.inputs import JUDGE_INPUT, run_validator
 from problemtools_py.workbench.cache import VerdictCache
 
 

@@ -17,11 +17,11 @@ from problemtools_py.generate.programs import Programs
 from problemtools_py.generate.shaped import ShapedFuzzer
 from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.judging.answers import AnswerChecker
+from problemtools_py.judging.session import Session
+from problemtools_py.judging.validators import run_validator, validators
 from problemtools_py.model.constants import substitute, substitute_latex
 from problemtools_py.model.testdata import GroupKind
 from problemtools_py.sandbox.results import Limits
-from problemtools_py.verify.context import Context
-from problemtools_py.verify.inputs import run_validator, validators
 
 TRIES = 4  # inputs drawn per case wanted, at most (a validator may reject many)
 
@@ -29,7 +29,7 @@ TRIES = 4  # inputs drawn per case wanted, at most (a validator may reject many)
 class ShapedCases:
     """See the module's text."""
 
-    def __init__(self, ctx: Context, seed: int = 0) -> None:
+    def __init__(self, ctx: Session, seed: int = 0) -> None:
         self.ctx = ctx
         cases = ctx.cases({GroupKind.JUDGED}, (".in",))
         root = ctx.problem.root

@@ -1,4 +1,4 @@
-"""generatedata --fuzz (verify.fuzz, convert.fuzzcases): fresh seeds for the random
+"""generatedata --fuzz (audit.fuzz, convert.fuzzcases): fresh seeds for the random
 generators find a planted wrong "accepted" submission that passes every existing test,
 keep the case (shrunk), and --add records it so that generatedata makes it again byte
 for byte."""

@@ -1,9 +1,9 @@
-"""The C and C++ token mutator (verify.mutants_c): one token or condition per mutant;
+"""The C and C++ token mutator (audit.mutants_c): one token or condition per mutant;
 comments, strings, characters, preprocessor lines and template brackets left alone."""
 
 from __future__ import annotations
 
-from problemtools_py.verify.mutants_c import c_mutants
+from problemtools_py.audit.mutants_c import c_mutants
 
 PROGRAM = """#include <vector>
 #include <cstdio>

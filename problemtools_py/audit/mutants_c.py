@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from problemtools_py.verify.mutants import Mutant
+from problemtools_py.audit.mutants import Mutant
 
 TOKEN = re.compile(r"""
     (?P<skip>//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|^[ \t]*\#[^\n]*)

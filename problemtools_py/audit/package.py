@@ -1,6 +1,6 @@
 """``auditdata``: how strong a package's tests are. A population of wrong programs (the
-mutants of each accepted Python, C or C++ submission of one file, see verify.mutants and
-verify.mutants_c; the package's own
+mutants of each accepted Python, C or C++ submission of one file, see audit.mutants and
+audit.mutants_c; the package's own
 submissions that claim to fail; the programs given with ``--wrong``) is run on every test
 case, judged as verifyproblem judges (all cases, no stop at the first failure). A
 program no test rejects survives; run then on random inputs from the package's
@@ -23,17 +23,17 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from problemtools_py.audit.mutants import mutants
+from problemtools_py.audit.mutants_c import c_mutants
 from problemtools_py.errors import FatalError
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import case_files
 from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.judging.rounds import RoundLimits
+from problemtools_py.judging.session import Session
 from problemtools_py.judging.submission_judge import SubmissionJudge
 from problemtools_py.model.problem import Submission
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.context import Context
-from problemtools_py.verify.mutants import mutants
-from problemtools_py.verify.mutants_c import c_mutants
 from problemtools_py.workbench.cache import MemoryVerdicts
 
 SMALL_INPUT = 1 << 10  # bytes: a package whose inputs are all smaller has no large case
@@ -107,7 +107,7 @@ def _group(case: str) -> str:
 class Auditor:
     """A package opened for auditing (its context's options judge every case)."""
 
-    def __init__(self, ctx: Context, given: list[Path], count: int, random_inputs: int) -> None:
+    def __init__(self, ctx: Session, given: list[Path], count: int, random_inputs: int) -> None:
         self.ctx = ctx
         ctx.verdicts = MemoryVerdicts()
         self.judge = SubmissionJudge(ctx)
@@ -160,12 +160,12 @@ class Auditor:
                     progress(done[0], len(pending))
             return found
 
-        with ThreadPoolExecutor(max(1, self.ctx.options.jobs)) as pool:
+        with ThreadPoolExecutor(max(1, self.ctx.policy.jobs)) as pool:
             self.audit.programs = list(pool.map(judge, pending))
 
     def _bounds(self) -> None:
         """The test inputs an input validator rejects, and whether any is large."""
-        from problemtools_py.verify.inputs import run_validator, validators
+        from problemtools_py.judging.validators import run_validator, validators
 
         built, _ = validators(self.ctx)
         root = self.ctx.problem.root
@@ -262,10 +262,10 @@ class Auditor:
     def _random_cases(self) -> tuple[list[tuple[str, dict[str, bytes], CaseJudge]], bool] | None:
         """Random cases with the judge of their kind, and whether they are shaped: from
         the package's generators (the witness is the command, its seed written out), else
-        shaped after its test cases (verify.shaped_cases: the witness is the input);
+        shaped after its test cases (audit.shaped_cases: the witness is the input);
         None, with a note, when there can be none."""
-        from problemtools_py.verify.fuzz import Fuzzer
-        from problemtools_py.verify.shaped_cases import ShapedCases
+        from problemtools_py.audit.fuzz import Fuzzer
+        from problemtools_py.audit.shaped_cases import ShapedCases
 
         limits = self.ctx.submission_limits(self.limit)
         try:

@@ -1,4 +1,4 @@
-"""auditdata on a dataset (grading.audit): each row's reference mutated and run on every
+"""auditdata on a dataset (audit.dataset): each row's reference mutated and run on every
 test of the row through the grading path; survivors tried on random inputs made after
 the row's own within its statement's bounds (a witness, else an equivalent mutant);
 ``--augment`` writes a new dataset whose rows gain the witnesses, and the audit of it

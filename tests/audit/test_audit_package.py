@@ -1,4 +1,4 @@
-"""auditdata (verify.audit) on packages of our own making with planted weak tests: the
+"""auditdata (audit.package) on packages of our own making with planted weak tests: the
 mutants of an accepted solution that no test rejects are named, each with a generator
 input it fails; dead code's mutants are equivalent and not counted; the tests that
 reject nothing are named."""

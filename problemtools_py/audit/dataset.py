@@ -1,4 +1,4 @@
-"""``auditdata DATASET``: the tests of each row of a dataset (see verify.audit for a
+"""``auditdata DATASET``: the tests of each row of a dataset (see audit.package for a
 package's). The wrong programs (the mutants of the row's reference from
 ``references.parquet``, by the Python AST operators, and the programs given with
 ``--wrong``) are each run on every test of the row through the grading path (one
@@ -11,7 +11,7 @@ its *witness*; a mutant that fails none is counted equivalent. The witnesses tha
 the most survivors, greedily, are what ``--augment`` adds to the row's tests. Test inputs
 outside every bound the statement states are listed. Everything is seeded by the
 problem's id: the same dataset gives the same audit. A row graded by its own judge
-(``judged-<split>.parquet``) is audited as its package is (verify.audit): the package
+(``judged-<split>.parquet``) is audited as its package is (audit.package): the package
 parquet2kattis writes for it, judged by its validator, interactor or grader; without a
 generator its survivors are not told from equivalent mutants (a note says so)."""
 
@@ -26,6 +26,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from problemtools_py.audit.mutants import mutants
+from problemtools_py.audit.package import SMALL_INPUT, Audit, Wrong
+from problemtools_py.audit.shaped_cases import shown
 from problemtools_py.dataset.reader import Dataset, DatasetProblem
 from problemtools_py.generate.shaped import ShapedFuzzer
 from problemtools_py.grading.grader import Grader
@@ -33,9 +36,6 @@ from problemtools_py.grading.results import GradeResult, Settings, Status
 from problemtools_py.grading.testrun import RunLimits
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import RunResult
-from problemtools_py.verify.audit import SMALL_INPUT, Audit, Wrong
-from problemtools_py.verify.mutants import mutants
-from problemtools_py.verify.shaped_cases import shown
 
 LANGUAGES = {".py": "python3", ".cpp": "cpp", ".cc": "cpp", ".c": "c", ".java": "java"}
 ANSWER_BYTES = 4 << 20  # the most a reference's answer to a random input may be
@@ -198,17 +198,16 @@ class RowAuditor:
 
 def _judged(pool: SandboxPool, problem: DatasetProblem, reference: str, how: Plan) -> Audit:
     """A row with its own judge, audited as the package it is exported as."""
+    from problemtools_py.audit.package import Auditor
     from problemtools_py.dataset.export import package
-    from problemtools_py.judging.policy import RunUntil
+    from problemtools_py.judging.policy import Policy, RunUntil
+    from problemtools_py.judging.session import Session
     from problemtools_py.model import load_problem
-    from problemtools_py.verify.audit import Auditor
-    from problemtools_py.verify.context import Context
-    from problemtools_py.verify.options import Options
 
     with tempfile.TemporaryDirectory(prefix="ptpy-audit-row-") as tmp:
         root = package(problem, reference or None, Path(tmp), modern=True)
-        ctx = Context.create(
-            load_problem(root), Options(jobs=how.jobs, run_until=RunUntil.EVERY_CASE), pool
+        ctx = Session.start(
+            load_problem(root), Policy(jobs=how.jobs, run_until=RunUntil.EVERY_CASE), pool
         )
         try:
             audit = Auditor(ctx, list(how.paths), how.count, how.random_inputs).run()

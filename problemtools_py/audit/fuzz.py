@@ -30,11 +30,11 @@ from problemtools_py.judge.execute import case_files
 from problemtools_py.judge.judging import CaseJudge
 from problemtools_py.judging.answers import AnswerChecker
 from problemtools_py.judging.rounds import RoundLimits
+from problemtools_py.judging.session import Session
+from problemtools_py.judging.validators import run_validator, validators
 from problemtools_py.model.testdata import GroupKind
 from problemtools_py.sandbox.results import Limits
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.context import Context
-from problemtools_py.verify.inputs import run_validator, validators
 from problemtools_py.workbench.cache import MemoryVerdicts
 
 NUMBER = re.compile(r"[1-9][0-9]*\Z")
@@ -55,7 +55,7 @@ class Failure:
 class Fuzzer:
     """The package's random generators, run with fresh seeds (see the module's text)."""
 
-    def __init__(self, ctx: Context, seed: int | None = None) -> None:
+    def __init__(self, ctx: Session, seed: int | None = None) -> None:
         self.ctx = ctx
         ctx.verdicts = MemoryVerdicts()
         plan, findings = read_plan(ctx.problem)
@@ -178,7 +178,7 @@ class Fuzzer:
         return failure
 
 
-def _fuzz_entry(ctx: Context) -> list[CaseRule]:
+def _fuzz_entry(ctx: Session) -> list[CaseRule]:
     """The commands of generators.yaml's own ``fuzz:`` entry (a command or a list of
     them, each with ``{seed}``): when there is one, only those are fuzzed."""
     import yaml

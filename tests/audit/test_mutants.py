@@ -1,11 +1,11 @@
-"""The mutation operators (verify.mutants): each makes the one change it names, sites are
+"""The mutation operators (audit.mutants): each makes the one change it names, sites are
 numbered the same every time, and a sample of them is the same for the same seed."""
 
 from __future__ import annotations
 
 import pytest
 
-from problemtools_py.verify.mutants import mutants
+from problemtools_py.audit.mutants import mutants
 
 PROGRAM = """n = int(input())
 values = list(map(int, input().split()))
