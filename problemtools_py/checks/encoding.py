@@ -12,8 +12,7 @@ from problemtools_py.checks.registry import check
 from problemtools_py.findings import Finding, Severity, warning
 from problemtools_py.model.files import FileEntry
 from problemtools_py.model.problem import Problem
-
-DATA_SUFFIXES = (".in", ".ans", ".out", ".interaction")
+from problemtools_py.model.testdata import DATA_EXTENSIONS
 
 
 def _part(entry: FileEntry, problem: Problem) -> str:
@@ -51,7 +50,7 @@ def _findings(problem: Problem, part: str) -> Iterator[Finding]:
     for entry in problem.files:
         if entry.text is None or _part(entry, problem) != part:
             continue
-        strict = not entry.rel.endswith(DATA_SUFFIXES)
+        strict = not entry.rel.endswith(DATA_EXTENSIONS)
         yield from _scan(entry, strict)
 
 

@@ -19,16 +19,16 @@ from problemtools_py.model.problem import (
     TestCase,
     TestGroup,
 )
-from problemtools_py.model.testdata import OUTPUT_KINDS, GroupKind, is_for_validation, is_sample
+from problemtools_py.model.testdata import (
+    GroupKind,
+    case_extensions,
+    is_for_validation,
+    is_sample,
+    sample_only_here,
+)
 from problemtools_py.rulesets import Ruleset
 from problemtools_py.yamlfile import YamlDoc
 
-LEGACY_EXTS = frozenset(
-    {".in", ".ans", ".desc", ".hint", ".interaction", ".png", ".jpg", ".jpeg", ".svg"}
-)
-MODERN_SAMPLE_ONLY = frozenset(
-    {".out", ".in.statement", ".ans.statement", ".in.download", ".ans.download"}
-)
 LEGACY_SCORING_KEYS = ("accept_score", "reject_score", "range")
 MODERN_SCORING_KEYS = ("max_score", "score_aggregation", "require_pass")
 
@@ -150,17 +150,14 @@ def _case_findings(problem: Problem, case: TestCase) -> Iterator[Finding]:
         )
     elif not exts & {".in", ".ans"} and not (interactive and ".interaction" in exts):
         for ext in sorted(exts - {".files"}):
-            if problem.legacy and ext not in LEGACY_EXTS:  # (no file of legacy's: ignored)
+            if problem.legacy and ext not in case_extensions(True):  # (ignored in legacy)
                 text = f"'{ext}' files are not part of the legacy format; ignored"
                 yield warning("data", text, case.files[ext])
             else:
                 text = f"'{ext}' file is not matched to a test case (no {case.name}.in)"
                 yield error("data", text, case.files[ext])
         return
-    allowed = (
-        LEGACY_EXTS if problem.legacy else LEGACY_EXTS | MODERN_SAMPLE_ONLY | {".yaml", ".files"}
-    )
-    for ext in sorted(exts - allowed):
+    for ext in sorted(exts - case_extensions(problem.legacy)):
         yield warning(
             "data",
             f"'{ext}' files are not part of the {problem.format.value} format",
@@ -176,15 +173,12 @@ def _case_findings(problem: Problem, case: TestCase) -> Iterator[Finding]:
                 f"'{ext}' files became '{key}:' in {case.name}.yaml in 2023-07",
                 case.files[ext],
             )
-        # .out: a sample's shown output, or the output invalid_/valid_output is about
-        allowed = frozenset({".out"} if GroupKind.of(case.name) in OUTPUT_KINDS else ())
-        if exts & MODERN_SAMPLE_ONLY - allowed and not is_sample(case.name):
-            for ext in sorted(exts & MODERN_SAMPLE_ONLY - allowed):
-                text = f"'{ext}' files are only allowed for samples"
-                if GroupKind.of(case.name) is GroupKind.INVALID_ANSWER:  # (bt writes them)
-                    yield extension(Ruleset.BAPCTOOLS, "data", text, case.files[ext])
-                else:
-                    yield error("data", text, case.files[ext])
+        for ext in sorted(e for e in exts if sample_only_here(e, case.name)):
+            text = f"'{ext}' files are only allowed for samples"
+            if GroupKind.of(case.name) is GroupKind.INVALID_ANSWER:  # (bt writes them)
+                yield extension(Ruleset.BAPCTOOLS, "data", text, case.files[ext])
+            else:
+                yield error("data", text, case.files[ext])
     if interactive and is_sample(case.name) and ".interaction" not in exts:
         yield warning("data", f"interactive sample {case.name} has no .interaction file", where)
 

@@ -16,7 +16,6 @@ from problemtools_py.generate.plan import (
     CASE_EXTENSIONS,
     LINKABLE,
     ROOT_DIRECTORIES,
-    SAMPLE_ONLY,
     CaseRule,
     DirRule,
     Plan,
@@ -29,7 +28,7 @@ from problemtools_py.generate.plan import (
 )
 from problemtools_py.generate.yamltext import block_text
 from problemtools_py.model.constants import substitute
-from problemtools_py.model.testdata import is_sample
+from problemtools_py.model.testdata import SAMPLE_ONLY, GroupKind, is_sample, sample_only_here
 from problemtools_py.yamlfile import KeyPath, YamlDoc
 
 CASE_NAME = re.compile(r"^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$")
@@ -301,7 +300,7 @@ class _Parser:
             value = spec.get(ext[1:])
             if value is None:
                 continue
-            if ext in SAMPLE_ONLY and not is_sample(full):
+            if sample_only_here(ext, full) and GroupKind.of(full) is not GroupKind.INVALID_ANSWER:
                 self.error(f"{ext[1:]} is for samples only", (*at, ext[1:]))
             elif ext == ".interaction" and not self.interactive:
                 self.error("interaction is for interactive and multi-pass problems", (*at, ext[1:]))

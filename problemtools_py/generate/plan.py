@@ -13,28 +13,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from problemtools_py.model.testdata import data_directories
+from problemtools_py.model.testdata import MADE_EXTENSIONS, data_directories
 
 SEED = re.compile(r"\{seed(:[0-9]+)?\}")
 NAME = re.compile(r"\{name\}")
 SEED_MODULUS = 2**31
 RANGE = re.compile(r"^(-?\d+)\.\.=(-?\d+)$")
 MAX_COUNT = 100
-# the extensions a test case's files may have, inline or written by a generator
-TEXT_EXTENSIONS = (
-    ".in",
-    ".ans",
-    ".out",
-    ".in.statement",
-    ".ans.statement",
-    ".in.download",
-    ".ans.download",
-    ".interaction",
-    ".yaml",
-)
-IMAGE_EXTENSIONS = (".png", ".jpg", ".svg", ".pdf")
-CASE_EXTENSIONS = TEXT_EXTENSIONS + IMAGE_EXTENSIONS
-SAMPLE_ONLY = (".in.statement", ".ans.statement", ".in.download", ".ans.download")
+# the extensions a test case's files may have, inline or written by a generator, and
+# those only samples may have: the model's table (model.testdata.CASE_FILES)
+CASE_EXTENSIONS = MADE_EXTENSIONS
 # link targets: an override may say "use my .in" ({in.statement: {link: in}})
 LINKABLE = ("in.statement", "ans.statement", "in.download", "ans.download")
 # the directories under data/ a generators.yaml makes, in order: the model's, and the

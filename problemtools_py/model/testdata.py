@@ -10,26 +10,49 @@ from problemtools_py.model.files import FileEntry
 from problemtools_py.model.problem import TestCase, TestGroup
 from problemtools_py.yamlfile import YamlDoc, load_yaml
 
+# Each file a test case may have (spec/legacy.md "Test data" and spec/2025-09.md's table
+# of test-case files; BAPCtools' generators.yaml for what generators write), and where:
+#   legacy: part of the legacy format
+#   modern: from 2023-07 on "yes", "sample" (samples only, and .out for the groups about
+#           outputs), "moved" (became a key of <case>.yaml: warned), "no"
+#   made:   a generators.yaml case may give or write it (BAPCtools adds .pdf, the format .jpeg)
+#   data:   bytes programs read (encodings warn, never fail, on them)
+CASE_FILES = (
+    # extension         legacy  modern    made   data
+    (".in",             True,   "yes",    True,  True),
+    (".ans",            True,   "yes",    True,  True),
+    (".out",            False,  "sample", True,  True),
+    (".in.statement",   False,  "sample", True,  False),
+    (".ans.statement",  False,  "sample", True,  False),
+    (".in.download",    False,  "sample", True,  False),
+    (".ans.download",   False,  "sample", True,  False),
+    (".interaction",    True,   "yes",    True,  True),
+    (".yaml",           False,  "yes",    True,  False),
+    (".desc",           True,   "moved",  False, False),
+    (".hint",           True,   "moved",  False, False),
+    (".args",           False,  "no",     False, False),  # (an old draft's: grouped, warned)
+    (".png",            True,   "yes",    True,  False),
+    (".jpg",            True,   "yes",    True,  False),
+    (".jpeg",           True,   "yes",    True,  False),
+    (".svg",            True,   "yes",    True,  False),
+    (".pdf",            False,  "no",     True,  False),  # (BAPCtools' visualizers write it)
+    (".files",          False,  "yes",    False, False),  # (a directory)
+)  # fmt: skip
 # Longest first, so "x.in.statement" is case "x" with extension ".in.statement".
-CASE_EXTENSIONS = (
-    ".in.statement",
-    ".ans.statement",
-    ".in.download",
-    ".ans.download",
-    ".interaction",
-    ".in",
-    ".ans",
-    ".out",
-    ".desc",
-    ".hint",
-    ".yaml",
-    ".args",
-    ".png",
-    ".jpg",
-    ".jpeg",
-    ".svg",
-    ".files",
-)
+CASE_EXTENSIONS = tuple(sorted((row[0] for row in CASE_FILES), key=lambda e: -e.count(".")))
+SAMPLE_ONLY = frozenset(row[0] for row in CASE_FILES if row[2] == "sample")
+MADE_EXTENSIONS = tuple(row[0] for row in CASE_FILES if row[3])  # (in the table's order)
+DATA_EXTENSIONS = tuple(row[0] for row in CASE_FILES if row[4])
+
+
+def case_extensions(legacy: bool) -> frozenset[str]:
+    """The extensions a test case's files may have in a package of this kind (a modern
+    package's ``moved`` ones are allowed, with their own warning)."""
+    if legacy:
+        return frozenset(row[0] for row in CASE_FILES if row[1])
+    return frozenset(row[0] for row in CASE_FILES if row[2] != "no")
+
+
 # The groups submissions are judged on, in this order, and (2023-07 on) those that only
 # hold cases for the validators. Asked for everywhere through the functions below, by a
 # group's or case's name ("secret/g1/02" belongs to "secret").
@@ -92,6 +115,14 @@ class GroupKind(Enum):
 ALL_KINDS = frozenset(GroupKind)
 VALIDATION_KINDS = frozenset(GroupKind(name) for name in VALIDATION_GROUPS)
 OUTPUT_KINDS = frozenset({GroupKind.INVALID_OUTPUT, GroupKind.VALID_OUTPUT})  # (hold outputs)
+
+
+def sample_only_here(ext: str, case_name: str) -> bool:
+    """Whether ``ext`` is a samples-only file (2023-07 on) where ``case_name`` lies: out of
+    data/sample, but for the .out of the groups about outputs."""
+    if ext not in SAMPLE_ONLY or is_sample(case_name):
+        return False
+    return not (ext == ".out" and GroupKind.of(case_name) in OUTPUT_KINDS)
 
 
 def cases_in(

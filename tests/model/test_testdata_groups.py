@@ -69,3 +69,45 @@ def test_cases_are_picked_by_kind_and_files_in_the_packages_order(tmp_path: Path
     assert names({GroupKind.OTHER}, (".in", ".ans")) == ["extra/loose"]
     assert names(ALL_KINDS, (".out",)) == ["invalid_output/o"]
     assert cases_in(None, ALL_KINDS, ()) == []
+
+
+# -- the files a case may have: one table (issue 59: five lists had drifted apart) ------
+def test_each_format_version_allows_the_files_its_text_names() -> None:
+    from problemtools_py.model.testdata import case_extensions
+
+    # spec/legacy.md's test data table; spec/2025-09.md's table of test-case files
+    legacy = {".in", ".ans", ".desc", ".hint", ".interaction", ".png", ".jpg", ".jpeg", ".svg"}
+    released = {".in", ".ans", ".out", ".interaction", ".in.statement", ".ans.statement",
+                ".in.download", ".ans.download", ".files", ".yaml", ".png", ".jpg", ".jpeg",
+                ".svg"}  # fmt: skip
+    assert case_extensions(True) == legacy
+    assert case_extensions(False) == released | {".desc", ".hint"}  # (moved: warned)
+
+
+def test_a_longer_extension_wins_and_unknown_names_are_no_case_file() -> None:
+    from problemtools_py.model.testdata import split_case_name
+
+    assert split_case_name("01.in.statement") == ("01", ".in.statement")
+    assert split_case_name("01.ans.download") == ("01", ".ans.download")
+    assert split_case_name("a.b.in") == ("a.b", ".in")
+    assert split_case_name(".in") is None
+    assert split_case_name("notes.txt") is None
+
+
+@pytest.mark.parametrize(("ext", "case", "misplaced"), [
+    (".in.statement", "sample/1", False), (".in.statement", "secret/1", True),
+    (".out", "secret/g/1", True), (".out", "valid_output/1", False),
+    (".out", "invalid_output/1", False), (".ans.download", "invalid_output/1", True),
+    (".in", "secret/1", False), (".png", "secret/1", False),
+])  # fmt: skip
+def test_samples_only_files_are_placed_by_one_rule(ext: str, case: str, misplaced: bool) -> None:
+    from problemtools_py.model.testdata import sample_only_here
+
+    assert sample_only_here(ext, case) is misplaced
+
+
+def test_what_generators_may_write_follows_the_table() -> None:
+    from problemtools_py.generate.plan import CASE_EXTENSIONS, CASE_KEYS
+
+    assert ".jpeg" in CASE_EXTENSIONS and ".pdf" in CASE_EXTENSIONS  # (format's; BAPCtools')
+    assert ".files" not in CASE_EXTENSIONS and "desc" not in CASE_KEYS
