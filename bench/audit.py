@@ -129,8 +129,8 @@ def baseline(root: Path, mutants: int, jobs: int) -> tuple[float, float, int, in
     """The same audit done the ad-hoc way on one row of each kind: each mutant run on
     each test as ``python3 prog.py`` by subprocess (no sandbox), ``jobs`` at a time, up
     to its first timeout (the row's limit): (seconds, CPU seconds, runs, rows)."""
-    from problemtools_py.dataset.reader import Dataset, DatasetProblem
     from problemtools_py.audit.mutants import mutants as make
+    from problemtools_py.dataset.reader import Dataset, DatasetProblem
 
     data = Dataset(root)
     work = []

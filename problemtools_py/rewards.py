@@ -193,7 +193,7 @@ def _by_judge(
     grader: Grader, tests: tuple[tuple[str, str], ...], options: dict[str, Any], solution: str
 ) -> GradeResult:
     """A row of judged-<split>.parquet given inline: its tests and ``judge_json`` (see
-    grading.judged); a judge that does not fit the tests is the caller's error."""
+    grading.own_judge); a judge that does not fit the tests is the caller's error."""
     from problemtools_py.errors import FatalError
     from problemtools_py.grading.problems import Fetched
 

@@ -112,7 +112,7 @@ FLOORS: dict[str, int] = {
     "__main__": 9,  # python -m problemtools_py
     "cli": 8, "rewards_trl": 8, "verifiers_env": 8,  # (TRL's and verifiers' faces)
     "rewards": 7, "audit": 7,  # (rewards: verl's face of grading)
-    "convert": 6, "grading": 6,
+    "convert": 6, "grading": 6, "author": 6,
     "verify": 5, "dataset": 5,
     "generate": 4, "statements": 4, "judging": 4,  # (judging: how a submission is judged)
     "workbench": 3,  # what the products share to build and run a package's programs
@@ -222,7 +222,7 @@ def test_every_dataclass_has_a_docstring() -> None:
 PRODUCTS = {"verifyproblem": "problemtools_py.verify.verifier",
             "runsubmission": "problemtools_py.cli.runsubmission",
             "auditdata": "problemtools_py.cli.auditdata",
-            "gradecode's own-judge problems": "problemtools_py.grading.judged",
+            "gradecode's own-judge problems": "problemtools_py.grading.own_judge",
             "kattis2parquet": "problemtools_py.dataset.build"}  # fmt: skip
 
 
@@ -262,5 +262,6 @@ def test_every_package_is_installed() -> None:
     config = configparser.ConfigParser()
     config.read(PACKAGE.parent / "setup.cfg")
     listed = set(config["options"]["packages"].split())
-    found = {f"problemtools_py.{p.name}" for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    found = {".".join(p.parent.relative_to(PACKAGE.parent).parts)
+             for p in PACKAGE.rglob("__init__.py") if p.parent != PACKAGE}  # fmt: skip
     assert found - {"problemtools_py.schemas", "problemtools_py.templates"} <= listed

@@ -21,12 +21,12 @@ def test_every_spelling_of_a_verdict_has_one_owner() -> None:
     """Issue 59: the claim directories, DOMjudge's names and the long names were spelled
     in seven modules; each is now read from verdicts.SPELLINGS."""
     from problemtools_py import verdicts
+    from problemtools_py.author.conteststats import CLAIMED
     from problemtools_py.cli.conteststats import CLAIMS
     from problemtools_py.convert.downgrade_submissions import LEGACY_DIRS
     from problemtools_py.convert.upgrade import DIR_OF_CLAIM
     from problemtools_py.model.expectations import LEGACY_DIRS as LEGACY
     from problemtools_py.model.expectations import MODERN_DIRS
-    from problemtools_py.verify.stats import CLAIMED
 
     for verdict, (directory, domjudge, _) in verdicts.SPELLINGS.items():
         assert verdicts.named(domjudge) is verdict and verdicts.named(verdict.value) is verdict

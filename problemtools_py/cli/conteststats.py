@@ -19,7 +19,7 @@ from problemtools_py.verdicts import CLAIM_DIRECTORIES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from problemtools_py.verify.stats import ProblemStats
+    from problemtools_py.author.conteststats import ProblemStats
 
 PROG = "conteststats"
 CLAIMS = CLAIM_DIRECTORIES  # (verdicts.py: the results table's columns)
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
         args.problems = packages_in(args.problems, PROG)
-        from problemtools_py.verify.stats import contest_stats
+        from problemtools_py.author.conteststats import contest_stats
 
         rows = contest_stats(args.problems, not args.no_run, args.jobs)
         if args.json:

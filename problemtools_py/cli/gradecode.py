@@ -305,7 +305,7 @@ def _results(
     tally: _Tally,
 ) -> Iterator[GradeResult]:
     """The graded lines' results, in order: here, or on the Ray cluster."""
-    from problemtools_py.grading.cluster import cluster_grade
+    from problemtools_py.grading.cluster.nodes import cluster_grade
 
     items = [(str(line.item["problem_id"]), str(line.item["completion"]), line.memory_mb)
              for line in lines if line.why is None and line.item is not None]  # fmt: skip
@@ -326,7 +326,7 @@ class _Tally:
     """What was graded, for the progress bar and the summary."""
 
     def __init__(self, start: float) -> None:
-        from problemtools_py.grading.cluster import View
+        from problemtools_py.grading.cluster.nodes import View
 
         self.start = start
         self.statuses: Counter[str] = Counter()

@@ -28,8 +28,8 @@ from problemtools_py.findings import ExitCode
 if TYPE_CHECKING:
     from asyncio import AbstractEventLoop
 
-    from problemtools_py.grading.backends import Workers
     from problemtools_py.grading.grader import Grader
+    from problemtools_py.grading.service.backends import Workers
 
 PROG = "gradeserver"
 STOP_CODES = {signal.SIGTERM: ExitCode.CLEAN, signal.SIGINT: ExitCode.INTERRUPTED}
@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def body(args: argparse.Namespace) -> ExitCode:
         if args.replicas > 1:
-            from problemtools_py.grading.replicas import run_replicas
+            from problemtools_py.grading.service.replicas import run_replicas
 
             given = list(sys.argv[1:] if argv is None else argv)
             return run_replicas(_without(given, "--replicas", "--port"), args.replicas,
@@ -91,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.ray is None:
                 code = asyncio.run(_serve(grader, args, None))
             else:
-                from problemtools_py.grading.distributed import ray_workers
+                from problemtools_py.grading.cluster.actors import ray_workers
 
                 workers = args.ray_workers or args.jobs
                 with ray_workers(args.ray, args.dataset, settings, workers) as on_ray:
@@ -111,8 +111,8 @@ async def _serve(grader: Grader, args: argparse.Namespace, workers: Workers | No
 
     from aiohttp import web
 
-    from problemtools_py.grading.connections import GuardedSite
-    from problemtools_py.grading.service import Service
+    from problemtools_py.grading.service.connections import GuardedSite
+    from problemtools_py.grading.service.server import Service
 
     service = Service(grader, args.queue, args.time_limit, workers)
     service.replica = args.replica

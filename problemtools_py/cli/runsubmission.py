@@ -21,7 +21,7 @@ from problemtools_py.findings import ExitCode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from problemtools_py.verify.single import OneRun
+    from problemtools_py.author.runsubmission import OneRun
 
 PROG = "runsubmission"
 LINES = 20  # lines of output shown (all of it with --diff's unified diff, up to DIFF_LINES)
@@ -53,8 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise FatalError("not a problem package (no problem.yaml)", path=args.problem)
         if not args.submission.exists():
             raise FatalError("no such file or directory", path=args.submission)
+        from problemtools_py.author.runsubmission import SingleRunner, targets
         from problemtools_py.sandbox.pool import SandboxPool
-        from problemtools_py.verify.single import SingleRunner, targets
 
         with tempfile.TemporaryDirectory(prefix="ptpy-stdin-") as tmp, SandboxPool(3) as pool:
             stdin = Path(tmp) / "stdin.in"

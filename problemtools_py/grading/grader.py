@@ -50,7 +50,7 @@ Item = tuple[str, str] | tuple[str, str, int | None]
 
 if TYPE_CHECKING:
     from problemtools_py.dataset.reader import Dataset
-    from problemtools_py.grading.judged import Judges
+    from problemtools_py.grading.own_judge import Judges
     from problemtools_py.judge.compile import Executable
 
 
@@ -151,7 +151,7 @@ class Grader:
     ) -> GradeResult:
         found = self._problem(problem_id)
         with self._on_core():  # (its build too: see _on_core)
-            if found.judge_json:  # graded by the problem's own judge (see grading.judged)
+            if found.judge_json:  # graded by the problem's own judge (see grading.own_judge)
                 return self.grade_by_judge(problem_id, found, completion, language)
             return self.grade_tests(found.tests, found.time_limit, completion, language,
                                     memory_mb=memory_mb)  # fmt: skip
@@ -168,7 +168,7 @@ class Grader:
                 return prepared
             with self._lock:
                 if self._judges is None:
-                    from problemtools_py.grading.judged import Judges
+                    from problemtools_py.grading.own_judge import Judges
 
                     self._judges = Judges(self.jobs, self.settings)
             return self._judges.grade(key, found, prepared, self._compiler())

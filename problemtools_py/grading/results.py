@@ -33,7 +33,7 @@ class Status(StrEnum):
     CODE_TOO_LARGE = "code_too_large"
     HARNESS_OVERLOAD = "harness_overload"
     GRADER_ERROR = "grader_error"
-    JUDGE_ERROR = "judge_error"  # the problem's own judge failed (see grading.judged)
+    JUDGE_ERROR = "judge_error"  # the problem's own judge failed (see grading.own_judge)
     UNKNOWN_PROBLEM = "unknown_problem"
     BAD_ROW = "bad_row"  # a reward call's row that cannot be graded (see rewards)
 
@@ -68,7 +68,7 @@ class GradeResult:
     tests_run: int = 0
     message: str = ""
     retries: int = 0  # tests run again because the machine starved them
-    judge_score: float | None = None  # a scoring problem's, by its judge (grading.judged)
+    judge_score: float | None = None  # a scoring problem's, by its judge (grading.own_judge)
 
     def as_dict(self) -> dict[str, Any]:
         """Every field (all flat); ``judge_score`` only when there is one."""

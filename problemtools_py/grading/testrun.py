@@ -23,7 +23,7 @@ from problemtools_py.verdicts import Verdict, verdict_of_run
 Tests = tuple[tuple[str, str], ...]
 MAIN = "/prog/main.py"  # a completion's program, run as python3 runs it (sandbox/pylife)
 ARGV = ("python3", MAIN)
-WALL_SHARING = 8  # wall-clock runs sharing a core at most (see grading.backends)
+WALL_SHARING = 8  # wall-clock runs sharing a core at most (see grading.service.backends)
 
 
 def _dataset_rule(output: str, expected: str) -> str | None:

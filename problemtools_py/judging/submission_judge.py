@@ -49,7 +49,7 @@ class SubmissionJudge:
         self, ctx: Session, jails: Callable[[Executable, Limits], HeldJail] | None = None
     ) -> None:
         """``jails``: where a program's runs go: a jail held for its cases (None), or one
-        a caller keeps for many programs (grading: see grading.judged.KeptJail)."""
+        a caller keeps for many programs (grading: see grading.own_judge.KeptJail)."""
         self.ctx = ctx
         self.cases = cases_of(ctx)
         self.checker = AnswerChecker(ctx)
@@ -69,7 +69,7 @@ class SubmissionJudge:
         self.visualizer = OutputVisualizer(ctx)
         self.jails = jails
         # times a case the machine starved (see _maybe_starved) runs again before its
-        # verdict stands, marked starved (grading gives it no reward: grading.judged)
+        # verdict stands, marked starved (grading gives it no reward: grading.own_judge)
         self.starved_retries = 2
 
     def judge_case(

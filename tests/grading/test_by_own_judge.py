@@ -1,4 +1,4 @@
-"""Grading by a problem's own judge (grading.judged), against verifyproblem itself: every
+"""Grading by a problem's own judge (grading.own_judge), against verifyproblem itself: every
 submission of the bundled samples that carry a judge (several right answers, a float
 tolerance, two interactive, multi-pass, two scoring) graded as a completion, from the
 packages and from the dataset ``kattis2parquet --keep-judges`` makes of them, must get
@@ -16,7 +16,7 @@ import pytest
 
 from problemtools_py.cli.kattis2parquet import main as kattis2parquet
 from problemtools_py.grading.grader import Grader
-from problemtools_py.grading.judged import JudgedProblem
+from problemtools_py.grading.own_judge import JudgedProblem
 from problemtools_py.grading.problems import _id_of
 from problemtools_py.grading.results import STATUS_OF, GradeResult, Settings, Status
 from problemtools_py.model import load_problem

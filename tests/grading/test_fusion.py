@@ -1,4 +1,4 @@
-"""SandboxFusion's meanings kept by gradeserver (grading.fusion): its check of a stdio
+"""SandboxFusion's meanings kept by gradeserver (grading.service.fusion): its check of a stdio
 case, as its ``check_stdio_test_case`` reads output (compared with that function itself
 on 20,000 generated pairs when this was written: no disagreement)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from problemtools_py.grading.fusion import stdio_passed
+from problemtools_py.grading.service.fusion import stdio_passed
 
 
 @pytest.mark.parametrize(("stdout", "expected", "passed"), [

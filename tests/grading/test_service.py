@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.results import Settings
-from problemtools_py.grading.service import Service
+from problemtools_py.grading.service.server import Service
 from tests.grading.test_grader import nobody
 
 ECHO = "```python\nprint(input())\n```"

@@ -20,6 +20,8 @@ from problemtools_py.judge.judging import CaseJudge, run_limits
 from problemtools_py.judge.transcript import run_transcript
 from problemtools_py.judge.validators import CustomValidator, DefaultValidator
 from problemtools_py.judging.answers import AnswerChecker
+from problemtools_py.judging.policy import Policy
+from problemtools_py.judging.session import Session
 from problemtools_py.model import load_problem
 from problemtools_py.model.problem import TestCase
 from problemtools_py.model.testdata import GroupKind, is_sample
@@ -27,8 +29,6 @@ from problemtools_py.model.timelimit import TimeLimit, first_limit
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
 from problemtools_py.verdicts import Verdict
-from problemtools_py.verify.context import Context
-from problemtools_py.verify.options import Options
 
 SHOWN = 1 << 16  # bytes of a run's output kept to show
 
@@ -61,7 +61,7 @@ class OneRun:
     transcript: str | None = None  # --interaction: what passed between it and the judge
 
 
-def targets(ctx: Context, asked: list[str], stdin: Path | None) -> list[Target]:
+def targets(ctx: Session, asked: list[str], stdin: Path | None) -> list[Target]:
     """The targets asked for: ``-`` (standard input, read into ``stdin``), a case's name
     (``secret/03``) or a group's (``secret``: its cases), a file (an input, its ``.ans``
     beside it when there is one); none: the samples."""
@@ -98,7 +98,7 @@ class SingleRunner:
     """A package opened to run programs on its cases, one at a time."""
 
     def __init__(self, root: Path, pool: SandboxPool, seconds: float | None) -> None:
-        self.ctx = Context.create(load_problem(root), Options(jobs=1), pool)
+        self.ctx = Session.start(load_problem(root), Policy(jobs=1), pool)
         self.checker = AnswerChecker(self.ctx)
         if self.checker.error:
             raise FatalError(self.checker.error, path=root, exit_code=ExitCode.FINDINGS)

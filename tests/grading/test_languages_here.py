@@ -1,4 +1,4 @@
-"""grading.probe: each language built and run once in the sandbox (what setup.sh
+"""grading.languages_here: each language built and run once in the sandbox (what setup.sh
 --languages reports after installing toolchains)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from problemtools_py.grading import probe
+from problemtools_py.grading import languages_here as probe
 
 
 def test_installed_languages_work_and_others_say_why() -> None:

@@ -1,7 +1,7 @@
 """The service's workers on a Ray cluster (``gradeserver --ray ADDRESS``): one actor per
 worker keeps a Grader (and its warm sandbox servers) open, and each piece of work goes
 to the actor with the least in flight. The dataset directory must be readable at the
-same path on every node. (gradecode's batches: see grading.cluster.)"""
+same path on every node. (gradecode's batches: see grading.cluster.nodes.)"""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class _Worker:
         self.grader = Grader(dataset, settings, jobs=1)
 
     def call(self, work: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-        """``work(grader, *args)``: the service's work (see grading.backends)."""
+        """``work(grader, *args)``: the service's work (see grading.service.backends)."""
         return work(self.grader, *args)
 
     def close(self) -> None:
@@ -32,7 +32,7 @@ class _Worker:
 
 
 class RayWorkers:
-    """The service's workers on a Ray cluster (see grading.backends.Workers): ``size``
+    """The service's workers on a Ray cluster (see grading.service.backends.Workers): ``size``
     actors, each running one piece of work at a time in its own Grader."""
 
     def __init__(self, ray: Any, dataset: Path | None, settings: Settings, size: int) -> None:

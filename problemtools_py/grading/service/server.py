@@ -1,7 +1,7 @@
 """gradeserver: grading over HTTP (aiohttp), for trainers configured for an HTTP sandbox.
 
 - ``POST /run_code`` and ``POST /submit``: SandboxFusion's API (its request and response
-  fields, with its meanings: see grading.fusion), so a trainer set up for SandboxFusion
+  fields, with its meanings: see grading.service.fusion), so a trainer set up for SandboxFusion
   changes only the URL. ``/submit`` grades CommonOJ-style ``config.provided_data.test``
   cases (``input.stdin``/``output.stdout``).
 - ``POST /grade``: ours; one item or a list, each ``problem_id`` (the served dataset) or
@@ -20,7 +20,7 @@ in its place with status ``bad_row`` and why (``on_bad_row`` "raise": the reques
 its completion is read as ``compute_score`` reads one (null, a chat's messages). A
 list's items enter the workers ``jobs`` at a time (a request behind it waits for a few
 of them, not all), and connections are bounded and idle ones closed
-(grading.connections). Grading runs in threads on one shared :class:`Grader`; shutting
+(grading.service.connections). Grading runs in threads on one shared :class:`Grader`; shutting
 down finishes what runs and closes every sandbox."""
 
 from __future__ import annotations
@@ -34,13 +34,16 @@ from typing import Any
 
 from aiohttp import web
 
-from problemtools_py.grading import fusion, runfiles
-from problemtools_py.grading.backends import LocalWorkers, Work, Workers, grade_or_unknown
-from problemtools_py.grading.connections import Connections, connection_cap
+from problemtools_py.grading import runfiles
 from problemtools_py.grading.grader import Grader
-from problemtools_py.grading.metrics import Metrics
 from problemtools_py.grading.problems import Fetched
-from problemtools_py.grading.requestfields import (
+from problemtools_py.grading.results import GradeResult, Status
+from problemtools_py.grading.rewardargs import RewardError, completion_text
+from problemtools_py.grading.service import fusion
+from problemtools_py.grading.service.backends import LocalWorkers, Work, Workers, grade_or_unknown
+from problemtools_py.grading.service.connections import Connections, connection_cap
+from problemtools_py.grading.service.metrics import Metrics
+from problemtools_py.grading.service.requestfields import (
     BadRequest,
     by_judge,
     language_of,
@@ -50,8 +53,6 @@ from problemtools_py.grading.requestfields import (
     suite_of_item,
     time_limit_of,
 )
-from problemtools_py.grading.results import GradeResult, Status
-from problemtools_py.grading.rewardargs import RewardError, completion_text
 from problemtools_py.grading.shapes import MAX_MEMORY_MB, memory_mb_of
 from problemtools_py.grading.testrun import RunLimits
 
@@ -252,7 +253,7 @@ class Service:
             suite = suite_of_item(tests, item.get("fn_name"))
             limit = time_limit_of(item.get("time_limit"), self.time_limit)
             judge = item.get("judge_json")
-            if isinstance(judge, str) and judge:  # (a judged row's: see grading.judged)
+            if isinstance(judge, str) and judge:  # (a judged row's: see grading.own_judge)
                 found = Fetched(suite.tests, limit, judge)
                 result = await self._work(by_judge, found.content_key, found, completion,
                                           language)  # fmt: skip
@@ -277,7 +278,7 @@ class Service:
 
     # -- SandboxFusion's -----------------------------------------------------------------
     async def run_code(self, request: web.Request) -> web.Response:
-        """SandboxFusion's /run_code, with its semantics (see grading.fusion)."""
+        """SandboxFusion's /run_code, with its semantics (see grading.service.fusion)."""
         body = await self._json(request)
         if not isinstance(body, dict) or not isinstance(body.get("code"), str):
             raise BadRequest("run_code needs code (a string) and language")

@@ -1,7 +1,7 @@
 """Which languages this machine grades: each of ``languages.yaml``'s, built and run once in
 the sandbox as a completion would be (a program that reads a number and prints twice
 it). ``scripts/setup.sh --languages node,go,rust`` installs their toolchains and runs
-this; ``python -m problemtools_py.grading.probe [CODES]`` prints a line per language (or
+this; ``python -m problemtools_py.grading.languages_here [CODES]`` prints a line per language (or
 JSON lines with ``--json``) and exits 1 when one asked for does not work."""
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def _one(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="problemtools_py.grading.probe",
+    parser = argparse.ArgumentParser(prog="problemtools_py.grading.languages_here",
                                      description=__doc__.splitlines()[0])  # fmt: skip
     parser.add_argument("languages", nargs="?", default="",
                         help="node,go,rust... (default: those installed)")  # fmt: skip

@@ -1,5 +1,5 @@
 """Where the service's work runs: :class:`LocalWorkers` (the grader's pinned threads in
-this process) or, with ``gradeserver --ray``, ``distributed.RayWorkers`` (actors on a Ray
+this process) or, with ``gradeserver --ray``, ``cluster.actors.RayWorkers`` (actors on a Ray
 cluster, each with a Grader of its own). Work is a function of a
 :class:`Grader` and its arguments (``Grader.grade_tests``, ``grade_or_unknown``, ...): the
 same call runs on either side."""
