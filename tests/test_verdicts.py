@@ -23,8 +23,8 @@ def test_every_spelling_of_a_verdict_has_one_owner() -> None:
     from problemtools_py import verdicts
     from problemtools_py.author.conteststats import CLAIMED
     from problemtools_py.cli.conteststats import CLAIMS
-    from problemtools_py.convert.downgrade_submissions import LEGACY_DIRS
-    from problemtools_py.convert.upgrade import DIR_OF_CLAIM
+    from problemtools_py.convert.versions.downgrade_submissions import LEGACY_DIRS
+    from problemtools_py.convert.versions.upgrade import DIR_OF_CLAIM
     from problemtools_py.model.expectations import LEGACY_DIRS as LEGACY
     from problemtools_py.model.expectations import MODERN_DIRS
 

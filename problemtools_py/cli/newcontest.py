@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
-        from problemtools_py.convert.skeleton import NewProblem, new_contest
+        from problemtools_py.convert.skeletons.skeleton import NewProblem, new_contest
 
         asked = NewProblem(args.kind, args.format, args.languages, "", args.author,
                            args.license)  # fmt: skip

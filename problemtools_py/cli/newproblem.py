@@ -20,7 +20,7 @@ from problemtools_py.cli.options import describe
 from problemtools_py.findings import ExitCode, ProblemReport, RunReport
 
 PROG = "newproblem"
-TYPES = ("pass-fail", "scoring", "interactive", "multi-pass")  # (see convert.skeleton)
+TYPES = ("pass-fail", "scoring", "interactive", "multi-pass")  # (see convert.skeletons.skeleton)
 LANGUAGES = ("python3", "cpp", "java")
 
 
@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
-        from problemtools_py.convert.skeleton import NewProblem, new_problem
+        from problemtools_py.convert.skeletons.skeleton import NewProblem, new_problem
 
         asked = NewProblem(args.kind, args.format, args.languages, args.title, args.author,
                            args.license)  # fmt: skip

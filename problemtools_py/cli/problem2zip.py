@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         one_zip = args.output.suffix == ".zip" and (len(args.problems) == 1 or args.problemset)
         check_output(args.output, "-o", directory=not one_zip)
         from problemtools_py.cli.reporters import TextReporter
-        from problemtools_py.convert.zipping import ZipOptions, each_zip, problemset_zip
+        from problemtools_py.convert.zips.zipping import ZipOptions, each_zip, problemset_zip
 
         asked = ZipOptions(args.problems, args.output, args.format, args.samples, args.force,
                            args.pdf, args.contest_name)  # fmt: skip

@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.problems = packages_in(args.problems, PROG)
         if args.output is not None:
             check_output(args.output, "-o", directory=True)
-        from problemtools_py.convert.upgrading import UpgradeOptions, upgrade_one
+        from problemtools_py.convert.versions.upgrading import UpgradeOptions, upgrade_one
 
         asked = UpgradeOptions(args.time_limit, args.no_time_limit, args.force, args.dry_run,
                                args.in_place, args.output)  # fmt: skip

@@ -1,4 +1,4 @@
-"""newproblem's files (convert.skeleton): the layout of each type and format, and what is
+"""newproblem's files (convert.skeletons.skeleton): the layout of each type and format, and what is
 refused with a usage error."""
 
 from __future__ import annotations
@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from problemtools_py.convert.skeleton import NewProblem, _without, files, new_contest, new_problem
+from problemtools_py.convert.skeletons.skeleton import (
+    NewProblem,
+    _without,
+    files,
+    new_contest,
+    new_problem,
+)
 from problemtools_py.errors import FatalError
 from problemtools_py.exitcodes import ExitCode
 

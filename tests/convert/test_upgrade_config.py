@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from problemtools_py.convert.roundtrip import dump, load_map
-from problemtools_py.convert.upgrade_config import upgrade_config
+from problemtools_py.convert.versions.upgrade_config import upgrade_config
 
 
 def upgraded(text: str, legacy: bool = True, time_limit: float | None = None,

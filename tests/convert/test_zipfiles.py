@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from problemtools_py.convert.zipfiles import FIXED_TIME, Entry, write_zip
+from problemtools_py.convert.zips.zipfiles import FIXED_TIME, Entry, write_zip
 
 
 def test_sorted_fixed_and_reproducible(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import peer_env
 
-from problemtools_py.convert.skeleton import NewProblem, new_problem
-from problemtools_py.convert.skeleton_games import GUESS_GENERATORS, PASSES_GENERATORS
+from problemtools_py.convert.skeletons.skeleton import NewProblem, new_problem
+from problemtools_py.convert.skeletons.skeleton_games import GUESS_GENERATORS, PASSES_GENERATORS
 from problemtools_py.generate.runner import GenerateOptions, generate_problem
 from problemtools_py.sandbox.pool import SandboxPool
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from problemtools_py.convert.skeleton import NewProblem, new_problem
+from problemtools_py.convert.skeletons.skeleton import NewProblem, new_problem
 from problemtools_py.dataset.judges import judge_json
 from problemtools_py.model import load_problem
 from problemtools_py.model.judgekind import judge_need

@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "problemtools_py"
 JUDGING = ("judge", "grading", "generate", "verify", "workbench", "sandbox", "dataset",
            "convert", "statements", "cli")  # fmt: skip
 # programs that run inside a jail themselves (a validator's own code), not the judge
-IN_JAIL = {"judge/dataset_rule.py", "convert/skeleton_games.py"}
+IN_JAIL = {"judge/dataset_rule.py", "convert/skeletons/skeleton_games.py"}
 JAIL_NAMES = re.compile(
     r"^(nextpass\.in|judgemessage\.txt|teammessage\.txt|score\.txt|score_multiplier\.txt"
     r"|diffposition\.txt|testcase.*|feedback)$"
@@ -31,7 +31,7 @@ RENAMES_ALLOWED = {"atomicfile.py", "sandbox/native.py", "sandbox/launch.py",
                    "judge/javacds.py", "judge/pch.py", "judge/buildcache.py",
                    "judge/compile.py", "dataset/assemble.py", "dataset/export.py",
                    "dataset/amend.py", "dataset/distributed.py", "statements/texformat.py",
-                   "convert/upgrade_write.py", "convert/skeleton.py"}  # fmt: skip
+                   "convert/versions/upgrade_write.py", "convert/skeletons/skeleton.py"}  # fmt: skip
 
 
 def _modules() -> list[Path]:

@@ -1,5 +1,5 @@
 """``newproblem``: a new package that verifies clean at once. A whole small problem of the
-type asked for (see convert.skeleton_texts), in 2025-09 or legacy, its test data
+type asked for (see convert.skeletons.skeleton_texts), in 2025-09 or legacy, its test data
 generated from its ``generators.yaml`` by the package's own generator, with accepted
 submissions in the languages asked for; written under a temporary name and renamed when
 complete, so a failure leaves nothing behind. ``newcontest``: a contest directory with
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import yaml
 
-from problemtools_py.convert import skeleton_games as games
-from problemtools_py.convert import skeleton_texts as texts
+from problemtools_py.convert.skeletons import skeleton_games as games
+from problemtools_py.convert.skeletons import skeleton_texts as texts
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, ProblemReport
 

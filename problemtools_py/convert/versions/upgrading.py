@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from problemtools_py.convert.upgrade import Plan, plan_upgrade
+from problemtools_py.convert.versions.upgrade import Plan, plan_upgrade
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ProblemReport, error, warning
 from problemtools_py.model import load_problem
@@ -61,7 +61,7 @@ def _write_checked(
     plan: Plan, path: Path, args: UpgradeOptions, made: dict[str, Any]
 ) -> tuple[Path | None, ProblemReport]:
     """Where the package was written (None for a dry run), and its check."""
-    from problemtools_py.convert.upgrade_write import diff, write_in_place, write_new
+    from problemtools_py.convert.versions.upgrade_write import diff, write_in_place, write_new
     from problemtools_py.verify.verifier import verify_problem
 
     name = plan.problem.short_name

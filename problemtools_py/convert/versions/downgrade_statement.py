@@ -4,7 +4,7 @@ and the samples left where legacy puts them (after the text)."""
 
 from __future__ import annotations
 
-from problemtools_py.convert.upgrade_config import Note
+from problemtools_py.convert.versions.upgrade_config import Note
 from problemtools_py.findings import Finding
 from problemtools_py.model.problem import Problem, Statement
 from problemtools_py.statements.texescape import tex_escape

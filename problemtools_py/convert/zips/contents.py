@@ -8,14 +8,14 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from problemtools_py.convert.zipfiles import Entry
+from problemtools_py.convert.zips.zipfiles import Entry
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode, Finding, error, warning
 from problemtools_py.model.constants import substitute_bytes
 from problemtools_py.model.problem import Problem
 
 if TYPE_CHECKING:
-    from problemtools_py.convert.upgrade import Plan
+    from problemtools_py.convert.versions.upgrade import Plan
 
 MAX_BYTES = 4 << 30  # a package larger than this is refused
 
@@ -94,7 +94,7 @@ def legacy_entries(
     legacy cannot say is an error (and no entries) unless ``force`` (a warning, and it is
     left out). For ``domjudge``: claims as ``@EXPECTED_RESULTS@`` tags, and the statement
     prebuilt."""
-    from problemtools_py.convert.downgrade import plan_downgrade
+    from problemtools_py.convert.versions.downgrade import plan_downgrade
 
     plan = plan_downgrade(problem, time_limit, tag_claims=domjudge)
     said = warning if force else error
@@ -109,7 +109,7 @@ def legacy_entries(
     else:
         entries = _planned(plan, name)
     if domjudge:
-        from problemtools_py.convert.prebuilt import prebuilt_statements
+        from problemtools_py.convert.zips.prebuilt import prebuilt_statements
 
         built, said_more = prebuilt_statements(problem)
         entries += [Entry(f"{name}/{rel}", data) for rel, data in built.items()]
@@ -118,7 +118,7 @@ def legacy_entries(
 
 
 def _planned(plan: Plan, name: str) -> list[Entry]:
-    from problemtools_py.convert.upgrade_write import check_sources
+    from problemtools_py.convert.versions.upgrade_write import check_sources
 
     check_sources(plan)
     entries = []

@@ -12,8 +12,8 @@ from ruamel.yaml.comments import CommentedMap
 
 from problemtools_py import verdicts
 from problemtools_py.convert.roundtrip import dump, flow_seq, load_map, new_map
-from problemtools_py.convert.upgrade_config import Note, upgrade_config
-from problemtools_py.convert.upgrade_data import upgrade_data
+from problemtools_py.convert.versions.upgrade_config import Note, upgrade_config
+from problemtools_py.convert.versions.upgrade_data import upgrade_data
 from problemtools_py.model.expectations import MODERN_DIRS
 from problemtools_py.model.problem import Expectation, Problem, Submission
 from problemtools_py.verdicts import Verdict

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from problemtools_py.convert.upgrade import claim_of, directory_of
-from problemtools_py.convert.upgrade_config import Note
+from problemtools_py.convert.versions.upgrade import claim_of, directory_of
+from problemtools_py.convert.versions.upgrade_config import Note
 from problemtools_py.model.expectations import LEGACY_CLAIMS
 from problemtools_py.model.problem import Problem, Submission
 from problemtools_py.verdicts import Verdict, domjudge_name

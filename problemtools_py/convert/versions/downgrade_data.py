@@ -12,7 +12,7 @@ from math import isfinite
 from typing import Any
 
 from problemtools_py.convert.roundtrip import dump, load_map, new_map, words
-from problemtools_py.convert.upgrade_config import Note
+from problemtools_py.convert.versions.upgrade_config import Note
 from problemtools_py.model.problem import Problem, TestGroup
 from problemtools_py.model.testdata import JUDGED_GROUPS
 

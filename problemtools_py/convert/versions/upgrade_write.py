@@ -1,4 +1,4 @@
-"""Carrying out an upgrade :class:`~problemtools_py.convert.upgrade.Plan`: a new package
+"""Carrying out an upgrade :class:`~problemtools_py.convert.versions.upgrade.Plan`: a new package
 directory (built beside it under a temporary name, renamed into place when complete), the
 package itself (every new file staged first; then only renames and removals, so a failure
 while writing leaves the package as it was), or a diff of what would change."""
@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 from problemtools_py.atomicfile import Pending
-from problemtools_py.convert.upgrade import Plan
+from problemtools_py.convert.versions.upgrade import Plan
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 

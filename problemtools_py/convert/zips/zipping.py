@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from problemtools_py.convert.zipfiles import Entry
+from problemtools_py.convert.zips.zipfiles import Entry
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import Finding, ProblemReport, RunReport, warning
 from problemtools_py.model.problem import Problem
@@ -38,7 +38,11 @@ def _entries(
 ) -> tuple[list[Entry], list[Finding], list[str]]:
     """The zip entries of one problem under ``base/`` (samples: at the top), what was
     said about it, and what a legacy zip leaves out harmlessly."""
-    from problemtools_py.convert.contents import legacy_entries, package_entries, sample_entries
+    from problemtools_py.convert.zips.contents import (
+        legacy_entries,
+        package_entries,
+        sample_entries,
+    )
 
     if args.samples:
         return sample_entries(problem), [], []
@@ -50,7 +54,7 @@ def _entries(
 
 
 def each_zip(args: ZipOptions) -> tuple[RunReport, list[dict[str, Any]]]:
-    from problemtools_py.convert.zipfiles import write_zip
+    from problemtools_py.convert.zips.zipfiles import write_zip
     from problemtools_py.model import load_problem
     from problemtools_py.verify.verifier import verify_problem
 
@@ -84,7 +88,7 @@ def each_zip(args: ZipOptions) -> tuple[RunReport, list[dict[str, Any]]]:
 def _pdf_beside(problem: Problem, target: Path, report: ProblemReport) -> str | None:
     """The statement as a PDF beside the zip (``<name>.pdf``), or a warning why not."""
     from problemtools_py import atomicfile
-    from problemtools_py.convert.prebuilt import statement_pdf
+    from problemtools_py.convert.zips.prebuilt import statement_pdf
 
     pdf, why = statement_pdf(problem)
     if pdf is None:
@@ -98,8 +102,8 @@ def _pdf_beside(problem: Problem, target: Path, report: ProblemReport) -> str | 
 def problemset_zip(args: ZipOptions) -> tuple[RunReport, list[dict[str, Any]]]:
     """One zip: contest.yaml, problems.yaml and each problem in <id>/; nothing is written
     when any problem cannot go in. Each problem is checked from the zip written."""
-    from problemtools_py.convert.problemset import problemset_files
-    from problemtools_py.convert.zipfiles import write_zip
+    from problemtools_py.convert.zips.problemset import problemset_files
+    from problemtools_py.convert.zips.zipfiles import write_zip
     from problemtools_py.model import load_problem
 
     if args.samples or args.output.suffix != ".zip":

@@ -1,4 +1,4 @@
-"""The files of a new problem (see convert.skeleton) of the sum of a list: pass-fail, and
+"""The files of a new problem (see convert.skeletons.skeleton) of the sum of a list: pass-fail, and
 scoring with two groups (the interactive and multi-pass ones: skeleton_games). Each is a
 whole problem: statement, generator, input validator, and accepted submissions in Python
 3, C++ and Java; the numbers are the statement's bounds."""

@@ -11,11 +11,11 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
-from problemtools_py.convert.downgrade_data import downgrade_data
-from problemtools_py.convert.downgrade_submissions import downgrade_submissions
 from problemtools_py.convert.roundtrip import dump, load_map, new_map, put, rename, words
-from problemtools_py.convert.upgrade import Plan
-from problemtools_py.convert.upgrade_config import Note
+from problemtools_py.convert.versions.downgrade_data import downgrade_data
+from problemtools_py.convert.versions.downgrade_submissions import downgrade_submissions
+from problemtools_py.convert.versions.upgrade import Plan
+from problemtools_py.convert.versions.upgrade_config import Note
 from problemtools_py.model.constants import substitute_bytes
 from problemtools_py.model.problem import Problem
 from problemtools_py.model.testdata import data_directories
@@ -169,7 +169,7 @@ class _Downgrader:
         self.plan.notes = _unique(self.plan.notes)
 
     def _markdown(self, rel: str) -> None:
-        from problemtools_py.convert.downgrade_statement import markdown_as_latex
+        from problemtools_py.convert.versions.downgrade_statement import markdown_as_latex
 
         statement = next(s for s in self.problem.statements if s.rel == rel)
         target = f"problem_statement/problem.{statement.lang}.tex"

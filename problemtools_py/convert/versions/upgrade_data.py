@@ -13,7 +13,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap
 
 from problemtools_py.convert.roundtrip import dump, flow_seq, load_map, new_map, rename, words
-from problemtools_py.convert.upgrade_config import Note
+from problemtools_py.convert.versions.upgrade_config import Note
 from problemtools_py.model.problem import Problem, TestGroup
 from problemtools_py.model.settings import as_number
 from problemtools_py.model.testdata import is_sample

@@ -1,5 +1,5 @@
 """The files of a new interactive problem (guess a number) and of a multi-pass one (a
-square, then its successor): see convert.skeleton and skeleton_texts."""
+square, then its successor): see convert.skeletons.skeleton and skeleton_texts."""
 
 from __future__ import annotations
 
