@@ -122,5 +122,5 @@ fi
 echo "setup: ready; commands are in .venv/bin (verifyproblem, problem2html, problem2pdf, ...)" >&2
 if [ -n "$languages" ]; then
   echo "setup: probing $languages in the sandbox" >&2
-  .venv/bin/python -m problemtools_py.grading.probe "$languages"
+  .venv/bin/python -m problemtools_py.grading.languages_here "$languages"
 fi

@@ -7,6 +7,7 @@ and every dataclass has a docstring."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "problemtools_py"
@@ -265,3 +266,46 @@ def test_every_package_is_installed() -> None:
     found = {".".join(p.parent.relative_to(PACKAGE.parent).parts)
              for p in PACKAGE.rglob("__init__.py") if p.parent != PACKAGE}  # fmt: skip
     assert found - {"problemtools_py.schemas", "problemtools_py.templates"} <= listed
+
+
+# -- the map a newcomer reads (docs/architecture.md) and where each command lives ---------
+MAP = PACKAGE.parent / "docs" / "architecture.md"
+FLOOR_LINE = re.compile(r"^\s+(\d)\s+(\w+)(?:/|\.py)\s")
+
+
+def test_the_map_is_one_screen_and_its_floors_are_the_tests() -> None:
+    text = MAP.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 80  # (one screen; the details are in each package)
+    diagram = text.split("```")[1]
+    drawn = {m[2]: int(m[1]) for line in diagram.splitlines()
+             if (m := FLOOR_LINE.match(line)) and int(m[1]) != SHARED}  # fmt: skip
+    assert drawn == {name: floor for name, floor in FLOORS.items() if name != "__main__"}
+
+
+# Each console script, and the folder its work lives in (whose docstring names it).
+COMMAND_HOMES = {
+    "verifyproblem": "verify", "verifyproblem-hook": "verify", "runsubmission": "author",
+    "conteststats": "author", "auditdata": "audit", "generatedata": "generate",
+    "upgradeproblem": "convert.versions", "newproblem": "convert.skeletons",
+    "newcontest": "convert.skeletons", "problem2zip": "convert.zips",
+    "problem2html": "statements", "problem2pdf": "statements", "kattis2parquet": "dataset",
+    "parquet2kattis": "dataset", "gradecode": "grading", "gradeserver": "grading.service",
+}  # fmt: skip
+
+
+def test_every_command_has_a_home_named_for_it() -> None:
+    import configparser
+
+    config = configparser.ConfigParser()
+    config.read(PACKAGE.parent / "setup.cfg")
+    scripts = [line.split("=")[0].strip()
+               for line in config["options.entry_points"]["console_scripts"].splitlines()
+               if line.strip()]  # fmt: skip
+    assert sorted(scripts) == sorted(COMMAND_HOMES)
+    graph = _graph()
+    for command, home in COMMAND_HOMES.items():
+        package = PACKAGE.joinpath(*home.split("."))
+        assert command in ast.get_docstring(ast.parse((package / "__init__.py").read_text())), home
+        name = "hook" if command == "verifyproblem-hook" else command
+        imported = graph[f"problemtools_py.cli.{name}"]
+        assert any(m.startswith(f"problemtools_py.{home}.") for m in imported), (command, home)

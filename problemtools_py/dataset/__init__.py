@@ -1,5 +1,6 @@
-"""The competitive-code-curated dataset: problem ids, the file schema, and streaming,
-row-group-at-a-time reading and writing of its parquet files.
+"""The competitive-code-curated dataset (``kattis2parquet``, ``parquet2kattis``): problem
+ids, the file schema, and streaming, row-group-at-a-time reading and writing of its
+parquet files.
 
 The reader (and so pyarrow) is imported on first use of its names, so that a command's
 ``--help`` and the id rules start at once."""
