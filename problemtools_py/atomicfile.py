@@ -40,16 +40,24 @@ class Pending:
     a commit that fails leaves the temporary where it is and says so, for what cannot be
     made again cheaply (hours of grading)."""
 
-    def __init__(self, path: Path, mode: int = 0o644, parents: bool = False, suffix: str = "",
-                 beside: Path | None = None, keep: bool = False) -> None:  # fmt: skip
+    def __init__(
+        self,
+        path: Path,
+        mode: int = 0o644,
+        parents: bool = False,
+        suffix: str = "",
+        beside: Path | None = None,
+        keep: bool = False,
+    ) -> None:
         import tempfile  # (here: a command that writes nothing, -p config, needs none of it)
 
         self.path, self.mode, self.keep = path, mode, keep
         try:
             if parents:
                 path.parent.mkdir(parents=True, exist_ok=True)
-            self.fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix,
-                                            dir=beside or path.parent)  # fmt: skip
+            self.fd, tmp = tempfile.mkstemp(
+                prefix=f".{path.name}.", suffix=suffix, dir=beside or path.parent
+            )
         except OSError as exc:  # (named by the file meant, not the temporary one)
             raise _cannot(path, exc) from exc
         self.tmp = Path(tmp)
@@ -72,8 +80,9 @@ class Pending:
     def __enter__(self) -> Pending:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: object) -> None:  # fmt: skip
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: object
+    ) -> None:
         if kind is None:
             self.commit()
             return

@@ -45,8 +45,14 @@ class Finding:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Finding:
-        return cls(Severity(data["severity"]), data["check"], data["message"], data["path"],
-                   data["line"], data.get("convention"))  # fmt: skip
+        return cls(
+            Severity(data["severity"]),
+            data["check"],
+            data["message"],
+            data["path"],
+            data["line"],
+            data.get("convention"),
+        )
 
 
 def error(check: str, message: str, path: str | None = None, line: int | None = None) -> Finding:

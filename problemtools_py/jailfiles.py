@@ -123,8 +123,7 @@ def _create(path: Path) -> int:
         pass
     except IsADirectoryError:
         shutil.rmtree(path)  # (fd-based: it follows no link, see avoids_symlink_attacks)
-    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                   0o644)  # fmt: skip
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
 
 
 def write_new(path: Path, data: bytes) -> None:

@@ -63,8 +63,10 @@ def _why(address: str, exc: BaseException) -> str:
     if "Version mismatch" in text or "version mismatch" in text:
         found = re.search(r"started with:\s*Ray: (\S+)\s*Python: (\S+)", text)
         wanted = f": pip install ray=={found[1]} with Python {found[2]}" if found else ""
-        return (f"the Ray cluster at {address} runs another Ray or Python version than "
-                f"this machine; install the cluster's here{wanted}")  # fmt: skip
+        return (
+            f"the Ray cluster at {address} runs another Ray or Python version than "
+            f"this machine; install the cluster's here{wanted}"
+        )
     if "Could not find any running Ray instance" in text:
         return (
             "no Ray cluster runs on this machine (--ray auto joins the one this machine "
@@ -73,10 +75,17 @@ def _why(address: str, exc: BaseException) -> str:
     if isinstance(exc, ConnectionError) and address != "local":
         token = os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
         has = token or (Path.home() / ".ray" / "auth_token").is_file()
-        hint = ("set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN to the cluster's token "
-                "(`ray get-auth-token` on the head prints it)") if not has else (
+        hint = (
+            (
+                "set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN to the cluster's token "
+                "(`ray get-auth-token` on the head prints it)"
+            )
+            if not has
+            else (
                 "check that RAY_AUTH_TOKEN (or ~/.ray/auth_token) is the head's: `ray "
-                "get-auth-token` there, and that RAY_AUTH_MODE=token")  # fmt: skip
+                "get-auth-token` there, and that RAY_AUTH_MODE=token"
+            )
+        )
         return (
             f"cannot join the Ray cluster at {address}: it answers but refuses this "
             f"process; most often its token authentication: {hint}"

@@ -52,6 +52,12 @@ from problemtools_py.grading.rewardargs import (
     on_bad_row,
     row_call,
 )
+from problemtools_py.grading.rewardresults import (  # (the public ones: callers read them here)
+    InfraError as InfraError,
+)
+from problemtools_py.grading.rewardresults import bad_row, scored
+from problemtools_py.grading.rewardresults import bad_rows as bad_rows
+from problemtools_py.grading.rewardresults import infra_failures as infra_failures
 
 if TYPE_CHECKING:
     from problemtools_py.grading.grader import Grader
@@ -63,23 +69,11 @@ PUBLIC = ("compute_score", "compute_score_float", "compute_score_batch", "comput
 _graders: dict[tuple[object, ...], Grader] = {}
 _helper_pool: ThreadPoolExecutor | None = None
 _lock = threading.Lock()
-_failures = [0]
-_bad = [0]
-_reasons: set[str] = set()
 HOST_MODULE = "problemtools_py.rewards"  # (python -m it --host: see the end)
 _forked_from: list[int | None] = [None]  # in a fork: the process it was forked from
 _host: list[Any] = [None]  # ... and its line to that process's reward host
 _has_forked = [False]  # whether this process forked (then its forks may have a host)
 _log = logging.getLogger(__name__)
-
-
-class InfraError(RuntimeError):
-    """The grader's side failed (with ``on_infra_error="raise"``): no reward is known."""
-
-
-def infra_failures() -> int:
-    """How many completions this process scored without a verdict (the grader failed)."""
-    return _failures[0]
 
 
 def _grader(
@@ -105,8 +99,9 @@ def _grader(
                     find(python, "python=")
             except FatalError as exc:
                 raise RewardError(str(exc)) from None
-            settings = Settings(raw=raw, reward_mode=mode, first_n=first_n,
-                                languages=languages, python=python)  # fmt: skip
+            settings = Settings(
+                raw=raw, reward_mode=mode, first_n=first_n, languages=languages, python=python
+            )
             found = _graders[key] = Grader(dataset or None, settings, jobs)
         return found
 
@@ -132,8 +127,8 @@ def compute_score(
     except (RewardError, TypeError, ValueError, RecursionError, OverflowError) as exc:
         if policy == "raise":
             raise exc if isinstance(exc, RewardError) else RewardError(str(exc)) from None
-        return _bad_row(exc, kwargs)
-    return _scored(result, call.options)
+        return bad_row(exc, kwargs)
+    return scored(result, call.options)
 
 
 def _graded(solution: str, call: RowCall) -> GradeResult:
@@ -154,39 +149,24 @@ def _graded(solution: str, call: RowCall) -> GradeResult:
     if suite is not None and options["judge_json"]:  # (a judged row's tests and judge)
         return _by_judge(grader, suite.tests, options, solution)
     if suite is not None:
-        return _off_main_thread(grader, lambda: grader.grade_tests(
-            suite.tests, options["time_limit"], solution, language, suite.call,
-            options["memory_mb"]))  # fmt: skip
+        return _off_main_thread(
+            grader,
+            lambda: grader.grade_tests(
+                suite.tests,
+                options["time_limit"],
+                solution,
+                language,
+                suite.call,
+                options["memory_mb"],
+            ),
+        )
     try:
-        return _off_main_thread(grader, lambda: grader.grade(
-            str(call.problem_id), solution, language, options["memory_mb"]))  # fmt: skip
+        return _off_main_thread(
+            grader,
+            lambda: grader.grade(str(call.problem_id), solution, language, options["memory_mb"]),
+        )
     except FatalError as exc:  # (an id the dataset does not have)
         raise RewardError(str(exc)) from None
-
-
-def _bad_row(exc: BaseException, kwargs: dict[str, Any]) -> dict[str, Any]:
-    """A row that cannot be graded (on_bad_row="score"): ``infra_score``, flagged, the
-    reason logged once (the first 1,000 reasons) and counted (bad_rows)."""
-    from problemtools_py.grading.results import GradeResult, Status
-
-    reason = (str(exc) or type(exc).__name__)[:300]
-    try:
-        score = float(kwargs.get("infra_score") or 0.0)
-    except (TypeError, ValueError):
-        score = 0.0
-    with _lock:
-        _bad[0] += 1
-        first = reason not in _reasons and len(_reasons) < 1000
-        _reasons.add(reason)
-    if first:
-        _log.warning("a row that cannot be graded (%s); scored %s", reason, score)
-    found = GradeResult(None, Status.BAD_ROW, message=reason)
-    return _result_dict(found, score, bool(kwargs.get("details")))
-
-
-def bad_rows() -> int:
-    """How many calls this process scored as rows that cannot be graded (see _bad_row)."""
-    return _bad[0]
 
 
 def _by_judge(
@@ -252,31 +232,6 @@ def _helpers() -> ThreadPoolExecutor:
         if _helper_pool is None:
             _helper_pool = ThreadPoolExecutor(4, thread_name_prefix="rewards")
         return _helper_pool
-
-
-def _scored(result: GradeResult, options: dict[str, Any]) -> dict[str, Any]:
-    """The result dict: the same keys every time, a float score."""
-    infra = result.reward is None
-    if infra:
-        if options["on_infra_error"] == "raise":
-            raise InfraError(f"{result.status}: {result.message}")
-        with _lock:
-            _failures[0] += 1
-        _log.warning("no reward known (%s: %s); scored %s", result.status,
-                     result.message, options["infra_score"])  # fmt: skip
-    score = float(options["infra_score"] if result.reward is None else result.reward)
-    return _result_dict(result, score, options["details"])
-
-
-def _result_dict(result: GradeResult, score: float, details: bool) -> dict[str, Any]:
-    """``score``, the status and whether no reward is known; with ``details``, the rest
-    of the grade (the same keys every time: verl gathers them by key)."""
-    out: dict[str, Any] = {"score": score, "status": str(result.status),
-                           "infra_error": result.reward is None}  # fmt: skip
-    if details:
-        out.update({k: v for k, v in result.as_dict().items() if k not in ("reward", "status")})
-        out["judge_score"] = result.judge_score
-    return out
 
 
 def compute_score_batch(
@@ -353,8 +308,9 @@ def _hosted(args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any] | None:
     return dict(reply["result"])
 
 
-os.register_at_fork(before=lambda: _has_forked.__setitem__(0, True),
-                    after_in_child=_forget_inherited)  # fmt: skip
+os.register_at_fork(
+    before=lambda: _has_forked.__setitem__(0, True), after_in_child=_forget_inherited
+)
 
 
 @atexit.register

@@ -40,8 +40,10 @@ def code_reward(column: str = "ground_truth", **options: Any) -> Callable[..., l
             raise KeyError(f"the dataset has no column {column!r} (it has {', '.join(names)})")
         texts = list(completions)  # (a chat's messages too: compute_score reads them)
         truths = list(columns[column])
-        infos = [{k: columns[k][i] for k in ROW_FIELDS if k in columns and
-                  isinstance(columns[k], list)} for i in range(len(texts))]  # fmt: skip
+        infos = [
+            {k: columns[k][i] for k in ROW_FIELDS if k in columns and isinstance(columns[k], list)}
+            for i in range(len(texts))
+        ]
         results = compute_score_batch([NAME] * len(texts), texts, truths, infos, **options)
         failed = [r["infra_error"] for r in results]
         log_metric, log_extra = columns.get("log_metric"), columns.get("log_extra")
@@ -49,8 +51,10 @@ def code_reward(column: str = "ground_truth", **options: Any) -> Callable[..., l
             log_metric("problemtools/infra_errors", sum(failed) / max(1, len(failed)))
         if callable(log_extra):
             log_extra("problemtools_status", [r["status"] for r in results])
-        return [None if keep_none and bad else r["score"]
-                for r, bad in zip(results, failed, strict=True)]  # fmt: skip
+        return [
+            None if keep_none and bad else r["score"]
+            for r, bad in zip(results, failed, strict=True)
+        ]
 
     reward.__name__ = reward.__qualname__ = NAME
     return reward

@@ -52,8 +52,11 @@ def named(text: str) -> Verdict | None:
     return _BY_NAME.get(text)
 
 
-_BY_NAME = {name: verdict for verdict, (_, dj, others) in SPELLINGS.items()
-            for name in (verdict.value, dj, *others)}  # fmt: skip
+_BY_NAME = {
+    name: verdict
+    for verdict, (_, dj, others) in SPELLINGS.items()
+    for name in (verdict.value, dj, *others)
+}
 
 
 def verdict_of_run(outcome: enum.Enum) -> Verdict | None:

@@ -62,8 +62,11 @@ class CodeTask(vf.Task[CodeData, vf.State, CodeTaskConfig]):
         and the slowest test's CPU seconds."""
         got = await self._grade(trace)
         status = STATUS_CODES.index(got["status"]) if got["status"] in STATUS_CODES else -1
-        return {"status_code": float(status), "infra_error": float(got["infra_error"]),
-                "cpu_seconds": float(got.get("cpu_seconds") or 0.0)}  # fmt: skip
+        return {
+            "status_code": float(status),
+            "infra_error": float(got["infra_error"]),
+            "cpu_seconds": float(got.get("cpu_seconds") or 0.0),
+        }
 
     async def _grade(self, trace: vf.Trace) -> dict[str, Any]:
         """One grading per trace, whichever signal asks first (kept in trace.info)."""
@@ -72,9 +75,15 @@ class CodeTask(vf.Task[CodeData, vf.State, CodeTaskConfig]):
             return found
         config = self.config
         got = await compute_score_async(
-            "verifiers", trace.last_reply, self.data.problem_id, dataset=config.dataset,
-            mode=config.mode, n=config.n, languages=config.languages, details=True,
-        )  # fmt: skip
+            "verifiers",
+            trace.last_reply,
+            self.data.problem_id,
+            dataset=config.dataset,
+            mode=config.mode,
+            n=config.n,
+            languages=config.languages,
+            details=True,
+        )
         trace.info["problemtools_py"] = got
         return got
 
@@ -95,10 +104,14 @@ class CodeTaskset(vf.Taskset[CodeTask, CodeTasksetConfig]):
         config = self.config
         root = config.dataset or os.environ.get(DATASET_ENV, "")
         if not root:
-            raise ValueError(f"problemtools-py-env needs a dataset: --env.taskset.dataset DIR "
-                             f"or ${DATASET_ENV}")  # fmt: skip
+            raise ValueError(
+                f"problemtools-py-env needs a dataset: --env.taskset.dataset DIR or ${DATASET_ENV}"
+            )
         task_config = config.task.model_copy(update={"dataset": root})
         for info in Dataset(root).statements(config.split):
-            data = CodeData(id=info.problem_id, problem_id=info.problem_id,
-                            prompt=f"{info.statement.strip()}\n\n{ANSWER_FORMAT}")  # fmt: skip
+            data = CodeData(
+                id=info.problem_id,
+                problem_id=info.problem_id,
+                prompt=f"{info.statement.strip()}\n\n{ANSWER_FORMAT}",
+            )
             yield CodeTask(data, task_config)

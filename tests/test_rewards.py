@@ -19,7 +19,7 @@ from problemtools_py.dataset.ids import problem_id
 from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file
 from problemtools_py.dataset.schema import tests_json as encode_tests
 from problemtools_py.dataset.writer import RowWriter
-from problemtools_py.grading import rewardargs
+from problemtools_py.grading import rewardargs, rewardresults
 from problemtools_py.grading.results import GradeResult, Status
 
 ECHO = "```python\nprint(input())\n```"
@@ -274,15 +274,15 @@ def test_the_graders_failure_is_a_float_reported_beside_it(
     failed = GradeResult(None, Status.GRADER_ERROR, message="the jail failed")
     before = rewards.infra_failures()
     options = rewardargs.options_of(None, {})
-    assert rewards._scored(failed, options) == {
+    assert rewardresults.scored(failed, options) == {
         "score": 0.0, "status": "grader_error", "infra_error": True}  # fmt: skip
     assert rewards.infra_failures() == before + 1
     assert "the jail failed" in caplog.text
     assert (
-        rewards._scored(failed, rewardargs.options_of(None, {"infra_score": -1}))["score"] == -1.0
+        rewardresults.scored(failed, rewardargs.options_of(None, {"infra_score": -1}))["score"] == -1.0
     )
     with pytest.raises(rewards.InfraError, match="grader_error: the jail failed"):
-        rewards._scored(failed, rewardargs.options_of(None, {"on_infra_error": "raise"}))
+        rewardresults.scored(failed, rewardargs.options_of(None, {"on_infra_error": "raise"}))
 
 
 def test_call_based_ground_truth_of_apps_and_livecodebench() -> None:

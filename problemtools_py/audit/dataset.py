@@ -116,8 +116,9 @@ class RowAuditor:
         audit.largest_input = max((len(i.encode()) for i in inputs), default=0)
         for index, value in self.fuzzer.bounds_broken(inputs):
             audit.invalid_inputs.append(f"test {index}")
-            audit.notes.append(f"test {index} holds {value}, outside every bound the "
-                               "statement states")  # fmt: skip
+            audit.notes.append(
+                f"test {index} holds {value}, outside every bound the statement states"
+            )
         programs = self._programs()
         with ThreadPoolExecutor(max(1, self.how.jobs)) as pool:
             audit.programs = list(pool.map(lambda item: self._judge(*item), programs))
@@ -245,6 +246,9 @@ def _rejected(result: GradeResult) -> bool:
 def _not_run(results: list[GradeResult]) -> bool:
     """Whether the program never ran (one result for all, not a test's)."""
     return len(results) == 1 and results[0].status in (
-        Status.SYNTAX_ERROR, Status.COMPILE_ERROR, Status.NO_CODE, Status.CODE_TOO_LARGE,
+        Status.SYNTAX_ERROR,
+        Status.COMPILE_ERROR,
+        Status.NO_CODE,
+        Status.CODE_TOO_LARGE,
         Status.GRADER_ERROR,
-    )  # fmt: skip
+    )

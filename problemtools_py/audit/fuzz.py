@@ -61,8 +61,11 @@ class Fuzzer:
         plan, findings = read_plan(ctx.problem)
         errors = [f for f in findings if f.severity.value == "error"]
         if errors:
-            raise FatalError(f"generators.yaml: {errors[0].message}", path=ctx.problem.root,
-                             exit_code=ExitCode.FINDINGS)  # fmt: skip
+            raise FatalError(
+                f"generators.yaml: {errors[0].message}",
+                path=ctx.problem.root,
+                exit_code=ExitCode.FINDINGS,
+            )
         seeded = [r for r in plan.cases if r.generate is not None and r.generate.uses_seed]
         self.rules = _fuzz_entry(ctx) or seeded
         if not self.rules:
@@ -72,9 +75,11 @@ class Fuzzer:
         self.maker = CaseMaker(ctx, programs, programs.default_solution())
         self.checker = AnswerChecker(ctx)
         self.built, _ = validators(ctx)
-        self.accepted = [s for s in ctx.problem.submissions
-                         if s.expectation is not None and s.expectation.accepted
-                         and ctx.runnable(s)]  # fmt: skip
+        self.accepted = [
+            s
+            for s in ctx.problem.submissions
+            if s.expectation is not None and s.expectation.accepted and ctx.runnable(s)
+        ]
         self.limits = ctx.submission_limits(RoundLimits.of(ctx).first.hard)
         self.random = random.Random(seed)
         self.tried = 0
@@ -141,8 +146,7 @@ class Fuzzer:
         passes = config.limits.validation_passes if config.multi_pass else 1
         # (a case not generated yet: the problem's own validator, without arguments)
         checker = self.checker.for_case(known) if known is not None else self.checker.with_args(())
-        return CaseJudge(self.ctx.pool, checker, limits or self.limits, config.interactive,
-                         passes)  # fmt: skip
+        return CaseJudge(self.ctx.pool, checker, limits or self.limits, config.interactive, passes)
 
     def _disagreement(self, rule: CaseRule, case: Path, answer: Path, work: Path) -> str:
         judge = self.judge_for(rule)
@@ -195,11 +199,15 @@ def _fuzz_entry(ctx: Session) -> list[CaseRule]:
         try:
             command = parse_command(str(text), "fuzz", index)
         except ValueError as exc:
-            raise FatalError(f"generators.yaml: fuzz: {text!r}: {exc}", path=path,
-                             exit_code=ExitCode.FINDINGS) from None  # fmt: skip
+            raise FatalError(
+                f"generators.yaml: fuzz: {text!r}: {exc}", path=path, exit_code=ExitCode.FINDINGS
+            ) from None
         if not command.uses_seed:
-            raise FatalError(f"generators.yaml: fuzz: {text!r} takes no {{seed}}", path=path,
-                             exit_code=ExitCode.FINDINGS)  # fmt: skip
+            raise FatalError(
+                f"generators.yaml: fuzz: {text!r} takes no {{seed}}",
+                path=path,
+                exit_code=ExitCode.FINDINGS,
+            )
         rules.append(CaseRule(f"fuzz/{index}", None, command))
     return rules
 

@@ -53,8 +53,15 @@ def _sites(tree: ast.Module) -> Iterator[tuple[ast.AST, Site]]:
             for index, op in enumerate(node.ops):
                 swapped = SWAP_COMPARE.get(type(op))
                 if swapped is not None:
-                    yield node, ("compare", line, f"{_op(op)} -> {_op(swapped())}",
-                                 _set_compare(index, swapped))  # fmt: skip
+                    yield (
+                        node,
+                        (
+                            "compare",
+                            line,
+                            f"{_op(op)} -> {_op(swapped())}",
+                            _set_compare(index, swapped),
+                        ),
+                    )
         elif isinstance(node, ast.BinOp | ast.AugAssign) and type(node.op) in SWAP_ARITH:
             new = SWAP_ARITH[type(node.op)]
             yield node, ("arith", line, f"{_op(node.op)} -> {_op(new())}", _set_arith(new))
@@ -83,8 +90,12 @@ def _op(op: ast.AST) -> str:
 
 
 def _range_call(node: ast.AST) -> bool:
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == "range" and 1 <= len(node.args) <= 2)  # fmt: skip
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "range"
+        and 1 <= len(node.args) <= 2
+    )
 
 
 def _set_compare(index: int, new: type[ast.cmpop]) -> Callable[[ast.AST], None]:
@@ -126,8 +137,11 @@ def _range_bound(change: Callable[[ast.expr], ast.expr]) -> Callable[[ast.AST], 
 
 
 def _builtin_call(node: ast.AST) -> bool:
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id in SWAP_BUILTIN)  # fmt: skip
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in SWAP_BUILTIN
+    )
 
 
 def _set_builtin(name: str) -> Callable[[ast.AST], None]:

@@ -54,19 +54,31 @@ def _sites(code: str) -> Iterator[Site]:
     for index, token in enumerate(tokens):
         kind, text = token.lastgroup, token.group()
         if kind == "number":
-            yield Site("constant", token.start(), token.end(), str(int(text) + 1),
-                       f"{text} -> {int(text) + 1}")  # fmt: skip
+            yield Site(
+                "constant",
+                token.start(),
+                token.end(),
+                str(int(text) + 1),
+                f"{text} -> {int(text) + 1}",
+            )
         elif kind == "narrow":
-            yield Site("narrow", token.start(), token.end(), "int", f"{' '.join(text.split())}"
-                       " -> int")  # fmt: skip
+            yield Site(
+                "narrow", token.start(), token.end(), "int", f"{' '.join(text.split())} -> int"
+            )
         elif kind == "op" and text in SWAPS and not _template(tokens, index):
-            yield Site(OPERATORS[text], token.start(), token.end(), SWAPS[text],
-                       f"{text} -> {SWAPS[text]}")  # fmt: skip
+            yield Site(
+                OPERATORS[text], token.start(), token.end(), SWAPS[text], f"{text} -> {SWAPS[text]}"
+            )
         elif kind == "if":
             close = _closing(code, token.end())
             if close is not None:
-                yield Site("branch", token.end(), close, f"0 && ({code[token.end():close]})",
-                           "if body never runs")  # fmt: skip
+                yield Site(
+                    "branch",
+                    token.end(),
+                    close,
+                    f"0 && ({code[token.end() : close]})",
+                    "if body never runs",
+                )
 
 
 def _template(tokens: list[re.Match[str]], index: int) -> bool:
@@ -77,8 +89,11 @@ def _template(tokens: list[re.Match[str]], index: int) -> bool:
         return False
     before = tokens[index - 1] if index > 0 else None
     after = tokens[index + 1] if index + 1 < len(tokens) else None
-    typed = [t for t in (before, after) if t is not None
-             and (t.group() in TYPES or t.lastgroup == "narrow")]  # fmt: skip
+    typed = [
+        t
+        for t in (before, after)
+        if t is not None and (t.group() in TYPES or t.lastgroup == "narrow")
+    ]
     return bool(typed) or (text == ">" and before is not None and before.group().endswith(">"))
 
 
@@ -106,6 +121,7 @@ def c_mutants(code: str, limit: int, seed: int = 0) -> list[Mutant]:
         site = sites[index]
         line = code.count("\n", 0, site.start) + 1
         text = code[: site.start] + site.new + code[site.end :]
-        found.append(Mutant(f"{site.operator}@{index}:L{line}", site.operator, line,
-                            site.change, text))  # fmt: skip
+        found.append(
+            Mutant(f"{site.operator}@{index}:L{line}", site.operator, line, site.change, text)
+        )
     return found

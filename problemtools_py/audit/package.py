@@ -95,8 +95,12 @@ class Audit:
         return [c for c in self.cases if c not in used]
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "score": self.score, "groups": self.groups(),
-                "idle_tests": self.idle()}  # fmt: skip
+        return {
+            **asdict(self),
+            "score": self.score,
+            "groups": self.groups(),
+            "idle_tests": self.idle(),
+        }
 
 
 def _group(case: str) -> str:
@@ -112,8 +116,9 @@ class Auditor:
         ctx.verdicts = MemoryVerdicts()
         self.judge = SubmissionJudge(ctx)
         self.given, self.count, self.random_inputs = given, count, random_inputs
-        self.audit = Audit(ctx.problem.short_name, str(ctx.problem.root), None,
-                           [c.name for c in self.judge.cases])  # fmt: skip
+        self.audit = Audit(
+            ctx.problem.short_name, str(ctx.problem.root), None, [c.name for c in self.judge.cases]
+        )
         self.limit = RoundLimits.of(ctx).first.hard
         self._exes: dict[str, Executable] = {}
         # a witness that is an input (shaped, not a generator's command) -> its files
@@ -122,9 +127,11 @@ class Auditor:
 
     def run(self, progress: Callable[[int, int], None] | None = None) -> Audit:
         """The audit; ``progress(done, total)`` hears of each wrong program judged."""
-        accepted = [s for s in self.ctx.problem.submissions
-                    if s.expectation is not None and s.expectation.accepted
-                    and self.ctx.runnable(s)]  # fmt: skip
+        accepted = [
+            s
+            for s in self.ctx.problem.submissions
+            if s.expectation is not None and s.expectation.accepted and self.ctx.runnable(s)
+        ]
         references = [s for s in accepted if self._mutable(s)]
         self._time(accepted)
         pending: list[tuple[Wrong, Executable | str]] = []
@@ -132,8 +139,9 @@ class Auditor:
             self.audit.reference = references[0].rel
             pending += self._mutants(references)
         elif not references:
-            self.audit.notes.append("no accepted Python 3, C or C++ submission of one file: "
-                                    "no mutants")  # fmt: skip
+            self.audit.notes.append(
+                "no accepted Python 3, C or C++ submission of one file: no mutants"
+            )
         for sub in self.ctx.problem.submissions:
             if sub.expectation is not None and not sub.expectation.accepted:
                 build = self.ctx.submission(sub)
@@ -174,13 +182,13 @@ class Auditor:
             self.audit.largest_input = max(self.audit.largest_input, given.stat().st_size)
             for program, exe in built:
                 args = self.ctx.problem.input_validator_args(case, program.name)
-                if not run_validator(self.ctx, exe, args, given,
-                                     self.ctx.verdict_cache()).valid:  # fmt: skip
+                if not run_validator(self.ctx, exe, args, given, self.ctx.verdict_cache()).valid:
                     self.audit.invalid_inputs.append(case.name)
                     break
         if self.judge.cases and self.audit.largest_input < SMALL_INPUT:
-            self.audit.notes.append(f"no large case: every input is under {SMALL_INPUT} "
-                                    "bytes (a slow program passes)")  # fmt: skip
+            self.audit.notes.append(
+                f"no large case: every input is under {SMALL_INPUT} bytes (a slow program passes)"
+            )
 
     def _language(self, sub: Submission) -> str:
         language = self.ctx.submission_language(sub)
@@ -276,9 +284,11 @@ class Auditor:
             except FatalError as exc:
                 self.audit.notes.append(f"survivors not told from equivalent programs: {exc}")
                 return None
-            self.audit.notes.append("no random generator: random inputs shaped as the test "
-                                    "cases', within the statement's bounds, that the input "
-                                    "validators accept")  # fmt: skip
+            self.audit.notes.append(
+                "no random generator: random inputs shaped as the test "
+                "cases', within the statement's bounds, that the input "
+                "validators accept"
+            )
             judge = shaped.judge(limits)
             return [(text, files, judge) for text, files in shaped.make(self.random_inputs)], True
         cases = []

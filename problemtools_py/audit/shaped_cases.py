@@ -35,17 +35,26 @@ class ShapedCases:
         root = ctx.problem.root
         inputs = [(root / c.files[".in"]).read_text("utf-8", "replace") for c in cases]
         if not inputs:
-            raise FatalError("no test case inputs to shape random inputs after",
-                             path=root, exit_code=ExitCode.FINDINGS)  # fmt: skip
+            raise FatalError(
+                "no test case inputs to shape random inputs after",
+                path=root,
+                exit_code=ExitCode.FINDINGS,
+            )
         table = ctx.problem.constants
-        statement = " ".join(substitute_latex(substitute(s.text, table), table)
-                             for s in ctx.problem.statements if s.text)  # fmt: skip
+        statement = " ".join(
+            substitute_latex(substitute(s.text, table), table)
+            for s in ctx.problem.statements
+            if s.text
+        )
         self.fuzzer = ShapedFuzzer(inputs, statement, seed)
         programs = Programs(ctx, {})
         solution = programs.default_solution()
         if solution is None:
-            raise FatalError("no accepted submission to answer random inputs", path=root,
-                             exit_code=ExitCode.FINDINGS)  # fmt: skip
+            raise FatalError(
+                "no accepted submission to answer random inputs",
+                path=root,
+                exit_code=ExitCode.FINDINGS,
+            )
         self.maker = CaseMaker(ctx, programs, solution)
         self.built, _ = validators(ctx)
         self.checker = AnswerChecker(ctx)
@@ -78,8 +87,9 @@ class ShapedCases:
         """How such a case is judged: the problem's own validator, without arguments."""
         config = self.ctx.problem.config
         passes = config.limits.validation_passes if config.multi_pass else 1
-        return CaseJudge(self.ctx.pool, self.checker.with_args(()), limits, config.interactive,
-                         passes)  # fmt: skip
+        return CaseJudge(
+            self.ctx.pool, self.checker.with_args(()), limits, config.interactive, passes
+        )
 
 
 def shown(stdin: str) -> str:

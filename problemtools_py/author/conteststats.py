@@ -69,12 +69,18 @@ def _static(problem: Problem) -> ProblemStats:
     kinds = Counter(_claim(sub) for sub in problem.submissions)
     types = problem.config.types - ({"pass-fail"} if len(problem.config.types) > 1 else set())
     kind = "+".join(sorted(types))
-    row = ProblemStats(problem.short_name, str(problem.root), kind,
-                       sum(is_sample(c.name) for c in judged),
-                       sum(c.name.startswith("secret/") for c in judged), groups,
-                       dict(sorted(kinds.items())))  # fmt: skip
-    accepted = [s for s in problem.submissions
-                if s.expectation is not None and s.expectation.accepted]  # fmt: skip
+    row = ProblemStats(
+        problem.short_name,
+        str(problem.root),
+        kind,
+        sum(is_sample(c.name) for c in judged),
+        sum(c.name.startswith("secret/") for c in judged),
+        groups,
+        dict(sorted(kinds.items())),
+    )
+    accepted = [
+        s for s in problem.submissions if s.expectation is not None and s.expectation.accepted
+    ]
     row.accepted = [s.rel for s in accepted]
     sized = sorted((_lines(problem.root, s.program.files), s.rel) for s in accepted)
     if sized:
@@ -114,10 +120,14 @@ def _lines(root: Path, files: tuple[str, ...] | list[str]) -> int:
 def _from_report(row: ProblemStats, report: ProblemReport) -> None:
     row.errors, row.warnings = report.errors, report.warnings
     row.time_limit = report.time_limit
-    accepted = [s.max_cpu for s in report.submissions
-                if s.verdict is Verdict.AC and s.submission in row.accepted]  # fmt: skip
+    accepted = [
+        s.max_cpu
+        for s in report.submissions
+        if s.verdict is Verdict.AC and s.submission in row.accepted
+    ]
     row.slowest_accepted = max(accepted) if accepted else None
     if report.constraints:
         row.bounds = 2 * len(report.constraints)
-        row.bounds_reached = sum(int(c.reached_low) + int(c.reached_high)
-                                 for c in report.constraints)  # fmt: skip
+        row.bounds_reached = sum(
+            int(c.reached_low) + int(c.reached_high) for c in report.constraints
+        )

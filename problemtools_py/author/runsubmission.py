@@ -83,9 +83,11 @@ def targets(ctx: Session, asked: list[str], stdin: Path | None) -> list[Target]:
             found.append(Target(name, Path(name), answer if answer.is_file() else None))
         else:
             some = ", ".join(c.name for c in cases[:6])
-            raise FatalError(f"{name!r} is no test case of the package, nor a file (cases: "
-                             f"{some}{', ...' if len(cases) > 6 else ''})",
-                             exit_code=ExitCode.USAGE)  # fmt: skip
+            raise FatalError(
+                f"{name!r} is no test case of the package, nor a file (cases: "
+                f"{some}{', ...' if len(cases) > 6 else ''})",
+                exit_code=ExitCode.USAGE,
+            )
     return found
 
 
@@ -112,8 +114,9 @@ class SingleRunner:
 
     def build(self, program: Path) -> Executable | str:
         """The program built (a file, or a directory of files), or its compile error."""
-        paths = sorted(p for p in program.rglob("*") if p.is_file()) if program.is_dir() else [
-            program]  # fmt: skip
+        paths = (
+            sorted(p for p in program.rglob("*") if p.is_file()) if program.is_dir() else [program]
+        )
         base = program if program.is_dir() else program.parent
         build = self.ctx.build_files(paths, base)
         return build.executable if build.executable is not None else build.message
@@ -137,11 +140,19 @@ class SingleRunner:
         output = work / "team.out"
         shown = output.read_bytes()[:SHOWN] if output.is_file() else b""
         verdict = result.verdict if target.answer is not None or config.interactive else None
-        return OneRun(target.name, verdict, result.cpu_seconds,
-                      run.wall_seconds if run else 0.0, run.peak_memory_bytes if run else 0,
-                      run.describe() if run else "", shown, run.stderr if run else b"",
-                      result.message, None if config.interactive or target.answer is None
-                      else target.answer.read_bytes(), result.passes)  # fmt: skip
+        return OneRun(
+            target.name,
+            verdict,
+            result.cpu_seconds,
+            run.wall_seconds if run else 0.0,
+            run.peak_memory_bytes if run else 0,
+            run.describe() if run else "",
+            shown,
+            run.stderr if run else b"",
+            result.message,
+            None if config.interactive or target.answer is None else target.answer.read_bytes(),
+            result.passes,
+        )
 
     def _checker(self, target: Target) -> DefaultValidator | CustomValidator:
         """A case's validator with its arguments; a file's with the problem's flags."""
@@ -154,10 +165,12 @@ class SingleRunner:
         judge (judge.transcript), in BAPCtools' .interaction form."""
         config = self.ctx.problem.config
         checker = self._checker(target)
-        if not isinstance(checker, CustomValidator) or not (config.interactive or
-                                                            config.multi_pass):  # fmt: skip
-            raise FatalError("--interaction is for interactive and multi-pass problems",
-                             exit_code=ExitCode.USAGE)  # fmt: skip
+        if not isinstance(checker, CustomValidator) or not (
+            config.interactive or config.multi_pass
+        ):
+            raise FatalError(
+                "--interaction is for interactive and multi-pass problems", exit_code=ExitCode.USAGE
+            )
         work = self.work / str(index)
         work.mkdir(parents=True)
         answer = target.answer or work / "empty.ans"
@@ -165,16 +178,45 @@ class SingleRunner:
             answer.write_bytes(b"")
         passes = config.limits.validation_passes if config.multi_pass else 1
         limits = self.ctx.submission_limits(self.limit.seconds)
-        found = run_transcript(self.ctx.pool, exe, limits, checker, (target.input, answer),
-                               work / "run", config.interactive, passes)  # fmt: skip
-        return OneRun(target.name, found.verdict, 0.0, 0.0, 0, "", b"", b"", found.message,
-                      None, found.passes, found.text)  # fmt: skip
+        found = run_transcript(
+            self.ctx.pool,
+            exe,
+            limits,
+            checker,
+            (target.input, answer),
+            work / "run",
+            config.interactive,
+            passes,
+        )
+        return OneRun(
+            target.name,
+            found.verdict,
+            0.0,
+            0.0,
+            0,
+            "",
+            b"",
+            b"",
+            found.message,
+            None,
+            found.passes,
+            found.text,
+        )
 
     def _plain(self, exe: Executable, target: Target, limits: Limits, work: Path) -> OneRun:
         work.mkdir(parents=True)
         output = work / "team.out"
         with self.ctx.pool.sandbox() as box:
             run = run_program(box, exe, limits=limits, stdin=target.input, stdout=output)
-        return OneRun(target.name, None, run.cpu_seconds, run.wall_seconds,
-                      run.peak_memory_bytes, run.describe(), output.read_bytes()[:SHOWN],
-                      run.stderr, "", None)  # fmt: skip
+        return OneRun(
+            target.name,
+            None,
+            run.cpu_seconds,
+            run.wall_seconds,
+            run.peak_memory_bytes,
+            run.describe(),
+            output.read_bytes()[:SHOWN],
+            run.stderr,
+            "",
+            None,
+        )

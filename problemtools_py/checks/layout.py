@@ -192,9 +192,14 @@ def top_level_entries(problem: Problem) -> Iterator[Finding]:
         if name in known or name.startswith(".") or name in EXEMPT_AT_ROOT | README_NAMES:
             continue
         if problem.legacy and name == "output_validator" and _validates(problem, name):
-            yield extension(Ruleset.DOMJUDGE, "layout", "'output_validator/' is the 2023-07 "
-                            "name (legacy's is 'output_validators/'); its validator judges "
-                            "this package, as DOMjudge's does", name)  # fmt: skip
+            yield extension(
+                Ruleset.DOMJUDGE,
+                "layout",
+                "'output_validator/' is the 2023-07 "
+                "name (legacy's is 'output_validators/'); its validator judges "
+                "this package, as DOMjudge's does",
+                name,
+            )
         elif name in other:
             ours, why = other[name]
             use = f"; this {version} package uses '{ours}/'" if ours else ""

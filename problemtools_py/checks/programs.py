@@ -51,8 +51,12 @@ def input_validators(problem: Problem) -> Iterator[Finding]:
             if not problem.legacy or not problem.file("input_format_validators")
             else "input_format_validators"
         )
-        yield extension(Ruleset.DOMJUDGE, "validators", "no input validators found: at least "
-                        "one is required", where)  # fmt: skip
+        yield extension(
+            Ruleset.DOMJUDGE,
+            "validators",
+            "no input validators found: at least one is required",
+            where,
+        )
     if (
         problem.legacy
         and problem.file("input_validators")

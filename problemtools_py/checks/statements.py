@@ -22,12 +22,21 @@ def statement_files(problem: Problem) -> Iterator[Finding]:
     if problem.statement_dir is None:
         top = [e.name for e in problem.top_level() if e.name in DOMJUDGE_STATEMENTS]
         if top:
-            yield extension(Ruleset.DOMJUDGE, "statement", f"statement directory {directory}/ "
-                            f"is missing; the statement is {top[0]} at the top, where "
-                            "DOMjudge reads it", top[0])  # fmt: skip
+            yield extension(
+                Ruleset.DOMJUDGE,
+                "statement",
+                f"statement directory {directory}/ "
+                f"is missing; the statement is {top[0]} at the top, where "
+                "DOMjudge reads it",
+                top[0],
+            )
         else:  # (DOMjudge imports a package with no statement at all)
-            yield extension(Ruleset.DOMJUDGE, "statement",
-                            f"statement directory {directory}/ is missing", directory)  # fmt: skip
+            yield extension(
+                Ruleset.DOMJUDGE,
+                "statement",
+                f"statement directory {directory}/ is missing",
+                directory,
+            )
         return
     if not problem.statements:
         pattern = "problem.<lang>.tex" if problem.legacy else "problem.<lang>.{tex,md,pdf}"

@@ -118,8 +118,11 @@ def _display_overrides(case: TestCase, exts: set[str]) -> Iterator[Finding]:
     """2025-09: at most one way to show (and to download) a case's input and its output,
     and what is shown differently must be downloaded differently too."""
     where = case.files.get(".in", case.files[min(exts)])
-    for group, what in ((SHOW_INPUT, "show its input"), (SHOW_OUTPUT, "show its output"),
-                        (DOWNLOAD_OUTPUT, "download its output")):  # fmt: skip
+    for group, what in (
+        (SHOW_INPUT, "show its input"),
+        (SHOW_OUTPUT, "show its output"),
+        (DOWNLOAD_OUTPUT, "download its output"),
+    ):
         found = [ext for ext in group if ext in exts]
         if len(found) > 1:
             yield error("data", f"{case.name} has {' and '.join(found)}: one way to {what}", where)

@@ -36,21 +36,50 @@ PROG = "auditdata"
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
     parser.add_argument("problems", nargs="+", type=Path, metavar="DIR")
-    parser.add_argument("--mutants", type=nonnegative_int, default=40, metavar="N",
-                        help="mutants per package, at most (default 40)")  # fmt: skip
-    parser.add_argument("--wrong", type=Path, action="append", default=[], metavar="FILE",
-                        help="a wrong program of your own to count too (repeatable)")  # fmt: skip
-    parser.add_argument("--random", type=nonnegative_int, default=8, metavar="K",
-                        help="random inputs a survivor is tried on (default 8)")  # fmt: skip
-    parser.add_argument("--augment", type=nonnegative_int, default=0, metavar="K",
-                        help="add at most K tests per problem that kill survivors: a "
-                        "package's to generators.yaml (generated), a dataset's rows' "
-                        "to a copy in --out; then audit again")  # fmt: skip
-    parser.add_argument("--out", type=Path, metavar="DIR",
-                        help="with --augment on a dataset: the new dataset directory")  # fmt: skip
+    parser.add_argument(
+        "--mutants",
+        type=nonnegative_int,
+        default=40,
+        metavar="N",
+        help="mutants per package, at most (default 40)",
+    )
+    parser.add_argument(
+        "--wrong",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a wrong program of your own to count too (repeatable)",
+    )
+    parser.add_argument(
+        "--random",
+        type=nonnegative_int,
+        default=8,
+        metavar="K",
+        help="random inputs a survivor is tried on (default 8)",
+    )
+    parser.add_argument(
+        "--augment",
+        type=nonnegative_int,
+        default=0,
+        metavar="K",
+        help="add at most K tests per problem that kill survivors: a "
+        "package's to generators.yaml (generated), a dataset's rows' "
+        "to a copy in --out; then audit again",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="with --augment on a dataset: the new dataset directory",
+    )
     add_jobs(parser, "programs run")
-    parser.add_argument("--report", type=Path, metavar="FILE",
-                        help="also write an HTML page: kill rates charted, survivors")  # fmt: skip
+    parser.add_argument(
+        "--report",
+        type=Path,
+        metavar="FILE",
+        help="also write an HTML page: kill rates charted, survivors",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     return parser
@@ -63,16 +92,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         if len(args.problems) == 1 and any(args.problems[0].glob("*-*.parquet")):
             return _dataset(args)
         if args.out is not None:
-            raise FatalError("--out is for a dataset (a package's cases are added in place)",
-                             exit_code=ExitCode.USAGE)  # fmt: skip
+            raise FatalError(
+                "--out is for a dataset (a package's cases are added in place)",
+                exit_code=ExitCode.USAGE,
+            )
         args.problems = packages_in(args.problems, PROG)
         for root in args.problems:
             if any(root.glob("*-*.parquet")):
-                raise FatalError("a dataset is audited alone: give it as the only path",
-                                 path=root, exit_code=ExitCode.USAGE)  # fmt: skip
+                raise FatalError(
+                    "a dataset is audited alone: give it as the only path",
+                    path=root,
+                    exit_code=ExitCode.USAGE,
+                )
             if not (root / "problem.yaml").is_file():
-                raise FatalError("neither a problem package (no problem.yaml) nor a dataset "
-                                 "(no problems-<split>.parquet)", path=root)  # fmt: skip
+                raise FatalError(
+                    "neither a problem package (no problem.yaml) nor a dataset "
+                    "(no problems-<split>.parquet)",
+                    path=root,
+                )
         from problemtools_py.audit.package import Auditor
         from problemtools_py.judging.policy import Policy, RunUntil
         from problemtools_py.judging.session import Session
@@ -112,8 +149,10 @@ def _dataset(args: argparse.Namespace) -> ExitCode:
         if not path.is_file():
             raise FatalError("no such file", path=path)
     if args.augment and args.out is None:
-        raise FatalError("--augment on a dataset needs --out DIR (the dataset is left as it "
-                         "is)", exit_code=ExitCode.USAGE)  # fmt: skip
+        raise FatalError(
+            "--augment on a dataset needs --out DIR (the dataset is left as it is)",
+            exit_code=ExitCode.USAGE,
+        )
     if args.out is not None:
         check_output(args.out, "--out", directory=True)
         if args.out.exists():
@@ -131,8 +170,13 @@ def _dataset(args: argparse.Namespace) -> ExitCode:
             more = f" ({over} left out: the card's caps)" if over else ""
             print(f"{pid}: {count} tests added{more}", file=sys.stderr)
         print(f"augmented dataset: {args.out}", file=sys.stderr)
-        extra = {"augmented": {"out": str(args.out), "tests_added": done.added,
-                               "left_out_over_caps": done.left_out}}  # fmt: skip
+        extra = {
+            "augmented": {
+                "out": str(args.out),
+                "tests_added": done.added,
+                "left_out_over_caps": done.left_out,
+            }
+        }
         found = _rows(args.out, how, args.quiet or args.json)
     return _report(found.audits, args.json, args.report, extra)
 
@@ -162,8 +206,11 @@ def _report(
 
         write_report(audits, page)
     if as_json:
-        document = {"tool": "problemtools_py", **(extra or {}),
-                    "problems": [a.to_json() for a in audits]}  # fmt: skip
+        document = {
+            "tool": "problemtools_py",
+            **(extra or {}),
+            "problems": [a.to_json() for a in audits],
+        }
         json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
@@ -184,8 +231,9 @@ def _augment(
     from problemtools_py.convert.augment import add_secret_cases, add_secret_files
     from problemtools_py.generate.runner import generate_problem
 
-    witnesses = list(dict.fromkeys(p.witness for p in audit.programs
-                                   if p.status == "survived" and p.witness))[:most]  # fmt: skip
+    witnesses = list(
+        dict.fromkeys(p.witness for p in audit.programs if p.status == "survived" and p.witness)
+    )[:most]
     if not witnesses:
         return False
     if (root / "generators" / "generators.yaml").is_file():
@@ -206,8 +254,10 @@ def _print(audit: Audit) -> None:
     rejected = sum(p.status == "rejected" for p in counted)
     equivalent = sum(p.status == "equivalent" for p in audit.programs)
     score = f" ({audit.score:.0%})" if audit.score is not None else ""
-    print(f"{audit.problem}: the tests reject {rejected} of {len(counted)} wrong programs"
-          f"{score}; {equivalent} equivalent mutants left out")  # fmt: skip
+    print(
+        f"{audit.problem}: the tests reject {rejected} of {len(counted)} wrong programs"
+        f"{score}; {equivalent} equivalent mutants left out"
+    )
     for program in audit.programs:
         if program.status == "survived":
             change = f" ({program.change})" if program.change else ""

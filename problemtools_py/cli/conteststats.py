@@ -29,8 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
     parser.add_argument("problems", nargs="+", type=Path, metavar="DIR")
     add_jobs(parser, "programs run")
-    parser.add_argument("--no-run", action="store_true",
-                        help="count only: run no submission or validator")  # fmt: skip
+    parser.add_argument(
+        "--no-run", action="store_true", help="count only: run no submission or validator"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     return parser
 
@@ -42,8 +43,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         rows = contest_stats(args.problems, not args.no_run, args.jobs)
         if args.json:
-            json.dump({"tool": "problemtools_py", "problems": [r.to_json() for r in rows]},
-                      sys.stdout, indent=2)  # fmt: skip
+            json.dump(
+                {"tool": "problemtools_py", "problems": [r.to_json() for r in rows]},
+                sys.stdout,
+                indent=2,
+            )
             sys.stdout.write("\n")
         else:
             _table(rows)
@@ -78,12 +82,20 @@ def _table(rows: list[ProblemStats]) -> None:
     for row in rows:
         subs = row.submissions
         other = sum(n for claim, n in subs.items() if claim not in CLAIMS)
-        table.add_row(row.problem, row.type, str(row.sample), str(row.secret),
-                      str(row.groups), *(str(subs.get(c, 0)) for c in CLAIMS), str(other),
-                      _seconds(row.time_limit), _slowest(row),
-                      f"{row.shortest_accepted_lines} lines" if row.shortest_accepted else "-",
-                      f"{row.bounds_reached}/{row.bounds}" if row.bounds else "-",
-                      f"{row.errors} E, {row.warnings} W")  # fmt: skip
+        table.add_row(
+            row.problem,
+            row.type,
+            str(row.sample),
+            str(row.secret),
+            str(row.groups),
+            *(str(subs.get(c, 0)) for c in CLAIMS),
+            str(other),
+            _seconds(row.time_limit),
+            _slowest(row),
+            f"{row.shortest_accepted_lines} lines" if row.shortest_accepted else "-",
+            f"{row.bounds_reached}/{row.bounds}" if row.bounds else "-",
+            f"{row.errors} E, {row.warnings} W",
+        )
     Console(soft_wrap=True).print(table)
 
 

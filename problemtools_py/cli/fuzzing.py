@@ -53,8 +53,13 @@ def _fuzz_one(ctx: Any, root: Path, args: argparse.Namespace, count_bar: Any) ->
         def on_case(failure: Failure | None) -> None:
             found.extend([failure] if failure is not None else [])
             spent = time.monotonic() - start
-            bar.update(task, completed=min(spent, args.time), cases=fuzzer.tried,
-                       rate=fuzzer.tried / max(spent, 1e-9), found=len(found))  # fmt: skip
+            bar.update(
+                task,
+                completed=min(spent, args.time),
+                cases=fuzzer.tried,
+                rate=fuzzer.tried / max(spent, 1e-9),
+                found=len(found),
+            )
 
         failures = fuzzer.run(args.time, on_case)
     names = write_failures(root, failures)
@@ -62,19 +67,31 @@ def _fuzz_one(ctx: Any, root: Path, args: argparse.Namespace, count_bar: Any) ->
     if args.add and failures:
         from problemtools_py.convert.fuzzcases import add_fuzz_cases
 
-        add_fuzz_cases(root, [(n.removeprefix("fuzz/"), f.command)
-                              for n, f in zip(names, failures, strict=True)])  # fmt: skip
+        add_fuzz_cases(
+            root,
+            [(n.removeprefix("fuzz/"), f.command) for n, f in zip(names, failures, strict=True)],
+        )
         added = names
     spent = time.monotonic() - start
     if not args.json:
         for name, failure in zip(names, failures, strict=True):
             shrunk = f" (shrunk from `{failure.shrunk_from}`)" if failure.shrunk_from else ""
-            print(f"{root.name}: data/{name}: `{failure.command}`{shrunk}: {failure.why}",
-                  file=sys.stderr)  # fmt: skip
-        print(f"{root.name}: {fuzzer.tried} cases in {spent:.1f} s, {len(failures)} found"
-              + (f", recorded in generators.yaml as {', '.join(added)}" if added else ""),
-              file=sys.stderr)  # fmt: skip
-    return {"problem": str(root), "cases": fuzzer.tried, "seconds": round(spent, 2),
-            "found": [{"case": n, "command": f.command, "why": f.why,
-                       "shrunk_from": f.shrunk_from} for n, f in zip(names, failures, strict=True)],
-            "added": added}  # fmt: skip
+            print(
+                f"{root.name}: data/{name}: `{failure.command}`{shrunk}: {failure.why}",
+                file=sys.stderr,
+            )
+        print(
+            f"{root.name}: {fuzzer.tried} cases in {spent:.1f} s, {len(failures)} found"
+            + (f", recorded in generators.yaml as {', '.join(added)}" if added else ""),
+            file=sys.stderr,
+        )
+    return {
+        "problem": str(root),
+        "cases": fuzzer.tried,
+        "seconds": round(spent, 2),
+        "found": [
+            {"case": n, "command": f.command, "why": f.why, "shrunk_from": f.shrunk_from}
+            for n, f in zip(names, failures, strict=True)
+        ],
+        "added": added,
+    }

@@ -41,13 +41,22 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"CPU seconds per generator or solution run (default {DEFAULT_SECONDS:g})",
     )
     fuzz = parser.add_argument_group("fuzzing (see docs/authoring.md)")
-    fuzz.add_argument("--fuzz", action="store_true",
-                      help="run the random generators with fresh seeds; keep the cases that "
-                      "accepted submissions, validators or the solution fail")  # fmt: skip
-    fuzz.add_argument("--time", type=positive_float, default=60.0, metavar="SECONDS",
-                      help="how long to fuzz each package (default 60)")  # fmt: skip
-    fuzz.add_argument("--add", action="store_true",
-                      help="record the cases found in generators.yaml (data: fuzz:)")  # fmt: skip
+    fuzz.add_argument(
+        "--fuzz",
+        action="store_true",
+        help="run the random generators with fresh seeds; keep the cases that "
+        "accepted submissions, validators or the solution fail",
+    )
+    fuzz.add_argument(
+        "--time",
+        type=positive_float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long to fuzz each package (default 60)",
+    )
+    fuzz.add_argument(
+        "--add", action="store_true", help="record the cases found in generators.yaml (data: fuzz:)"
+    )
     fuzz.add_argument("--seed", type=int, metavar="N", help="seed the seeds (a run repeated)")
     parser.add_argument("-e", "--werror", action="store_true", help="treat warnings as errors")
     parser.add_argument("-q", "--quiet", action="store_true", help="print findings only")

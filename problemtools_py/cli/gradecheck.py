@@ -71,8 +71,9 @@ def check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> ExitCode
         if not path.is_file():
             raise FatalError("no such file", path=path)
     try:
-        preflight = Preflight(_kwargs(args.kwargs), args.column,
-                              str(args.dataset) if args.dataset else None)  # fmt: skip
+        preflight = Preflight(
+            _kwargs(args.kwargs), args.column, str(args.dataset) if args.dataset else None
+        )
     except RewardError as exc:
         raise FatalError(f"--kwargs: {exc}") from None
     start = time.perf_counter()
@@ -93,14 +94,28 @@ def check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> ExitCode
 def _summary(tally: Tally, seconds: float, as_json: bool) -> None:
     common = sorted(tally.reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:SHOWN_REASONS]
     if as_json:
-        print(json.dumps({"summary": {"rows": tally.total, "bad": tally.bad,
-                                      "files": tally.rows, "layouts": tally.layouts,
-                                      "reasons": dict(common), "seconds": round(seconds, 3)}},
-                         ensure_ascii=False))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "summary": {
+                        "rows": tally.total,
+                        "bad": tally.bad,
+                        "files": tally.rows,
+                        "layouts": tally.layouts,
+                        "reasons": dict(common),
+                        "seconds": round(seconds, 3),
+                    }
+                },
+                ensure_ascii=False,
+            )
+        )
         return
     layouts = ", ".join(f"{k} {v}" for k, v in sorted(tally.layouts.items()))
     files = f"{len(tally.rows)} file" + ("s" if len(tally.rows) != 1 else "")
-    print(f"{PROG}: {tally.total} rows in {files} ({layouts or 'none read'}), "
-          f"{tally.bad} cannot be graded, in {seconds:.1f} s", file=sys.stderr)  # fmt: skip
+    print(
+        f"{PROG}: {tally.total} rows in {files} ({layouts or 'none read'}), "
+        f"{tally.bad} cannot be graded, in {seconds:.1f} s",
+        file=sys.stderr,
+    )
     for reason, count in common:
         print(f"  {count} x {reason}", file=sys.stderr)

@@ -307,8 +307,11 @@ def _results(
     """The graded lines' results, in order: here, or on the Ray cluster."""
     from problemtools_py.grading.cluster.nodes import cluster_grade
 
-    items = [(str(line.item["problem_id"]), str(line.item["completion"]), line.memory_mb)
-             for line in lines if line.why is None and line.item is not None]  # fmt: skip
+    items = [
+        (str(line.item["problem_id"]), str(line.item["completion"]), line.memory_mb)
+        for line in lines
+        if line.why is None and line.item is not None
+    ]
 
     def fetch(pid: str) -> Fetched:
         found = grader.problems.fetch(pid)
@@ -317,8 +320,9 @@ def _results(
         return found
 
     if args.ray:
-        return cluster_grade(args.ray, args.dataset, settings, items, cluster_jobs, fetch,
-                             tally.view)  # fmt: skip
+        return cluster_grade(
+            args.ray, args.dataset, settings, items, cluster_jobs, fetch, tally.view
+        )
     return grader.grade_many(items)
 
 
@@ -341,9 +345,10 @@ class _Tally:
 
     def rate(self, ray: str | None) -> str:
         elapsed = max(time.perf_counter() - self.start, 1e-9)
-        return (f"{sum(self.statuses.values()) / elapsed:.1f} completions/s, "
-                f"{self.tests / elapsed:.0f} tests/s"
-                + (f", {self.view.nodes} nodes" if ray else ""))  # fmt: skip
+        return (
+            f"{sum(self.statuses.values()) / elapsed:.1f} completions/s, "
+            f"{self.tests / elapsed:.0f} tests/s" + (f", {self.view.nodes} nodes" if ray else "")
+        )
 
     def report(self, ray: str | None) -> None:
         total = sum(self.statuses.values())
@@ -358,8 +363,10 @@ class _Tally:
             file=sys.stderr,
         )
         if ray:
-            parts = ", ".join(f"{node} ({'dataset here' if here else 'tests sent'}) {count}"
-                              for node, here, count in self.view.parts)  # fmt: skip
+            parts = ", ".join(
+                f"{node} ({'dataset here' if here else 'tests sent'}) {count}"
+                for node, here, count in self.view.parts
+            )
             print(f"{PROG}: graded on {len(self.view.parts)} Ray nodes: {parts}", file=sys.stderr)
 
 

@@ -37,32 +37,66 @@ STOP_CODES = {signal.SIGTERM: ExitCode.CLEAN, signal.SIGINT: ExitCode.INTERRUPTE
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
-    parser.add_argument("dataset", nargs="?", type=Path, metavar="DATASET",
-                        help="a dataset (or packages) directory for problem ids; "
-                        "without it, only inline tests")  # fmt: skip
+    parser.add_argument(
+        "dataset",
+        nargs="?",
+        type=Path,
+        metavar="DATASET",
+        help="a dataset (or packages) directory for problem ids; without it, only inline tests",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8080, help="port (0: any free one)")
     add_jobs(parser, "completions graded")
-    parser.add_argument("--queue", type=positive_int, default=1024, metavar="N",
-                        help="requests (of any size) that may wait before new ones get "
-                        "503, or 504 on SandboxFusion's endpoints (default 1024)")  # fmt: skip
-    parser.add_argument("--time-limit", type=positive_float, default=2.0, metavar="SECONDS",
-                        help="CPU seconds per test for inline tests (default 2)")  # fmt: skip
-    parser.add_argument("--languages", default="python3,cpp,c,java", metavar="CODES",
-                        help="languages /grade reads from fence tags")  # fmt: skip
+    parser.add_argument(
+        "--queue",
+        type=positive_int,
+        default=1024,
+        metavar="N",
+        help="requests (of any size) that may wait before new ones get "
+        "503, or 504 on SandboxFusion's endpoints (default 1024)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=2.0,
+        metavar="SECONDS",
+        help="CPU seconds per test for inline tests (default 2)",
+    )
+    parser.add_argument(
+        "--languages",
+        default="python3,cpp,c,java",
+        metavar="CODES",
+        help="languages /grade reads from fence tags",
+    )
     add_python(parser, "Python programs")
-    parser.add_argument("--on-bad-row", choices=("score", "raise"), default="score",
-                        help="a /grade item that cannot be graded: answered in its place "
-                        "with status bad_row (score, the default), or the request's 400 "
-                        "(raise)")  # fmt: skip
-    parser.add_argument("--ray", metavar="ADDRESS",
-                        help="grade on the Ray cluster at ADDRESS (local: start one here); "
-                        "the dataset must be at the same path on every node")  # fmt: skip
-    parser.add_argument("--ray-workers", type=positive_int, metavar="N",
-                        help="actors on the cluster (default: --jobs)")  # fmt: skip
-    parser.add_argument("--replicas", type=positive_int, default=1, metavar="N",
-                        help="N services behind the one address (SO_REUSEPORT), replica k "
-                        "also alone on port + k for its /metrics and /health")  # fmt: skip
+    parser.add_argument(
+        "--on-bad-row",
+        choices=("score", "raise"),
+        default="score",
+        help="a /grade item that cannot be graded: answered in its place "
+        "with status bad_row (score, the default), or the request's 400 "
+        "(raise)",
+    )
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="grade on the Ray cluster at ADDRESS (local: start one here); "
+        "the dataset must be at the same path on every node",
+    )
+    parser.add_argument(
+        "--ray-workers",
+        type=positive_int,
+        metavar="N",
+        help="actors on the cluster (default: --jobs)",
+    )
+    parser.add_argument(
+        "--replicas",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="N services behind the one address (SO_REUSEPORT), replica k "
+        "also alone on port + k for its /metrics and /health",
+    )
     parser.add_argument("--replica", type=int, default=0, help=argparse.SUPPRESS)
     return parser
 
@@ -75,8 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             from problemtools_py.grading.service.replicas import run_replicas
 
             given = list(sys.argv[1:] if argv is None else argv)
-            return run_replicas(_without(given, "--replicas", "--port"), args.replicas,
-                                args.host, args.port)  # fmt: skip
+            return run_replicas(
+                _without(given, "--replicas", "--port"), args.replicas, args.host, args.port
+            )
         if own_process and args.ray is None:  # (not a caller's: see dataset.arrow)
             without_numpy()
         import asyncio
@@ -129,8 +164,13 @@ async def _serve(grader: Grader, args: argparse.Namespace, workers: Workers | No
         shared = args.replica > 0  # (one of --replicas: the port shared, and one alone)
         ports = [args.port, args.port + args.replica] if shared else [args.port]
         for port in ports:
-            site = GuardedSite(runner, service.connections, args.host, port,
-                               reuse_port=shared and port == args.port)  # fmt: skip
+            site = GuardedSite(
+                runner,
+                service.connections,
+                args.host,
+                port,
+                reuse_port=shared and port == args.port,
+            )
             try:
                 await site.start()
             except OSError as exc:
@@ -149,8 +189,11 @@ async def _serve(grader: Grader, args: argparse.Namespace, workers: Workers | No
 
         _on_stop(asyncio.get_running_loop(), stop)
         code = await stopped
-        print(f"{PROG}: stopping: finishing {service.running} running, "
-              f"{service.waiting} waiting", file=sys.stderr, flush=True)  # fmt: skip
+        print(
+            f"{PROG}: stopping: finishing {service.running} running, {service.waiting} waiting",
+            file=sys.stderr,
+            flush=True,
+        )
         return code
     finally:
         await runner.cleanup()

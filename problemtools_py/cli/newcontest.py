@@ -30,8 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
         from problemtools_py.convert.skeletons.skeleton import NewProblem, new_contest
 
-        asked = NewProblem(args.kind, args.format, args.languages, "", args.author,
-                           args.license)  # fmt: skip
+        asked = NewProblem(args.kind, args.format, args.languages, "", args.author, args.license)
         made = new_contest(args.directory, args.names, asked, args.title)
         return report_made([p for p, _ in made], [r for _, r in made], args.json)
 

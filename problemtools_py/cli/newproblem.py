@@ -35,13 +35,26 @@ def languages(text: str) -> tuple[str, ...]:
 
 def add_problem_options(parser: argparse.ArgumentParser) -> None:
     """The options newproblem and newcontest share."""
-    parser.add_argument("--type", choices=TYPES, default="pass-fail", dest="kind",
-                        help="the problem's type (default: pass-fail)")  # fmt: skip
-    parser.add_argument("--format", choices=("2025-09", "legacy"), default="2025-09",
-                        help="package format (default: 2025-09)")  # fmt: skip
-    parser.add_argument("--languages", type=languages, default=("python3",), metavar="LIST",
-                        help="accepted submissions to write: python3,cpp,java "
-                        "(default: python3)")  # fmt: skip
+    parser.add_argument(
+        "--type",
+        choices=TYPES,
+        default="pass-fail",
+        dest="kind",
+        help="the problem's type (default: pass-fail)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("2025-09", "legacy"),
+        default="2025-09",
+        help="package format (default: 2025-09)",
+    )
+    parser.add_argument(
+        "--languages",
+        type=languages,
+        default=("python3",),
+        metavar="LIST",
+        help="accepted submissions to write: python3,cpp,java (default: python3)",
+    )
     parser.add_argument("--author", default="Anonymous", help="the problem's author")
     parser.add_argument("--license", default="cc by-sa", help="default: cc by-sa")
 
@@ -49,8 +62,14 @@ def add_problem_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
     parser.add_argument("name", metavar="NAME", help="the short name: lower-case letters, digits")
-    parser.add_argument("-d", "--directory", type=Path, default=Path("."), metavar="DIR",
-                        help="where to create it (default: here)")  # fmt: skip
+    parser.add_argument(
+        "-d",
+        "--directory",
+        type=Path,
+        default=Path("."),
+        metavar="DIR",
+        help="where to create it (default: here)",
+    )
     parser.add_argument("--title", default="", help="the problem's name (default: NAME)")
     add_problem_options(parser)
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
@@ -61,8 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
         from problemtools_py.convert.skeletons.skeleton import NewProblem, new_problem
 
-        asked = NewProblem(args.kind, args.format, args.languages, args.title, args.author,
-                           args.license)  # fmt: skip
+        asked = NewProblem(
+            args.kind, args.format, args.languages, args.title, args.author, args.license
+        )
         path, report = new_problem(args.directory, args.name, asked)
         return report_made([path], [report], args.json)
 

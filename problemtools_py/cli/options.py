@@ -114,8 +114,10 @@ def packages_in(paths: list[Path], prog: str, having: str | None = None) -> list
         kept = [p for p in inner if having is None or (p / having).exists()]
         which = f"{len(inner)}" if having is None else f"{len(kept)} of {len(inner)} with {having}"
         names = ", ".join(p.name for p in kept) or "none"
-        print(f"{prog}: {path} is no package (no problem.yaml); taking the {which} in it: "
-              f"{names}", file=sys.stderr)  # fmt: skip
+        print(
+            f"{prog}: {path} is no package (no problem.yaml); taking the {which} in it: {names}",
+            file=sys.stderr,
+        )
         found.extend(kept)
     return found
 

@@ -110,30 +110,46 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _report(
-    args: argparse.Namespace, made: list[str], written: int, missing: list[str],
+    args: argparse.Namespace,
+    made: list[str],
+    written: int,
+    missing: list[str],
     splits: list[str],
-) -> ExitCode:  # fmt: skip
+) -> ExitCode:
     """What was written (and, exit 1, any ``--ids`` no split holds: a mistyped id)."""
     if args.json:
         import json
 
         packages = [{"problem_id": n, "path": str(args.out / n)} for n in sorted(made)]
-        json.dump({"tool": "problemtools_py", "out": str(args.out), "packages": packages,
-                   "missing_ids": missing}, sys.stdout, indent=2)  # fmt: skip
+        json.dump(
+            {
+                "tool": "problemtools_py",
+                "out": str(args.out),
+                "packages": packages,
+                "missing_ids": missing,
+            },
+            sys.stdout,
+            indent=2,
+        )
         sys.stdout.write("\n")
     print(f"{PROG}: wrote {count(written, 'package')} to {args.out}", file=sys.stderr)
     if missing:
-        print(f"{PROG}: error: {args.dataset}: no problem with id {', '.join(missing)} in "
-              f"{'split' if len(splits) == 1 else 'splits'} {', '.join(splits)}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"{PROG}: error: {args.dataset}: no problem with id {', '.join(missing)} in "
+            f"{'split' if len(splits) == 1 else 'splits'} {', '.join(splits)}",
+            file=sys.stderr,
+        )
         return ExitCode.FINDINGS
     return ExitCode.CLEAN
 
 
 def _write_all(
-    args: argparse.Namespace, data: Dataset, splits: list[str],
-    wanted: tuple[set[str] | None, set[str]], made: list[str],
-) -> int:  # fmt: skip
+    args: argparse.Namespace,
+    data: Dataset,
+    splits: list[str],
+    wanted: tuple[set[str] | None, set[str]],
+    made: list[str],
+) -> int:
     """Every selected package into ``args.out``, each named in ``made`` once written;
     ``wanted``: the ids asked for (None: all) and the set of those found."""
     from problemtools_py.cli.reporters import count_bar

@@ -38,12 +38,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--subtitle", default="", help="a line under the title (e.g. the date)")
     parser.add_argument("--draft", action="store_true", help="check only: compile, write nothing")
-    parser.add_argument("--solutions", action="store_true",
-                        help="solution slides from each package's solution/ (default "
-                        "output: solutions.pdf)")  # fmt: skip
-    parser.add_argument("--watch", action="store_true",
-                        help="build again whenever a statement's file changes (Ctrl-C "
-                        "stops)")  # fmt: skip
+    parser.add_argument(
+        "--solutions",
+        action="store_true",
+        help="solution slides from each package's solution/ (default output: solutions.pdf)",
+    )
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="build again whenever a statement's file changes (Ctrl-C stops)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="print only findings")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     return parser
@@ -74,8 +78,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return code
         from problemtools_py.statements.watch import watch
 
-        print(f"{PROG}: watching {len(args.problems)} package(s); Ctrl-C stops",
-              file=sys.stderr, flush=True)  # fmt: skip
+        print(
+            f"{PROG}: watching {len(args.problems)} package(s); Ctrl-C stops",
+            file=sys.stderr,
+            flush=True,
+        )
         watch(args.problems, build)
         return code
 
@@ -90,16 +97,28 @@ def _build(args: argparse.Namespace, problems: list[Problem]) -> ExitCode:
     output = args.output
     if output is None and not args.draft:
         several = len(problems) > 1
-        output = Path("solutions.pdf" if args.solutions else "problemset.pdf" if several
-                      else f"{problems[0].short_name}.pdf")  # fmt: skip
+        output = Path(
+            "solutions.pdf"
+            if args.solutions
+            else "problemset.pdf"
+            if several
+            else f"{problems[0].short_name}.pdf"
+        )
     if args.solutions:
         from problemtools_py.statements.solutions import render_slides
 
-        result = render_slides(problems, None if args.draft else output,
-                               args.language or "en", args.title)  # fmt: skip
+        result = render_slides(
+            problems, None if args.draft else output, args.language or "en", args.title
+        )
     else:
-        result = render_pdf(problems, None if args.draft else output, lang=args.language,
-                            title=args.title, subtitle=args.subtitle, draft=args.draft)  # fmt: skip
+        result = render_pdf(
+            problems,
+            None if args.draft else output,
+            lang=args.language,
+            title=args.title,
+            subtitle=args.subtitle,
+            draft=args.draft,
+        )
     name = problems[0].short_name if len(problems) == 1 else "problem set"
     path = str(args.problems[0]) if len(problems) == 1 else "."
     report = ProblemReport(name, path, findings=result.findings, seconds=result.seconds)

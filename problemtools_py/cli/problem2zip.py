@@ -70,8 +70,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         from problemtools_py.cli.reporters import TextReporter
         from problemtools_py.convert.zips.zipping import ZipOptions, each_zip, problemset_zip
 
-        asked = ZipOptions(args.problems, args.output, args.format, args.samples, args.force,
-                           args.pdf, args.contest_name)  # fmt: skip
+        asked = ZipOptions(
+            args.problems,
+            args.output,
+            args.format,
+            args.samples,
+            args.force,
+            args.pdf,
+            args.contest_name,
+        )
         run, written = problemset_zip(asked) if args.problemset else each_zip(asked)
         if args.json:
             _print_json(run, written)
@@ -86,8 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 pdf = f" and {made['pdf']}" if made.get("pdf") else ""
                 print(f"wrote {made['zip']} ({made['entries']} files){pdf}", file=sys.stderr)
             else:
-                print(f"{made['problem']}: nothing written (--force: without what "
-                      "cannot be said)", file=sys.stderr)  # fmt: skip
+                print(
+                    f"{made['problem']}: nothing written (--force: without what cannot be said)",
+                    file=sys.stderr,
+                )
         return run.exit_code
 
     return run_cli(PROG, build_parser(), argv, body)

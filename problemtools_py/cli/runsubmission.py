@@ -31,18 +31,34 @@ DIFF_LINES = 60
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
     parser.add_argument("problem", type=Path, metavar="DIR")
-    parser.add_argument("submission", type=Path, metavar="SUBMISSION",
-                        help="a program's file, or a directory of its files")  # fmt: skip
-    parser.add_argument("targets", nargs="*", metavar="TARGET",
-                        help="cases, groups, input files or - (default: the samples)")  # fmt: skip
-    parser.add_argument("-t", "--time-limit", type=positive_float, metavar="SECONDS",
-                        help="CPU seconds (default: the package's, else the least its rules "
-                        "allow)")  # fmt: skip
-    parser.add_argument("--diff", action="store_true",
-                        help="show a unified diff of the output against the answer")  # fmt: skip
-    parser.add_argument("--interaction", action="store_true",
-                        help="interactive and multi-pass problems: what passed between the "
-                        "program and the judge, in order (as a sample's .interaction)")  # fmt: skip
+    parser.add_argument(
+        "submission",
+        type=Path,
+        metavar="SUBMISSION",
+        help="a program's file, or a directory of its files",
+    )
+    parser.add_argument(
+        "targets",
+        nargs="*",
+        metavar="TARGET",
+        help="cases, groups, input files or - (default: the samples)",
+    )
+    parser.add_argument(
+        "-t",
+        "--time-limit",
+        type=positive_float,
+        metavar="SECONDS",
+        help="CPU seconds (default: the package's, else the least its rules allow)",
+    )
+    parser.add_argument(
+        "--diff", action="store_true", help="show a unified diff of the output against the answer"
+    )
+    parser.add_argument(
+        "--interaction",
+        action="store_true",
+        help="interactive and multi-pass problems: what passed between the "
+        "program and the judge, in order (as a sample's .interaction)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     return parser
 
@@ -88,15 +104,25 @@ def _compile_error(args: argparse.Namespace, message: str) -> ExitCode:
 
 def _report(runs: list[OneRun], seconds: float, args: argparse.Namespace) -> None:
     if args.json:
-        shown = [{"target": r.target, "verdict": r.verdict.value if r.verdict else None,
-                  "cpu_seconds": r.cpu_seconds, "wall_seconds": r.wall_seconds,
-                  "memory_bytes": r.memory_bytes, "ended": r.ended, "passes": r.passes,
-                  "stdout": r.stdout.decode("utf-8", "replace"),
-                  "stderr": r.stderr.decode("utf-8", "replace"), "message": r.message,
-                  **({"interaction": r.transcript} if r.transcript is not None else {})}
-                 for r in runs]  # fmt: skip
-        json.dump({"tool": "problemtools_py", "time_limit": seconds, "runs": shown}, sys.stdout,
-                  indent=2)  # fmt: skip
+        shown = [
+            {
+                "target": r.target,
+                "verdict": r.verdict.value if r.verdict else None,
+                "cpu_seconds": r.cpu_seconds,
+                "wall_seconds": r.wall_seconds,
+                "memory_bytes": r.memory_bytes,
+                "ended": r.ended,
+                "passes": r.passes,
+                "stdout": r.stdout.decode("utf-8", "replace"),
+                "stderr": r.stderr.decode("utf-8", "replace"),
+                "message": r.message,
+                **({"interaction": r.transcript} if r.transcript is not None else {}),
+            }
+            for r in runs
+        ]
+        json.dump(
+            {"tool": "problemtools_py", "time_limit": seconds, "runs": shown}, sys.stdout, indent=2
+        )
         sys.stdout.write("\n")
         return
     for run in runs:
@@ -110,9 +136,11 @@ def _lines(run: OneRun, diff: bool) -> list[str]:
     if run.transcript is not None:  # (--interaction)
         shown = [f"  {line}" for line in run.transcript.splitlines()]
         return [f"{run.target}: {verdict}", *shown, f"  judge: {run.message}"]
-    lines = [f"{run.target}: {verdict}  CPU {run.cpu_seconds:.3f} s  wall "
-             f"{run.wall_seconds:.3f} s  memory {run.memory_bytes / (1 << 20):.1f} MiB  "
-             f"({run.ended}{', passes ' + str(run.passes) if run.passes > 1 else ''})"]  # fmt: skip
+    lines = [
+        f"{run.target}: {verdict}  CPU {run.cpu_seconds:.3f} s  wall "
+        f"{run.wall_seconds:.3f} s  memory {run.memory_bytes / (1 << 20):.1f} MiB  "
+        f"({run.ended}{', passes ' + str(run.passes) if run.passes > 1 else ''})"
+    ]
     out = run.stdout.decode("utf-8", "replace").splitlines()
     if out:
         lines.append(f"  stdout ({len(out)} lines):")
@@ -140,11 +168,16 @@ def _difference(got: bytes, answer: bytes, unified: bool) -> list[str]:
         return [f"  {line}" for line in diff[:DIFF_LINES]] or ["  (no difference in the text)"]
     for number, (a, b) in enumerate(zip(theirs, ours, strict=False), 1):
         if a.split() != b.split():
-            column = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
-                          min(len(a), len(b)))  # fmt: skip
-            return [f"  first difference: line {number}, column {column + 1}",
-                    f"    answer: {a[:120]}", f"    output: {b[:120]}",
-                    f"            {' ' * min(column, 120)}^"]  # fmt: skip
+            column = next(
+                (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+                min(len(a), len(b)),
+            )
+            return [
+                f"  first difference: line {number}, column {column + 1}",
+                f"    answer: {a[:120]}",
+                f"    output: {b[:120]}",
+                f"            {' ' * min(column, 120)}^",
+            ]
     if len(theirs) != len(ours):
         return [f"  the answer has {len(theirs)} lines, the output {len(ours)}"]
     return ["  (the lines match as tokens: the validator's rule decides)"]

@@ -29,18 +29,34 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("problems", nargs="+", type=Path, metavar="DIR")
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--in-place", action="store_true", help="rewrite each package itself")
-    where.add_argument("-o", "--output", type=Path, metavar="OUT",
-                       help="write each upgraded package to OUT/<short name>/")  # fmt: skip
-    where.add_argument("--dry-run", action="store_true",
-                       help="print the changes as a diff; write nothing")  # fmt: skip
+    where.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="OUT",
+        help="write each upgraded package to OUT/<short name>/",
+    )
+    where.add_argument(
+        "--dry-run", action="store_true", help="print the changes as a diff; write nothing"
+    )
     limit = parser.add_mutually_exclusive_group()
-    limit.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
-                       help="write this limit instead of deriving it")  # fmt: skip
-    limit.add_argument("--no-time-limit", action="store_true",
-                       help="write no limit; leave it to the time multipliers (2025-09 then "
-                       "derives it as legacy did, in whole seconds)")  # fmt: skip
-    parser.add_argument("--force", action="store_true",
-                        help="write even where something cannot be mapped (left out)")  # fmt: skip
+    limit.add_argument(
+        "--time-limit",
+        type=positive_float,
+        metavar="SECONDS",
+        help="write this limit instead of deriving it",
+    )
+    limit.add_argument(
+        "--no-time-limit",
+        action="store_true",
+        help="write no limit; leave it to the time multipliers (2025-09 then "
+        "derives it as legacy did, in whole seconds)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="write even where something cannot be mapped (left out)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="print findings only")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     return parser
@@ -53,8 +69,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_output(args.output, "-o", directory=True)
         from problemtools_py.convert.versions.upgrading import UpgradeOptions, upgrade_one
 
-        asked = UpgradeOptions(args.time_limit, args.no_time_limit, args.force, args.dry_run,
-                               args.in_place, args.output)  # fmt: skip
+        asked = UpgradeOptions(
+            args.time_limit,
+            args.no_time_limit,
+            args.force,
+            args.dry_run,
+            args.in_place,
+            args.output,
+        )
         run, done = RunReport(), []
         for path in args.problems:
             report, made = upgrade_one(path, asked)
@@ -89,8 +111,10 @@ def _print(run: RunReport, done: list[dict[str, Any]], args: argparse.Namespace)
         if made["from"].startswith("2025-09"):
             print(f"{made['problem']}: already 2025-09: nothing to do", file=sys.stderr)
         elif made["output"] is None and not args.dry_run:
-            print(f"{made['problem']}: nothing written (--force: without what cannot be "
-                  "mapped)", file=sys.stderr)  # fmt: skip
+            print(
+                f"{made['problem']}: nothing written (--force: without what cannot be mapped)",
+                file=sys.stderr,
+            )
         elif made["output"] is not None:
             print(f"wrote {made['output']} (2025-09, checked)", file=sys.stderr)
         else:

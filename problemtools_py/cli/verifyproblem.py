@@ -215,8 +215,9 @@ def _check_outputs(report: Path | None, visualize: Path | None) -> None:
         try:
             visualize.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise FatalError(f"--visualize {visualize}: cannot make the directory: "
-                             f"{exc.strerror or exc}") from None  # fmt: skip
+            raise FatalError(
+                f"--visualize {visualize}: cannot make the directory: {exc.strerror or exc}"
+            ) from None
 
 
 def _options(args: argparse.Namespace) -> Options:
@@ -258,8 +259,11 @@ def _contest_archives(args: argparse.Namespace, stack: contextlib.ExitStack) -> 
             found.append(path)
             continue
         root = stack.enter_context(unpacked(path, whole=True))
-        print(f"{PROG}: {path} is a contest's archive; taking the {len(inner)} packages in "
-              f"it: {', '.join(inner)}", file=sys.stderr)  # fmt: skip
+        print(
+            f"{PROG}: {path} is a contest's archive; taking the {len(inner)} packages in "
+            f"it: {', '.join(inner)}",
+            file=sys.stderr,
+        )
         for name in inner:
             found.append(root / name)
             shown[str(root / name)] = str(path / name)

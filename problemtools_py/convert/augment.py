@@ -50,8 +50,9 @@ def add_secret_cases(root: Path, entries: list[str | bytes]) -> list[str]:
         elif isinstance(cases, CommentedMap):
             put(cases, name, command)
         else:
-            raise FatalError("data.secret.data must be a map or a list", path=path,
-                             exit_code=ExitCode.FINDINGS)  # fmt: skip
+            raise FatalError(
+                "data.secret.data must be a map or a list", path=path, exit_code=ExitCode.FINDINGS
+            )
     atomicfile.write_bytes(path, dump(data).encode("utf-8"))
     return names
 

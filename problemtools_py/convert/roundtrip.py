@@ -34,8 +34,12 @@ def load_map(text: str, where: str) -> CommentedMap:
         load_bounded(text)
     except YamlBoundError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
-        raise FatalError(f"YAML document refused: {exc.problem}", path=where, line=line,
-                         exit_code=ExitCode.FINDINGS) from None  # fmt: skip
+        raise FatalError(
+            f"YAML document refused: {exc.problem}",
+            path=where,
+            line=line,
+            exit_code=ExitCode.FINDINGS,
+        ) from None
     except yaml.YAMLError:
         pass  # (ruamel reports it below, in its own words)
     try:
@@ -43,8 +47,12 @@ def load_map(text: str, where: str) -> CommentedMap:
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
-        raise FatalError(f"not valid YAML: {getattr(exc, 'problem', exc)}", path=where,
-                         line=line, exit_code=ExitCode.FINDINGS) from None  # fmt: skip
+        raise FatalError(
+            f"not valid YAML: {getattr(exc, 'problem', exc)}",
+            path=where,
+            line=line,
+            exit_code=ExitCode.FINDINGS,
+        ) from None
     if data is None:
         return CommentedMap()
     if not isinstance(data, CommentedMap):
@@ -110,6 +118,7 @@ def child_map(data: CommentedMap, key: str, path: Path, purpose: str) -> Comment
         found = CommentedMap()
         put(data, key, found)
     if not isinstance(found, CommentedMap):
-        raise FatalError(f"{key} must be a map to {purpose}", path=path,
-                         exit_code=ExitCode.FINDINGS)  # fmt: skip
+        raise FatalError(
+            f"{key} must be a map to {purpose}", path=path, exit_code=ExitCode.FINDINGS
+        )
     return found

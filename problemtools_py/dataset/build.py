@@ -125,10 +125,13 @@ def read_cases(root: Path) -> list[tuple[str, str, str]]:
             found.append(path)
     found.sort(key=lambda p: (p.name, p.as_posix()))
     return [
-        (p.relative_to(root).with_suffix("").as_posix(), p.read_text(encoding="utf-8"),
-         p.with_suffix(".ans").read_text(encoding="utf-8"))
+        (
+            p.relative_to(root).with_suffix("").as_posix(),
+            p.read_text(encoding="utf-8"),
+            p.with_suffix(".ans").read_text(encoding="utf-8"),
+        )
         for p in found
-    ]  # fmt: skip
+    ]
 
 
 def statement_text(problem: Problem) -> str | None:
@@ -214,8 +217,17 @@ def _with_reference(
         if slowest > options.max_reference_seconds:
             return Conversion(drop="reference too slow", detail=f"{slowest:.2f} s")
     limit = dataset_time_limit(package_limit, slowest)
-    row = Row(problem_id(statement), options.split, statement, tests_json(tests), limit,
-              origin_json(origin), code, str(problem.root), judge)  # fmt: skip
+    row = Row(
+        problem_id(statement),
+        options.split,
+        statement,
+        tests_json(tests),
+        limit,
+        origin_json(origin),
+        code,
+        str(problem.root),
+        judge,
+    )
     return Conversion(row)
 
 

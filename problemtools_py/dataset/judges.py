@@ -59,9 +59,18 @@ def judge_json(root: Path, need: JudgeNeed, cases: list[str]) -> str | None:
             files[rel] = {"text": data.decode("utf-8")}
         except UnicodeDecodeError:
             files[rel] = {"base64": base64.b64encode(data).decode("ascii")}
-    text = json.dumps({"version": VERSION, "kind": need.kind.value, "flags": need.detail,
-                       "cases": cases, "files": files},
-                      ensure_ascii=False, sort_keys=True, separators=(",", ":"))  # fmt: skip
+    text = json.dumps(
+        {
+            "version": VERSION,
+            "kind": need.kind.value,
+            "flags": need.detail,
+            "cases": cases,
+            "files": files,
+        },
+        ensure_ascii=False,
+        sort_keys=True,
+        separators=(",", ":"),
+    )
     return text if len(text.encode()) <= MAX_BYTES else None
 
 
@@ -70,8 +79,9 @@ def parse(text: str, tests: int, where: Path, row: int) -> dict[str, object]:
     inside the package."""
 
     def bad(why: str) -> FatalError:
-        return FatalError(f"row {row}, column judge_json: {why}", path=where,
-                          exit_code=ExitCode.FINDINGS)  # fmt: skip
+        return FatalError(
+            f"row {row}, column judge_json: {why}", path=where, exit_code=ExitCode.FINDINGS
+        )
 
     if len(text) > MAX_BYTES:
         raise bad(f"larger than {MAX_BYTES >> 20} MiB")

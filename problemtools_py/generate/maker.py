@@ -111,9 +111,14 @@ class CaseMaker:
         """A sample of an interactive or multi-pass problem with no transcript, nor
         another file shown in its place, gets one from the solution (as bt generate)."""
         shown = (".interaction", ".out", ".in.statement", ".ans.statement")
-        return (self.no_answer and is_sample(rule.path) and ".in" in files
-                and ".ans" in files and not any(ext in files for ext in shown)
-                and (rule.solution or self.default_solution) is not None)  # fmt: skip
+        return (
+            self.no_answer
+            and is_sample(rule.path)
+            and ".in" in files
+            and ".ans" in files
+            and not any(ext in files for ext in shown)
+            and (rule.solution or self.default_solution) is not None
+        )
 
     def _interaction(self, rule: CaseRule, given: bytes, answer: bytes) -> bytes | str:
         """The sample's .interaction: the solution run against the output validator."""
@@ -129,11 +134,21 @@ class CaseMaker:
         passes = config.limits.validation_passes if config.multi_pass else 1
         with tempfile.TemporaryDirectory(prefix="ptpy-interaction-") as tmp:
             case = case_files(Path(tmp), given, answer)
-            found = run_transcript(self.ctx.pool, exe, self.limits, checker, case,
-                                   Path(tmp) / "work", config.interactive, passes)  # fmt: skip
+            found = run_transcript(
+                self.ctx.pool,
+                exe,
+                self.limits,
+                checker,
+                case,
+                Path(tmp) / "work",
+                config.interactive,
+                passes,
+            )
         if found.verdict is not Verdict.AC:
-            return (f"no .interaction: solution {solution} got {found.verdict.value} "
-                    f"against the output validator: {found.message}")  # fmt: skip
+            return (
+                f"no .interaction: solution {solution} got {found.verdict.value} "
+                f"against the output validator: {found.message}"
+            )
         return found.text.encode()
 
     def validator(self) -> CustomValidator | str:

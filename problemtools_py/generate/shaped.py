@@ -144,8 +144,13 @@ class ShapedFuzzer:
         self.shapes = [_shape(read, role) for read in reads]
         said = stated_bounds(statement)
         # (|a_i| <= c: -c to c for a number; a word's length is kept anyway)
-        said.update({n: Range(-r.high, r.high) for n, r in said.items()
-                     if n.startswith("|") and r.high is not None})  # fmt: skip
+        said.update(
+            {
+                n: Range(-r.high, r.high)
+                for n, r in said.items()
+                if n.startswith("|") and r.high is not None
+            }
+        )
         self.ranges = [r for r in said.values() if _finite(r)]
         self.rng = random.Random(seed)
         self.columns: dict[Key, Column] = {}
@@ -302,8 +307,9 @@ def _width(line: Line) -> object:
 
 def _rows_from(shape: list[Line]) -> int:
     """The index of the first line counted by a line count (past the end: none)."""
-    return next((i + 1 for i, line in enumerate(shape) if line.lines_at is not None),
-                len(shape) + 1)  # fmt: skip
+    return next(
+        (i + 1 for i, line in enumerate(shape) if line.lines_at is not None), len(shape) + 1
+    )
 
 
 def _key(index: int, line: Line, at: int, shape: list[Line], rows_from: int) -> Key:

@@ -20,8 +20,7 @@ if TYPE_CHECKING:  # (the judge's build machinery: imported when a completion ne
     from problemtools_py.judge.compile import Builder, Executable
     from problemtools_py.judge.languages import Language
 
-COMPILE_LIMITS = Limits(cpu_seconds=60.0, memory_bytes=2 << 30, output_bytes=1 << 20,
-                        processes=256)  # fmt: skip
+COMPILE_LIMITS = Limits(cpu_seconds=60.0, memory_bytes=2 << 30, output_bytes=1 << 20, processes=256)
 _JAVA_CLASS = re.compile(r"\bpublic\s+(?:final\s+)?class\s+([A-Za-z_]\w*)")
 
 

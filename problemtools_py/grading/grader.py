@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
@@ -25,9 +24,15 @@ from problemtools_py.errors import FatalError
 from problemtools_py.grading import callbased, runfiles
 from problemtools_py.grading.compiled import Compiler, place_program, remove
 from problemtools_py.grading.extract import extract_program
-from problemtools_py.grading.problems import Fetched, NoProblems, ProblemSource, open_source
-from problemtools_py.grading.results import MAX_COMPLETION_CHARS as MAX_CHARS
+from problemtools_py.grading.problems import (
+    Fetched,
+    NoProblems,
+    ProblemSource,
+    RecentProblems,
+    open_source,
+)
 from problemtools_py.grading.results import (
+    MAX_COMPLETION_CHARS,
     MAX_PROGRAM_BYTES,
     GradeResult,
     Settings,
@@ -73,9 +78,8 @@ class Grader:
         self._lock = threading.Lock()
         self.sessions = Sessions(self.settings)
         self._syntax = SyntaxCheck()
-        self._cache: OrderedDict[str, Fetched] = OrderedDict()
+        self._recent = RecentProblems()  # (tests, time limit and judge, kept)
         self._judges: Judges | None = None  # problems graded by their own judge
-        self._fetch_lock = threading.Lock()
         self._worker = threading.local()  # .cancel: a grade_many worker's stop
         self._built: Compiler | None = None  # other languages' compiler, made when needed
         # Each worker's sandbox and jail start now, while the source is opened (pyarrow's
@@ -121,22 +125,6 @@ class Grader:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _problem(self, pid: str) -> Fetched:
-        """Tests, time limit and judge, fetched once and kept for the next completions."""
-        with self._lock:
-            if pid in self._cache:
-                self._cache.move_to_end(pid)
-                return self._cache[pid]
-        with self._fetch_lock:  # one Parquet reader is not safe across threads
-            found = self.problems.fetch(pid)
-        if found is None:
-            raise FatalError(f"no problem with id {pid!r}")
-        with self._lock:
-            self._cache[pid] = found
-            while len(self._cache) > 64:
-                self._cache.popitem(last=False)
-        return found
-
     def _on_core(self, shared: bool = False) -> AbstractContextManager[int | None]:
         """A core of the node's budget for the block, this thread on it with
         ``Settings.pin`` (see sandbox.cores.leased; ``shared``: wall-clock runs)."""
@@ -149,12 +137,13 @@ class Grader:
         language: str | None = None,
         memory_mb: int | None = None,
     ) -> GradeResult:
-        found = self._problem(problem_id)
+        found = self._recent.get(self.problems, problem_id)
         with self._on_core():  # (its build too: see _on_core)
             if found.judge_json:  # graded by the problem's own judge (see grading.own_judge)
                 return self.grade_by_judge(problem_id, found, completion, language)
-            return self.grade_tests(found.tests, found.time_limit, completion, language,
-                                    memory_mb=memory_mb)  # fmt: skip
+            return self.grade_tests(
+                found.tests, found.time_limit, completion, language, memory_mb=memory_mb
+            )
 
     def grade_by_judge(
         self, key: str, found: Fetched, completion: str, language: str | None = None
@@ -189,14 +178,18 @@ class Grader:
             prepared = self._prepare(completion, language, call)
             if isinstance(prepared, GradeResult):
                 return prepared
-            found = self._in_session(prepared, call, lambda run: [run.run(tests, time_limit)],
-                                     memory_mb)  # fmt: skip
+            found = self._in_session(
+                prepared, call, lambda run: [run.run(tests, time_limit)], memory_mb
+            )
         return found if isinstance(found, GradeResult) else found[0]
 
     def grade_each(
-        self, tests: tuple[tuple[str, str], ...], time_limit: float, completion: str,
+        self,
+        tests: tuple[tuple[str, str], ...],
+        time_limit: float,
+        completion: str,
         language: str | None = None,
-    ) -> list[GradeResult]:  # fmt: skip
+    ) -> list[GradeResult]:
         """Each test's own result (in one session, up to a timeout: see TestRun.each),
         for auditdata; one for all when the program is not run (``compile_error``...)."""
         with self._on_core():
@@ -251,8 +244,8 @@ class Grader:
         self, completion: str, language: str | None, call: callbased.Call | None
     ) -> tuple[str, str, Executable | None] | GradeResult:
         """(language, program to run, its build), or the result that ends it first."""
-        if len(completion) > MAX_CHARS:  # (counted in characters: not encoded)
-            return too_large("the completion", len(completion), MAX_CHARS, "characters")
+        if len(completion) > MAX_COMPLETION_CHARS:  # (counted in characters: not encoded)
+            return too_large("the completion", len(completion), MAX_COMPLETION_CHARS, "characters")
         found = self._program(completion, language)
         if found is None:
             return GradeResult(0.0, Status.NO_CODE)

@@ -102,10 +102,12 @@ def _one(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="problemtools_py.grading.languages_here",
-                                     description=__doc__.splitlines()[0])  # fmt: skip
-    parser.add_argument("languages", nargs="?", default="",
-                        help="node,go,rust... (default: those installed)")  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="problemtools_py.grading.languages_here", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "languages", nargs="?", default="", help="node,go,rust... (default: those installed)"
+    )
     parser.add_argument("--json", action="store_true", help="JSON lines")
     args = parser.parse_args(argv)
     asked = [n.strip() for n in args.languages.split(",") if n.strip()]

@@ -155,8 +155,16 @@ class JudgedProblem:
         if found.starved is not None:  # (it ran again, and was starved each time)
             why = "starved by the machine (stopped by the wall clock while waiting for a CPU)"
             tries = self.package.cases_judge.starved_retries
-            return GradeResult(None, Status.HARNESS_OVERLOAD, found.starved, 0.0, 0.0,
-                               found.starved + 1, why, tries)  # fmt: skip
+            return GradeResult(
+                None,
+                Status.HARNESS_OVERLOAD,
+                found.starved,
+                0.0,
+                0.0,
+                found.starved + 1,
+                why,
+                tries,
+            )
         cpu = first.cpu if first is not None else max((c.cpu for c in judged), default=0.0)
         message = (first.message if first is not None else "")[:500]
         if found.verdict is Verdict.JE or (first is not None and first.verdict is Verdict.JE):
@@ -229,10 +237,17 @@ class Judges:
         try:
             judge = parse(found.judge_json, len(found.tests), where, 0)
             materialize(judge, list(found.tests), where)
-            judged = JudgedProblem(where, found.time_limit, self.pool, self.jobs,
-                                   self.every_case, self.settings.python, owned=True,
-                                   sessions=(self.sessions, self.kept),
-                                   retries=self.settings.retries)  # fmt: skip
+            judged = JudgedProblem(
+                where,
+                found.time_limit,
+                self.pool,
+                self.jobs,
+                self.every_case,
+                self.settings.python,
+                owned=True,
+                sessions=(self.sessions, self.kept),
+                retries=self.settings.retries,
+            )
         except BaseException:
             shutil.rmtree(where, ignore_errors=True)
             raise

@@ -51,8 +51,12 @@ class BadRow:
     reason: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {"file": str(self.path), "index": self.index, "line": self.line,
-                "reason": self.reason}  # fmt: skip
+        return {
+            "file": str(self.path),
+            "index": self.index,
+            "line": self.line,
+            "reason": self.reason,
+        }
 
 
 @dataclass

@@ -6,6 +6,8 @@ it is given."""
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -33,8 +35,9 @@ class Fetched:
     @property
     def content_key(self) -> str:
         """What a judge given with its tests (no problem id) is opened once per."""
-        return digest("inline-judge", self.judge_json, json.dumps(self.tests),
-                      repr(self.time_limit))  # fmt: skip
+        return digest(
+            "inline-judge", self.judge_json, json.dumps(self.tests), repr(self.time_limit)
+        )
 
 
 class ProblemSource(Protocol):
@@ -151,3 +154,29 @@ def open_source(source: Path | str | Dataset) -> ProblemSource:
     if any(root.glob("problems-*.parquet")):
         return DatasetSource(Dataset(root))
     return PackagesSource(root)
+
+
+class RecentProblems:
+    """Problems fetched once and kept for the next completions (the ``keep`` last asked),
+    from whichever source the grader has at the time (a Ray node ships its own)."""
+
+    def __init__(self, keep: int = 64) -> None:
+        self.keep = keep
+        self._kept: OrderedDict[str, Fetched] = OrderedDict()
+        self._lock = threading.Lock()
+        self._fetch_lock = threading.Lock()  # (one Parquet reader is not safe across threads)
+
+    def get(self, source: ProblemSource, pid: str) -> Fetched:
+        with self._lock:
+            if pid in self._kept:
+                self._kept.move_to_end(pid)
+                return self._kept[pid]
+        with self._fetch_lock:
+            found = source.fetch(pid)
+        if found is None:
+            raise FatalError(f"no problem with id {pid!r}")
+        with self._lock:
+            self._kept[pid] = found
+            while len(self._kept) > self.keep:
+                self._kept.popitem(last=False)
+        return found

@@ -191,8 +191,10 @@ def on_bad_row(kwargs: dict[str, Any]) -> str:
         if name not in taken and name not in TRAINERS_OWN:
             near = difflib.get_close_matches(name, taken, n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
-            raise ArgumentError(f"unknown keyword argument {name!r}{hint} (a reward takes "
-                                f"{', '.join(sorted(taken))})")  # fmt: skip
+            raise ArgumentError(
+                f"unknown keyword argument {name!r}{hint} (a reward takes "
+                f"{', '.join(sorted(taken))})"
+            )
     found = kwargs.get("on_bad_row") or "score"
     if found not in ON_BAD_ROW:
         raise ArgumentError(f"on_bad_row is one of {', '.join(ON_BAD_ROW)}, not {found!r}")

@@ -157,8 +157,10 @@ class HostClient:
                 return conn
             process = subprocess.Popen(
                 [sys.executable, "-m", self.module, "--host", path, str(self.owner)],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
-            )  # fmt: skip
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                start_new_session=True,
+            )
             deadline = time.monotonic() + START_SECONDS
             while time.monotonic() < deadline:
                 conn = _try_connect(path)
@@ -215,8 +217,9 @@ def serve(score: Score, path: str, owner: int) -> int:
             gone = watched in ready  # (the trainer process is gone: no fork will ask)
             if listener.fileno() in ready and not gone:
                 conn, _ = listener.accept()
-                threading.Thread(target=_answer, args=(score, conn, last, stop),
-                                 daemon=True).start()  # fmt: skip
+                threading.Thread(
+                    target=_answer, args=(score, conn, last, stop), daemon=True
+                ).start()
         return 0
     finally:
         for leftover in (path, path + ".lock") if gone else (path,):

@@ -157,8 +157,13 @@ class TestRun:
         """One run with nothing to compare to (``/run_code``); None when starved."""
         memory = memory_mb << 20
         if run.wall_clock:  # (the wall clock is the limit: a run it stopped is a timeout)
-            limits = Limits(run.seconds, memory, run.output_bytes, wall_seconds=run.seconds,
-                            truncate_output=True)  # fmt: skip
+            limits = Limits(
+                run.seconds,
+                memory,
+                run.output_bytes,
+                wall_seconds=run.seconds,
+                truncate_output=True,
+            )
             while (found := self._attempt(limits, stdin.encode("utf-8"))).starved_sharing(
                 WALL_SHARING
             ):  # (unless the machine starved it below a fair share: see starved_sharing)
@@ -202,15 +207,22 @@ class TestRun:
         os.lseek(stdin, 0, os.SEEK_SET)
         if self.argv is not None:  # a built program of another language: executed
             if self.box.lean_open:
-                return self.box.run_lean(self.argv, limits=limits, stdin=stdin, inprocess=None,
-                                         core=self.core)  # fmt: skip
+                return self.box.run_lean(
+                    self.argv, limits=limits, stdin=stdin, inprocess=None, core=self.core
+                )
             return self.box.run(list(self.argv), limits=limits, stdin=stdin, binds=self.binds)
         python = self.settings.python
         fast = self.box.python_matches() and not self.settings.fresh_python and python is None
         argv = ARGV if python is None else (find(python).executable, MAIN)
         if self.box.lean_open:
             main = MAIN if fast else None  # None: the init executes python3
-            return self.box.run_lean(argv, limits=limits, stdin=stdin, inprocess=main,
-                                     core=self.core)  # fmt: skip
-        return self.box.run(list(argv), limits=limits, stdin=stdin, binds=self.binds,
-                            inprocess=MAIN if fast else None)  # fmt: skip
+            return self.box.run_lean(
+                argv, limits=limits, stdin=stdin, inprocess=main, core=self.core
+            )
+        return self.box.run(
+            list(argv),
+            limits=limits,
+            stdin=stdin,
+            binds=self.binds,
+            inprocess=MAIN if fast else None,
+        )

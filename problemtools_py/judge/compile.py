@@ -147,8 +147,13 @@ def entry_point(
 class Builder:
     """Builds programs into ``cache/builds/<sha256>/``, reusing earlier builds."""
 
-    def __init__(self, pool: SandboxPool, limits: Limits, cache: Path | None = None,
-                 warm_compilers: bool = True) -> None:  # fmt: skip
+    def __init__(
+        self,
+        pool: SandboxPool,
+        limits: Limits,
+        cache: Path | None = None,
+        warm_compilers: bool = True,
+    ) -> None:
         """``warm_compilers``: make the compilers' own caches (g++'s precompiled headers,
         javac's class-data archive) when missing, else use only those there (see pch.py)."""
         self.pool = pool
@@ -268,8 +273,9 @@ class Builder:
         binds = [Bind(str(work), BUILD_DIR, True), *(Bind(h, j) for h, j in language.binds)]
         if language.precompiled_headers:  # (the sources as staged: their bytes in hand)
             texts = [files[name] for name in sources]
-            argv, binds = pch.decorate(argv, binds, sources, texts, language.precompiled_headers,
-                                       self.warm_compilers)  # fmt: skip
+            argv, binds = pch.decorate(
+                argv, binds, sources, texts, language.precompiled_headers, self.warm_compilers
+            )
         shared = self._class_data(language, argv)
         result = self._run_compiler(
             argv[:1] + javacds.flags(shared) + argv[1:] if shared else argv,
@@ -317,8 +323,13 @@ class Builder:
                 ):
                     os.chown(path, *box.user, follow_symlinks=False)
             fast = in_process and box.python_matches()
-            return box.run(argv, limits=self.limits, binds=binds, cwd=BUILD_DIR,
-                           inprocess=inprocess.COMMAND if fast else None)  # fmt: skip
+            return box.run(
+                argv,
+                limits=self.limits,
+                binds=binds,
+                cwd=BUILD_DIR,
+                inprocess=inprocess.COMMAND if fast else None,
+            )
 
     def _load(self, directory: Path, seconds: float, cached: bool) -> Build:
         info = json.loads((directory / "build.json").read_text())

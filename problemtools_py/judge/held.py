@@ -127,8 +127,9 @@ class HeldJail:
     ) -> RunResult:
         box = self.box()
         if not box.lean_open:
-            return run_program(box, self.exe, args, limits=limits, memory_mb=memory_mb,
-                               stdin=stdin, stdout=stdout)  # fmt: skip
+            return run_program(
+                box, self.exe, args, limits=limits, memory_mb=memory_mb, stdin=stdin, stdout=stdout
+            )
         argv = [*self.exe.argv(memory_mb or limits.memory_bytes >> 20), *args]
         main = self.exe.inprocess_main() if self._fast else None
         fd = os.open(stdin, os.O_RDONLY | os.O_CLOEXEC)

@@ -49,34 +49,52 @@ def find(path: str, option: str = "--python") -> Interpreter:
         found = [candidate / "bin" / name for name in ("python3", "python")]
         candidate = next((c for c in found if c.exists()), found[0])
     if not (candidate.is_file() and os.access(candidate, os.X_OK)):
-        raise FatalError(f"{option} {path}: no Python interpreter there (a file to run, or a "
-                         "virtual environment's directory)", exit_code=ExitCode.USAGE)  # fmt: skip
+        raise FatalError(
+            f"{option} {path}: no Python interpreter there (a file to run, or a "
+            "virtual environment's directory)",
+            exit_code=ExitCode.USAGE,
+        )
     try:
-        done = subprocess.run([str(candidate), "-c", _PROBE], capture_output=True, text=True,
-                              env=dict(ENV), timeout=60, check=True)  # fmt: skip
+        done = subprocess.run(
+            [str(candidate), "-c", _PROBE],
+            capture_output=True,
+            text=True,
+            env=dict(ENV),
+            timeout=60,
+            check=True,
+        )
         executable, prefixes, version = json.loads(done.stdout)
     except (OSError, subprocess.SubprocessError, ValueError) as exc:
-        raise FatalError(f"{option} {path}: it does not run as Python 3 ({exc})",
-                         exit_code=ExitCode.USAGE) from exc  # fmt: skip
+        raise FatalError(
+            f"{option} {path}: it does not run as Python 3 ({exc})", exit_code=ExitCode.USAGE
+        ) from exc
     if version[0] != 3:
-        raise FatalError(f"{option} {path}: Python {version[0]}.{version[1]}; programs are "
-                         "Python 3", exit_code=ExitCode.USAGE)  # fmt: skip
+        raise FatalError(
+            f"{option} {path}: Python {version[0]}.{version[1]}; programs are Python 3",
+            exit_code=ExitCode.USAGE,
+        )
     # Only what the interpreter reports is bound (its prefixes), never the directory of
     # the path given: a link there would bind all that lies beside it into every jail.
     outside = _outermost(sorted(p for p in set(prefixes) if not (p + "/").startswith(SYSTEM)))
     for place in outside:
         if _too_wide(place):
-            raise FatalError(f"{option} {path}: its prefix {place} is / or a home directory "
-                             "(every file there would be in every jail); give an interpreter "
-                             "installed in a directory of its own, or a virtual environment",
-                             exit_code=ExitCode.USAGE)  # fmt: skip
+            raise FatalError(
+                f"{option} {path}: its prefix {place} is / or a home directory "
+                "(every file there would be in every jail); give an interpreter "
+                "installed in a directory of its own, or a virtual environment",
+                exit_code=ExitCode.USAGE,
+            )
     bound = [*outside, *SYSTEM]
     runs = executable if _within(executable, bound) else os.path.realpath(executable)
     if not _within(runs, bound):
-        raise FatalError(f"{option} {path}: its executable {runs} lies outside its prefixes "
-                         f"({', '.join(prefixes)})", exit_code=ExitCode.USAGE)  # fmt: skip
-    return Interpreter(_inside(runs), (version[0], version[1]),
-                       tuple((place, _inside(place)) for place in outside))  # fmt: skip
+        raise FatalError(
+            f"{option} {path}: its executable {runs} lies outside its prefixes "
+            f"({', '.join(prefixes)})",
+            exit_code=ExitCode.USAGE,
+        )
+    return Interpreter(
+        _inside(runs), (version[0], version[1]), tuple((place, _inside(place)) for place in outside)
+    )
 
 
 def _within(path: str, places: list[str]) -> bool:

@@ -54,9 +54,13 @@ def archive(javac: str, options: tuple[str, ...], make: bool = True) -> Path | N
 def flags(path: Path) -> list[str]:
     """javac's options to map ``path`` (as the jail sees it, under MOUNT), saying nothing
     when it cannot."""
-    return [f"-J-XX:SharedArchiveFile={MOUNT}/{path.name}", "-J-Xshare:auto",
-            "-J-Xlog:cds=off", "-J-Xlog:cds+dynamic=off",
-            "-J-XX:ErrorFile=/tmp/hs_err_%p.log"]  # (a crash report: not in the build)  # fmt: skip
+    return [
+        f"-J-XX:SharedArchiveFile={MOUNT}/{path.name}",
+        "-J-Xshare:auto",
+        "-J-Xlog:cds=off",
+        "-J-Xlog:cds+dynamic=off",
+        "-J-XX:ErrorFile=/tmp/hs_err_%p.log",
+    ]  # (a crash report: not in the build)
 
 
 def bind(path: Path) -> Bind:
@@ -144,15 +148,28 @@ def _make(real: str, options: tuple[str, ...], probe_dir: Path) -> Path | None:
     source.write_text(_PROBE)
     made = probe_dir / "javac.jsa"
     dump = [real, *options, f"-J-XX:ArchiveClassesAtExit={made}", "-d", str(probe_dir), str(source)]
-    check = [real, *options, f"-J-XX:SharedArchiveFile={made}", "-J-Xshare:on",
-             "-d", str(probe_dir / "out"), str(source)]  # fmt: skip
+    check = [
+        real,
+        *options,
+        f"-J-XX:SharedArchiveFile={made}",
+        "-J-Xshare:on",
+        "-d",
+        str(probe_dir / "out"),
+        str(source),
+    ]
     for argv in (dump, check):
         try:
             # (in the sandbox's environment, as compilations run: never the judge's
             # JAVA_TOOL_OPTIONS and the like, which would dump another archive)
-            done = subprocess.run(argv, capture_output=True, timeout=120, check=False,
-                                  stdin=subprocess.DEVNULL, cwd=probe_dir,
-                                  env=dict(ENV))  # fmt: skip
+            done = subprocess.run(
+                argv,
+                capture_output=True,
+                timeout=120,
+                check=False,
+                stdin=subprocess.DEVNULL,
+                cwd=probe_dir,
+                env=dict(ENV),
+            )
         except (OSError, subprocess.TimeoutExpired):
             return None
         if done.returncode != 0 or not made.is_file():

@@ -118,8 +118,15 @@ def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes] | Non
     """g++ in the environment the sandbox's compilations have, never the judge's own (a
     CPATH there would make a state of other headers, which g++ would then take)."""
     try:
-        return subprocess.run(argv, capture_output=True, timeout=300, check=False,
-                              stdin=subprocess.DEVNULL, cwd=cwd, env=dict(ENV))  # fmt: skip
+        return subprocess.run(
+            argv,
+            capture_output=True,
+            timeout=300,
+            check=False,
+            stdin=subprocess.DEVNULL,
+            cwd=cwd,
+            env=dict(ENV),
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
 

@@ -181,9 +181,15 @@ def _interactive(
 
         def sub() -> None:
             try:
-                done["sub"] = run_program(sub_box, exe, limits=run_limits(limits, exe),
-                                          stdin=sub_in_r, stdout=sub_out_w, stdout_direct=True,
-                                          give_fds=True)  # fmt: skip
+                done["sub"] = run_program(
+                    sub_box,
+                    exe,
+                    limits=run_limits(limits, exe),
+                    stdin=sub_in_r,
+                    stdout=sub_out_w,
+                    stdout_direct=True,
+                    give_fds=True,
+                )
             except SandboxError as exc:
                 done["sub"] = exc
 
@@ -191,10 +197,17 @@ def _interactive(
 
         def val() -> None:
             try:
-                done["val"] = run_program(val_box, checker.executable, checker.arguments(),
-                                          limits=checker.limits, stdin=val_in_r,
-                                          stdout=val_out_w, stdout_direct=True, give_fds=True,
-                                          binds=binds)  # fmt: skip
+                done["val"] = run_program(
+                    val_box,
+                    checker.executable,
+                    checker.arguments(),
+                    limits=checker.limits,
+                    stdin=val_in_r,
+                    stdout=val_out_w,
+                    stdout_direct=True,
+                    give_fds=True,
+                    binds=binds,
+                )
             except SandboxError as exc:
                 done["val"] = exc
 

@@ -33,15 +33,17 @@ def _group(group: TestGroup, results: dict[str, CaseScore]) -> tuple[float, Verd
     subgroups = [g for g in group.groups if g.config.exists]
     if subgroups:
         ignore_sample = "ignore_sample" in str(settings.get("grader_flags", "")).split()
-        parts = [_group(g, results) for g in subgroups
-                 if not (ignore_sample and g.name == "sample")]  # fmt: skip
+        parts = [
+            _group(g, results) for g in subgroups if not (ignore_sample and g.name == "sample")
+        ]
         scores = [score for score, _ in parts]
         verdicts = [verdict for _, verdict in parts]
     else:
         runs = [results[c.name] for c in group.cases if c.name in results]
         verdicts = [run.verdict for run in runs]
-        scores = [(run.score if run.verdict in SCORED else 0.0) for run in runs
-                  if run.score is not None]  # fmt: skip
+        scores = [
+            (run.score if run.verdict in SCORED else 0.0) for run in runs if run.score is not None
+        ]
         accept = as_number(settings.get("accept_score"))
         if not scores and accept is not None and runs:
             scores = [accept if all(v is Verdict.AC for v in verdicts) else 0.0]

@@ -39,8 +39,11 @@ class RoundLimits:
     @classmethod
     def of(cls, ctx: Session) -> RoundLimits:
         option = ctx.policy.fixed_time_limit
-        return cls(fixed_limit(ctx.problem, option), first_limit(ctx.problem, option),
-                   ctx.policy.timing_cap)  # fmt: skip
+        return cls(
+            fixed_limit(ctx.problem, option),
+            first_limit(ctx.problem, option),
+            ctx.policy.timing_cap,
+        )
 
     @property
     def timing_runs_cap(self) -> float:

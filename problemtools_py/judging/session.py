@@ -35,8 +35,9 @@ class Session(Workbench):
         cls, problem: Problem, policy: Policy, pool: SandboxPool, progress: Progress | None = None
     ) -> Self:
         builder, languages = Workbench.parts(problem, pool, policy.python, policy.sanitizer)
-        return cls(problem, pool, builder, languages, jobs=policy.jobs, policy=policy,
-                   progress=progress)  # fmt: skip
+        return cls(
+            problem, pool, builder, languages, jobs=policy.jobs, policy=policy, progress=progress
+        )
 
     def close(self) -> None:
         """Work ahead stops, idle threads wake, and this problem's new verdicts are

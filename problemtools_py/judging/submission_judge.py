@@ -58,8 +58,11 @@ class SubmissionJudge:
         self.work.chmod(0o711)  # (see HeldValidator)
         self.cache = ctx.verdict_cache()
         self.stop_early = not ctx.problem.config.scoring and not ctx.policy.every_case
-        legacy_breaks = (ctx.problem.legacy and not ctx.policy.every_case
-                         and ctx.policy.ruleset is not Ruleset.DOMJUDGE)  # fmt: skip
+        legacy_breaks = (
+            ctx.problem.legacy
+            and not ctx.policy.every_case
+            and ctx.policy.ruleset is not Ruleset.DOMJUDGE
+        )
         self.breaks = Breaks(ctx.problem, self.cases) if legacy_breaks else None
         config = ctx.problem.config
         self.passes = config.limits.validation_passes if config.multi_pass else 1
@@ -125,8 +128,16 @@ class SubmissionJudge:
         if result.validation is not None:
             self.visualizer.after(name, case, work)
         verdict = result.verdict
-        outcome = JudgedCase(case, verdict, verdict, result.cpu_seconds, result.score,
-                              result.message, result.multiplier, result.final)  # fmt: skip
+        outcome = JudgedCase(
+            case,
+            verdict,
+            verdict,
+            result.cpu_seconds,
+            result.score,
+            result.message,
+            result.multiplier,
+            result.final,
+        )
         at_tl = outcome.at(tl) if tl is not None else verdict
         outcome = replace(outcome, verdict=at_tl, starved=overloaded)
         if verdict is not Verdict.JE and not overloaded:
@@ -220,8 +231,9 @@ class SubmissionJudge:
             checker = None
             if custom is not None and not interactive:
                 data, pool, work = self.ctx.problem.root / "data", self.ctx.pool, self.work
-                checker = HeldValidator(pool, custom.executable, custom.limits, data, work,
-                                        fresh, forked_first)  # fmt: skip
+                checker = HeldValidator(
+                    pool, custom.executable, custom.limits, data, work, fresh, forked_first
+                )
                 stack.enter_context(checker)
             while (index := queue.take()) is not None:
                 if self.ctx.closing.is_set():  # (runs ahead, no longer wanted)
@@ -229,8 +241,14 @@ class SubmissionJudge:
                     queue.stop()
                     return False
                 try:
-                    outcome = self.judge_case(exe, self.cases[index], cpu_limit, tl, name,
-                                              None if interactive else (held, checker))  # fmt: skip
+                    outcome = self.judge_case(
+                        exe,
+                        self.cases[index],
+                        cpu_limit,
+                        tl,
+                        name,
+                        None if interactive else (held, checker),
+                    )
                 except BaseException:
                     queue.give_back(index)
                     if helping:

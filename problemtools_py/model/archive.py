@@ -114,8 +114,11 @@ def _extract(bundle: zipfile.ZipFile, archive: Path, root: Path, prefix: str) ->
     for rel in entries:
         above = next((p for p in PurePosixPath(rel).parents if str(p) in links), None)
         if above is not None:
-            raise FatalError(f"the entry '{entries[rel].filename}' lies below the symlink "
-                             f"'{links[str(above)].filename}'", path=archive)  # fmt: skip
+            raise FatalError(
+                f"the entry '{entries[rel].filename}' lies below the symlink "
+                f"'{links[str(above)].filename}'",
+                path=archive,
+            )
     root.mkdir()
     written = 0
     for rel, info in entries.items():

@@ -153,8 +153,10 @@ def _limits(raw: object, modern: bool) -> ProblemLimits:
         tm = _number(raw.get("time_multiplier"), base.time_multiplier)
         ts = _number(raw.get("time_safety_margin"), base.time_safety_margin)
     time_limit = raw.get("time_limit")
-    ints = {field: int(_number(raw.get(key), getattr(base, field), 1, False))
-            for key, field in LIMIT_FIELDS.items()}  # fmt: skip
+    ints = {
+        field: int(_number(raw.get(key), getattr(base, field), 1, False))
+        for key, field in LIMIT_FIELDS.items()
+    }
     passes = int(_number(raw.get("validation_passes"), base.validation_passes, 2, False))
     ints["validation_passes"] = passes
     return ProblemLimits(

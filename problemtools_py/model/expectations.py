@@ -131,8 +131,12 @@ def _extra_tag(tags: list[Tag]) -> TagProblem | None:
     files = list(dict.fromkeys(tag.rel for tag in tags))
     if len(files) > 1:
         second = next(tag for tag in tags if tag.rel == files[1])
-        return TagProblem(second.rel, second.line, f"@EXPECTED_…@ tags in more than one file of "
-                          f"this submission ({files[0]} too): one file carries them")  # fmt: skip
+        return TagProblem(
+            second.rel,
+            second.line,
+            f"@EXPECTED_…@ tags in more than one file of "
+            f"this submission ({files[0]} too): one file carries them",
+        )
     kinds = [("SCORE" if tag.kind == "EXPECTED_SCORE" else "RESULT") for tag in tags]
     for index, kind in enumerate(kinds):
         if kind in kinds[:index]:

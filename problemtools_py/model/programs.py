@@ -88,8 +88,11 @@ def load_programs(
 ) -> tuple[Program, ...]:
     """The programs of a directory: each entry one, but the headers beside C and C++
     programs (given to each of them as one of its files) and notes (not programs)."""
-    entries = [e for e in children.get(rel, [])
-               if e.name not in IGNORED_NAMES and not e.name.startswith(".")]  # fmt: skip
+    entries = [
+        e
+        for e in children.get(rel, [])
+        if e.name not in IGNORED_NAMES and not e.name.startswith(".")
+    ]
     programs = [make_program(root, e, files) for e in entries if _loose(e) is None]
     headers = tuple(e.rel for e in entries if _loose(e) == "header")
     built = [p for p in programs if not p.is_dir and p.language in ("c", "cpp")]

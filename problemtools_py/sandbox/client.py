@@ -216,8 +216,9 @@ class Sandbox:
     ) -> dict[str, Any]:
         """Send a request, return the reply; descriptors sent back go into ``sent``."""
         if self._inherited():
-            raise SandboxError("this sandbox server is the parent process's; a forked "
-                               "process starts its own")  # fmt: skip
+            raise SandboxError(
+                "this sandbox server is the parent process's; a forked process starts its own"
+            )
         try:
             with self._send_lock:
                 send_message(self.sock, request, fds)

@@ -144,8 +144,7 @@ def lent(core: int | None) -> Iterator[None]:
 
 
 def _open(directory: str, name: str) -> int:
-    fd = os.open(f"{directory}/{name}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
-                 0o600)  # fmt: skip
+    fd = os.open(f"{directory}/{name}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     with _books:
         _held.add(fd)
     return fd

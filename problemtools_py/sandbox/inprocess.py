@@ -227,9 +227,13 @@ def script_args(argv: list[str], path: str) -> list[str]:
     return argv[argv.index(path) + 1 :] if path in argv else []
 
 
-def prepare(path: str, args: list[str], code: types.CodeType | None = None,
-            shadowed: tuple[str, ...] | None = None, teardown: bool | None = None
-            ) -> Main:  # fmt: skip
+def prepare(
+    path: str,
+    args: list[str],
+    code: types.CodeType | None = None,
+    shadowed: tuple[str, ...] | None = None,
+    teardown: bool | None = None,
+) -> Main:
     """``shadowed`` and ``teardown``: :func:`shadowed_modules` of the main file's
     directory and :func:`needs_teardown` when known (a lean init finds them once per
     program, not once per argv)."""
@@ -253,8 +257,7 @@ def prepare(path: str, args: list[str], code: types.CodeType | None = None,
     return Main(code, [path, *args], search, [module], None, shadowed, teardown)
 
 
-def needs_teardown(path: str, code: types.CodeType | None, local: set[str] | None = None
-                   ) -> bool:  # fmt: skip
+def needs_teardown(path: str, code: types.CodeType | None, local: set[str] | None = None) -> bool:
     """Whether the runs of the main file ``path`` (of ``code``, None: not compiled yet)
     end with the collections of python3's shutdown: see pystart.needs_teardown, which
     knows a program alone in its directory (modules beside it may make anything).
@@ -311,8 +314,11 @@ def _found_first(name: str) -> bool:
     """Whether a new ``python3 -S`` has module ``name`` whatever its program's directory
     holds: built in, frozen (found before the path), or imported as it starts."""
     root = name.partition(".")[0]
-    return (root in sys.builtin_module_names or root in ("__main__", "encodings")
-            or _imp.is_frozen(root))  # fmt: skip
+    return (
+        root in sys.builtin_module_names
+        or root in ("__main__", "encodings")
+        or _imp.is_frozen(root)
+    )
 
 
 def run_main(

@@ -195,8 +195,17 @@ _SCRATCH: dict[str, tuple[int, ...]] = {}  # scratch directory -> how it looked 
 
 def _looks(directory: str) -> tuple[int, ...]:
     st = os.stat(directory)
-    return (st.st_ino, st.st_mode, st.st_uid, st.st_gid, st.st_size, st.st_nlink,
-            st.st_atime_ns, st.st_mtime_ns, st.st_ctime_ns)  # fmt: skip
+    return (
+        st.st_ino,
+        st.st_mode,
+        st.st_uid,
+        st.st_gid,
+        st.st_size,
+        st.st_nlink,
+        st.st_atime_ns,
+        st.st_mtime_ns,
+        st.st_ctime_ns,
+    )
 
 
 def remember_scratch(dirs: tuple[str, ...]) -> None:

@@ -49,8 +49,11 @@ def lean_call(
     known, line.spec = line.spec == spec, None  # (unknown until the init has read it)
     flags = FRESH if line.fresh else 0
     try:
-        socket.send_fds(line.sock, [pack_lean_request(request, b"" if known else spec, flags)],
-                        [stdin, out_w, err])  # fmt: skip
+        socket.send_fds(
+            line.sock,
+            [pack_lean_request(request, b"" if known else spec, flags)],
+            [stdin, out_w, err],
+        )
         line.spec, line.fresh = spec, False
         os.close(out_w)
         out_w = -1

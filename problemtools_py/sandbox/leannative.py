@@ -149,9 +149,12 @@ def load(
 
 
 def serve(
-    loaded: tuple[Any, Any, Config, State], control: socket.socket, grader: socket.socket,
-    current: Program, on_control: Callable[[socket.socket], None],
-) -> None:  # fmt: skip
+    loaded: tuple[Any, Any, Config, State],
+    control: socket.socket,
+    grader: socket.socket,
+    current: Program,
+    on_control: Callable[[socket.socket], None],
+) -> None:
     """Serve runs with the C loop (``loaded`` by :func:`load`) until the server closes the
     control socket (then the init exits, in ``on_control``) or another completion's first
     run is next (then a new fork of the init serves it, see renewal)."""
@@ -188,8 +191,7 @@ def serve(
             os._exit(1)
 
 
-def exec_spec(state: State, argv: list[str], env: dict[str, str], inprocess: str | None
-              ) -> object:  # fmt: skip
+def exec_spec(state: State, argv: list[str], env: dict[str, str], inprocess: str | None) -> object:
     """Give the C loop an exec'd spec's argv, environment and PATH, so that it starts the
     program itself (see leanloop.c, spawn); returns what they point into, to be held while
     the spec stands. A spec os.execve would refuse (an empty argv or name, a name with

@@ -155,9 +155,20 @@ def pack_lean_request(request: LeanRequest, spec: bytes, flags: int = 0) -> byte
 def pack_lean_reply(reply: Reply) -> bytes:
     killed = KILLED_CODE.get(reply.killed_for, 0)
     queued = reply.queued_seconds
-    return LEAN_REPLY.pack(0, killed, reply.oom, queued is not None, reply.exit_code or 0,
-                           reply.signal or 0, reply.cpu_seconds, reply.wall_seconds, reply.ended,
-                           queued or 0.0, reply.peak_memory_bytes, 0)  # fmt: skip
+    return LEAN_REPLY.pack(
+        0,
+        killed,
+        reply.oom,
+        queued is not None,
+        reply.exit_code or 0,
+        reply.signal or 0,
+        reply.cpu_seconds,
+        reply.wall_seconds,
+        reply.ended,
+        queued or 0.0,
+        reply.peak_memory_bytes,
+        0,
+    )
 
 
 def pack_lean_error(message: str) -> bytes:

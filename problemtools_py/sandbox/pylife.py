@@ -48,8 +48,13 @@ if TYPE_CHECKING:
 STATUS_FLUSH_FAILED = 120  # CPython's exit status when the streams cannot be flushed
 
 
-def live(module: list[types.ModuleType], code: types.CodeType | None, path: str,
-         command: str | None = None, teardown: bool = True) -> int:  # fmt: skip
+def live(
+    module: list[types.ModuleType],
+    code: types.CodeType | None,
+    path: str,
+    command: str | None = None,
+    teardown: bool = True,
+) -> int:
     """The life of a program of ``code`` (None: compile ``path``, or the ``python3 -c``
     text ``command``) as python3 gives it, in this interpreter (a fork made for it) whose
     ``__main__`` is ``module[0]``: its exit status (see the module's text). ``module`` is
@@ -90,8 +95,9 @@ def _compile(path: str, command: str | None) -> types.CodeType:
         return compile(handle.read(), path, "exec", dont_inherit=True)
 
 
-def _uncaught(exc: BaseException, code: types.CodeType | None, namespace: Namespace,
-              command: str | None) -> tuple[int, bool]:  # fmt: skip
+def _uncaught(
+    exc: BaseException, code: types.CodeType | None, namespace: Namespace, command: str | None
+) -> tuple[int, bool]:
     """The exit status an uncaught exception gives (told as python3 tells it), and
     whether it was a ``KeyboardInterrupt``. (Python3 ends at once after a ``SystemExit``:
     ``__file__`` stays.)"""
@@ -158,8 +164,9 @@ def report(exc: BaseException, code: types.CodeType | None) -> int | None:
     return None
 
 
-def _program_traceback(tb: types.TracebackType | None, code: types.CodeType | None
-                       ) -> types.TracebackType | None:  # fmt: skip
+def _program_traceback(
+    tb: types.TracebackType | None, code: types.CodeType | None
+) -> types.TracebackType | None:
     """The traceback from the program's own module frame on (none: it did not start)."""
     while tb is not None and tb.tb_frame.f_code is not code:
         tb = tb.tb_next

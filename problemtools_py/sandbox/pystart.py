@@ -110,8 +110,11 @@ def _limit_word(words: Any) -> int | None:
     try:
         for marker in (54_321, 65_432):
             sys.setrecursionlimit(marker)
-            found.update(i for i in range(1, len(words))
-                         if words[i] == marker and 0 < marker - words[i - 1] < 1000)  # fmt: skip
+            found.update(
+                i
+                for i in range(1, len(words))
+                if words[i] == marker and 0 < marker - words[i - 1] < 1000
+            )
             if len(found) != 1:
                 return None
     finally:

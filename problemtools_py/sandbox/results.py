@@ -139,8 +139,9 @@ class RunResult:
         frames; Java's "Exception in thread", not its "at" lines), cut to ``width``; a
         sanitizer's report by its summary (or UBSan's "runtime error" line)."""
         lines = self.stderr.decode(errors="replace").splitlines()
-        said = [line for line in lines if line.startswith("SUMMARY: ") or ": runtime error: "
-                in line]  # fmt: skip
+        said = [
+            line for line in lines if line.startswith("SUMMARY: ") or ": runtime error: " in line
+        ]
         for line in said[:1] or reversed(lines):
             if line.strip() and not line[0].isspace():
                 text = "".join(c if c.isprintable() else "?" for c in line.rstrip())

@@ -56,8 +56,14 @@ class Server:
         """Say hello (with ``pidfd``, this process's own, when it was spawned), then
         answer requests until the judge's end of the socket closes."""
         python = (sys.version_info[0], sys.version_info[1])
-        hello = Hello(self.mode.label, python, tuple(pystart.stdlib_dirs()), os.getpid(),
-                      self.jail_python, identity.known())  # fmt: skip
+        hello = Hello(
+            self.mode.label,
+            python,
+            tuple(pystart.stdlib_dirs()),
+            os.getpid(),
+            self.jail_python,
+            identity.known(),
+        )
         try:
             send_message(self.sock, to_wire(hello), [pidfd] if pidfd is not None else None)
         except OSError:  # the judge went away first (it exited without using this server)
@@ -107,9 +113,12 @@ class Server:
         if "open" in msg:
             self.close_session()
             loop = msg.get("loop")
-            lean = self.open_session(request_from_wire(msg["open"]), bool(msg.get("lean")),
-                                     loop if isinstance(loop, str) else None,
-                                     forked=bool(msg.get("forked")))  # fmt: skip
+            lean = self.open_session(
+                request_from_wire(msg["open"]),
+                bool(msg.get("lean")),
+                loop if isinstance(loop, str) else None,
+                forked=bool(msg.get("forked")),
+            )
             reply = {"ok": True, "lean": lean is not None, "loop": self.session_loop}
             return reply, [] if lean is None else [lean]
         if "close" in msg:

@@ -70,9 +70,12 @@ def sweep(groups: Cgroups | None) -> None:
         for entry in entries:
             pid = _owner(entry.name)
             with contextlib.suppress(OSError):
-                if (pid is not None and entry.is_dir(follow_symlinks=False)
-                        and entry.stat(follow_symlinks=False).st_uid == uid
-                        and not running(pid)):  # fmt: skip
+                if (
+                    pid is not None
+                    and entry.is_dir(follow_symlinks=False)
+                    and entry.stat(follow_symlinks=False).st_uid == uid
+                    and not running(pid)
+                ):
                     shutil.rmtree(entry.path, ignore_errors=True)
     if groups is not None:
         groups.remove_dead(running)

@@ -74,8 +74,15 @@ def _render(problem: Problem, lang: str) -> list[Finding]:
         pdf = None
         if latex_command() is not None:
             # (the class's format made where the cache outlives the run, see texformat)
-            pdf = pool.submit(render_pdf, [problem], None, lang=lang, draft=True,
-                              make_format=used_before(), cancel=unwanted)  # fmt: skip
+            pdf = pool.submit(
+                render_pdf,
+                [problem],
+                None,
+                lang=lang,
+                draft=True,
+                make_format=used_before(),
+                cancel=unwanted,
+            )
         try:
             from problemtools_py.statements.html import render_html
 

@@ -72,8 +72,10 @@ def render_html(
         from problemtools_py.statements.mathml import to_mathml
 
         body, failed = to_mathml(body)
-        result.findings += [warning("statement", f"math kept as TeX (no MathML for it): "
-                                    f"{tex[:80]}", picked.rel) for tex in failed]  # fmt: skip
+        result.findings += [
+            warning("statement", f"math kept as TeX (no MathML for it): {tex[:80]}", picked.rel)
+            for tex in failed
+        ]
         mathjax_url = None
     result.images = sorted(images)
     result.html = _page(source, body, body_only, mathjax_url)

@@ -38,9 +38,14 @@ class LatexHtml(HtmlWriter):
         if PACKAGE_NOTE.search(message):
             return  # (a package plasTeX lacks: what it defines is reported where used)
         if unknown:  # (only the HTML's loss: the PDF, made by LaTeX, says if it is wrong)
-            self.findings.append(warning("statement", f"{UNDEFINED} \\{unknown.group(1)}: the "
-                                         "HTML shows its arguments as text", self.rel,
-                                         line))  # fmt: skip
+            self.findings.append(
+                warning(
+                    "statement",
+                    f"{UNDEFINED} \\{unknown.group(1)}: the HTML shows its arguments as text",
+                    self.rel,
+                    line,
+                )
+            )
             return
         if "still expanding" in message or message.startswith(PARSE_FAILED):
             text = message

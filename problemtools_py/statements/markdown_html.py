@@ -112,13 +112,19 @@ class MarkdownHtml(HtmlWriter):
             return
         found = _ACTIVE.search(_COMMENT.sub("", token.content))
         if found is not None:
-            what = "loads a resource from outside the package" if found.group("src") else (
-                "scripts")  # fmt: skip
+            what = (
+                "loads a resource from outside the package" if found.group("src") else ("scripts")
+            )
             shown = found.group(0).lstrip(_EDGES)[:40]
-            self.findings.append(error(
-                "statement", f"raw HTML that {what} ({shown}): a "
-                "statement may not contain scripting or reference external resources",
-                self.rel, line))  # fmt: skip
+            self.findings.append(
+                error(
+                    "statement",
+                    f"raw HTML that {what} ({shown}): a "
+                    "statement may not contain scripting or reference external resources",
+                    self.rel,
+                    line,
+                )
+            )
 
     def _image(self, token: Token, line: int | None) -> None:
         found = self.image(str(token.attrGet("src") or ""), line, pdf_allowed=False)

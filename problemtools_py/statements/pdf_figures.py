@@ -34,11 +34,24 @@ def png_of(pdf: Path) -> Path | str:
         return target
     with tempfile.TemporaryDirectory(prefix="ptpy-pdf-figure-") as tmp:
         base = Path(tmp) / "figure"
-        command = [tool, "-png", "-singlefile", "-f", "1", "-l", "1", "-r", str(RESOLUTION),
-                   "--", str(pdf), str(base)]  # fmt: skip
+        command = [
+            tool,
+            "-png",
+            "-singlefile",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            "-r",
+            str(RESOLUTION),
+            "--",
+            str(pdf),
+            str(base),
+        ]
         try:
-            proc = subprocess.run(command, capture_output=True, timeout=TIMEOUT, check=False,
-                                  stdin=subprocess.DEVNULL)  # fmt: skip
+            proc = subprocess.run(
+                command, capture_output=True, timeout=TIMEOUT, check=False, stdin=subprocess.DEVNULL
+            )
         except subprocess.TimeoutExpired:
             return f"{PDFTOCAIRO} took more than {TIMEOUT:g} s"
         made = base.with_suffix(".png")

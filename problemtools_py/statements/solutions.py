@@ -73,12 +73,18 @@ def _part(
 ) -> str | None:
     found = solution_file(problem, lang)
     if found is None:
-        findings.append(error("solution", f"{problem.short_name}: no solution/solution.{lang}."
-                              "{tex,md,pdf} (nor solution.{tex,md,pdf})"))  # fmt: skip
+        findings.append(
+            error(
+                "solution",
+                f"{problem.short_name}: no solution/solution.{lang}."
+                "{tex,md,pdf} (nor solution.{tex,md,pdf})",
+            )
+        )
         return None
     shutil.copytree(problem.root / "solution", folder)
-    name = problem.config.names.get(lang) or next(iter(problem.config.names.values()),
-                                                   problem.short_name)  # fmt: skip
+    name = problem.config.names.get(lang) or next(
+        iter(problem.config.names.values()), problem.short_name
+    )
     heading = tex_escape(f"{letter}: {name}" if letter else name)
     where = folder.name
     head = f"\\section{{{heading}}}\n\\graphicspath{{{{{where}/}}}}\n"

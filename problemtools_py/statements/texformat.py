@@ -87,8 +87,15 @@ def _make(latex: str, env: dict[str, str], target: Path) -> bool:
         command = [latex, "-ini", "-interaction=nonstopmode", "-halt-on-error"]
         command += ["-jobname=problemset", "&pdflatex", DUMPER, "format.tex"]
         try:
-            done = subprocess.run(command, cwd=work, env=env, stdin=subprocess.DEVNULL,
-                                  capture_output=True, timeout=TIMEOUT, check=False)  # fmt: skip
+            done = subprocess.run(
+                command,
+                cwd=work,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=TIMEOUT,
+                check=False,
+            )
             said = done.stdout[-4000:] if done.returncode != 0 else b""
         except (OSError, subprocess.TimeoutExpired) as exc:
             said = str(exc).encode()

@@ -30,9 +30,14 @@ def check_testing_tools(ctx: Context, results: list[SubmissionResult]) -> list[F
     if not tools:
         return []
     inputs = _inputs(ctx)
-    accepted = [r for r in results if r.verdict is Verdict.AC and r.compile_error is None
-                and r.submission.expectation is not None
-                and r.submission.expectation.accepted]  # fmt: skip
+    accepted = [
+        r
+        for r in results
+        if r.verdict is Verdict.AC
+        and r.compile_error is None
+        and r.submission.expectation is not None
+        and r.submission.expectation.accepted
+    ]
     found: list[Finding] = []
     for tool in tools:
         rel = tool.relative_to(root).as_posix()
@@ -72,8 +77,12 @@ def _check(
     exe = ctx.submission(result.submission).executable
     if exe is None:
         return []
-    limits = Limits(cpu_seconds=TOOL_SECONDS, memory_bytes=ctx.submission_limits(1).memory_bytes
-                    + (exe.extra_memory_mb << 20) + (512 << 20))  # fmt: skip
+    limits = Limits(
+        cpu_seconds=TOOL_SECONDS,
+        memory_bytes=ctx.submission_limits(1).memory_bytes
+        + (exe.extra_memory_mb << 20)
+        + (512 << 20),
+    )
     # (the program behind a script, as bt's wrapper: its own options, a JVM's -Xmx, would
     # be read as the tool's)
     argv = ["python3", f"/tool/{tool.name}", "-f", "/judge/input", "sh", "/wrap/run"]
@@ -83,8 +92,12 @@ def _check(
         Path(wrap).chmod(0o755)
         script.chmod(0o755)
         for name, given in inputs:
-            binds = [Bind(str(tool.parent), "/tool"), Bind(str(given), "/judge/input"),
-                     Bind(wrap, "/wrap"), *exe.binds()]  # fmt: skip
+            binds = [
+                Bind(str(tool.parent), "/tool"),
+                Bind(str(given), "/judge/input"),
+                Bind(wrap, "/wrap"),
+                *exe.binds(),
+            ]
             try:
                 with ctx.pool.sandbox() as box:
                     run = box.run(argv, limits=limits, binds=binds)
@@ -94,6 +107,11 @@ def _check(
                 said = run.error_line() or run.stdout.decode("utf-8", "replace").strip()[-200:]
                 why = f"{run.describe()}{': ' + said if said else ''}"
                 sub = result.submission.rel
-                return [warning("testing-tool", f"fails with {sub}, which the output validator "
-                                f"accepts, on {name}: {why}", rel)]  # fmt: skip
+                return [
+                    warning(
+                        "testing-tool",
+                        f"fails with {sub}, which the output validator accepts, on {name}: {why}",
+                        rel,
+                    )
+                ]
     return []

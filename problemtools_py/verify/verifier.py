@@ -109,9 +109,14 @@ def by_judge(findings: list[Finding], judge: Ruleset) -> list[Finding]:
         named = Ruleset(other)
         count = sum(1 for f in found if f.convention == other)
         say = "1 finding says" if count == 1 else f"{count} findings say"
-        found.append(warning("conventions", f"this package follows {named.display}'s "
-                             f"conventions ({say} which); --judge {named.value} verifies it "
-                             f"as {named.display} judges it"))  # fmt: skip
+        found.append(
+            warning(
+                "conventions",
+                f"this package follows {named.display}'s "
+                f"conventions ({say} which); --judge {named.value} verifies it "
+                f"as {named.display} judges it",
+            )
+        )
     return found
 
 

@@ -114,8 +114,9 @@ class Workbench:
         if written_in == "checktestdata":
             from problemtools_py.workbench.ctd import build_ctd
 
-            return build_ctd(program, self.problem.root, self.builder, self.languages,
-                             self._constants())  # fmt: skip
+            return build_ctd(
+                program, self.problem.root, self.builder, self.languages, self._constants()
+            )
         return self.build(program)
 
     def map(self, func: Callable[[T], R], items: Iterable[T]) -> list[R]:

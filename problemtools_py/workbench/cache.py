@@ -110,8 +110,11 @@ class _Store:
         with self.lock:
             if key in self.pending:
                 return self.pending[key]
-            row = self._do(lambda db: db.execute(
-                "SELECT value, used FROM verdicts WHERE key = ?", (key,)).fetchone())  # fmt: skip
+            row = self._do(
+                lambda db: db.execute(
+                    "SELECT value, used FROM verdicts WHERE key = ?", (key,)
+                ).fetchone()
+            )
             if not row:
                 return None
             if row[1] <= now() - DAY:
@@ -136,10 +139,16 @@ class _Store:
         self.touched.clear()
 
         def write(db: Any) -> None:  # (a row replaced gets the next rowid: the newest)
-            _transaction(db, lambda: (
-                db.executemany("INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?)", rows),
-                db.execute("DELETE FROM verdicts WHERE rowid <= "
-                           "(SELECT max(rowid) FROM verdicts) - ?", (keep,))))  # fmt: skip
+            _transaction(
+                db,
+                lambda: (
+                    db.executemany("INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?)", rows),
+                    db.execute(
+                        "DELETE FROM verdicts WHERE rowid <= (SELECT max(rowid) FROM verdicts) - ?",
+                        (keep,),
+                    ),
+                ),
+            )
 
         self._do(write)
 
@@ -211,8 +220,10 @@ def _schema(db: Any) -> None:
         if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA:
             return  # (another process made it meanwhile)
         db.execute("DROP TABLE IF EXISTS verdicts")
-        db.execute("CREATE TABLE verdicts (key TEXT NOT NULL UNIQUE, value TEXT NOT NULL,"
-                   " used INTEGER NOT NULL)")  # fmt: skip
+        db.execute(
+            "CREATE TABLE verdicts (key TEXT NOT NULL UNIQUE, value TEXT NOT NULL,"
+            " used INTEGER NOT NULL)"
+        )
         db.execute(f"PRAGMA user_version = {SCHEMA}")
 
     if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:
@@ -223,8 +234,7 @@ def _connect(path: Path) -> Any:
     import sqlite3  # (here: -p config and the hook never open the cache)
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(path, timeout=BUSY_SECONDS, check_same_thread=False,
-                         isolation_level=None)  # fmt: skip
+    db = sqlite3.connect(path, timeout=BUSY_SECONDS, check_same_thread=False, isolation_level=None)
     try:
         db.execute("PRAGMA journal_mode=WAL")  # (where the file system allows it)
         db.execute("PRAGMA synchronous=NORMAL")  # (a cache: losing the last commit is fine)

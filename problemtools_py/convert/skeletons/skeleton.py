@@ -42,12 +42,19 @@ class NewProblem:
 def new_problem(parent: Path, name: str, asked: NewProblem) -> tuple[Path, ProblemReport]:
     """Write the package ``parent/name``; its path and generatedata's report on it."""
     if not SHORT_NAME.match(name):
-        raise FatalError(f"{name!r}: a problem's short name is lower-case letters and digits",
-                         exit_code=ExitCode.USAGE)  # fmt: skip
+        raise FatalError(
+            f"{name!r}: a problem's short name is lower-case letters and digits",
+            exit_code=ExitCode.USAGE,
+        )
     if asked.format == "legacy" and asked.kind in ("multi-pass", "scoring"):
-        why = "no multi-pass problems" if asked.kind == "multi-pass" else (
-            "scoring only through graders and testdata.yaml scores, which newproblem "
-            "does not write")  # fmt: skip
+        why = (
+            "no multi-pass problems"
+            if asked.kind == "multi-pass"
+            else (
+                "scoring only through graders and testdata.yaml scores, which newproblem "
+                "does not write"
+            )
+        )
         raise FatalError(f"legacy has {why}: use --format 2025-09", exit_code=ExitCode.USAGE)
     target = parent / name
     if target.exists():
@@ -124,20 +131,37 @@ def _parts(kind: str, legacy: bool) -> tuple[str, dict[str, tuple[str, str]], di
     """(statement, accepted solutions by language, the other files) of a type."""
     if kind in ("pass-fail", "scoring"):
         plan = texts.SUM_GENERATORS if kind == "pass-fail" else texts.SCORING_GENERATORS
-        return (texts.SUM_STATEMENT_TEX if legacy else texts.SUM_STATEMENT, texts.SUM_SOLUTIONS,
-                {_YAML: plan, "generators/random_list.py": texts.SUM_GENERATOR,
-                 "input_validators/validate.py": texts.SUM_VALIDATOR})  # fmt: skip
+        return (
+            texts.SUM_STATEMENT_TEX if legacy else texts.SUM_STATEMENT,
+            texts.SUM_SOLUTIONS,
+            {
+                _YAML: plan,
+                "generators/random_list.py": texts.SUM_GENERATOR,
+                "input_validators/validate.py": texts.SUM_VALIDATOR,
+            },
+        )
     if kind == "interactive":
-        return (games.GUESS_STATEMENT_TEX if legacy else games.GUESS_STATEMENT,
-                games.GUESS_SOLUTIONS,
-                {_YAML: games.GUESS_GENERATORS, "generators/secret.py": games.GUESS_GENERATOR,
-                 "input_validators/validate.py": games.GUESS_VALIDATOR,
-                 "output_validator/validate.py": games.GUESS_JUDGE,
-                 "attachments/testing_tool.py": games.GUESS_TESTING_TOOL})  # fmt: skip
-    return (games.PASSES_STATEMENT, games.PASSES_SOLUTIONS,
-            {_YAML: games.PASSES_GENERATORS, "generators/first_pass.py": games.PASSES_GENERATOR,
-             "input_validators/validate.py": games.PASSES_VALIDATOR,
-             "output_validator/validate.py": games.PASSES_JUDGE})  # fmt: skip
+        return (
+            games.GUESS_STATEMENT_TEX if legacy else games.GUESS_STATEMENT,
+            games.GUESS_SOLUTIONS,
+            {
+                _YAML: games.GUESS_GENERATORS,
+                "generators/secret.py": games.GUESS_GENERATOR,
+                "input_validators/validate.py": games.GUESS_VALIDATOR,
+                "output_validator/validate.py": games.GUESS_JUDGE,
+                "attachments/testing_tool.py": games.GUESS_TESTING_TOOL,
+            },
+        )
+    return (
+        games.PASSES_STATEMENT,
+        games.PASSES_SOLUTIONS,
+        {
+            _YAML: games.PASSES_GENERATORS,
+            "generators/first_pass.py": games.PASSES_GENERATOR,
+            "input_validators/validate.py": games.PASSES_VALIDATOR,
+            "output_validator/validate.py": games.PASSES_JUDGE,
+        },
+    )
 
 
 def _legacy_path(rel: str) -> str:
@@ -150,14 +174,23 @@ def _legacy_path(rel: str) -> str:
 def _problem_yaml(name: str, asked: NewProblem) -> str:
     title = asked.title or name.capitalize()
     if asked.format == "legacy":
-        config: dict[str, object] = {"name": title, "uuid": str(uuid.uuid4()),
-                                     "author": asked.author, "license": asked.license}  # fmt: skip
+        config: dict[str, object] = {
+            "name": title,
+            "uuid": str(uuid.uuid4()),
+            "author": asked.author,
+            "license": asked.license,
+        }
         if asked.kind == "interactive":
             config["validation"] = "custom interactive"
     else:
-        config = {"problem_format_version": "2025-09", "type": asked.kind, "name": title,
-                  "uuid": str(uuid.uuid4()), "credits": {"authors": asked.author},
-                  "license": asked.license}  # fmt: skip
+        config = {
+            "problem_format_version": "2025-09",
+            "type": asked.kind,
+            "name": title,
+            "uuid": str(uuid.uuid4()),
+            "credits": {"authors": asked.author},
+            "license": asked.license,
+        }
         if asked.kind == "multi-pass":
             config["limits"] = {"validation_passes": 2}
     return yaml.safe_dump(config, sort_keys=False, allow_unicode=True)
@@ -180,18 +213,23 @@ def new_contest(
     if root.exists():
         raise FatalError("already exists; choose another directory", path=root)
     if len(set(names)) != len(names) or len(names) > 26:
-        raise FatalError("the problems' names must be distinct, at most 26",
-                         exit_code=ExitCode.USAGE)  # fmt: skip
+        raise FatalError(
+            "the problems' names must be distinct, at most 26", exit_code=ExitCode.USAGE
+        )
     for name in names:
         if not SHORT_NAME.match(name):
-            raise FatalError(f"{name!r}: a problem's short name is lower-case letters and "
-                             "digits", exit_code=ExitCode.USAGE)  # fmt: skip
+            raise FatalError(
+                f"{name!r}: a problem's short name is lower-case letters and digits",
+                exit_code=ExitCode.USAGE,
+            )
     root.mkdir(parents=True)
     try:
         contest = {"name": title or root.name, "problems": len(names)}
         (root / "contest.yaml").write_text(yaml.safe_dump(contest, sort_keys=False))
-        problems = [{"id": n, "label": chr(ord("A") + i), "name": n.capitalize()}
-                    for i, n in enumerate(names)]  # fmt: skip
+        problems = [
+            {"id": n, "label": chr(ord("A") + i), "name": n.capitalize()}
+            for i, n in enumerate(names)
+        ]
         (root / "problems.yaml").write_text(yaml.safe_dump(problems, sort_keys=False))
         return [new_problem(root, name, replace(asked, title="")) for name in names]
     except BaseException:

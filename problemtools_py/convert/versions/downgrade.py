@@ -72,8 +72,12 @@ class _Downgrader:
             self._key(doc, str(key))
         if self.problem.output_validator is not None or validator_flags:
             words = ["custom"] if self.problem.output_validator is not None else ["default"]
-            words += [t for t in ("score",) if "scoring" in self.problem.config.types and
-                      self.problem.output_validator is not None]  # fmt: skip
+            words += [
+                t
+                for t in ("score",)
+                if "scoring" in self.problem.config.types
+                and self.problem.output_validator is not None
+            ]
             words += ["interactive"] if self.problem.config.interactive else []
             put(doc, "validation", " ".join(words), after="license")
         if validator_flags:
@@ -98,8 +102,11 @@ class _Downgrader:
         elif key == "credits":
             rename(doc, key, "author", _authors(value))
             if isinstance(value, dict) and set(value) - {"authors"}:
-                self.note("dropped", "problem.yaml", "credits other than authors: legacy "
-                          "names authors only")  # fmt: skip
+                self.note(
+                    "dropped",
+                    "problem.yaml",
+                    "credits other than authors: legacy names authors only",
+                )
         elif key == "source":
             self._source(doc, value)
         elif key == "limits":
@@ -134,10 +141,12 @@ class _Downgrader:
         read = self.problem.config.limits
         multipliers = limits.pop("time_multipliers", None)
         multipliers = multipliers if isinstance(multipliers, dict) else {}
-        limits["time_multiplier"] = _as_read(multipliers.get("ac_to_time_limit"),
-                                             read.time_multiplier)  # fmt: skip
-        limits["time_safety_margin"] = _as_read(multipliers.get("time_limit_to_tle"),
-                                                read.time_safety_margin)  # fmt: skip
+        limits["time_multiplier"] = _as_read(
+            multipliers.get("ac_to_time_limit"), read.time_multiplier
+        )
+        limits["time_safety_margin"] = _as_read(
+            multipliers.get("time_limit_to_tle"), read.time_safety_margin
+        )
         limits.pop("time_resolution", None)
         limits.pop("time_limit", None)
         seconds = read.time_limit or self.time_limit
@@ -152,8 +161,13 @@ class _Downgrader:
             if entry.is_dir or rel in self.taken or rel in self.plan.files:
                 continue
             if rel.startswith(LEFT_OUT):
-                self.note("dropped", rel.split("/")[0] if not rel.startswith("data/") else
-                          "/".join(rel.split("/")[:2]), "legacy has no place for it")  # fmt: skip
+                self.note(
+                    "dropped",
+                    rel.split("/")[0]
+                    if not rel.startswith("data/")
+                    else "/".join(rel.split("/")[:2]),
+                    "legacy has no place for it",
+                )
                 continue
             target = _legacy_name(rel)
             if target.endswith(".md") and target.startswith("problem_statement/"):

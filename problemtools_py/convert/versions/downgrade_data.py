@@ -44,14 +44,14 @@ class _Data:
         data = self.problem.data
         if data is None:
             return self.result
-        kept = [g for g in data.walk() if g.name in JUDGED_GROUPS or
-                g.name.startswith("secret/")]  # fmt: skip
+        kept = [g for g in data.walk() if g.name in JUDGED_GROUPS or g.name.startswith("secret/")]
         secret = data.child("secret")
         groups = [g for g in kept if g.name in JUDGED_GROUPS] + list(
             self.problem.subgroups(secret) if secret is not None else ()
         )  # (the groups of the package's own version: the other directories only organise)
-        flags = {tuple(words(self.problem.settings(g.name).get("output_validator_args")))
-                 for g in kept}  # fmt: skip
+        flags = {
+            tuple(words(self.problem.settings(g.name).get("output_validator_args"))) for g in kept
+        }
         common = len(flags) == 1
         if common:
             self.result.validator_flags = list(next(iter(flags)))
@@ -86,8 +86,9 @@ class _Data:
         if not isinstance(value, dict):
             return " ".join(words(value))
         if len(value) != 1:
-            self.note("unmappable", where, "input_validator_args for several validators: "
-                      "legacy names one")  # fmt: skip
+            self.note(
+                "unmappable", where, "input_validator_args for several validators: legacy names one"
+            )
         name, args = next(iter(value.items()))
         return new_map({"name": str(name), "flags": " ".join(words(args))})
 
@@ -99,8 +100,13 @@ class _Data:
             child = group.child("secret")
             secret = child.own_settings if child is not None else {}
             top = _number(secret.get("max_score", 100))  # (secret's own write notes a bad one)
-            out.update({"on_reject": "continue", "grader_flags": "first_error sum",
-                        "range": f"0 {'+inf' if top is None else top}"})  # fmt: skip
+            out.update(
+                {
+                    "on_reject": "continue",
+                    "grader_flags": "first_error sum",
+                    "range": f"0 {'+inf' if top is None else top}",
+                }
+            )
             return
         if group.name == "sample":
             out.update({"accept_score": 0, "reject_score": 0, "range": "0 0"})
@@ -123,8 +129,11 @@ class _Data:
         2025-09 asks of an unbounded group) and for a value that is no number (noted)."""
         number = _number(value)
         if number is None and value != "unbounded":
-            self.note("unmappable", f"{group.rel}/test_group.yaml",
-                      f"max_score: {str(value)[:60]!r} is not a number")  # fmt: skip
+            self.note(
+                "unmappable",
+                f"{group.rel}/test_group.yaml",
+                f"max_score: {str(value)[:60]!r} is not a number",
+            )
         return number
 
     def _case(self, name: str, files: dict[str, str]) -> None:
@@ -136,8 +145,9 @@ class _Data:
         if ".yaml" not in files:
             return
         self.result.removed.add(files[".yaml"])
-        doc = load_map((self.problem.root / files[".yaml"]).read_text(encoding="utf-8"),
-                       files[".yaml"])  # fmt: skip
+        doc = load_map(
+            (self.problem.root / files[".yaml"]).read_text(encoding="utf-8"), files[".yaml"]
+        )
         for key, value in doc.items():
             if key in ("description", "hint"):
                 self.result.written[f"{rel}.{'desc' if key == 'description' else 'hint'}"] = (

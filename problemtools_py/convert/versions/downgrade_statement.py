@@ -24,8 +24,13 @@ def markdown_as_latex(problem: Problem, statement: Statement) -> tuple[str | Non
     body = MarkdownLatex(converter).render()
     notes = [Note("changed", statement.rel, "a Markdown statement, now LaTeX")]
     if "\\nextsample{}" in body:
-        notes.append(Note("dropped", statement.rel, "samples placed in the text: legacy "
-                          "shows them all after it"))  # fmt: skip
+        notes.append(
+            Note(
+                "dropped",
+                statement.rel,
+                "samples placed in the text: legacy shows them all after it",
+            )
+        )
     body = body.replace("\\nextsample{}", "").replace("\\remainingsamples{}", "")
     names = problem.config.names
     name = names.get(statement.lang) or next(iter(names.values()), problem.short_name)

@@ -36,8 +36,9 @@ def _files(submission: Submission) -> tuple[str, ...]:
 
 def _tagged(problem: Problem, submission: Submission, moved: Moved) -> bytes | None:
     """The submission's one file with its claim as a DOMjudge tag on top, or None."""
-    permitted, required = claim_of(submission.expectation) if submission.expectation else (
-        None, None)  # fmt: skip
+    permitted, required = (
+        claim_of(submission.expectation) if submission.expectation else (None, None)
+    )
     comment = COMMENT.get(submission.program.language or "")
     if submission.program.is_dir or comment is None:
         return None
@@ -52,8 +53,13 @@ def _tagged(problem: Problem, submission: Submission, moved: Moved) -> bytes | N
 def downgrade_submissions(problem: Problem, tag_claims: bool) -> Moved:
     moved = Moved()
     if problem.file("submissions/submissions.yaml") is not None:
-        moved.notes.append(Note("dropped", "submissions/submissions.yaml", "legacy has no "
-                                "such file: each submission's directory is its claim"))  # fmt: skip
+        moved.notes.append(
+            Note(
+                "dropped",
+                "submissions/submissions.yaml",
+                "legacy has no such file: each submission's directory is its claim",
+            )
+        )
         moved.taken.add("submissions/submissions.yaml")
     for submission in problem.submissions:
         if submission.category in LEGACY_DIRS:
@@ -69,13 +75,19 @@ def downgrade_submissions(problem: Problem, tag_claims: bool) -> Moved:
         else:
             tagged = _tagged(problem, submission, moved) if tag_claims else None
             if tagged is None:
-                moved.notes.append(Note("unmappable", submission.rel, "its claim has no "
-                                        "legacy directory (legacy has no rejected/)"))  # fmt: skip
+                moved.notes.append(
+                    Note(
+                        "unmappable",
+                        submission.rel,
+                        "its claim has no legacy directory (legacy has no rejected/)",
+                    )
+                )
             else:
                 moved.files[f"submissions/{name}"] = tagged
             continue
         for rel in _files(submission):
             moved.files[target + rel[len(submission.rel) :]] = rel
-        moved.notes.append(Note("changed", submission.rel, f"now {target}: the legacy "
-                                "directory of its claim"))  # fmt: skip
+        moved.notes.append(
+            Note("changed", submission.rel, f"now {target}: the legacy directory of its claim")
+        )
     return moved

@@ -84,8 +84,9 @@ class _Planner:
         if problem.released:
             self.plan.already = True
             return self.plan
-        config = upgrade_config(self._problem_yaml(), problem.legacy, self._names(),
-                                self._time_limit())  # fmt: skip
+        config = upgrade_config(
+            self._problem_yaml(), problem.legacy, self._names(), self._time_limit()
+        )
         self.plan.notes += config.notes
         data = upgrade_data(problem, config.output_validator_args)
         self.plan.notes += data.notes
@@ -135,15 +136,20 @@ class _Planner:
         used = problem.output_validator
         for program in problem.output_validators:
             if program is not used:
-                self.note("unmappable", program.rel, "an output validator the package does "
-                          "not use (validation is not custom): 2025-09 would use it")  # fmt: skip
+                self.note(
+                    "unmappable",
+                    program.rel,
+                    "an output validator the package does "
+                    "not use (validation is not custom): 2025-09 would use it",
+                )
                 continue
             if program.rel.startswith("output_validator/"):
                 continue
             base = program.rel if program.is_dir else str(PurePosixPath(program.rel).parent)
             for entry in problem.files:
-                if entry.is_dir or not (entry.rel == program.rel or
-                                        entry.rel.startswith(base + "/")):  # fmt: skip
+                if entry.is_dir or not (
+                    entry.rel == program.rel or entry.rel.startswith(base + "/")
+                ):
                     continue
                 inner = (
                     entry.rel[len(base) + 1 :] if program.is_dir else PurePosixPath(entry.rel).name
@@ -153,8 +159,12 @@ class _Planner:
 
     def _graders(self) -> None:
         for program in self.problem.graders:
-            self.note("unmappable", program.rel, "a custom grader: 2025-09 has none "
-                      "(score_aggregation sum or min); --force leaves it out")  # fmt: skip
+            self.note(
+                "unmappable",
+                program.rel,
+                "a custom grader: 2025-09 has none "
+                "(score_aggregation sum or min); --force leaves it out",
+            )
             for rel in program.files:
                 self.taken.add(rel)
 
@@ -180,8 +190,11 @@ class _Planner:
             self.note("unmappable", submission.rel, f"{why}: 2025-09 has no counterpart")
             return None
         if expectation.partially_accepted:
-            self.note("unmappable", submission.rel, "partially accepted (less than the best "
-                      "score): 2025-09 can only bound the score")  # fmt: skip
+            self.note(
+                "unmappable",
+                submission.rel,
+                "partially accepted (less than the best score): 2025-09 can only bound the score",
+            )
         target = submission.rel
         if submission.category is None:
             directory = directory_of(claim_of(expectation))
@@ -219,8 +232,11 @@ class _Planner:
         if required is not None:
             rule["required"] = flow_seq(list(required))
         self.rules[pattern] = rule
-        self.note("changed", f"submissions/{pattern}", "its claim, which is not its "
-                  "directory's in 2025-09, is in submissions.yaml")  # fmt: skip
+        self.note(
+            "changed",
+            f"submissions/{pattern}",
+            "its claim, which is not its directory's in 2025-09, is in submissions.yaml",
+        )
 
     def _submissions_yaml(self) -> None:
         rel = "submissions/submissions.yaml"

@@ -87,8 +87,9 @@ class _Mapper:
             elif key != "validation":
                 self.result.output_validator_args += said
             del data[key]
-            self.note("changed", f"{key}: now type and output_validator_args in "
-                      "data/test_group.yaml")  # fmt: skip
+            self.note(
+                "changed", f"{key}: now type and output_validator_args in data/test_group.yaml"
+            )
 
     def _credits(self) -> None:
         data = self.data
@@ -119,8 +120,10 @@ class _Mapper:
                 data["source"] = new_map({"name": name, "url": url})
                 self.note("changed", f"{key} -> source.url")
             else:
-                self.note("unmappable", f"{key} without a source name: 2025-09 needs "
-                          "source.name beside source.url")  # fmt: skip
+                self.note(
+                    "unmappable",
+                    f"{key} without a source name: 2025-09 needs source.name beside source.url",
+                )
 
     def _other(self, key: str) -> None:
         data = self.data
@@ -136,16 +139,22 @@ class _Mapper:
             if grader == "sum" and "scoring" not in self.types:
                 self.types.append("scoring")
             if grader not in ("first_error", "sum"):
-                self.note("unmappable", f"grader: {grader}: 2025-09 has no custom graders "
-                          "(score_aggregation sum or min in test_group.yaml)")  # fmt: skip
+                self.note(
+                    "unmappable",
+                    f"grader: {grader}: 2025-09 has no custom graders "
+                    "(score_aggregation sum or min in test_group.yaml)",
+                )
             elif grader == "sum":
                 self.note("changed", "grader: sum -> type: scoring")
             else:
                 self.note("dropped", "grader: first_error is how 2025-09 judges anyway")
         elif key == "libraries":
             if words(data.pop(key)):
-                self.note("unmappable", "libraries: 2025-09 has no such key; say in the "
-                          "statement which libraries a judge must offer")  # fmt: skip
+                self.note(
+                    "unmappable",
+                    "libraries: 2025-09 has no such key; say in the "
+                    "statement which libraries a judge must offer",
+                )
         elif key == "keywords" and isinstance(data[key], str):
             data[key] = flow_seq(words(data[key]))
             self.note("changed", "keywords: a list")
@@ -156,8 +165,9 @@ class _Mapper:
             self.note("unmappable", f"{key}: no such key in 2025-09")
 
     def _type(self) -> None:
-        types = list(dict.fromkeys(t for t in self.types if t != "pass-fail" or
-                                   "scoring" not in self.types))  # fmt: skip
+        types = list(
+            dict.fromkeys(t for t in self.types if t != "pass-fail" or "scoring" not in self.types)
+        )
         value: Any = types[0] if len(types) == 1 else flow_seq(types) if types else None
         if words(self.data.get("type")) == (types or ["pass-fail"]):
             return  # as it was
@@ -188,8 +198,9 @@ class _Mapper:
             tle = limits.pop("time_safety_margin", 2 if self.legacy else 1.5)
             multipliers = new_map({"ac_to_time_limit": ac, "time_limit_to_tle": tle})
             put(limits, "time_multipliers", multipliers)
-            self.note("changed", "limits.time_multiplier, time_safety_margin -> "
-                      "limits.time_multipliers")  # fmt: skip
+            self.note(
+                "changed", "limits.time_multiplier, time_safety_margin -> limits.time_multipliers"
+            )
         if time_limit is not None and "time_limit" not in limits:
             value: Any = int(time_limit) if float(time_limit).is_integer() else time_limit
             put(limits, "time_limit", value)
@@ -197,8 +208,11 @@ class _Mapper:
             step = _resolution(float(time_limit))
             if step != 1 and "time_resolution" not in limits:
                 put(limits, "time_resolution", step)
-                self.note("changed", f"limits.time_resolution: {step} (2025-09 wants the "
-                          "time limit a multiple of it)")  # fmt: skip
+                self.note(
+                    "changed",
+                    f"limits.time_resolution: {step} (2025-09 wants the "
+                    "time limit a multiple of it)",
+                )
         for key in list(limits.keys()):
             if key not in LIMITS_KEPT:
                 limits.pop(key)

@@ -79,8 +79,11 @@ class _Data:
             self.scoring or any(self._nested_differ(g, settings) for g in groups)
         )
         if grouped and secret.cases:
-            self.note("unmappable", secret.rel, "cases beside groups: 2025-09 has a "
-                      "secret of test cases or of groups, not both")  # fmt: skip
+            self.note(
+                "unmappable",
+                secret.rel,
+                "cases beside groups: 2025-09 has a secret of test cases or of groups, not both",
+            )
         self._write(secret, top=True)
         for group in groups:
             if grouped:
@@ -95,8 +98,12 @@ class _Data:
         mine = self.problem.settings(group.name)
         for inner in list(group.walk())[1:]:
             if self.problem.settings(inner.name) != mine:
-                self.note("unmappable", inner.rel, "settings of a nested group: 2025-09 "
-                          "groups do not nest; this directory takes its group's")  # fmt: skip
+                self.note(
+                    "unmappable",
+                    inner.rel,
+                    "settings of a nested group: 2025-09 "
+                    "groups do not nest; this directory takes its group's",
+                )
 
     def _write(self, group: TestGroup, sample: bool = False, top: bool = False) -> None:
         """The group's test_group.yaml: its own file edited in place (comments kept), with
@@ -118,9 +125,10 @@ class _Data:
             elif key in KEPT and key not in out:
                 out[key] = value
         validator_args = self.root_args + [
-            w for k in ("output_validator_flags", "output_validator_args")
+            w
+            for k in ("output_validator_flags", "output_validator_args")
             for w in words(settings.get(k))
-        ]  # fmt: skip
+        ]
         if validator_args and words(out.get("output_validator_args")) != validator_args:
             out["output_validator_args"] = flow_seq(validator_args)
         if self.scoring and not sample:
@@ -143,8 +151,12 @@ class _Data:
         where = group.rel
         flags = words(settings.get("grader_flags"))
         if str(settings.get("grading", "default")) == "custom":
-            self.note("unmappable", where, "grading: custom (a custom grader): 2025-09 "
-                      "aggregates with score_aggregation sum or min only")  # fmt: skip
+            self.note(
+                "unmappable",
+                where,
+                "grading: custom (a custom grader): 2025-09 "
+                "aggregates with score_aggregation sum or min only",
+            )
         aggregation = next((f for f in flags if f in ("sum", "min")), None)
         if "score_aggregation" in settings:
             aggregation = str(settings["score_aggregation"])
@@ -153,14 +165,18 @@ class _Data:
         for flag in (f for f in flags if f not in ("sum", "min", "first_error")):
             self.note("unmappable", where, f"grader flag {flag}: no 2025-09 counterpart")
         if self._number(where, "reject_score", settings.get("reject_score", 0)) not in (0, None):
-            self.note("unmappable", where, "reject_score other than 0: 2025-09 gives a "
-                      "rejected case no score")  # fmt: skip
+            self.note(
+                "unmappable",
+                where,
+                "reject_score other than 0: 2025-09 gives a rejected case no score",
+            )
         top_score = self._max_score(group, settings, aggregation)
         if top_score is not None:
             out["max_score"] = top_score
 
-    def _max_score(self, group: TestGroup, settings: Mapping[str, Any],
-                   aggregation: str | None) -> int | str | None:  # fmt: skip
+    def _max_score(
+        self, group: TestGroup, settings: Mapping[str, Any], aggregation: str | None
+    ) -> int | str | None:
         where = group.rel
         if "max_score" in settings:
             if settings["max_score"] == UNBOUNDED:
@@ -183,8 +199,9 @@ class _Data:
             self.note("unmappable", where, f"range {str(value)[:60]!r}: not two numbers")
             return None
         if low != 0:
-            self.note("unmappable", where, f"range {bounds[0]} {bounds[1]}: a 2025-09 "
-                      "score starts at 0")  # fmt: skip
+            self.note(
+                "unmappable", where, f"range {bounds[0]} {bounds[1]}: a 2025-09 score starts at 0"
+            )
         return UNBOUNDED if high == float("inf") else int(high)
 
     def _number(self, where: str, key: str, value: object) -> float | None:
@@ -208,8 +225,12 @@ class _Data:
         for ext, override in ((".in", ".in.download"), (".ans", ".ans.download")):
             if ext in files and override not in files and not (ext == ".ans" and ".out" in files):
                 self.result.copies[f"data/{name}{override}"] = files[ext]
-                self.note("changed", files[ext], f"copied as {name}{override}: 2025-09 "
-                          "downloads what it shows by .interaction from its own files")  # fmt: skip
+                self.note(
+                    "changed",
+                    files[ext],
+                    f"copied as {name}{override}: 2025-09 "
+                    "downloads what it shows by .interaction from its own files",
+                )
 
     def _case(self, name: str, files: Mapping[str, str]) -> None:
         self._downloads(name, files)
@@ -219,8 +240,11 @@ class _Data:
             return
         rel = f"data/{name}.yaml"
         root = self.problem.root
-        doc = load_map((root / rel).read_text(encoding="utf-8"), rel) if ".yaml" in files \
-            else new_map()  # fmt: skip
+        doc = (
+            load_map((root / rel).read_text(encoding="utf-8"), rel)
+            if ".yaml" in files
+            else new_map()
+        )
         for key, source in found.items():
             text = (root / source).read_text(encoding="utf-8").strip()
             if key in doc and doc[key] != text:

@@ -35,9 +35,14 @@ def upgrade_one(path: Path, args: UpgradeOptions) -> tuple[ProblemReport, dict[s
 
     problem = load_problem(path)
     report = ProblemReport(problem.short_name, str(path), problem.format.value)
-    made: dict[str, Any] = {"problem": problem.short_name, "path": str(path),
-                            "from": problem.format.value, "notes": [], "time_limit": None,
-                            "output": None}  # fmt: skip
+    made: dict[str, Any] = {
+        "problem": problem.short_name,
+        "path": str(path),
+        "from": problem.format.value,
+        "notes": [],
+        "time_limit": None,
+        "output": None,
+    }
     if problem.released:
         return report, made
     limit = None

@@ -27,8 +27,12 @@ def prebuilt_statements(problem: Problem) -> tuple[dict[str, bytes], list[Findin
             html = html.replace(f'src="{image}"', f'src="data:{kind};base64,{data}"')
         built["problem.html"] = html.encode("utf-8")
     else:
-        notes.append(warning("statement", "problem.html left out: the statement does not "
-                             "render (see problem2html)"))  # fmt: skip
+        notes.append(
+            warning(
+                "statement",
+                "problem.html left out: the statement does not render (see problem2html)",
+            )
+        )
     pdf, why = statement_pdf(problem)
     if pdf is not None:
         built["problem.pdf"] = pdf

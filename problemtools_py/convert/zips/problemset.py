@@ -55,9 +55,13 @@ def problemset_files(problems: list[Problem], contest_name: str | None) -> dict[
     for index, problem in enumerate(problems):
         colour, rgb = COLOURS[index % len(COLOURS)]
         names = problem.config.names
-        row = {"id": problem.short_name, "label": _label(index),
-               "name": names.get("en") or next(iter(names.values()), problem.short_name),
-               "color": colour, "rgb": rgb}  # fmt: skip
+        row = {
+            "id": problem.short_name,
+            "label": _label(index),
+            "name": names.get("en") or next(iter(names.values()), problem.short_name),
+            "color": colour,
+            "rgb": rgb,
+        }
         row.update({k: v for k, v in known.get(problem.short_name, {}).items() if v is not None})
         rows.append(row)
     contest = _existing(parent, "contest.yaml")

@@ -66,8 +66,7 @@ def each_zip(args: ZipOptions) -> tuple[RunReport, list[dict[str, Any]]]:
         problem = load_problem(path)
         target = _target(args.output, problem.short_name, many, args.samples)
         # (the zip's base name is the problem's short name: its one directory)
-        entries, notes, left_out = _entries(problem, path, target.name.removesuffix(".zip"),
-                                            args)  # fmt: skip
+        entries, notes, left_out = _entries(problem, path, target.name.removesuffix(".zip"), args)
         count = write_zip(target, entries) if entries else 0
         report = (
             verify_problem(target, CHECK_PARTS)

@@ -102,8 +102,9 @@ class NodeGrader:
     def __init__(self, dataset: str | None, mark: str, settings: Settings, jobs: int) -> None:
         where = f"{CHECK} Ray node {socket.gethostname()} ({_ip()})"
         if os.geteuid() != 0:  # (before any sandbox starts: it would fail its own way)
-            raise RuntimeError(f"{where}: not root, and the sandbox needs root: run its "
-                               "`ray start` as root")  # fmt: skip
+            raise RuntimeError(
+                f"{where}: not root, and the sandbox needs root: run its `ray start` as root"
+            )
         here = dataset is not None and bool(mark) and fingerprint(Path(dataset)) == mark
         self.local = here
         self.grader = Grader(dataset if here else None, settings, jobs)
@@ -127,8 +128,9 @@ class NodeGrader:
                 self.shipped.found[batch[0][1]] = problem
                 while len(self.shipped.found) > 256:
                     self.shipped.found.pop(next(iter(self.shipped.found)))
-        return [(i, self.grader.grade(pid, code, memory_mb=mb).as_dict())
-                for i, pid, code, mb in batch]  # fmt: skip
+        return [
+            (i, self.grader.grade(pid, code, memory_mb=mb).as_dict()) for i, pid, code, mb in batch
+        ]
 
     def close(self) -> None:
         self.grader.close()

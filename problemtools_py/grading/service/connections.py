@@ -25,9 +25,11 @@ IDLE_SECONDS = 10.0
 RESERVE = 512  # descriptors kept for the sandboxes, the dataset and the logs
 CAP = 4096
 _BUSY_BODY = b'{"error": "busy: too many connections, retry"}'
-BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\n"
-        b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
-        % (len(_BUSY_BODY), _BUSY_BODY))  # fmt: skip
+BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\n"
+    b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+    % (len(_BUSY_BODY), _BUSY_BODY)
+)
 
 
 def connection_cap() -> int:
@@ -147,8 +149,14 @@ class Connections:
 class GuardedSite(web.TCPSite):
     """aiohttp's TCP site, its connections watched by ``connections``."""
 
-    def __init__(self, runner: web.AppRunner, connections: Connections, host: str, port: int,
-                 reuse_port: bool = False) -> None:  # fmt: skip
+    def __init__(
+        self,
+        runner: web.AppRunner,
+        connections: Connections,
+        host: str,
+        port: int,
+        reuse_port: bool = False,
+    ) -> None:
         super().__init__(runner, host, port, reuse_port=reuse_port)
         self.connections = connections
 
@@ -158,9 +166,12 @@ class GuardedSite(web.TCPSite):
         assert server is not None
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(
-            self.connections.factory(server), self._host, self._port,
-            backlog=self._backlog, reuse_address=self._reuse_address,
+            self.connections.factory(server),
+            self._host,
+            self._port,
+            backlog=self._backlog,
+            reuse_address=self._reuse_address,
             reuse_port=self._reuse_port,
-        )  # fmt: skip
+        )
         sockets = self._server.sockets
         self._bound_port = sockets[0].getsockname()[1] if sockets else self._port

@@ -72,16 +72,23 @@ def run_language(name: object, installed: frozenset[str]) -> str:
         if code is None:
             raise UnknownLanguage(f"unknown language {text!r}")
     if code is None or (code != "python3" and code not in installed):
-        offered = ", ".join(sorted(k for k, v in FUSION_LANGUAGES.items()
-                                   if v == "python3" or v in installed))  # fmt: skip
+        offered = ", ".join(
+            sorted(k for k, v in FUSION_LANGUAGES.items() if v == "python3" or v in installed)
+        )
         raise Unavailable(f"language {text!r} is not available on this grader (it runs {offered})")
     return code
 
 
 def failed(message: str) -> dict[str, Any]:
     """A run that could not start for a reason the client should not retry."""
-    return {"status": "Failed", "message": message, "compile_result": None, "run_result": None,
-            "executor_pod_name": None, "files": {}}  # fmt: skip
+    return {
+        "status": "Failed",
+        "message": message,
+        "compile_result": None,
+        "run_result": None,
+        "executor_pod_name": None,
+        "files": {},
+    }
 
 
 def run_response(
@@ -92,27 +99,45 @@ def run_response(
     if isinstance(found, GradeResult):
         if found.status in (Status.COMPILE_ERROR, Status.CODE_TOO_LARGE):
             slow = found.message.startswith(TOO_LONG)  # (killed at compile_timeout)
-            compile_result = _command("TimeLimitExceeded" if slow else "Finished", None,
-                                      137 if slow else 1, "", found.message)  # fmt: skip
+            compile_result = _command(
+                "TimeLimitExceeded" if slow else "Finished",
+                None,
+                137 if slow else 1,
+                "",
+                found.message,
+            )
             return {**failed(""), "compile_result": compile_result}
         return {**failed(found.message), "status": "SandboxError"}
     timed_out = found.outcome is Outcome.TLE
     code = found.exit_code if found.exit_code is not None else 128 + (found.signal or 9)
-    result = _command("TimeLimitExceeded" if timed_out else "Finished", found.wall_seconds, code,
-                      found.stdout.decode("utf-8", "replace"),
-                      found.stderr.decode("utf-8", "replace"))  # fmt: skip
+    result = _command(
+        "TimeLimitExceeded" if timed_out else "Finished",
+        found.wall_seconds,
+        code,
+        found.stdout.decode("utf-8", "replace"),
+        found.stderr.decode("utf-8", "replace"),
+    )
     result["cpu_time"] = round(found.cpu_seconds, 4)
-    return {"status": "Success" if found.ok else "Failed", "message": "",
-            "compile_result": _command("Finished", None, 0, "", "") if compiled else None,
-            "run_result": result, "executor_pod_name": None,
-            "files": runfiles.encoded(fetched or {})}  # fmt: skip
+    return {
+        "status": "Success" if found.ok else "Failed",
+        "message": "",
+        "compile_result": _command("Finished", None, 0, "", "") if compiled else None,
+        "run_result": result,
+        "executor_pod_name": None,
+        "files": runfiles.encoded(fetched or {}),
+    }
 
 
 def _command(
     status: str, seconds: float | None, code: int | None, stdout: str, stderr: str
 ) -> dict[str, Any]:
-    return {"status": status, "execution_time": round(seconds, 4) if seconds is not None else None,
-            "return_code": code, "stdout": stdout, "stderr": stderr}  # fmt: skip
+    return {
+        "status": status,
+        "execution_time": round(seconds, 4) if seconds is not None else None,
+        "return_code": code,
+        "stdout": stdout,
+        "stderr": stderr,
+    }
 
 
 def stdio_passed(stdout: str, expected: str) -> bool:
@@ -155,11 +180,18 @@ async def stdio_cases(
         for (stdin, expected), job in zip(cases, jobs, strict=True):
             run = await job
             response = run_response(run, compiled)
-            passed = isinstance(run, RunResult) and run.ok and stdio_passed(
-                response["run_result"]["stdout"], expected)  # fmt: skip
-            tests.append({"passed": passed, "exec_info": response,
-                          "test_info": {"input": {"stdin": stdin},
-                                        "output": {"stdout": expected}}})  # fmt: skip
+            passed = (
+                isinstance(run, RunResult)
+                and run.ok
+                and stdio_passed(response["run_result"]["stdout"], expected)
+            )
+            tests.append(
+                {
+                    "passed": passed,
+                    "exec_info": response,
+                    "test_info": {"input": {"stdin": stdin}, "output": {"stdout": expected}},
+                }
+            )
             if not (passed or every):
                 break
     finally:

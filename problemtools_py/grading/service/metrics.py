@@ -24,11 +24,15 @@ class Metrics:
         """Prometheus text; with ``replica`` (one of ``gradeserver --replicas``), every
         sample labelled with it, and its load: (running + waiting) / jobs."""
         lines = ["# TYPE gradeserver_requests_total counter"]
-        lines += [f'gradeserver_requests_total{{endpoint="{k}"}} {v}' for k, v in
-                  sorted(self.requests.items())]  # fmt: skip
+        lines += [
+            f'gradeserver_requests_total{{endpoint="{k}"}} {v}'
+            for k, v in sorted(self.requests.items())
+        ]
         lines.append("# TYPE gradeserver_results_total counter")
-        lines += [f'gradeserver_results_total{{status="{k}"}} {v}' for k, v in
-                  sorted(self.statuses.items())]  # fmt: skip
+        lines += [
+            f'gradeserver_results_total{{status="{k}"}} {v}'
+            for k, v in sorted(self.statuses.items())
+        ]
         lines += [
             "# TYPE gradeserver_rejected_total counter",
             f"gradeserver_rejected_total {self.rejected}",

@@ -47,8 +47,11 @@ def run_replicas(argv: Sequence[str], count: int, host: str, port: int) -> ExitC
         port = free_ports(host, count)
     elif port + count >= 65536:
         raise FatalError(f"--replicas {count} needs the ports {port} to {port + count}")
-    print(f"gradeserver: {count} replicas on http://{host}:{port} (each alone on ports "
-          f"{port + 1}-{port + count})", flush=True)  # fmt: skip
+    print(
+        f"gradeserver: {count} replicas on http://{host}:{port} (each alone on ports "
+        f"{port + 1}-{port + count})",
+        flush=True,
+    )
     children = [
         subprocess.Popen(
             [sys.executable, "-m", MODULE, *argv, "--port", str(port), "--replica", str(k)]

@@ -87,15 +87,18 @@ class Service:
         self.on_bad_row = "score"  # an item that cannot be graded: flagged, or 400 ("raise")
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY,
-                              middlewares=[self.connections.middleware, self._errors])  # fmt: skip
-        app.add_routes([
-            web.get("/health", self.health),
-            web.get("/metrics", self.prometheus),
-            web.post("/grade", self.grade),
-            web.post("/run_code", self.run_code),
-            web.post("/submit", self.submit),
-        ])  # fmt: skip
+        app = web.Application(
+            client_max_size=MAX_BODY, middlewares=[self.connections.middleware, self._errors]
+        )
+        app.add_routes(
+            [
+                web.get("/health", self.health),
+                web.get("/metrics", self.prometheus),
+                web.post("/grade", self.grade),
+                web.post("/run_code", self.run_code),
+                web.post("/submit", self.submit),
+            ]
+        )
         app.on_cleanup.append(self._close)
         return app
 
@@ -133,8 +136,11 @@ class Service:
         if self.admitted >= max(self.jobs, at_once) + self.queue:
             self.metrics.rejected += 1
             busy = web.HTTPGatewayTimeout if path in FUSION_PATHS else web.HTTPServiceUnavailable
-            raise busy(text=json.dumps({"error": "busy: the queue is full, retry"}),
-                       content_type="application/json", headers={"Retry-After": "1"})  # fmt: skip
+            raise busy(
+                text=json.dumps({"error": "busy: the queue is full, retry"}),
+                content_type="application/json",
+                headers={"Retry-After": "1"},
+            )
         self.admitted += 1
         try:
             yield
@@ -164,8 +170,15 @@ class Service:
             raise
 
     async def health(self, request: web.Request) -> web.Response:
-        return web.json_response({"status": "ok", "jobs": self.jobs, "running": self.running,
-                                  "waiting": self.waiting, "replica": self.replica})  # fmt: skip
+        return web.json_response(
+            {
+                "status": "ok",
+                "jobs": self.jobs,
+                "running": self.running,
+                "waiting": self.waiting,
+                "replica": self.replica,
+            }
+        )
 
     async def prometheus(self, request: web.Request) -> web.Response:
         text = self.metrics.text(self.waiting, self.running, self.jobs, self.replica)
@@ -255,8 +268,7 @@ class Service:
             judge = item.get("judge_json")
             if isinstance(judge, str) and judge:  # (a judged row's: see grading.own_judge)
                 found = Fetched(suite.tests, limit, judge)
-                result = await self._work(by_judge, found.content_key, found, completion,
-                                          language)  # fmt: skip
+                result = await self._work(by_judge, found.content_key, found, completion, language)
             else:
                 result = await self._work(
                     Grader.grade_tests,
@@ -268,8 +280,9 @@ class Service:
                     memory,
                 )
         elif isinstance(item.get("problem_id"), str):
-            result = await self._work(grade_or_unknown, item["problem_id"], completion, language,
-                                      memory)  # fmt: skip
+            result = await self._work(
+                grade_or_unknown, item["problem_id"], completion, language, memory
+            )
         else:
             raise BadRequest("each item needs a problem_id or tests")
         self._record(result, time.perf_counter() - start)
@@ -305,18 +318,22 @@ class Service:
         memory = fields.get("memory_limit_MB")
         if memory in (None, 0, ""):
             memory = None
-        elif not (isinstance(memory, int) and not isinstance(memory, bool)
-                  and 0 < memory <= MAX_MEMORY_MB):  # fmt: skip
+        elif not (
+            isinstance(memory, int) and not isinstance(memory, bool) and 0 < memory <= MAX_MEMORY_MB
+        ):
             raise BadRequest(
                 f"memory_limit_MB must be a whole number of MiB in (0, {MAX_MEMORY_MB}]"
             )
         compile_seconds = fields.get("compile_timeout")
         return RunLimits(
-            seconds(fields.get("run_timeout"), default, "run_timeout"), fusion.RUN_OUTPUT,
-            wall_clock=True, memory_mb=memory,
-            compile_seconds=None if compile_seconds in (None, 0, "")
+            seconds(fields.get("run_timeout"), default, "run_timeout"),
+            fusion.RUN_OUTPUT,
+            wall_clock=True,
+            memory_mb=memory,
+            compile_seconds=None
+            if compile_seconds in (None, 0, "")
             else seconds(compile_seconds, 0, "compile_timeout"),
-        )  # fmt: skip
+        )
 
     def _fusion_language(self, name: object) -> str:
         try:
@@ -334,23 +351,41 @@ class Service:
         try:
             language = self._fusion_language(config.get("language"))
         except fusion.Unavailable as exc:
-            return web.json_response({"id": body.get("id"), "accepted": False, "extracted_code": "",
-                                      "tests": [], "extra": {"error": str(exc)}})  # fmt: skip
+            return web.json_response(
+                {
+                    "id": body.get("id"),
+                    "accepted": False,
+                    "extracted_code": "",
+                    "tests": [],
+                    "extra": {"error": str(exc)},
+                }
+            )
         limits = self._run_limits(config, self.time_limit)
         found = await asyncio.to_thread(self.grader.extract, body["completion"], language)
         code = found[1] if found is not None else ""
         # (no code block: the empty program runs, each case fails, as SandboxFusion's
         # check_stdio_test_cases_parallel runs what its extraction gave, "" included)
-        jobs = [asyncio.ensure_future(self._work(Grader.execute, code, language, stdin, limits,
-                                                 wall=True))
-                for stdin, _ in cases]  # fmt: skip
+        jobs = [
+            asyncio.ensure_future(
+                self._work(Grader.execute, code, language, stdin, limits, wall=True)
+            )
+            for stdin, _ in cases
+        ]
         compiled = language != "python3" and self.grader.compiles(language)
         extra = config.get("extra")
         every = isinstance(extra, dict) and bool(extra.get("run_all_cases"))
         tests = await fusion.stdio_cases(jobs, cases, compiled, every)
         accepted = bool(tests) and all(t["passed"] for t in tests)
         self.metrics.statuses["ok" if accepted else "rejected"] += 1
-        return web.json_response({"id": body.get("id"), "accepted": accepted,
-                                  "extracted_code": code, "full_code": None, "test_code": None,
-                                  "tests": tests, "extracted_type": "fenced" if code else "empty",
-                                  "extra": None})  # fmt: skip
+        return web.json_response(
+            {
+                "id": body.get("id"),
+                "accepted": accepted,
+                "extracted_code": code,
+                "full_code": None,
+                "test_code": None,
+                "tests": tests,
+                "extracted_type": "fenced" if code else "empty",
+                "extra": None,
+            }
+        )
