@@ -101,7 +101,10 @@ class Index:
         return any(name in members for found in self.classes.values() for members, _ in found)
 
     def missing_file(self, rel: str) -> bool:
-        return not any(f == rel or f.endswith(f"/{rel}") for f in self.files)
+        """Whether ``rel`` is no file of ours where it says: from the repository's top, or
+        from the package's (``grading/grader.py``); a file of that name elsewhere is no
+        excuse (issue 59: docs named verify/cache.py long after it moved)."""
+        return rel not in self.files and f"problemtools_py/{rel}" not in self.files
 
 
 def _defined(body: list[ast.stmt]) -> set[str]:
@@ -163,6 +166,24 @@ def _stale(index: Index) -> list[str]:
 
 def test_every_name_a_text_gives_exists() -> None:
     assert _stale(Index()) == []
+
+
+def test_a_bare_file_name_in_the_package_is_a_neighbours() -> None:
+    """``see held.py`` in a module of verify/ means verify/held.py: a module named bare is
+    one of its own folder's or the package's top (else name its folder: judge/held.py)."""
+    folders: dict[str, set[Path]] = defaultdict(set)
+    for path in PACKAGE.rglob("*.py"):
+        folders[path.name].add(path.parent)
+    found = []
+    for where, line, text in _texts():
+        if not where.startswith("problemtools_py/"):
+            continue
+        here = (ROOT / where).parent
+        for rel in PATH.findall(text):
+            places = folders.get(rel, {here})
+            if "/" not in rel and here not in places and PACKAGE not in places:
+                found.append(f"{where}:{line}: {rel} is in {sorted(p.name for p in places)}")
+    assert found == []
 
 
 def test_the_names_left_behind_before_are_found() -> None:

@@ -51,7 +51,7 @@ JUNK: tuple[tuple[str, bytes], ...] = (
 def unasked_scores(problem: Problem) -> bool:
     """Whether a legacy scoring problem's custom validator may write score.txt without
     ``validation: custom score``: the text makes it a judge error, DOMjudge reads it, and
-    the package evidently means it (named as DOMjudge's extension, see submissions.py)."""
+    the package evidently means it (named as DOMjudge's extension, see verify/submissions.py)."""
     config = problem.config
     return (
         problem.legacy

@@ -1,7 +1,7 @@
 """The first round of the submissions part: which test cases are judged, and which
 submissions run first under which limits (expected TLEs, then the runs that time the
 limit, then the rest). Kept apart from the judging itself, so that the runs made ahead
-(see ahead.py) start before the judge's own modules are imported."""
+(see verify/ahead.py) start before the judge's own modules are imported."""
 
 from __future__ import annotations
 

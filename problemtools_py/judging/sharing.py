@@ -1,5 +1,5 @@
 """A submission's test cases shared between the thread that judges it and threads left
-with nothing else to do (see ahead.py). Without them a verification ends on one core: the
+with nothing else to do (see verify/ahead.py). Without them a verification ends on one core: the
 last submission with many cases runs them one after another while the other cores idle.
 
 Cases are handed out in order, each once. Where the first failure ends a submission's

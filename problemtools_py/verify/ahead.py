@@ -18,7 +18,7 @@ from problemtools_py.sandbox import native
 from problemtools_py.verify.context import Context
 
 # Cases a submission must have left for a thread with nothing else to do to help judge
-# them: a helper opens jails of its own (~10-25 ms, see held.py).
+# them: a helper opens jails of its own (~10-25 ms, see judge/held.py).
 HELP_LEFT = 8
 
 

@@ -65,7 +65,7 @@ class Workbench:
             file_bytes=limits.compilation_memory_mib * MIB,
         )
         # (g++'s and javac's own caches made only on a machine that keeps its cache:
-        # one verification's few compilations do not pay for them; see pch.py)
+        # one verification's few compilations do not pay for them; see judge/pch.py)
         builder = Builder(pool, compile_limits, warm_compilers=used_before())
         languages = _languages(problem, python)
         return builder, languages.with_sanitizers() if sanitize else languages
