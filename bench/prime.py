@@ -25,7 +25,7 @@ from typing import Any
 import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from clientcode import functions
+from helpers.clientcode import functions
 
 from problemtools_py import rewards
 from problemtools_py.cpus import usable_cores

@@ -5,7 +5,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
-import re
 import resource
 import shutil
 import signal
@@ -18,29 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.packages import SAMPLES
 
-from problemtools_py.findings import ProblemReport
 from problemtools_py.sandbox.client import Sandbox
-from problemtools_py.verify.verifier import verify_problem
 
 # Builds and validator verdicts are cached by content in the user's cache directory; the
 # tests get a cache of their own so that nothing cached by other code versions counts
 # (removed when the test run ends: each run used to leave one in /tmp).
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="ptpy-test-cache-")
 atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], ignore_errors=True)
-
-REPO = Path(__file__).resolve().parent.parent
-SAMPLES = REPO / "sample_problems"
-SAMPLE_NAMES = sorted(p.name for p in SAMPLES.iterdir() if (p / "problem.yaml").is_file())
-
-
-def run_python(code: str, *args: str, check: bool = True, timeout: float = 60,
-               **popen: Any) -> subprocess.CompletedProcess[str]:  # fmt: skip
-    """``python -c code args`` in a new interpreter (this one's), its output captured as
-    text: for what only shows from outside a process (its exit, its children, signals,
-    what it imports)."""
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                          timeout=timeout, check=check, **popen)  # fmt: skip
 
 
 @pytest.fixture
@@ -55,24 +40,12 @@ def copy_sample(tmp_path: Path) -> Callable[..., Path]:
     return make
 
 
-def verify(path: Path, parts: tuple[str, ...] | None = None) -> ProblemReport:
-    return verify_problem(path) if parts is None else verify_problem(path, parts)
-
-
-def describe(report: ProblemReport) -> str:
-    return "\n".join(
-        f"{f.path}:{f.line}: {f.severity.value}: {f.message} [{f.check}]" for f in report.findings
-    )
-
-
-pytest_plugins = ["judgekit"]
+pytest_plugins = ["helpers.judgekit"]
 
 
 def _pypi_tool(package: str, command: str) -> Path:
     """``command`` of ``package`` from PyPI, in a virtual environment of its own, kept in
     the test cache; the test is skipped when PyPI cannot be reached."""
-    import subprocess
-    import sys
 
     from problemtools_py.cachedir import cache_root
 
@@ -85,21 +58,6 @@ def _pypi_tool(package: str, command: str) -> Path:
         if pip.returncode != 0:
             pytest.skip(f"cannot install {package} from PyPI: {pip.stderr[-500:]}")
     return found
-
-
-ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-
-
-def plain(text: str) -> str:
-    """A peer tool's output without terminal colour codes."""
-    return ANSI.sub("", text)
-
-
-def peer_env(**extra: str) -> dict[str, str]:
-    """The environment to run a peer tool in: BAPCtools keeps its colour codes when `CI`
-    is set (as it is on CI machines), so those variables are left out."""
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITLAB_CI")}
-    return {**env, "NO_COLOR": "1", **extra}
 
 
 @pytest.fixture(scope="module")
@@ -122,32 +80,6 @@ def bt() -> Path:
 def problemtools() -> Path:
     """Kattis problemtools' ``verifyproblem``, from PyPI."""
     return _pypi_tool("problemtools", "verifyproblem")
-
-
-def _described(pids: list[int]) -> list[str]:
-    found = []
-    for pid in pids:
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue  # (gone since)
-        found.append(f"{pid} {cmd.strip()}")
-    return found
-
-
-def stray_processes() -> list[str]:
-    """Processes of sandbox users whose sandboxes have ended (each outlived its run):
-    never those of a sandbox still running, another suite's or a gradeserver's."""
-    from problemtools_py.sandbox import identity
-
-    return _described(identity.strays())
-
-
-def processes_of(user: tuple[int, int]) -> list[str]:
-    """Processes running as one sandbox's user (``Sandbox.user``)."""
-    from problemtools_py.sandbox import identity
-
-    return _described([pid for pid, uid in identity.processes().items() if uid == user[0]])
 
 
 # -- each test owns its process state (issue 63) -------------------------------------------

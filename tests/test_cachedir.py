@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import run_python
+from helpers.packages import run_python
 
 from problemtools_py import cachedir
 

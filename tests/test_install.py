@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SAMPLE_NAMES, SAMPLES
+from helpers.packages import REPO, SAMPLE_NAMES, SAMPLES
 
 pytestmark = pytest.mark.slow
 

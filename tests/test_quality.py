@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 
-from conftest import REPO
+from helpers.packages import REPO
 
 
 def tool(name: str) -> str:

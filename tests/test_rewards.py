@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import run_python
+from helpers.packages import run_python
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from clientcode import functions
+from helpers.clientcode import functions
 
 from problemtools_py.rewards_trl import code_reward
 
@@ -109,7 +109,7 @@ def test_a_step_over_every_bad_row_completes() -> None:
     """Issue 58's done-when: TRL's own _calculate_rewards over a batch holding one of each
     row that crashed a step: it completes, each bad row scored infra_score and reported to
     log_metric, the good ones scored right."""
-    from trainer_rows import CASES, trl_rows
+    from helpers.trainer_rows import CASES, trl_rows
 
     rows = trl_rows()
     completions = [case.completion for case in CASES]

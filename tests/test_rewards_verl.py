@@ -18,7 +18,7 @@ from typing import Any
 
 import psutil
 import pytest
-from clientcode import functions, load
+from helpers.clientcode import functions, load
 
 from problemtools_py import rewards
 
@@ -143,7 +143,7 @@ def test_a_reward_step_over_every_bad_row_completes(manager: str, tmp_path: Path
     import logging
     from types import MethodType, SimpleNamespace
 
-    from trainer_rows import CASES, read_parquet, verl_rows, write_parquet
+    from helpers.trainer_rows import CASES, read_parquet, verl_rows, write_parquet
 
     rows = read_parquet(write_parquet(verl_rows(), tmp_path / "train.parquet"))
     texts = [case.completion or "" for case in CASES]  # (a tokenizer's text: never None)
@@ -200,7 +200,7 @@ def test_the_legacy_naive_managers_step_over_every_bad_row_completes(tmp_path: P
     from types import SimpleNamespace
 
     import numpy as np
-    from trainer_rows import CASES, read_parquet, verl_rows, write_parquet
+    from helpers.trainer_rows import CASES, read_parquet, verl_rows, write_parquet
 
     rows = read_parquet(write_parquet(verl_rows(), tmp_path / "train.parquet"))
     texts = [case.completion or "" for case in CASES]

@@ -99,7 +99,7 @@ def test_the_documented_vf_eval_command_runs(dataset: Path, tmp_path: Path) -> N
     import subprocess
     import sys
 
-    from modelserver import model_server
+    from helpers.modelserver import model_server
 
     env, words = documented_command()
     with model_server(lambda messages: "```python\nprint(input())\n```") as (url, asked):

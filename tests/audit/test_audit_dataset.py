@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.dataset_gen import write_rows
 
 from problemtools_py.cli.auditdata import main as auditdata
 from problemtools_py.cli.gradecode import main as gradecode
 from problemtools_py.cli.kattis2parquet import main as kattis2parquet
 from problemtools_py.dataset.reader import Dataset
-from tests.dataset_gen import write_rows
 
 Capture = pytest.CaptureFixture[str]
 

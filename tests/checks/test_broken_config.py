@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from broken import Broken, E, W, assert_reported
-from builders import append, move, remove, replace, symlink, write
-from conftest import describe, verify
+from helpers.broken import Broken, E, W, assert_reported
+from helpers.builders import append, move, remove, replace, symlink, write
+from helpers.packages import describe, verify
 
 
 def yaml_append(text: str) -> Callable[[Path], None]:

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from broken import Broken, E, W, assert_reported
-from builders import append, move, remove, replace, write
+from helpers.broken import Broken, E, W, assert_reported
+from helpers.builders import append, move, remove, replace, write
 
 HELLO_WA = "submissions/wrong_answer/world.py"
 

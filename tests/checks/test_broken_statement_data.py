@@ -6,8 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from broken import Broken, E, W, assert_reported
-from builders import append, case, move, remove, replace, write
+from helpers.broken import Broken, E, W, assert_reported
+from helpers.builders import append, case, move, remove, replace, write
 
 TEX = "problem_statement/problem.en.tex"
 MTEX = "statement/problem.en.tex"
@@ -166,7 +166,7 @@ def test_a_directory_no_part_of_the_format_holds_no_test_cases(
 ) -> None:
     """An old draft's data/invalid_inputs/ (the format's is invalid_input/): one warning
     for the entry, none of its files taken for a test case without an answer."""
-    from conftest import verify
+    from helpers.packages import verify
 
     root = copy_sample("gensum")
     case(root, "data/invalid_inputs/too_big", "1\n99999999999\n")

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from builders import write
-from conftest import describe, verify
+from helpers.builders import write
+from helpers.packages import describe, verify
 
 
 def _copy(root: Path, src: str, dst: str) -> None:

@@ -8,7 +8,7 @@ import string
 import tempfile
 from pathlib import Path
 
-from conftest import SAMPLES
+from helpers.packages import SAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from broken import Broken, E, W, assert_reported
-from builders import append, case, replace, write
-from conftest import describe, verify
+from helpers.broken import Broken, E, W, assert_reported
+from helpers.builders import append, case, replace, write
+from helpers.packages import describe, verify
 
 from problemtools_py.findings import Severity
 from problemtools_py.verify.verifier import verify_all

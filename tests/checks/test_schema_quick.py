@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-from conftest import SAMPLES
+from helpers.packages import SAMPLES
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from builders import append, remove
-from conftest import SAMPLES
+from helpers.builders import append, remove
+from helpers.packages import SAMPLES
 
 import problemtools_py.verify.verifier as verify_module
 from problemtools_py.checks import REGISTRY

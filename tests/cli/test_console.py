@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, SAMPLES, run_python
+from helpers.packages import REPO, SAMPLES, run_python
 
 from problemtools_py.cli import console
 

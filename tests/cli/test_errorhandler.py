@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_python
+from helpers.packages import run_python
 
 PROBE = """
 import atexit, sys, threading, time

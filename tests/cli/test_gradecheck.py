@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from trainer_rows import BAD, CASES, verl_rows, write_parquet
+from helpers.trainer_rows import BAD, CASES, verl_rows, write_parquet
 
 from problemtools_py.cli.gradecode import main
 

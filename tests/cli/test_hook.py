@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SAMPLES
+from helpers.packages import REPO, SAMPLES
 
 from problemtools_py.cli.hook import main, package_roots
 

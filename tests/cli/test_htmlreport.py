@@ -11,9 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from builders import write
-from conftest import SAMPLES
-from reporting import REPORTING
+from helpers.builders import write
+from helpers.packages import SAMPLES
+from helpers.reporting import REPORTING
 
 from problemtools_py.cli.verifyproblem import main
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from conftest import SAMPLES
-from dataset_gen import write_dataset
+from helpers.dataset_gen import write_dataset
+from helpers.packages import SAMPLES
 
 from problemtools_py.cli.kattis2parquet import main
 from problemtools_py.cli.parquet2kattis import main as export

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dataset_gen import BIG, NO_REFERENCE, UNICODE, YES_NO, write_dataset
+from helpers.dataset_gen import BIG, NO_REFERENCE, UNICODE, YES_NO, write_dataset
 
 from problemtools_py.cli.parquet2kattis import main
 from problemtools_py.cli.verifyproblem import main as verify

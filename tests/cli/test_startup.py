@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES, run_python
+from helpers.packages import SAMPLES, run_python
 
 HEAVY = ("jsonschema", "rich", "pyarrow", "jinja2", "plasTeX", "markdown_it", "yaml", "ray",
          "ruamel")

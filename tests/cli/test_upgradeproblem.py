@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import peer_env, plain
+from helpers.packages import peer_env, plain
 
 from problemtools_py.cli.upgradeproblem import main
 from problemtools_py.findings import ProblemReport

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers.dataset_gen import write_rows
 
 from problemtools_py.dataset.amend import amend
 from problemtools_py.dataset.reader import Dataset
 from problemtools_py.digests import file_digest
 from problemtools_py.errors import FatalError
-from tests.dataset_gen import write_rows
 
 ROWS = [(f"Problem {i}: print the number plus {i}.", f"print(int(input()) + {i})\n",
          [(f"{n}\n", f"{n + i}\n") for n in range(3)]) for i in range(5)]  # fmt: skip

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-from conftest import run_python
+from helpers.packages import run_python
 
 SCRIPT = """
 import sys

@@ -8,7 +8,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from dataset_gen import BIG, FLOAT, UNICODE, YES_NO, write_dataset
+from helpers.dataset_gen import BIG, FLOAT, UNICODE, YES_NO, write_dataset
 
 from problemtools_py.dataset import Dataset, normalize_v1, problem_id, share
 from problemtools_py.dataset.schema import PROBLEMS, split_file

@@ -17,8 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from fidelity import LIMITS, Ended, ended, reference
-from judgekit import Kit
+from helpers.fidelity import LIMITS, Ended, ended, reference
+from helpers.judgekit import Kit
 
 from problemtools_py.cpus import usable_cores
 from problemtools_py.judge.execute import run_program

@@ -12,7 +12,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from fidelity import PYTHON_WAYS, PythonWay, reference_python
+from helpers.fidelity import PYTHON_WAYS, PythonWay, reference_python
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

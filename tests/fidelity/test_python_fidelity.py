@@ -2,7 +2,7 @@
 idioms, every form of exit, threads, atexit, output without a final newline, signals,
 exceptions, multiprocessing, recursion at the limit, the main module's names...) end in
 every way the sandbox runs them exactly as under ``python3 prog.py``: the same stdout and
-exit status, beside the reference run here (see fidelity.py). Then the verdicts: the
+exit status, beside the reference run here (see tests/helpers/fidelity.py). Then the verdicts: the
 grader's reward and verifyproblem's verdict follow from how python3 ends them.
 
 A program's stdin is ``python/STDIN``, or its own ``NAME.in``."""
@@ -16,8 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from fidelity import LIMITS, PYTHON_WAYS, Ended, PythonWay, reference_python
-from judgekit import Kit
+from helpers.fidelity import LIMITS, PYTHON_WAYS, Ended, PythonWay, reference_python
+from helpers.judgekit import Kit
 
 from problemtools_py.cpus import usable_cores
 from problemtools_py.grading.grader import Grader

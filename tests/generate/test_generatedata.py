@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from builders import append, replace, write
-from conftest import SAMPLES
+from helpers.builders import append, replace, write
+from helpers.packages import SAMPLES
 
 from problemtools_py.cli.generatedata import main
 from problemtools_py.cli.verifyproblem import main as verifyproblem

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import peer_env
+from helpers.packages import peer_env
 
 from problemtools_py.convert.skeletons.skeleton import NewProblem, new_problem
 from problemtools_py.convert.skeletons.skeleton_games import GUESS_GENERATORS, PASSES_GENERATORS

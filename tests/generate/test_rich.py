@@ -1,4 +1,4 @@
-"""A package of our own using every generators.yaml key (tests/generate/richgen.py):
+"""A package of our own using every generators.yaml key (tests/helpers/richgen.py):
 generated, verified, remade only where it changed, byte-identical with BAPCtools from
 PyPI, and hostile generators stopped with an error naming their test case."""
 
@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import richgen
-from conftest import peer_env
+from helpers import richgen
+from helpers.packages import peer_env
 
 from problemtools_py.findings import ProblemReport
 from problemtools_py.generate.runner import GenerateOptions, generate_problem

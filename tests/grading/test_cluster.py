@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from helpers.dataset_gen import write_rows
+from helpers.raynodes import RayNodes
 
 from problemtools_py.cli.gradecode import main as gradecode
-from tests.dataset_gen import write_rows
-from tests.grading.raynodes import RayNodes
 
 pytest.importorskip("ray")
 
@@ -125,7 +125,7 @@ def test_a_node_lost_mid_run_has_its_completions_graded_elsewhere(
 
 
 def test_an_unreachable_head_is_one_line(tmp_path: Path) -> None:
-    from tests.grading.raynodes import free_port
+    from helpers.raynodes import free_port
 
     source = tmp_path / "in.jsonl"
     source.write_text("")

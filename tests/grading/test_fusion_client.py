@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 import requests
-from clientcode import client_file, load
+from helpers.clientcode import client_file, load
 from sandbox_fusion import (
     RunCodeRequest,
     RunStatus,

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import stray_processes
+from helpers.processes import stray_processes
 
 from problemtools_py.cli.gradecode import main
 from problemtools_py.dataset.ids import problem_id

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from trainer_rows import BAD, CASES, trl_rows, verl_rows, write_parquet
+from helpers.trainer_rows import BAD, CASES, trl_rows, verl_rows, write_parquet
 
 from problemtools_py.grading.preflight import Preflight, read_rows, reward_args
 from problemtools_py.grading.rewardargs import ArgumentError, RewardError
@@ -56,7 +56,7 @@ def test_the_rewards_keyword_arguments_decide_too(tmp_path: Path) -> None:
 
 
 def test_problem_ids_are_looked_up_in_the_dataset(tmp_path: Path) -> None:
-    from dataset_gen import write_dataset
+    from helpers.dataset_gen import write_dataset
 
     root = tmp_path / "ds"
     ids = sorted(write_dataset(root, count=3))

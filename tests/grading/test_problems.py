@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES
+from helpers.packages import SAMPLES
 
 from problemtools_py.cli.kattis2parquet import main as kattis2parquet
 from problemtools_py.dataset.reader import Dataset

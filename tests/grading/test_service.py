@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from aiohttp import ClientSession
 from aiohttp.test_utils import TestServer
-from conftest import SAMPLES
+from helpers.packages import SAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from judgekit import Kit
+from helpers.judgekit import Kit
 
 from problemtools_py.judge import buildcache
 from problemtools_py.judge.compile import Builder

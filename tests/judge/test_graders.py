@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES
-from judgekit import Kit
+from helpers.judgekit import Kit
+from helpers.packages import SAMPLES
 
 from problemtools_py.judge.graders import (
     CaseScore,

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES
+from helpers.packages import SAMPLES
 
 from problemtools_py import rewards
 from problemtools_py.errors import FatalError

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from judgekit import Kit
+from helpers.judgekit import Kit
 
 from problemtools_py.judge import javacds
 from problemtools_py.judge.compile import Builder

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES
-from judgekit import Kit
+from helpers.judgekit import Kit
+from helpers.packages import SAMPLES
 
 from problemtools_py.judge.held import HeldJail
 from problemtools_py.judge.judging import CaseJudge, run_limits, with_peers_wait

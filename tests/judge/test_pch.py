@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from judgekit import Kit
+from helpers.judgekit import Kit
 
 from problemtools_py.judge import pch
 from problemtools_py.judge.compile import Builder

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from builders import case, write
+from helpers.builders import case, write
 
 from problemtools_py.judging.breaks import Breaks
 from problemtools_py.model import load_problem

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from builders import case, write
+from helpers.builders import case, write
 
 from problemtools_py.judge.graders import CaseScore
 from problemtools_py.judging.domjudge_scoring import domjudge_grade

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from builders import case, write
+from helpers.builders import case, write
 
 from problemtools_py.judge.graders import CaseScore
 from problemtools_py.judging.scoring import Scorer

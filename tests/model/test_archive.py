@@ -11,7 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES
+from helpers.packages import SAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from builders import case, write
-from conftest import verify
+from helpers.builders import case, write
+from helpers.packages import verify
 
 from problemtools_py.model import load_problem
 from problemtools_py.model.settings import number_setting, read_timelimit

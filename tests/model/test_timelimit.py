@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from builders import write
+from helpers.builders import write
 
 from problemtools_py.model import load_problem
 from problemtools_py.model.problem import Problem
@@ -70,7 +70,7 @@ def test_kinds_steer_nothing_by_their_wording(tmp_path: Path) -> None:
 def test_a_derived_limit_far_above_the_usual_is_a_warning(copy_sample: object) -> None:
     import re
 
-    from builders import replace
+    from helpers.builders import replace
 
     from problemtools_py.verify.context import Options
     from problemtools_py.verify.verifier import verify_all

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import processes_of
+from helpers.processes import processes_of
 
 from problemtools_py.sandbox import client as sandbox_module
 from problemtools_py.sandbox.client import Sandbox

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES
+from helpers.packages import SAMPLES
 
 from problemtools_py.sandbox.protocol import ENV, NO_ISOLATION
 

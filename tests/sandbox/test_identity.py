@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import stray_processes
+from helpers.processes import stray_processes
 
 from problemtools_py.sandbox import identity
 from problemtools_py.sandbox.client import Sandbox

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import run_python
+from helpers.packages import run_python
 
 from problemtools_py.sandbox.jail import Jail, JailSpec
 

@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import run_python
+from helpers.packages import run_python
 
 from problemtools_py.sandbox import cores, launch, spawned
 from problemtools_py.sandbox.client import Sandbox

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import processes_of
+from helpers.processes import processes_of
 
 from problemtools_py.sandbox import native
 from problemtools_py.sandbox.client import Sandbox

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES
+from helpers.packages import SAMPLES
 
 from problemtools_py import rewards
 from problemtools_py.dataset.judges import judge_json

@@ -13,7 +13,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES
+from helpers.packages import SAMPLES
 
 BIN = Path(sys.executable).parent
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from builders import replace
+from helpers.builders import replace
 
 from problemtools_py.findings import Severity
 from problemtools_py.model import load_problem

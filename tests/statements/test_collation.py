@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_python
+from helpers.packages import run_python
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES
+from helpers.packages import SAMPLES
 
 from problemtools_py.cli import problem2html
 from problemtools_py.statements.mathml import to_mathml

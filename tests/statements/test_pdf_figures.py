@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from builders import replace, write
+from helpers.builders import replace, write
 
 from problemtools_py.cli import problem2html
 from problemtools_py.findings import Severity

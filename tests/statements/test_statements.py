@@ -15,8 +15,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from builders import append, replace, write
-from conftest import SAMPLES, describe, verify
+from helpers.builders import append, replace, write
+from helpers.packages import SAMPLES, describe, verify
 
 from problemtools_py.cli import problem2html, problem2pdf
 from problemtools_py.findings import Severity

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from builders import write
+from helpers.builders import write
 
 from problemtools_py.cli.verifyproblem import main
 

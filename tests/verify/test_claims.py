@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from builders import write
+from helpers.builders import write
 
 from problemtools_py.judging.judged import JudgedCase, SubmissionResult
 from problemtools_py.model import load_problem

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from builders import replace, write
-from conftest import describe
-from reporting import REPORTING
+from helpers.builders import replace, write
+from helpers.packages import describe
+from helpers.reporting import REPORTING
 
 from problemtools_py.cli.verifyproblem import main
 from problemtools_py.resources import load_schema

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from builders import case, remove, write
+from helpers.builders import case, remove, write
 
 from problemtools_py.cli.verifyproblem import main
 from problemtools_py.resources import load_schema

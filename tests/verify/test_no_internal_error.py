@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from conftest import SAMPLE_NAMES, SAMPLES
+from helpers.packages import SAMPLE_NAMES, SAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

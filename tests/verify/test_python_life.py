@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from builders import write
+from helpers.builders import write
 
 BIN = Path(sys.executable).parent
 

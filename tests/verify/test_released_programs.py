@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from builders import replace, write
-from conftest import describe, verify
+from helpers.builders import replace, write
+from helpers.packages import describe, verify
 
 from problemtools_py.findings import ProblemReport
 from problemtools_py.model import load_problem

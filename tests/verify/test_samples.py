@@ -7,7 +7,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import SAMPLE_NAMES, SAMPLES, describe, verify
+from helpers.packages import SAMPLE_NAMES, SAMPLES, describe, verify
 
 from problemtools_py.cli.verifyproblem import main
 from problemtools_py.model import FormatVersion, load_problem

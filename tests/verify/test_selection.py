@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import SAMPLES
+from helpers.packages import SAMPLES
 
 from problemtools_py.cli.verifyproblem import main
 

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from builders import append, move, replace, write
-from conftest import SAMPLE_NAMES, SAMPLES, stray_processes
+from helpers.builders import append, move, replace, write
+from helpers.packages import SAMPLE_NAMES, SAMPLES
+from helpers.processes import stray_processes
 
 from problemtools_py.cli.verifyproblem import main
 from problemtools_py.resources import load_schema

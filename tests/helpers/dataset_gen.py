@@ -60,7 +60,7 @@ def write_dataset(root: Path, count: int = 150) -> dict[str, str]:
     for index, (statement, code, tests) in enumerate(problems(count)):
         pid = problem_id(statement)
         kind = "python_reference" if code else "upstream_tests_only"
-        origin = {"source": "tests/dataset_gen.py", "row": index, "reference_kind": kind}
+        origin = {"source": "tests/helpers/dataset_gen.py", "row": index, "reference_kind": kind}
         rows.append((pid, statement, tests, origin, code))
     rows.sort()
     # Splits are disjoint, as in the published dataset; the special problems stay in train.
@@ -90,7 +90,7 @@ def write_rows(root: Path, rows: list[tuple[str, str, list[tuple[str, str]]]],
     ordered = sorted(zip(ids, rows, strict=True))
     with RowWriter(root / split_file("train"), PROBLEMS) as writer:
         for index, (pid, (statement, _, tests)) in enumerate(ordered):
-            origin = {"source": "tests/dataset_gen.py", "row": index,
+            origin = {"source": "tests/helpers/dataset_gen.py", "row": index,
                       "reference_kind": "python_reference"}
             writer.add({"problem_id": pid, "statement": statement, "tests_json": tests_json(tests),
                         "time_limit_s": time_limit, "origin_json": origin_json(origin)})

@@ -6,8 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from conftest import describe, verify
-
+from helpers.packages import describe, verify
 from problemtools_py.findings import Severity
 
 E, W = Severity.ERROR, Severity.WARNING
