@@ -37,7 +37,9 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_problems"
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RayNodes, Path, list[str]]]:
     hidden = tmp_path_factory.mktemp("driver-only")  # (ds/ and pkgs/ only the driver sees)
-    ids = write_rows(hidden / "ds", ROWS)
+    # (a roomy limit: a HOG line's page faults on a fresh VM's memory cost up to 3 s of
+    # system CPU per GiB, and its verdict here is about memory, not time)
+    ids = write_rows(hidden / "ds", ROWS, time_limit=4.0)
     nodes = RayNodes()
     try:
         nodes.start_head(1)
