@@ -1,5 +1,5 @@
 """The released 2025-09 version, on broken copies of sample_problems/subtasks (which
-verifies clean: tests/verify/test_samples.py): each rule that differs from the drafts."""
+verifies clean: tests/unit/verify/test_samples.py): each rule that differs from the drafts."""
 
 from __future__ import annotations
 

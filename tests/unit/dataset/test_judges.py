@@ -13,7 +13,7 @@ from problemtools_py.errors import FatalError
 from problemtools_py.model import load_problem
 from problemtools_py.model.judgekind import judge_need
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_problems"
+SAMPLES = Path(__file__).resolve().parents[3] / "sample_problems"
 
 
 def test_it_holds_what_judging_reads_and_nothing_else() -> None:

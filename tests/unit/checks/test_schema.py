@@ -14,7 +14,7 @@ from problemtools_py.yamlfile import YamlDoc, load_yaml
 
 SCHEMAS = sorted(
     p.name.removesuffix(".schema.json")
-    for p in (Path(__file__).resolve().parents[2] / "problemtools_py" / "schemas").glob("*.schema.json")
+    for p in (Path(__file__).resolve().parents[3] / "problemtools_py" / "schemas").glob("*.schema.json")
 )
 
 

@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "problemtools_py"
 SOURCES = [p for d in ("problemtools_py", "tests", "bench", "scripts") for p in (ROOT / d).rglob("*.py")
            if "fidelity/python" not in p.as_posix() and "fidelity/compiled" not in p.as_posix()

@@ -14,7 +14,7 @@ from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.options import Options
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_problems"
+SAMPLES = Path(__file__).resolve().parents[3] / "sample_problems"
 
 
 def context(name: str, **options: object) -> Context:

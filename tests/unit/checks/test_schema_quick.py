@@ -19,7 +19,7 @@ from problemtools_py.resources import load_schema
 
 SCHEMAS = sorted(
     p.name.removesuffix(".schema.json")
-    for p in (Path(__file__).resolve().parents[2] / "problemtools_py" / "schemas").glob("*.schema.json")
+    for p in (Path(__file__).resolve().parents[3] / "problemtools_py" / "schemas").glob("*.schema.json")
 )
 
 # (schema, document, valid): each keyword where jsonschema's semantics are easy to miss

@@ -12,7 +12,7 @@ import ast
 import re
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[2] / "problemtools_py"
+PACKAGE = Path(__file__).resolve().parents[3] / "problemtools_py"
 JUDGING = ("judge", "grading", "generate", "verify", "workbench", "sandbox", "dataset",
            "convert", "statements", "cli")  # fmt: skip
 # programs that run inside a jail themselves (a validator's own code), not the judge

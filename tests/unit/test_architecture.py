@@ -10,7 +10,7 @@ import ast
 import re
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "problemtools_py"
+PACKAGE = Path(__file__).resolve().parents[2] / "problemtools_py"
 
 
 def _module(path: Path) -> str:

@@ -11,7 +11,7 @@ import pytest
 from problemtools_py.model import load_problem
 from problemtools_py.model.judgekind import JudgeKind, JudgeNeed, judge_need
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_problems"
+SAMPLES = Path(__file__).resolve().parents[3] / "sample_problems"
 
 
 @pytest.mark.parametrize(("name", "need"), [
