@@ -8,7 +8,7 @@ symbolic link at any step is refused, never followed), ``..`` and empty steps ar
 the last step must be a regular file (a FIFO, a device or a directory is refused, and it is
 opened non-blocking so that a FIFO cannot hang the judge), and what is read is bounded.
 Content is copied, never a name moved: a link moved into the judge's own directories would
-be followed by whatever opens it next. ``tests/security/test_jailfiles_only.py`` keeps
+be followed by whatever opens it next. ``tests/unit/security/test_jailfiles_only.py`` keeps
 this the only module that opens such paths."""
 
 from __future__ import annotations

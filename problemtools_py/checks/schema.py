@@ -25,7 +25,7 @@ SCHEMA_CACHE_VERSION = 4  # (4: a mapping key that YAML reads as a number is a k
 def _validator(name: str) -> Any:
     import jsonschema  # (here: a cached result needs none of it)
 
-    # (the schemas are ours: tests/checks/test_schema.py checks each is a valid schema)
+    # (the schemas are ours: tests/unit/checks/test_schema.py checks each is a valid schema)
     return jsonschema.Draft202012Validator(load_schema(name))
 
 

@@ -10,7 +10,7 @@ which finds the errors and words the messages.
 The answer is one-sided by design: True only when jsonschema would find no error. Where
 this is unsure (a keyword it does not know, a value JSON has not, such as a YAML date, a
 reference it cannot resolve) it says False and jsonschema decides. Tested against
-jsonschema on every schema we ship (tests/checks/test_schema_quick.py)."""
+jsonschema on every schema we ship (tests/unit/checks/test_schema_quick.py)."""
 
 from __future__ import annotations
 
