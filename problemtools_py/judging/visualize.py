@@ -1,16 +1,13 @@
-"""Visualizers (2023-07 and later). Both are built with the validators (one that does not
-build is a warning: the format says a visualizer's failure is never a judge error). With
-``--visualize DIR``, the input visualizer runs on every test case
-(``input answer [input_visualizer_args]``, images written to its working directory) and
-the output visualizer after every output validation of a submission (the validator's
+"""Visualizers (2023-07 and later) where judging runs them: with ``--visualize DIR`` the
+output visualizer runs after every output validation of a submission (the validator's
 arguments with ``output_visualizer_args``, the team output on stdin, images written as
-``teamimage*``/``judgeimage*`` to the feedback directory). Images are copied to
-``DIR/<problem>/<submission>/<test case>/`` and ``DIR/<problem>/data/<test case>/``."""
+``teamimage*``/``judgeimage*`` to the feedback directory), its images copied to
+``DIR/<problem>/<submission>/<test case>/``. A visualizer's failure is never a judge
+error. Verification builds both and runs the input visualizer (verify.visualizers)."""
 
 from __future__ import annotations
 
 import re
-import tempfile
 from pathlib import Path
 
 from problemtools_py import jailfiles
@@ -28,7 +25,9 @@ IMAGE_CAP = 16 << 20  # bytes per image copied out of the sandbox
 VISUAL_DIR = "/visual"
 
 
-def _build(ctx: Session, program: Program | None, kind: str) -> Executable | Finding | None:
+def build_visualizer(
+    ctx: Session, program: Program | None, kind: str
+) -> Executable | Finding | None:
     if program is None:
         return None
     build = ctx.build(program)
@@ -37,50 +36,10 @@ def _build(ctx: Session, program: Program | None, kind: str) -> Executable | Fin
     return build.executable
 
 
-def _images_dir(ctx: Session) -> Path:
+def images_dir(ctx: Session) -> Path:
     """Where this problem's images go: ``DIR/<short name>/``."""
     assert ctx.policy.visualize is not None
     return ctx.policy.visualize / ctx.problem.short_name
-
-
-def check_visualizers(ctx: Session) -> list[Finding]:
-    """Build both visualizers; with ``--visualize``, run the input visualizer."""
-    findings: list[Finding] = []
-    made = _build(ctx, ctx.problem.input_visualizer, "input visualizer")
-    other = _build(ctx, ctx.problem.output_visualizer, "output visualizer")
-    findings += [f for f in (made, other) if isinstance(f, Finding)]
-    if isinstance(made, Executable) and ctx.policy.visualize is not None:
-        findings += _input_images(ctx, made)
-    return findings
-
-
-def _input_images(ctx: Session, exe: Executable) -> list[Finding]:
-    root, into = ctx.problem.root, _images_dir(ctx)
-    made = 0
-    data = ctx.problem.data
-    cases = [c for g in data.walk() for c in g.cases] if data is not None else []
-    for case in cases:
-        if {".in", ".ans"} - set(case.files) or not ctx.data_selected(case.name):
-            continue
-        with tempfile.TemporaryDirectory(prefix="ptpy-visual-") as tmp:
-            scratch = Path(tmp)
-            scratch.chmod(0o777)
-            args = ["/judge/input", "/judge/answer", *ctx.problem.visualizer_args(case, "input")]
-            binds = [
-                Bind(str(root / case.files[".in"]), "/judge/input"),
-                Bind(str(root / case.files[".ans"]), "/judge/answer"),
-                Bind(str(scratch), VISUAL_DIR, True),
-            ]
-            try:
-                with ctx.pool.sandbox() as box:
-                    limits = ctx.validation_limits
-                    run_program(box, exe, args, limits=limits, binds=binds, cwd=VISUAL_DIR)
-            except SandboxError:
-                continue
-            made += copy_images(scratch, into / "data" / case.name, IMAGE)
-    if made:
-        return []
-    return [warning("visualizer", "the input visualizer made no images", "input_visualizer")]
 
 
 def copy_images(source: Path, into: Path, names: re.Pattern[str]) -> int:
@@ -104,7 +63,9 @@ class OutputVisualizer:
         self.ctx = ctx
         program = ctx.problem.output_visualizer
         built = (
-            _build(ctx, program, "output visualizer") if ctx.policy.visualize is not None else None
+            build_visualizer(ctx, program, "output visualizer")
+            if ctx.policy.visualize is not None
+            else None
         )
         self.executable = built if isinstance(built, Executable) else None
 
@@ -116,7 +77,7 @@ class OutputVisualizer:
         """Visualize the last validation in ``work`` (team.out, feedback/)."""
         if self.executable is None:
             return
-        root, into = self.ctx.problem.root, _images_dir(self.ctx)
+        root, into = self.ctx.problem.root, images_dir(self.ctx)
         feedback, output = work / "feedback", work / "team.out"
         if not output.exists():  # interactive: the team output is an empty file
             output.write_bytes(b"")

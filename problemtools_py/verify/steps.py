@@ -5,17 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from problemtools_py.findings import Cell, ConstraintRow, Finding, SubmissionRow, error
-from problemtools_py.judging.answers import check_answers
 from problemtools_py.judging.judged import SubmissionResult
 from problemtools_py.judging.validators import validators
-from problemtools_py.judging.visualize import check_visualizers
 from problemtools_py.sandbox.results import SandboxError
 from problemtools_py.verdicts import Verdict
 from problemtools_py.verify.answer_validation import check_answer_files
 from problemtools_py.verify.context import Context
 from problemtools_py.verify.inputs import check_inputs
+from problemtools_py.verify.outputs import check_answers
 from problemtools_py.verify.submissions import Judged, judge_submissions
 from problemtools_py.verify.testing_tool import check_testing_tools
+from problemtools_py.verify.visualizers import check_visualizers
 
 
 @dataclass
