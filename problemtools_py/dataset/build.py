@@ -127,11 +127,24 @@ def read_cases(root: Path) -> list[tuple[str, str, str]]:
     return [
         (
             p.relative_to(root).with_suffix("").as_posix(),
-            p.read_text(encoding="utf-8"),
-            p.with_suffix(".ans").read_text(encoding="utf-8"),
+            _text(root, p),
+            _text(root, p.with_suffix(".ans")),
         )
         for p in found
     ]
+
+
+class NotText(ValueError):
+    """A test file that is not UTF-8: the card's tests are JSON strings, so no row."""
+
+
+def _text(root: Path, path: Path) -> str:
+    """A test file's text, byte for byte (no newline translation: a CR stays a CR)."""
+    try:
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        where = path.relative_to(root).as_posix()
+        raise NotText(f"{where}: byte {exc.start} is not UTF-8") from exc
 
 
 def statement_text(problem: Problem) -> str | None:
@@ -158,7 +171,10 @@ def from_package(ctx: Workbench, options: BuildOptions) -> Conversion:
     statement = statement_text(problem)
     if statement is None:
         return Conversion(drop="no English statement")
-    cases = _capped(read_cases(problem.root), options)
+    try:
+        cases = _capped(read_cases(problem.root), options)
+    except NotText as exc:
+        return Conversion(drop="test data that is not UTF-8", detail=str(exc))
     tests = [(stdin, stdout) for _, stdin, stdout in cases]
     if len(tests) < options.min_tests:
         return Conversion(drop="too few tests", detail=f"{len(tests)} < {options.min_tests}")

@@ -210,3 +210,31 @@ def test_a_reference_is_run_as_python3_runs_it(
     assert len(report["problems"]) == (0 if dropped else 1)
     if dropped:
         assert report["drops"][0]["detail"] == "submissions/accepted/hello.py: a print statement"
+
+
+def test_test_bytes_travel_exactly_carriage_returns_included(tmp_path: Path,
+                                                            capsys: Capture) -> None:
+    """Issue 60: a CR LF input became LF in the dataset; a correct program that sees the
+    CR (the reference's answer was computed on the real input) scored 0.0 from it."""
+    from helpers.dataset_gen import write_rows
+
+    from problemtools_py.cli.gradecode import main as gradecode
+
+    tests = [("5\r\n", "8\n"), ("1\r\n2\n", "4\r\n")]
+    (pid,) = write_rows(tmp_path / "ds", [("Print the number plus 3 ($1 \\le n \\le 9$).",
+                                          "print(int(input()) + 3)\n", tests)])  # fmt: skip
+    assert export([str(tmp_path / "ds"), str(tmp_path / "pk"), "-q"]) == 0
+    assert (tmp_path / "pk" / pid / "data/secret/001.in").read_bytes() == b"5\r\n"
+    # (a package like any other: no sidecar with the row, the default output validator)
+    (tmp_path / "pk" / pid / ".dataset.json").unlink()
+    shutil.rmtree(tmp_path / "pk" / pid / "output_validator")
+    argv = [str(tmp_path / "pk" / pid), "-o", str(tmp_path / "back"), "-q", "--min-tests", "1"]
+    assert main(argv) == 0
+    back = Dataset(tmp_path / "back").problem("train", pid)
+    assert back is not None and list(back.tests) == tests
+    sees_cr = "import sys\nraw = sys.stdin.read()\nprint(int(raw.split()[0]) + 3 if '\\r' in raw else 0)"
+    line = {"problem_id": pid, "completion": f"```python\n{sees_cr}\n```"}
+    (tmp_path / "in.jsonl").write_text(json.dumps(line) + "\n")
+    capsys.readouterr()
+    assert gradecode([str(tmp_path / "back"), str(tmp_path / "in.jsonl"), "-q"]) == 0
+    assert json.loads(capsys.readouterr().out)["reward"] == 1.0
