@@ -133,6 +133,7 @@ def compute_score(
 
 def _graded(solution: str, call: RowCall) -> GradeResult:
     from problemtools_py.errors import FatalError
+    from problemtools_py.grading.results import Status
 
     suite, options = call.suite, call.options
     grader = _grader(
@@ -161,12 +162,15 @@ def _graded(solution: str, call: RowCall) -> GradeResult:
             ),
         )
     try:
-        return _off_main_thread(
+        found = _off_main_thread(
             grader,
             lambda: grader.grade(str(call.problem_id), solution, language, options["memory_mb"]),
         )
     except FatalError as exc:  # (an id the dataset does not have)
         raise RewardError(str(exc)) from None
+    if found.status is Status.UNKNOWN_PROBLEM:  # (a package kattis2parquet leaves out)
+        raise RewardError(found.message)
+    return found
 
 
 def _by_judge(

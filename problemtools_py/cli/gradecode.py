@@ -293,7 +293,8 @@ def _grade(args: argparse.Namespace, lines: list[Line]) -> ExitCode:
         out.close()
         partial.commit()
     tally.report(args.ray)
-    return ExitCode.FINDINGS if tally.statuses["bad_row"] else ExitCode.CLEAN
+    unusable = tally.statuses["bad_row"] + tally.statuses["unknown_problem"]
+    return ExitCode.FINDINGS if unusable else ExitCode.CLEAN
 
 
 def _results(

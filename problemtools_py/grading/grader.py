@@ -29,6 +29,7 @@ from problemtools_py.grading.problems import (
     NoProblems,
     ProblemSource,
     RecentProblems,
+    Unavailable,
     open_source,
 )
 from problemtools_py.grading.results import (
@@ -137,7 +138,10 @@ class Grader:
         language: str | None = None,
         memory_mb: int | None = None,
     ) -> GradeResult:
-        found = self._recent.get(self.problems, problem_id)
+        try:
+            found = self._recent.get(self.problems, problem_id)
+        except Unavailable as exc:  # (a package kattis2parquet leaves out: no reward)
+            return GradeResult(None, Status.UNKNOWN_PROBLEM, message=str(exc)[:300])
         with self._on_core():  # (its build too: see _on_core)
             if found.judge_json:  # graded by the problem's own judge (see grading.own_judge)
                 return self.grade_by_judge(problem_id, found, completion, language)

@@ -79,6 +79,11 @@ class DatasetSource:
         pass
 
 
+class Unavailable(FatalError):
+    """A problem the source holds but cannot grade: kattis2parquet leaves its package
+    out (why is the message). Its completions get no reward; the batch goes on."""
+
+
 class PackagesSource:
     """Packages in a directory, known by problem_id (from .dataset.json, else the id of
     their English statement). Their references run in ``pool``, or in a small pool of the
@@ -115,7 +120,7 @@ class PackagesSource:
         options = BuildOptions(keep_judges=True)
         converted = convert(path, self.pool, options)
         if converted.row is None:
-            raise FatalError(
+            raise Unavailable(
                 f"kattis2parquet leaves this package out ({converted.drop}"
                 + (f": {converted.detail}" if converted.detail else "")
                 + "), so it has no reward",
@@ -165,6 +170,7 @@ class RecentProblems:
         self._kept: OrderedDict[str, Fetched] = OrderedDict()
         self._lock = threading.Lock()
         self._fetch_lock = threading.Lock()  # (one Parquet reader is not safe across threads)
+        self._unavailable: dict[str, Unavailable] = {}  # (converted once, not per completion)
 
     def get(self, source: ProblemSource, pid: str) -> Fetched:
         with self._lock:
@@ -172,7 +178,13 @@ class RecentProblems:
                 self._kept.move_to_end(pid)
                 return self._kept[pid]
         with self._fetch_lock:
-            found = source.fetch(pid)
+            if pid in self._unavailable:
+                raise self._unavailable[pid]
+            try:
+                found = source.fetch(pid)
+            except Unavailable as exc:
+                self._unavailable[pid] = exc
+                raise
         if found is None:
             raise FatalError(f"no problem with id {pid!r}")
         with self._lock:

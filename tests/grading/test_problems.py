@@ -14,6 +14,7 @@ from problemtools_py.dataset.reader import Dataset
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.problems import DatasetSource, PackagesSource
+from problemtools_py.grading.results import Status
 from problemtools_py.sandbox.pool import SandboxPool
 
 
@@ -58,8 +59,41 @@ def test_a_package_kattis2parquet_leaves_out_has_no_reward(packages: Path, tmp_p
     (tmp_path / "hello" / "submissions" / "accepted").rename(tmp_path / "hello" / "gone")
     with Grader(tmp_path, jobs=1) as grader:
         (hello,) = grader.problems.ids()
-        with pytest.raises(FatalError, match="no passing Python 3 reference"):
-            grader.grade(hello, "```python\nprint(1)\n```")
+        found = grader.grade(hello, "```python\nprint(1)\n```")
+        again = grader.grade(hello, "```python\nprint(2)\n```")  # (converted once)
+    assert (found.reward, found.status) == (None, Status.UNKNOWN_PROBLEM)
+    assert "kattis2parquet leaves this package out (no passing Python 3 reference" in found.message
+    assert again.message == found.message
+    with Grader(tmp_path, jobs=1) as grader, pytest.raises(FatalError, match="no problem"):
+        grader.grade("0123456789abcdef", "```python\nprint(1)\n```")  # (the caller's error)
+
+
+def test_gradecode_grades_the_other_packages_beside_one_it_cannot(
+    packages: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 60: `gradecode DIR_OF_PACKAGES` stopped the whole batch on one package that
+    cannot be converted; its lines are now unknown_problem (no reward), the rest graded."""
+    import json
+
+    from problemtools_py.cli.gradecode import main as gradecode
+
+    root = tmp_path / "pkgs"
+    shutil.copytree(packages / "hello", root / "hello")
+    shutil.copytree(packages / "hello", root / "broken")
+    (root / "broken" / "submissions" / "accepted").rename(root / "broken" / "gone")
+    (root / "broken" / "problem_statement" / "problem.en.tex").write_text(
+        "\\problemname{Broken}\nSay hello to someone else.\n"
+    )
+    with Grader(root, jobs=1) as grader:
+        ids = sorted(grader.problems.ids())
+    good = "```python\nprint(f'Hello {input()}!')\n```"
+    lines = [{"problem_id": pid, "completion": good, "n": n} for n, pid in enumerate(ids * 2)]
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert gradecode([str(root), str(tmp_path / "in.jsonl"), "-q"]) == 1
+    got = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [g["n"] for g in got] == [0, 1, 2, 3]
+    statuses = {g["problem_id"]: g["status"] for g in got}
+    assert sorted(statuses.values()) == ["ok", "unknown_problem"]
 
 
 def test_a_package_graded_after_the_grader_is_warm_runs_its_references_aside(
@@ -75,3 +109,17 @@ def test_a_package_graded_after_the_grader_is_warm_runs_its_references_aside(
                      if path.name == "hello")  # fmt: skip
         result = grader.grade(hello, "```python\nprint(f'Hello {input()}!')\n```")
     assert (result.reward, result.status) == (1.0, "ok")
+
+
+def test_compute_score_flags_a_row_whose_package_has_no_reward(packages: Path,
+                                                                tmp_path: Path) -> None:
+    from problemtools_py import rewards
+
+    shutil.copytree(packages / "hello", tmp_path / "hello")
+    (tmp_path / "hello" / "submissions" / "accepted").rename(tmp_path / "hello" / "gone")
+    with Grader(tmp_path, jobs=1) as grader:
+        (hello,) = grader.problems.ids()
+    got = rewards.compute_score("x", "```python\nprint(1)\n```", hello, None,
+                                dataset=str(tmp_path), details=True)  # fmt: skip
+    assert (got["status"], got["infra_error"]) == ("bad_row", True), got
+    assert "kattis2parquet leaves this package out" in got["message"]
