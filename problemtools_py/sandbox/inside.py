@@ -250,12 +250,49 @@ def renew_scratch(dirs: list[str], file_bytes: int, mounted: bool = True) -> Non
 
 def queued_seconds(pid: int) -> float | None:
     """How long the process has waited, runnable, for a CPU (its scheduler statistics):
-    large when the machine starved it, next to nothing when it slept."""
+    large when the machine starved it, next to nothing when it slept. The statistics
+    count a wait when it ends, so a wait still going on (a program that never got the
+    CPU back before the wall clock stopped it) is added: see pending_wait."""
     try:
         with open(f"/proc/{pid}/schedstat", "rb") as handle:
-            return int(handle.read().split()[1]) / 1e9
+            waited = int(handle.read().split()[1]) / 1e9
     except (OSError, ValueError, IndexError):
         return None
+    pending = pending_wait(pid)
+    return None if pending is None else waited + pending
+
+
+def pending_wait(pid: int) -> float | None:
+    """How long a runnable process has waited since it last ran (0 when it sleeps or is
+    gone; None, unknown, when it never ran): now, as this thread's last start on a CPU,
+    less its own (both ``se.exec_start`` of /proc/.../sched, in ms). Only on the CPU
+    this thread runs on (a program's lean init shares its core): each CPU's scheduler
+    clock leaves out that CPU's own steal and interrupt time, so two CPUs' clocks are
+    not comparable."""
+    try:
+        state, cpu = _state_and_cpu(f"/proc/{pid}/stat")
+        if state != b"R" or cpu != _state_and_cpu("/proc/thread-self/stat")[1]:
+            return 0.0
+        since = _exec_start(f"/proc/{pid}/sched")
+        now = _exec_start("/proc/thread-self/sched")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return None if since == 0 else max(0.0, (now - since) / 1e3)
+
+
+def _state_and_cpu(path: str) -> tuple[bytes, int]:
+    """A task's state letter and the CPU it last ran on (fields 3 and 39 of its stat)."""
+    with open(path, "rb") as handle:
+        fields = handle.read().rsplit(b")", 1)[1].split()
+    return fields[0], int(fields[36])
+
+
+def _exec_start(path: str) -> float:
+    with open(path, "rb") as handle:
+        for line in handle.read().splitlines():
+            if line.startswith(b"se.exec_start"):
+                return float(line.split(b":", 1)[1])
+    raise ValueError(f"{path}: no se.exec_start")
 
 
 def counter(text: str, key: str | None = None) -> int:

@@ -296,19 +296,56 @@ static pid_t spawn(const struct lean_config *c, struct lean_state *s, int exec_w
     return pid;
 }
 
+/* A small /proc file's text into buf (NUL-terminated); its length, or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t size) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    return n;
+}
+
+/* se.exec_start of a /proc/.../sched file, in ms; NAN when it cannot be read. */
+static double exec_start(const char *path) {
+    char buf[4096];
+    if (read_small(path, buf, sizeof buf) < 0) return NAN;
+    char *line = strstr(buf, "se.exec_start");
+    char *colon = line ? strchr(line, ':') : NULL;
+    return colon ? strtod(colon + 1, NULL) : NAN;
+}
+
+/* How long a runnable task has waited since it last ran (0 when it sleeps or is gone;
+ * NAN, unknown, when it never ran):
+ * the scheduler statistics count a wait only when it ends. Only on this CPU (the lean
+ * init shares its program's core): each CPU's scheduler clock leaves out its own steal
+ * and interrupt time, so two CPUs' clocks are not comparable (see inside.pending_wait). */
+static double pending_wait(pid_t pid) {
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    if (read_small(path, buf, sizeof buf) < 0) return 0;
+    char *p = strrchr(buf, ')');
+    if (!p || p[1] != ' ' || p[2] != 'R') return 0;
+    int field = 3, cpu = -1;  /* (the state is field 3; the CPU it last ran on, 39) */
+    for (p += 2; *p && field < 39; p++)
+        if (*p == ' ') field++;
+    if (field == 39) cpu = atoi(p);
+    if (cpu != sched_getcpu()) return 0;
+    snprintf(path, sizeof path, "/proc/%d/sched", pid);
+    double since = exec_start(path), now = exec_start("/proc/thread-self/sched");
+    if (since == 0) return NAN;  /* (never ran yet: how long it waited is unknown) */
+    return isnan(since) || isnan(now) || now < since ? 0 : (now - since) / 1e3;
+}
+
 static double queued_seconds(pid_t pid) {
     char path[64], buf[128];
     snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return NAN;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) return NAN;
-    buf[n] = 0;
+    if (read_small(path, buf, sizeof buf) < 0) return NAN;
     char *end, *second = strchr(buf, ' ');
     if (!second) return NAN;
     long long waited = strtoll(second + 1, &end, 10);
-    return end == second + 1 ? NAN : waited / 1e9;
+    return end == second + 1 ? NAN : waited / 1e9 + pending_wait(pid);
 }
 
 static int send_all(int fd, const char *buf, size_t len) {
