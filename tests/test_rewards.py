@@ -156,6 +156,10 @@ JAVA = (
     [
         (CPP, {"languages": ["python3", "cpp", "java"]}, "ok"),
         (JAVA, {"languages": ["python3", "cpp", "java"]}, "ok"),
+        # issue 60: a class with main that is not public, and a public class named in a
+        # comment, were saved as Main.java / Wrong.java ("could not find or load main class")
+        (JAVA.replace("public class Echo", "class Solution"), {"language": "java"}, "ok"),
+        (JAVA.replace("import", "// public class Wrong\nimport"), {"language": "java"}, "ok"),
         (CPP.replace("cpp", "c++"), {"language": "cpp"}, "ok"),
         ("```cpp\nint main( {\n```", {"language": "cpp"}, "compile_error"),
         (CPP, {}, "no_code"),  # the dataset's rule: Python only

@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from problemtools_py.grading.javaname import java_class
 from problemtools_py.grading.results import GradeResult, Status
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
@@ -25,9 +26,12 @@ _JAVA_CLASS = re.compile(r"\bpublic\s+(?:final\s+)?class\s+([A-Za-z_]\w*)")
 
 
 def file_name(language: Language, code: str) -> str:
-    """The name the program is saved under: a Java program's public class names it."""
-    if language.code in ("java", "kotlin") and (found := _JAVA_CLASS.search(code)):
-        return f"{found[1]}.{'java' if language.code == 'java' else 'kt'}"
+    """The name the program is saved under: a Java program's class (see javaname),
+    a Kotlin program's public class."""
+    if language.code == "java" and (name := java_class(code)) is not None:
+        return f"{name}.java"
+    if language.code == "kotlin" and (found := _JAVA_CLASS.search(code)):
+        return f"{found[1]}.kt"
     if language.entrypoint:
         return language.entrypoint[0]
     pattern = next((p for p in language.files if p.startswith("*.")), "*.txt")

@@ -1,0 +1,75 @@
+"""The name a Java completion is saved under (issue 60). javac wants a file named after
+its public top-level class; a file with none may be named anything, and `java NAME` then
+runs the class NAME, which must hold `main`. So the file is named after the public
+top-level class when there is one, else after the top-level class whose body holds
+`main`. Comments, strings and character literals are blanked first: a class named in a
+comment (`// public class Main is below`) names nothing, and a nested class declared
+before `main` is not the class that holds it."""
+
+from __future__ import annotations
+
+import re
+
+_DECLARATION = re.compile(
+    r"\b((?:(?:public|abstract|final|sealed|non-sealed|strictfp|static)\s+)*)"
+    r"(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)"
+)
+_MAIN = re.compile(r"\bstatic\s+(?:final\s+)?void\s+main\s*\(")
+_LITERAL = re.compile(r'"""(?:\\.|[^\\])*?"""|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_BLANKABLE = re.compile(f"{_LITERAL.pattern}|{_COMMENT.pattern}", re.S)
+
+
+def blank(code: str) -> str:
+    """``code`` with its comments and literals replaced by spaces (newlines kept), so
+    that positions stay where they were."""
+    return _BLANKABLE.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), code)
+
+
+def top_level_types(code: str) -> list[tuple[str, bool, int, int]]:
+    """Each top-level type of blanked ``code``: (name, public, start of its body, end)."""
+    found: list[tuple[str, bool, int, int]] = []
+    depth, at = 0, 0
+    while at < len(code):
+        char = code[at]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif depth == 0 and (match := _DECLARATION.match(code, at)):
+            body = code.find("{", match.end())
+            if body < 0:
+                break
+            end = _matching(code, body)
+            found.append((match[2], "public" in match[1].split(), body, end))
+            at = end + 1
+            continue
+        at += 1
+    return found
+
+
+def _matching(code: str, opening: int) -> int:
+    depth = 0
+    for at in range(opening, len(code)):
+        if code[at] == "{":
+            depth += 1
+        elif code[at] == "}":
+            depth -= 1
+            if depth == 0:
+                return at
+    return len(code)
+
+
+def java_class(code: str) -> str | None:
+    """The class a Java program's file is named after (see the module's text); None when
+    it declares no class."""
+    plain = blank(code)
+    types = top_level_types(plain)
+    public = [name for name, is_public, _, _ in types if is_public]
+    if public:
+        return public[0]
+    main = _MAIN.search(plain)
+    for name, _, start, end in types:
+        if main is not None and start < main.start() < end:
+            return name
+    return types[0][0] if types else None

@@ -1,0 +1,42 @@
+"""A Java completion's file name (grading/javaname.py, issue 60): javac's rule for the
+public class, `java NAME`'s for the class holding main, comments and literals ignored."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from problemtools_py.grading.javaname import blank, java_class
+
+MAIN = "public static void main(String[] args) { System.out.println(1); }"
+
+
+@pytest.mark.parametrize(("code", "name"), [
+    (f"public class Main {{ {MAIN} }}", "Main"),
+    (f"class Solution {{ {MAIN} }}", "Solution"),  # (was saved as Main.java: not found)
+    (f"// public class Main is below\nclass Solution {{ {MAIN} }}", "Solution"),
+    (f"/* public class Wrong */ public class Right {{ {MAIN} }}", "Right"),
+    (f'class A {{ String s = "public class B {{"; {MAIN} }}', "A"),
+    (f"class Solution {{ static class Pair {{ int a; }} {MAIN} }}", "Solution"),
+    (f"class Helper {{ int x; }}\nclass Program {{ {MAIN} }}", "Program"),
+    (f"final class Program {{ {MAIN} }}\nclass Helper {{ }}", "Program"),
+    (f"import java.util.*;\npublic final class Fast {{ {MAIN} }}", "Fast"),
+    (f"record P(int a) {{ }}\nclass Go {{ {MAIN} }}", "Go"),
+    ("class Solo { int x; }", "Solo"),
+    ("int x = 1;", None),
+])  # fmt: skip
+def test_the_file_is_named_as_javac_and_java_need(code: str, name: str | None) -> None:
+    assert java_class(code) == name
+
+
+def test_character_literals_and_text_blocks_are_blanked() -> None:
+    code = "char c = '{'; String t = \"\"\"\n  public class X {\n\"\"\"; // }\n"
+    assert blank(code).count("{") == blank(code).count("}") == 0
+    assert blank(code).count("\n") == code.count("\n")
+
+
+@given(st.text(alphabet=st.sampled_from('ab{}"\'/*\n \\'), max_size=60))
+def test_blanking_keeps_every_position(code: str) -> None:
+    assert len(blank(code)) == len(code)
+    java_class(code)  # (never raises on any text)
