@@ -232,3 +232,20 @@ def program_path(known: list[str] | None = None) -> list[str]:
         zips = [p for p in sys.path if p.endswith(".zip") and p.startswith(sys.base_prefix)]
         _PROGRAM_PATH[:] = [*zips, *stdlib_path(), *site_dirs()]
     return _PROGRAM_PATH
+
+
+def compile_quietly(source: bytes, path: str) -> types.CodeType:
+    """``source`` compiled (not under our ``__future__``), any warning the compiler gives
+    raised as the SyntaxError it then is: python3 prints such a warning on the program's
+    stderr as it compiles it, so a program that has one compiles itself, in its own run
+    (issue 60: a completion's SyntaxWarning was printed once, on the grader's stderr)."""
+    import _warnings  # (built in: no import to pay)
+
+    mutated = vars(_warnings)["_filters_mutated"]  # (the filters' cache, told of a change)
+    _warnings.filters.insert(0, ("error", None, Warning, None, 0))
+    mutated()
+    try:
+        return compile(source, path, "exec", dont_inherit=True)
+    finally:
+        _warnings.filters.pop(0)
+        mutated()

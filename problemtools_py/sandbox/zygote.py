@@ -349,7 +349,7 @@ def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
         if compiled is None or compiled[0] != source:
             _COMPILED.clear()  # one program at a time
             _PREPARED.clear()
-            code = compile(source, path, "exec", dont_inherit=True)  # (not our __future__)
+            code = pystart.compile_quietly(source, path)
             directory = os.path.dirname(path)
             local = inprocess.local_names(directory)  # (listed once, for all three)
             # (the modules it may use, once; not those its directory has: a random.py

@@ -19,7 +19,7 @@ from problemtools_py.dataset.schema import PROBLEMS, origin_json, split_file
 from problemtools_py.dataset.schema import tests_json as encode_tests
 from problemtools_py.dataset.writer import RowWriter
 from problemtools_py.grading import Grader, extract_code
-from problemtools_py.grading.results import Settings
+from problemtools_py.grading.results import GradeResult, Settings
 
 Capture = pytest.CaptureFixture[str]
 # Small problems with the answers the comparator cases need.
@@ -423,3 +423,32 @@ def test_gradecode_takes_a_lines_memory_limit(dataset: Path, tmp_path: Path, cap
     assert main([str(dataset), str(source), "-q", "--memory-mb", "300"]) == 0
     got = [json.loads(line)["status"] for line in capsys.readouterr().out.splitlines()]
     assert got == ["memory", "memory", "memory", "ok", "memory"]
+
+
+def test_a_completions_compile_warning_is_its_own_stderr_not_the_graders(
+    dataset: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 60: the jail's init compiled a completion once for all its tests and its
+    SyntaxWarning went to the grader's stderr, naming no completion. python3 prints it on
+    the program's own stderr as it compiles it: so does each run now."""
+    from problemtools_py.grading.testrun import RunLimits
+
+    code = "n = int(input())\nif n is 5:\n    pass\nprint(n)\n"
+    (tmp_path / "main.py").write_text(code)
+    plain = subprocess.run(["python3", str(tmp_path / "main.py")], input="5\n",
+                           capture_output=True, text=True, check=True)  # fmt: skip
+    assert 'SyntaxWarning: "is" with a literal' in plain.stderr
+    line = {"problem_id": IDS["echo"], "completion": py(code)}
+    (tmp_path / "in.jsonl").write_text(json.dumps(line) + "\n")
+    capfd.readouterr()
+    assert main([str(dataset), str(tmp_path / "in.jsonl"), "-q"]) == 0
+    out, err = capfd.readouterr()
+    assert json.loads(out)["status"] == "ok"
+    assert "SyntaxWarning" not in err
+    with Grader(dataset, Settings(retries=0), jobs=1) as g:
+        ran = g.execute(code, "python3", "5\n", RunLimits(5.0, 1 << 20))
+    assert not isinstance(ran, GradeResult) and ran.stdout == b"5\n"
+    said = ran.stderr.decode()
+    assert said.replace("/prog/main.py", "main.py") == plain.stderr.replace(
+        str(tmp_path / "main.py"), "main.py"
+    )
