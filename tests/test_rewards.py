@@ -533,3 +533,18 @@ got = [rewards.compute_score("x", echo, tests, details=True) for _ in range(4)]
 assert [(g["status"], g["retries"]) for g in got] == [("ok", 0)] * 4, got
 print("parent ok")
 """
+
+
+@pytest.mark.parametrize(("completion", "language"), [
+    ("```python\nx = bytearray(10**14)\nprint(input())\n```", None),  # MemoryError at once
+    ("```cpp\n#include <iostream>\nint main(){ char* p = new char[1LL << 50]; std::cout << p[0]; }\n```",
+     "cpp"),  # std::bad_alloc
+])  # fmt: skip
+def test_a_crash_that_says_out_of_memory_is_memory_as_verifyproblem_judges(
+    completion: str, language: str | None
+) -> None:
+    """Issue 60: bytearray(10**14) was `memory` (MLE) in verifyproblem and runtime_error
+    in the grader; both read the language's out_of_memory text now (languages.yaml)."""
+    kwargs = {"language": language} if language else {}
+    got = rewards.compute_score("x", completion, json.dumps(TESTS), None, **kwargs)
+    assert (got["score"], got["status"]) == (0.0, "memory"), got

@@ -229,6 +229,7 @@ class Grader:
                     argv=tuple(exe.argv(max(64, heap))) if exe is not None else None,
                     compare=callbased.difference if call is not None else None,
                     memory_mb=memory,
+                    out_of_memory=exe.out_of_memory if exe is not None else None,
                 )
                 try:
                     return how(run)

@@ -6,6 +6,7 @@ fails is rebuilt once before the grader gives up on the completion."""
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Callable
@@ -65,6 +66,7 @@ class TestRun:
     compare: Callable[[str, str], str | None] | None = None
     binds: tuple[Bind, ...] = ()  # a jail of its own (no session): what it binds
     memory_mb: int | None = None  # the row's memory limit (None: the settings')
+    out_of_memory: str | None = None  # a built program's crash text that means MLE
 
     def run(self, tests: Tests, time_limit: float) -> GradeResult:
         """The completion's grade on ``tests`` under the settings' reward mode."""
@@ -137,6 +139,8 @@ class TestRun:
             if not run.ok:
                 verdict = verdict_of_run(run.outcome)
                 assert verdict is not None
+                if verdict is Verdict.RTE and self._ran_out_of_memory(run):
+                    verdict = Verdict.MLE  # (as verifyproblem judges it: judge.judging)
                 detail = run.stderr.decode("utf-8", "replace")[-300:]
                 if self.argv is None:  # (a Python program's)
                     detail = python2.named(detail)
@@ -146,6 +150,13 @@ class TestRun:
                 return self._result(0.0, STATUS_OF[Verdict.WA], index, run, wrong)
         ok = STATUS_OF[Verdict.AC]
         return GradeResult(1.0, ok, None, slowest, slowest_wall, len(tests), "", self.retries)
+
+    def _ran_out_of_memory(self, run: RunResult) -> bool:
+        """Whether a crash's error output says the program ran out of memory, as its
+        language's ``out_of_memory`` text has it (Python's MemoryError, C++'s bad_alloc,
+        the JVM's OutOfMemoryError: languages.yaml)."""
+        text = self.out_of_memory if self.argv is not None else python_out_of_memory()
+        return text is not None and text.encode() in run.stderr
 
     def _result(
         self, reward: float | None, status: Status, index: int, run: RunResult | None, why: str
@@ -226,3 +237,13 @@ class TestRun:
             binds=self.binds,
             inprocess=MAIN if fast else None,
         )
+
+
+@functools.cache
+def python_out_of_memory() -> str | None:
+    """languages.yaml's out_of_memory text for Python 3 (the one a Python completion runs
+    as), read once."""
+    from problemtools_py.judge.languages import Languages
+
+    found = Languages.load().get("python3")
+    return found.out_of_memory if found is not None else None
