@@ -178,7 +178,9 @@ def shutdown(status: int, interrupted: bool, teardown: bool = True) -> int:
     status (or, ``interrupted``, the end by SIGINT). Without ``teardown`` (see
     pystart.needs_teardown), no collection and no clearing of ``__main__``."""
     if not (teardown or interrupted or "threading" in sys.modules or atexit._ncallbacks()):
-        return status if _flush_std_files() else STATUS_FLUSH_FAILED
+        status = status if _flush_std_files() else STATUS_FLUSH_FAILED
+        _flush_c_stdio()
+        return status
     threading = sys.modules.get("threading")
     if threading is not None:
         try:
@@ -197,11 +199,24 @@ def shutdown(status: int, interrupted: bool, teardown: bool = True) -> int:
         failed = not _flush_std_files() or failed
     if failed:
         status = STATUS_FLUSH_FAILED
+    _flush_c_stdio()  # (python3 flushes them before it ends by SIGINT too)
     if interrupted:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGINT)
-        status = 130
+        return 130
     return status
+
+
+def _flush_c_stdio() -> None:
+    """C's stdio buffers flushed, as C's ``exit()`` flushes them after python3's own
+    finalization (the process then ends by ``_exit``, which would lose them: issue 60,
+    output of ``ctypes``' ``printf``). Only a program that loaded ctypes can have any."""
+    ctypes = sys.modules.get("ctypes")
+    if ctypes is not None:
+        try:
+            ctypes.CDLL(None).fflush(None)
+        except Exception:  # (a ctypes the program replaced or broke: nothing to flush)
+            pass
 
 
 # What CPython sets to None in sys as it destroys the modules (sys.stdin, stdout and
