@@ -178,8 +178,8 @@ class RecentProblems:
                 self._kept.move_to_end(pid)
                 return self._kept[pid]
         with self._fetch_lock:
-            if pid in self._unavailable:
-                raise self._unavailable[pid]
+            if pid in self._unavailable:  # (its traceback anew: not one grown per raise)
+                raise self._unavailable[pid].with_traceback(None)
             try:
                 found = source.fetch(pid)
             except Unavailable as exc:
