@@ -43,7 +43,7 @@ from problemtools_py.grading.results import (
 from problemtools_py.grading.runfiles import RunFiles
 from problemtools_py.grading.sessions import Sessions
 from problemtools_py.grading.syntax import SyntaxCheck
-from problemtools_py.grading.testrun import Cancelled, RunLimits, TestRun
+from problemtools_py.grading.testrun import Cancelled, RunLimits, TestRun, python_out_of_memory
 from problemtools_py.judge import python2
 from problemtools_py.sandbox import cores
 from problemtools_py.sandbox.pool import SandboxPool
@@ -229,7 +229,7 @@ class Grader:
                     argv=tuple(exe.argv(max(64, heap))) if exe is not None else None,
                     compare=callbased.difference if call is not None else None,
                     memory_mb=memory,
-                    out_of_memory=exe.out_of_memory if exe is not None else None,
+                    out_of_memory=exe.out_of_memory if exe else python_out_of_memory(),
                 )
                 try:
                     return how(run)

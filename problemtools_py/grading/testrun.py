@@ -66,7 +66,7 @@ class TestRun:
     compare: Callable[[str, str], str | None] | None = None
     binds: tuple[Bind, ...] = ()  # a jail of its own (no session): what it binds
     memory_mb: int | None = None  # the row's memory limit (None: the settings')
-    out_of_memory: str | None = None  # a built program's crash text that means MLE
+    out_of_memory: str | None = None  # the language's crash text that means MLE
 
     def run(self, tests: Tests, time_limit: float) -> GradeResult:
         """The completion's grade on ``tests`` under the settings' reward mode."""
@@ -155,7 +155,7 @@ class TestRun:
         """Whether a crash's error output says the program ran out of memory, as its
         language's ``out_of_memory`` text has it (Python's MemoryError, C++'s bad_alloc,
         the JVM's OutOfMemoryError: languages.yaml)."""
-        text = self.out_of_memory if self.argv is not None else python_out_of_memory()
+        text = self.out_of_memory
         return text is not None and text.encode() in run.stderr
 
     def _result(
