@@ -4,6 +4,7 @@ the answer validators on every answer, auditdata and fuzzing on the inputs they 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,22 +31,21 @@ class InputVerdict:
     message: str = ""
 
 
-def validators(ctx: Session) -> tuple[list[tuple[Program, Executable]], list[Finding]]:
-    """Built input validators, and findings for those that could not be built or run."""
+def validators(
+    ctx: Session, programs: Sequence[Program] | None = None, kind: str = "input"
+) -> tuple[list[tuple[Program, Executable]], list[Finding]]:
+    """Built validators of ``kind`` (``programs``: the package's input validators, or its
+    answer validators), and findings for those that could not be built or run."""
     built: list[tuple[Program, Executable]] = []
     findings: list[Finding] = []
-    for program in ctx.problem.input_validators:
+    check = f"{kind}-validator"
+    for program in ctx.problem.input_validators if programs is None else programs:
         build = ctx.build_validator(program)
         if isinstance(build, str):  # VIVA, or checktestdata not installed
-            findings.append(warning("input-validator", build, program.rel))
+            findings.append(warning(check, build, program.rel))
         elif build.executable is None:
-            findings.append(
-                error(
-                    "input-validator",
-                    f"input validator does not build: {build.message[:2000]}",
-                    program.rel,
-                )
-            )
+            message = f"{kind} validator does not build: {build.message[:2000]}"
+            findings.append(error(check, message, program.rel))
         else:
             built.append((program, build.executable))
     return built, findings

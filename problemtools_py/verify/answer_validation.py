@@ -5,28 +5,12 @@ first argument and the output validator's arguments after it, and must be accept
 
 from __future__ import annotations
 
-from problemtools_py.findings import Finding, error, warning
+from problemtools_py.findings import Finding, error
 from problemtools_py.judge.compile import Executable
-from problemtools_py.judging.validators import JUDGE_INPUT, run_validator
+from problemtools_py.judging.validators import JUDGE_INPUT, run_validator, validators
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.model.testdata import ALL_KINDS, GroupKind
 from problemtools_py.verify.context import Context
-from problemtools_py.workbench.cache import VerdictCache
-
-
-def _built(ctx: Context) -> tuple[list[tuple[Program, Executable]], list[Finding]]:
-    built: list[tuple[Program, Executable]] = []
-    findings: list[Finding] = []
-    for program in ctx.problem.answer_validators:
-        build = ctx.build_validator(program)
-        if isinstance(build, str):  # VIVA, or checktestdata not installed
-            findings.append(warning("answer-validator", build, program.rel))
-        elif build.executable is None:
-            message = f"answer validator does not build: {build.message[:2000]}"
-            findings.append(error("answer-validator", message, program.rel))
-        else:
-            built.append((program, build.executable))
-    return built, findings
 
 
 def _cases(ctx: Context) -> list[TestCase]:
@@ -36,10 +20,10 @@ def _cases(ctx: Context) -> list[TestCase]:
 
 
 def check_answer_files(ctx: Context) -> list[Finding]:
-    built, findings = _built(ctx)
+    built, findings = validators(ctx, ctx.problem.answer_validators, "answer")
     if not built:
         return findings
-    cache = VerdictCache()
+    cache = ctx.verdict_cache()
     root = ctx.problem.root
     tasks = [(program, exe, case) for case in _cases(ctx) for program, exe in built]
 
