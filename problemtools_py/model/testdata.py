@@ -45,12 +45,16 @@ MADE_EXTENSIONS = tuple(row[0] for row in CASE_FILES if row[3])  # (in the table
 DATA_EXTENSIONS = tuple(row[0] for row in CASE_FILES if row[4])
 
 
+_ALLOWED = {
+    True: frozenset(row[0] for row in CASE_FILES if row[1]),  # (legacy)
+    False: frozenset(row[0] for row in CASE_FILES if row[2] != "no"),
+}
+
+
 def case_extensions(legacy: bool) -> frozenset[str]:
     """The extensions a test case's files may have in a package of this kind (a modern
     package's ``moved`` ones are allowed, with their own warning)."""
-    if legacy:
-        return frozenset(row[0] for row in CASE_FILES if row[1])
-    return frozenset(row[0] for row in CASE_FILES if row[2] != "no")
+    return _ALLOWED[legacy]
 
 
 # The groups submissions are judged on, in this order, and (2023-07 on) those that only
