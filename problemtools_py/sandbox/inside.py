@@ -11,6 +11,7 @@ import resource
 import signal
 
 from problemtools_py.sandbox import identity, inprocess, seccomp, syscalls
+from problemtools_py.sandbox.protocol import STACK
 from problemtools_py.sandbox.records import NamedTuple
 
 TYPE_CHECKING = False  # (not typing's: a lean init imports this module, see records)
@@ -59,9 +60,9 @@ def set_limits(cpu_seconds: float, file_bytes: int, address_space: int | None) -
     resource.setrlimit(resource.RLIMIT_NOFILE, (NOFILE, NOFILE))
     if address_space is not None:
         resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
-        stack = min(address_space // 2, 1 << 30)
+        stack = min(address_space // 2, STACK)
     else:
-        stack = 1 << 30
+        stack = STACK
     hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
     if hard == resource.RLIM_INFINITY or hard >= stack:
         resource.setrlimit(resource.RLIMIT_STACK, (stack, hard))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import resource
 import shutil
 import socket
 import subprocess
@@ -16,7 +17,11 @@ import threading
 from pathlib import Path
 
 from problemtools_py.sandbox import cores, stopping
-from problemtools_py.sandbox.protocol import ENV, NO_ISOLATION, SPAWNS
+from problemtools_py.sandbox.protocol import ENV, NO_ISOLATION, SPAWNS, STACK
+
+TYPE_CHECKING = False  # (not typing's: this module imports only what a start needs)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 # The server imports only the standard library and this package, so it can run on the
 # interpreter programs know as python3, whatever runs the judge.
@@ -98,7 +103,7 @@ def start_server(
     # A process group of its own: Ctrl-C at the terminal goes to the judge's group, and the
     # judge decides (a server started early is still importing, and would die of it with a
     # traceback); a server ends anyway when the judge's end of its line closes.
-    with _unpinned():
+    with _unpinned(), programs_stack():
         server = subprocess.Popen(
             args,
             pass_fds=[child.fileno()],
@@ -109,6 +114,52 @@ def start_server(
         )
     stopping.track(server)  # (and so killed at Ctrl-C)
     return server
+
+
+@contextlib.contextmanager
+def programs_stack() -> Iterator[None]:
+    """The programs' stack (protocol.STACK) as this process's soft limit while it starts a
+    server. glibc reads the limit once, when a process starts, as the stack of every
+    thread made without a size of its own, and the kernel leaves a gap of that size below
+    the main thread's stack. A Python program forked from the server (or from a lean init
+    it starts) inherits both: under the launcher's limit (8 MiB in a shell, or unlimited,
+    which glibc reads as 8 MiB) its threads had that stack, and a reward depended on who
+    started the grader (issue 60). The hard limit is raised where this process may; where
+    it may not, the smaller stack is said once, and every program gets it."""
+    before = resource.getrlimit(resource.RLIMIT_STACK)
+    hard = before[1]
+    if hard != resource.RLIM_INFINITY and hard < STACK:
+        try:
+            resource.setrlimit(resource.RLIMIT_STACK, (STACK, STACK))
+            hard = STACK
+        except (OSError, ValueError):
+            _say_stack(hard)
+    soft = STACK if hard == resource.RLIM_INFINITY else min(STACK, hard)
+    resource.setrlimit(resource.RLIMIT_STACK, (soft, hard))
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):  # (lowering is always allowed)
+            resource.setrlimit(resource.RLIMIT_STACK, before)
+
+
+_stack_said: list[int] = []
+
+
+def _say_stack(hard: int) -> None:
+    """One warning per process: programs get ``hard`` bytes of stack, not STACK."""
+    if not _stack_said:
+        _stack_said.append(hard)
+        import logging  # (here: only this warning needs it)
+
+        logging.getLogger("problemtools_py.sandbox").warning(
+            "programs get a stack of %d MiB, not %d MiB: this process's hard stack "
+            "limit is %d MiB and it may not raise it (start it where `ulimit -Hs` is %d or more)",
+            hard >> 20,
+            STACK >> 20,
+            hard >> 20,
+            STACK >> 10,
+        )
 
 
 def _unpinned() -> contextlib.AbstractContextManager[None]:

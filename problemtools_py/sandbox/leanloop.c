@@ -188,7 +188,7 @@ static int child(const struct lean_config *c, struct lean_state *s, int exec_w) 
     if (setrlimit(RLIMIT_CORE, &r)) return say(exec_w, "RLIMIT_CORE"), -1;
     r.rlim_cur = r.rlim_max = NOFILE;
     if (setrlimit(RLIMIT_NOFILE, &r)) return say(exec_w, "RLIMIT_NOFILE"), -1;
-    rlim_t stack = 1 << 30;
+    rlim_t stack = 1 << 30; /* protocol.STACK */
     if (c->address_space >= 0) {
         r.rlim_cur = r.rlim_max = (rlim_t)c->address_space;
         if (setrlimit(RLIMIT_AS, &r)) return say(exec_w, "RLIMIT_AS"), -1;

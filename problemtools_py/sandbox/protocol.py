@@ -43,6 +43,9 @@ SPAWNS = "PROBLEMTOOLS_PY_SPAWNS"  # (in a server's environment: see launch.star
 # Set (to anything) where the user asks programs to run with resource limits only, no
 # jail: the one way a root sandbox gives less than full isolation (see probe.probe).
 NO_ISOLATION = "PROBLEMTOOLS_PY_NO_ISOLATION"
+# Every program's stack, its main thread's and each new thread's alike (RLIMIT_STACK; a
+# half of RLIMIT_AS where that bounds memory). leanloop.c: the same figure.
+STACK = 1 << 30
 CLOSE = {"close": True}
 
 
