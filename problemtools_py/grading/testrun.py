@@ -144,6 +144,8 @@ class TestRun:
                 detail = run.stderr.decode("utf-8", "replace")[-300:]
                 if self.argv is None:  # (a Python program's)
                     detail = python2.named(detail)
+                if run.task_limit is not None:  # (the cause, which its own words need not say)
+                    detail = f"{run.describe()}\n{detail}"
                 return self._result(0.0, STATUS_OF[verdict], index, run, detail)
             wrong = (self.compare or _dataset_rule)(run.stdout.decode("utf-8", "replace"), expected)
             if wrong is not None:

@@ -12,7 +12,7 @@ import os
 import time
 from pathlib import Path
 
-from problemtools_py.sandbox.inside import counter, queued_seconds
+from problemtools_py.sandbox.counters import counter, queued_seconds
 
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")
 V1_OPTIONAL = ("cpu", "cpuset")  # a weight and cores of its own, where mounted
@@ -130,7 +130,7 @@ class RunGroup:
     def counter_files(self) -> dict[str, tuple[str, str | None]]:
         """The run's counters: name -> (file, key within it or None). Read here by path,
         and by a lean jail's init from descriptors opened before it left the host's file
-        system (see inside.Stats)."""
+        system (see counters.Stats)."""
         if self.v2:
             d = self.dirs[""]
             return {
@@ -138,12 +138,14 @@ class RunGroup:
                 "peak": (str(d / "memory.peak"), None),
                 "oom": (str(d / "memory.events"), "oom_kill"),
                 "tasks": (str(d / "pids.current"), None),
+                "full": (str(d / "pids.events"), "max"),
             }
         return {
             "cpu_nsec": (str(self.dirs["cpuacct"] / "cpuacct.usage"), None),
             "peak": (str(self.dirs["memory"] / "memory.max_usage_in_bytes"), None),
             "oom": (str(self.dirs["memory"] / "memory.oom_control"), "oom_kill"),
             "tasks": (str(self.dirs["pids"] / "pids.current"), None),
+            "full": (str(self.dirs["pids"] / "pids.events"), "max"),
         }
 
     def _counter(self, name: str) -> int:
@@ -171,6 +173,10 @@ class RunGroup:
 
     def oom_kills(self) -> int:
         return self._counter("oom")
+
+    def task_limit_hits(self) -> int:
+        """How often a fork or a new thread failed at the group's task limit."""
+        return self._counter("full")
 
     def reset_peak(self) -> None:
         """Start measuring peak memory afresh (v1; v2 on kernels that allow it)."""

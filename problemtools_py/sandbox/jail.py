@@ -33,6 +33,7 @@ from problemtools_py.sandbox import (  # noqa: F401
     syscalls,
     zygote,
 )
+from problemtools_py.sandbox.counters import open_counters, queued_seconds
 from problemtools_py.sandbox.inside import RunFds
 from problemtools_py.sandbox.protocol import ENV, Bind, recv_message, send_message
 from problemtools_py.sandbox.records import NamedTuple
@@ -171,7 +172,7 @@ def _init(spec: JailSpec, control_fd: int, lean_fd: int | None) -> None:
         spec.address_space,
         [os.open(path, os.O_WRONLY) for path in spec.join_paths],
     )
-    counters = inside.open_counters({name: (path, key) for name, path, key in spec.stat_files})
+    counters = open_counters({name: (path, key) for name, path, key in spec.stat_files})
     for path in spec.init_joins:  # (its programs with it, forked from it)
         joined = os.open(path, os.O_WRONLY)
         try:
@@ -267,7 +268,7 @@ def _wait_for(pid: int) -> dict[str, Any]:
     queued = None
     with contextlib.suppress(ChildProcessError):
         os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
-        queued = inside.queued_seconds(pid)
+        queued = queued_seconds(pid)
     while True:
         try:
             done, status, usage = os.wait4(-1, 0)

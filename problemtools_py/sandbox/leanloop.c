@@ -40,7 +40,7 @@
 #define REQUEST_SIZE 28 /* =ddiiI */
 #define REPLY_SIZE 56   /* =BBBBiiddddqI */
 #define POLL_MS 20
-#define NOFILE 1024     /* inside.NOFILE: descriptors per task (see docs/judging.md) */
+#define NOFILE 512      /* inside.NOFILE: descriptors per task (see docs/judging.md) */
 #define SCRATCH_INODES 16384
 
 enum { CHILD = 0, NEED_SPEC = 1, NEED_PREPARE = 2, CONTROL = 3, GRADER_GONE = 4, RENEW = 5,
@@ -50,7 +50,7 @@ enum { CHILD = 0, NEED_SPEC = 1, NEED_PREPARE = 2, CONTROL = 3, GRADER_GONE = 4,
 struct lean_config {            /* mirrored by leannative.Config (ctypes) */
     int grader, control;
     int cpu_fd, cpu_usec;       /* cpu counter; 1: cgroup v2 cpu.stat usage_usec, 0: ns */
-    int peak_fd, oom_fd, tasks_fd;
+    int peak_fd, oom_fd, tasks_fd, full_fd; /* full: pids.events, its "max" count */
     int njoin, join[MAX_JOIN];  /* cgroup membership files the program writes itself into */
     int nscratch, shared[MAX_SCRATCH];
     const char *scratch[MAX_SCRATCH];
@@ -74,7 +74,7 @@ struct lean_state {             /* mirrored by leannative.State */
     int main_known;             /* main_bytes hold it as prepared (0: Python changed it) */
     int pinned;                 /* the core this init runs on, -1: its first affinity */
     cpu_set_t all;
-    long long cpu_count, oom_count; /* the counters after the last run */
+    long long cpu_count, oom_count, full_count; /* the counters after the last run */
     long long snap[MAX_SCRATCH][9];
     char error[512];            /* why FAILED */
     char *const *exec_argv;     /* an exec'd spec's argv and environment, NULL-ended, held */
@@ -112,6 +112,7 @@ static double cpu_seconds(const struct lean_config *c, long long raw) {
 }
 
 static long long oom_kills(const struct lean_config *c) { return counter(c->oom_fd, "oom_kill"); }
+static long long refused(const struct lean_config *c) { return counter(c->full_fd, "max"); }
 
 static void looks(const char *dir, long long *out) {
     struct stat st;
@@ -320,7 +321,7 @@ static double exec_start(const char *path) {
  * NAN, unknown, when it never ran):
  * the scheduler statistics count a wait only when it ends. Only on this CPU (the lean
  * init shares its program's core): each CPU's scheduler clock leaves out its own steal
- * and interrupt time, so two CPUs' clocks are not comparable (see inside.pending_wait). */
+ * and interrupt time, so two CPUs' clocks are not comparable (see counters.pending_wait). */
 static double pending_wait(pid_t pid) {
     char path[64], buf[1024];
     snprintf(path, sizeof path, "/proc/%d/stat", pid);
@@ -360,7 +361,7 @@ static int send_all(int fd, const char *buf, size_t len) {
 }
 
 struct reply {
-    unsigned char kind, killed, oom, has_queued;
+    unsigned char kind, killed, limits, has_queued; /* limits: protocol.OOM | TASKS_FULL */
     int exit_code, signal;
     double cpu, wall, ended, queued;
     long long peak;
@@ -368,7 +369,7 @@ struct reply {
 
 static int send_reply(int fd, const struct reply *r, const char *msg, unsigned len) {
     char buf[REPLY_SIZE + 4000];
-    unsigned char flags[4] = {r->kind, r->killed, r->oom, r->has_queued};
+    unsigned char flags[4] = {r->kind, r->killed, r->limits, r->has_queued};
     if (len > 4000) len = 4000;
     memcpy(buf, flags, 4);
     memcpy(buf + 4, &r->exit_code, 4);
@@ -541,7 +542,7 @@ static int run(const struct lean_config *c, struct lean_state *s) {
     pin(c, s, s->core);
     if (pipe2(pipe_fds, O_CLOEXEC)) return snprintf(s->error, sizeof s->error, "pipe: %s", strerror(errno)), FAILED;
     if (c->peak_fd >= 0 && pwrite(c->peak_fd, "0", 1, 0) < 0) { /* as Python: ignored */ }
-    long long cpu_before = s->cpu_count, oom_before = s->oom_count;
+    long long cpu_before = s->cpu_count, oom_before = s->oom_count, full_before = s->full_count;
     double start = now();
     pid_t pid = s->exec_argv && !s->inprocess ? spawn(c, s, pipe_fds[1]) : fork();
     if (pid == 0) {
@@ -562,6 +563,7 @@ static int run(const struct lean_config *c, struct lean_state *s) {
     clean_up(c);
     s->cpu_count = cpu_raw(c);
     s->oom_count = oom_kills(c);
+    s->full_count = refused(c);
     char setup_error[4000];
     ssize_t n = read(pipe_fds[0], setup_error, sizeof setup_error);
     close(pipe_fds[0]);
@@ -574,7 +576,7 @@ static int run(const struct lean_config *c, struct lean_state *s) {
         r.cpu = cpu_seconds(c, s->cpu_count - cpu_before);
         r.wall = r.ended - start;
         r.peak = c->peak_fd >= 0 ? counter(c->peak_fd, NULL) : 0;
-        r.oom = s->oom_count > oom_before;
+        r.limits = (s->oom_count > oom_before ? 1 : 0) | (s->full_count > full_before ? 2 : 0);
         sent = send_reply(c->grader, &r, "", 0);
     }
     if (renew_scratch(c, s)) return FAILED; /* while the grader reads the reply */
@@ -590,6 +592,7 @@ int ptpy_lean_start(const struct lean_config *c, struct lean_state *s) {
     if (sched_getaffinity(0, sizeof s->all, &s->all)) CPU_ZERO(&s->all);
     s->cpu_count = cpu_raw(c);
     s->oom_count = oom_kills(c);
+    s->full_count = refused(c);
     for (int i = 0; i < c->nscratch; i++) looks(c->scratch[i], s->snap[i]);
     return 0;
 }

@@ -10,7 +10,8 @@ import os
 import socket
 
 from problemtools_py.sandbox import identity
-from problemtools_py.sandbox.inside import CPUSET, SHARED_SCRATCH, Setup, Stats
+from problemtools_py.sandbox.counters import Stats
+from problemtools_py.sandbox.inside import CPUSET, SHARED_SCRATCH, Setup
 
 TYPE_CHECKING = False  # (not typing's: a lean init imports this module, see records)
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ class Config(ctypes.Structure):
         ("peak_fd", ctypes.c_int),
         ("oom_fd", ctypes.c_int),
         ("tasks_fd", ctypes.c_int),
+        ("full_fd", ctypes.c_int),
         ("njoin", ctypes.c_int),
         ("join", ctypes.c_int * MAX_JOIN),
         ("nscratch", ctypes.c_int),
@@ -81,6 +83,7 @@ class State(ctypes.Structure):
         ("all", ctypes.c_ulong * 16),  # cpu_set_t
         ("cpu_count", ctypes.c_longlong),
         ("oom_count", ctypes.c_longlong),
+        ("full_count", ctypes.c_longlong),
         ("snap", (ctypes.c_longlong * 9) * MAX_SCRATCH),
         ("error", ctypes.c_char * 512),
         ("exec_argv", ctypes.POINTER(ctypes.c_char_p)),
@@ -114,6 +117,7 @@ def config(
         peak_fd=fds.get("peak", (-1, None))[0],
         oom_fd=fds.get("oom", (-1, None))[0],
         tasks_fd=fds.get("tasks", (-1, None))[0],
+        full_fd=fds.get("full", (-1, None))[0],
         njoin=len(setup.join),
         nscratch=len(setup.scratch),
         cwd=setup.cwd.encode(),

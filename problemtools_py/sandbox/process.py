@@ -63,6 +63,7 @@ class Run:
         self.ended_at: float | None = None
         self.cpu_before = group.cpu_seconds() if group else 0.0
         self.oom_before = group.oom_kills() if group else 0
+        self.full_before = group.task_limit_hits() if group else 0
 
     def execute(self) -> dict[str, Any]:
         req = self.req
@@ -228,6 +229,7 @@ class Run:
             ended=ended,
             peak_memory_bytes=group.peak_memory() if group else maxrss * 1024,
             oom=bool(group and group.oom_kills() > self.oom_before),
+            tasks_full=bool(group and group.task_limit_hits() > self.full_before),
             killed_for=self.killed_for,
             output_bytes=self.output,
             first_closed=(self.final or {}).get("first_closed"),

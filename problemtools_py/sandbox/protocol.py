@@ -43,6 +43,9 @@ SPAWNS = "PROBLEMTOOLS_PY_SPAWNS"  # (in a server's environment: see launch.star
 # Set (to anything) where the user asks programs to run with resource limits only, no
 # jail: the one way a root sandbox gives less than full isolation (see probe.probe).
 NO_ISOLATION = "PROBLEMTOOLS_PY_NO_ISOLATION"
+# Processes and threads a run may have at once (its cgroup's pids.max): room for the 150
+# threads a program may start, four times DOMjudge's default of 64 (docs/judging.md).
+TASKS = 256
 # Every program's stack, its main thread's and each new thread's alike (RLIMIT_STACK; a
 # half of RLIMIT_AS where that bounds memory). leanloop.c: the same figure.
 STACK = 1 << 30
@@ -77,7 +80,7 @@ class Request(NamedTuple):
     env: dict[str, str] = ENV  # never changed in place
     cwd: str = "/work"
     binds: tuple[Bind, ...] = ()
-    tasks: int = 128
+    tasks: int = TASKS
     file_bytes: int = 64 << 20
     stderr_bytes: int = 64 << 10
     stdout_direct: bool = False  # stdout is the program's own (a pipe to a validator): uncounted
@@ -113,6 +116,7 @@ class Reply(NamedTuple):
     stderr: str = ""
     isolation: str = ""
     queued_seconds: float | None = None  # stopped by the wall clock: time spent waiting for a CPU
+    tasks_full: bool = False  # a fork or a new thread failed at the run's task limit
 
 
 # cpu and wall seconds, core (-1: any), flags (FRESH), length of the JSON spec after it
@@ -120,9 +124,11 @@ LEAN_REQUEST = struct.Struct("=ddiiI")
 # The first run of another completion: served by a new fork of the init, never by a
 # process that held an earlier completion's program (see renewal.keep); the spec comes too.
 FRESH = 1
-# kind (0 a run, 1 an error), killed (0, 1 cpu, 2 wall), oom, queued given; exit code,
+# kind (0 a run, 1 an error), killed (0, 1 cpu, 2 wall), limits (OOM | TASKS_FULL),
+# queued given; exit code,
 # signal (0: none); cpu, wall, ended, queued seconds; peak memory; length of the message
 LEAN_REPLY = struct.Struct("=BBBBiiddddqI")
+OOM, TASKS_FULL = 1, 2  # the limits byte: the memory cgroup killed, a task was refused
 KILLED = {0: None, 1: "cpu", 2: "wall"}
 KILLED_CODE = {why: code for code, why in KILLED.items()}
 
@@ -161,7 +167,7 @@ def pack_lean_reply(reply: Reply) -> bytes:
     return LEAN_REPLY.pack(
         0,
         killed,
-        reply.oom,
+        (OOM if reply.oom else 0) | (TASKS_FULL if reply.tasks_full else 0),
         queued is not None,
         reply.exit_code or 0,
         reply.signal or 0,
@@ -181,7 +187,7 @@ def pack_lean_error(message: str) -> bytes:
 
 def unpack_lean_reply(head: bytes, message: bytes) -> Reply | str:
     """A lean init's answer: the run's accounting, or the sandbox's error message."""
-    kind, killed, oom, has_queued, code, sig, cpu, wall, ended, queued, peak, _ = LEAN_REPLY.unpack(
+    kind, killed, hit, has_queued, code, sig, cpu, wall, ended, queued, peak, _ = LEAN_REPLY.unpack(
         head
     )
     if kind != 0:
@@ -193,9 +199,10 @@ def unpack_lean_reply(head: bytes, message: bytes) -> Reply | str:
         wall_seconds=wall,
         ended=ended,
         peak_memory_bytes=peak,
-        oom=bool(oom),
+        oom=bool(hit & OOM),
         killed_for=KILLED.get(killed),
         queued_seconds=queued if has_queued else None,
+        tasks_full=bool(hit & TASKS_FULL),
     )
 
 

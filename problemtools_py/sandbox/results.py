@@ -6,7 +6,7 @@ import enum
 import signal
 from dataclasses import dataclass
 
-from problemtools_py.sandbox.protocol import Reply, reply_from_wire
+from problemtools_py.sandbox.protocol import TASKS, Reply, reply_from_wire
 
 TYPE_CHECKING = False  # (not typing's: the sandbox server imports no more than it uses)
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class Limits:
     memory_bytes: int = 2 << 30
     output_bytes: int = 8 << 20
     wall_seconds: float | None = None
-    processes: int = 128  # tasks: processes and threads (a JVM needs a few dozen)
+    processes: int = TASKS  # processes and threads at once (a JVM needs a few dozen)
     file_bytes: int = 64 << 20  # largest file a run may write; its scratch space
     stderr_bytes: int = 64 << 10  # kept for messages; the rest is read and dropped
     # Past output_bytes, stdout is read and dropped and the run goes on (SandboxFusion's
@@ -66,6 +66,7 @@ class RunResult:
     first_closed: str | None = None  # interactive: "own" or "peer" output pipe closed first
     isolation: str = "full"  # "full", or what was missing (see probe.Mode.label)
     queued_seconds: float | None = None  # wall-killed: how long it waited for a CPU, if known
+    task_limit: int | None = None  # the limit of tasks it reached, when that ended it (RTE)
 
     @property
     def starved(self) -> bool:
@@ -101,12 +102,19 @@ class RunResult:
         """A run's outcome from the accounting the server (or a jail's init) sent back."""
         killed = reply.killed_for
         sig, code = reply.signal, reply.exit_code
+        over_cpu = killed == "cpu" or reply.cpu_seconds > limits.cpu_seconds or sig == 24  # SIGXCPU
+        # A task refused and then no clean end (a crash, or threads waiting for ever for
+        # the one that never started): the limit was the cause, not the time it took.
+        failed = killed == "wall" or sig is not None or code != 0
+        hit = reply.tasks_full and not over_cpu and failed
         if killed == "output":
             outcome = Outcome.OLE
         elif reply.oom:
             outcome = Outcome.MLE
-        elif killed in ("cpu", "wall") or reply.cpu_seconds > limits.cpu_seconds or sig == 24:
-            outcome = Outcome.TLE  # 24: SIGXCPU
+        elif hit:
+            outcome = Outcome.RTE
+        elif killed == "wall" or over_cpu:
+            outcome = Outcome.TLE
         elif sig is not None or code != 0:
             outcome = Outcome.RTE
         else:
@@ -127,6 +135,7 @@ class RunResult:
             first_closed=reply.first_closed,
             isolation=reply.isolation,
             queued_seconds=reply.queued_seconds,
+            task_limit=limits.processes if hit else None,
         )
 
     @property
@@ -158,6 +167,12 @@ class RunResult:
             return f"memory {self.peak_memory_bytes / 2**20:.0f} MiB"
         if self.outcome is Outcome.OLE:
             return f"output over {self.output_bytes} bytes"
+        if self.task_limit is not None:
+            ended = "stopped by the wall clock" if self.wall_killed else self._ended()
+            return f"reached its limit of {self.task_limit} processes and threads ({ended})"
+        return self._ended()
+
+    def _ended(self) -> str:
         if self.signal is not None:
             return f"signal {signal_name(self.signal)}"
         return f"exit code {self.exit_code}"

@@ -25,16 +25,15 @@ import sys
 import time
 
 from problemtools_py.sandbox import identity, inprocess, pystart, renewal
+from problemtools_py.sandbox.counters import Stats, queued_seconds
 from problemtools_py.sandbox.inside import (
     CPUSET,
     LEAN_ENVIRON,
     RunFds,
     Setup,
-    Stats,
     kill_all,
     pin,
     program,
-    queued_seconds,
     reap_all,
     remember_scratch,
     renew_scratch,
@@ -43,7 +42,6 @@ from problemtools_py.sandbox.inside import (
 )
 from problemtools_py.sandbox.protocol import (
     LEAN_REQUEST,
-    Reply,
     pack_lean_error,
     pack_lean_reply,
     read_lean_spec,
@@ -286,7 +284,7 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats, current: Current) -> 
     current.prepare()
     pin(core if core >= 0 else None)
     exec_r, exec_w = os.pipe2(os.O_CLOEXEC)
-    cpu_before, oom_before = stats.counts
+    before = stats.counts
     stats.reset_peak()
     start = time.monotonic()
     pid = os.fork()
@@ -299,28 +297,17 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats, current: Current) -> 
         os._exit(127)
     for fd in (*fds, exec_w):
         os.close(fd)
-    status, ended, killed, queued = wait_run(pid, start, (cpu, wall), stats, cpu_before)
+    status, ended, killed, queued = wait_run(pid, start, (cpu, wall), stats, before[0])
     if stats.remaining() and kill_all():
         reap_all()
-    stats.counts = (stats.cpu(), stats.oom())
+    stats.counts = stats.now()
     setup_error = os.read(exec_r, 4000)
     os.close(exec_r)
     if setup_error:
         sock.sendall(pack_lean_error(setup_error.decode(errors="replace")))
         renew_scratch(list(setup.scratch), setup.file_bytes)
         return True
-    code_or_signal = os.waitstatus_to_exitcode(status)
-    reply = Reply(
-        exit_code=code_or_signal if code_or_signal >= 0 else None,
-        signal=-code_or_signal if code_or_signal < 0 else None,
-        cpu_seconds=stats.counts[0] - cpu_before,
-        wall_seconds=ended - start,
-        ended=ended,
-        peak_memory_bytes=stats.peak(),
-        oom=stats.counts[1] > oom_before,
-        killed_for=killed,
-        queued_seconds=queued,
-    )
+    reply = stats.reply(before, status, (start, ended), killed, queued)
     sock.sendall(pack_lean_reply(reply))
     renew_scratch(list(setup.scratch), setup.file_bytes)  # while the grader reads the reply
     return True

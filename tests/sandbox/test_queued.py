@@ -1,4 +1,4 @@
-"""How long a program waited, runnable, for a CPU (sandbox.inside.queued_seconds): what
+"""How long a program waited, runnable, for a CPU (sandbox.counters.queued_seconds): what
 tells a starved run (run again, never the program's verdict) from one that slept (an
 honest timeout). The scheduler's statistics count a wait only when it ends, so a program
 that never got the CPU back before the wall clock stopped it looked as if it had slept
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from problemtools_py.sandbox.inside import pending_wait, queued_seconds
+from problemtools_py.sandbox.counters import pending_wait, queued_seconds
 
 SPIN = "while True:\n    pass"
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from problemtools_py.sandbox.results import Outcome, RunResult
+from problemtools_py.sandbox.inside import NOFILE
+from problemtools_py.sandbox.protocol import Reply
+from problemtools_py.sandbox.results import Limits, Outcome, RunResult
 
 PYTHON = b"""Traceback (most recent call last):
   File "/prog/x.py", line 3, in <module>
@@ -97,3 +99,31 @@ def test_a_wall_clock_run_is_starved_only_below_half_its_fair_share(
     cpu: float, queued: float | None, wall_killed: bool, starved: bool
 ) -> None:
     assert timed(cpu, 3.0, queued, wall_killed).starved_sharing(8) is starved
+
+
+def reply(**fields: object) -> Reply:
+    base: dict[str, object] = dict(exit_code=0, signal=None, cpu_seconds=0.01, wall_seconds=0.02,
+                                   ended=0.0, peak_memory_bytes=0, oom=False)  # fmt: skip
+    return Reply(**{**base, **fields})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("fields", "outcome", "named"), [
+    ({"tasks_full": True, "killed_for": "wall", "exit_code": None, "signal": 9}, Outcome.RTE, True),
+    ({"tasks_full": True, "exit_code": 1}, Outcome.RTE, True),
+    ({"tasks_full": True, "exit_code": None, "signal": 6}, Outcome.RTE, True),
+    ({"tasks_full": True}, Outcome.OK, False),  # it handled the refusal: judged on its output
+    ({"tasks_full": True, "killed_for": "cpu", "cpu_seconds": 1.2}, Outcome.TLE, False),
+    ({"tasks_full": True, "oom": True, "exit_code": None, "signal": 9}, Outcome.MLE, False),
+    ({"killed_for": "wall", "exit_code": None, "signal": 9}, Outcome.TLE, False),
+])  # fmt: skip
+def test_a_refused_task_then_a_failure_is_a_run_time_error_naming_the_limit(
+    fields: dict[str, object], outcome: Outcome, named: bool
+) -> None:
+    run = RunResult.from_reply(reply(**fields), Limits(cpu_seconds=1.0, processes=256), b"")
+    assert run.outcome is outcome
+    assert run.describe().startswith("reached its limit of 256 processes and threads") is named
+
+
+def test_the_default_task_limit_keeps_a_sandboxs_open_files_bounded() -> None:
+    """Issue 40's bound: descriptors per process times tasks stays at 131,072."""
+    assert Limits().processes * NOFILE <= 131_072 and Limits().processes >= 150
