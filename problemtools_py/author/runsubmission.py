@@ -61,6 +61,15 @@ class OneRun:
     transcript: str | None = None  # --interaction: what passed between it and the judge
 
 
+def in_package(problem: Path, given: Path) -> Path | None:
+    """A path as the user typed it: from the current directory, else from the package's
+    (``submissions/accepted/x.py``, as authors write it); None when neither holds it."""
+    if given.exists():
+        return given
+    inside = problem / given
+    return inside if not given.is_absolute() and inside.exists() else None
+
+
 def targets(ctx: Session, asked: list[str], stdin: Path | None) -> list[Target]:
     """The targets asked for: ``-`` (standard input, read into ``stdin``), a case's name
     (``secret/03``) or a group's (``secret``: its cases), a file (an input, its ``.ans``
@@ -78,9 +87,9 @@ def targets(ctx: Session, asked: list[str], stdin: Path | None) -> list[Target]:
         chosen = [c for c in cases if c.name == name or c.name.startswith(name.rstrip("/") + "/")]
         if chosen:
             found += [_of(root, c) for c in chosen]
-        elif Path(name).is_file():
-            answer = Path(name).with_suffix(".ans")
-            found.append(Target(name, Path(name), answer if answer.is_file() else None))
+        elif (path := in_package(root, Path(name))) is not None and path.is_file():
+            answer = path.with_suffix(".ans")
+            found.append(Target(name, path, answer if answer.is_file() else None))
         else:
             some = ", ".join(c.name for c in cases[:6])
             raise FatalError(

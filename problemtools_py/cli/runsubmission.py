@@ -67,9 +67,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     def body(args: argparse.Namespace) -> ExitCode:
         if not (args.problem / "problem.yaml").is_file():
             raise FatalError("not a problem package (no problem.yaml)", path=args.problem)
-        if not args.submission.exists():
-            raise FatalError("no such file or directory", path=args.submission)
-        from problemtools_py.author.runsubmission import SingleRunner, targets
+        from problemtools_py.author.runsubmission import SingleRunner, in_package, targets
+
+        submission = in_package(args.problem, args.submission)
+        if submission is None:
+            raise FatalError(
+                f"no such file or directory here, nor in {args.problem}", path=args.submission
+            )
         from problemtools_py.sandbox.pool import SandboxPool
 
         with tempfile.TemporaryDirectory(prefix="ptpy-stdin-") as tmp, SandboxPool(3) as pool:
@@ -79,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             runner = SingleRunner(args.problem, pool, args.time_limit)
             try:
                 chosen = targets(runner.ctx, args.targets, stdin)
-                exe = runner.build(args.submission)
+                exe = runner.build(submission)
                 if isinstance(exe, str):
                     return _compile_error(args, exe)
                 run = runner.transcript if args.interaction else runner.run

@@ -102,3 +102,16 @@ def test_the_interaction_is_shown_in_order(capsys: Capture) -> None:
     assert runs[0]["interaction"] == "<1 3\n>9\n---\n<2 9\n>81\n"
     hello = SAMPLES / "hello"
     assert main([str(hello), str(hello / "submissions/accepted/hello.py"), "--interaction"]) == 2
+
+
+def test_paths_as_authors_type_them_from_the_package(capsys: Capture, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """`runsubmission DIR submissions/accepted/x.py data/secret/01.in`, typed from anywhere:
+    a path that is not one from the current directory is read from the package's."""
+    monkeypatch.chdir(tmp_path)
+    hello = SAMPLES / "hello"
+    code, found = _json(capsys, str(hello), "submissions/accepted/hello.py", "data/secret/01.in")
+    runs = found["runs"]
+    assert code == 0 and isinstance(runs, list) and [r["verdict"] for r in runs] == ["AC"]
+    assert main([str(hello), "submissions/accepted/nothere.py"]) == 2
+    assert "nothere.py: no such file or directory here, nor in" in capsys.readouterr().err
