@@ -242,3 +242,37 @@ def test_a_node_without_root_is_named(tmp_path: Path) -> None:
     """A worker whose Ray runs as nobody."""
     line = _refused(tmp_path, lambda nodes: nodes.add_user_worker("node_user", 1), "python3")
     assert "not root" in line
+
+
+def test_a_package_that_cannot_be_converted_is_unknown_on_every_node(
+    cluster: tuple[RayNodes, Path, list[str]], tmp_path: Path
+) -> None:
+    """Issue 60: a directory of packages with one kattis2parquet leaves out. The workers
+    do not see the packages; the driver ships why, and its lines are unknown_problem (no
+    reward) on every node, as a local run has them; the rest graded."""
+    import shutil
+
+    from problemtools_py.grading import Grader
+
+    nodes, ds, _ = cluster
+    root = ds.parent / "pkgs-one-broken"  # (hidden from the workers, as ds is)
+    shutil.copytree(SAMPLES / "hello", root / "hello")
+    shutil.copytree(SAMPLES / "hello", root / "broken")
+    (root / "broken" / "submissions" / "accepted").rename(root / "broken" / "gone")
+    (root / "broken" / "problem_statement" / "problem.en.tex").write_text(
+        "\\problemname{Broken}\nSay hello to someone else.\n")  # fmt: skip
+    with Grader(root, jobs=1) as grader:
+        ids = sorted(grader.problems.ids())
+    good = "```python\nprint(f'Hello {input()}!')\n```"
+    lines = [{"problem_id": pid, "completion": good, "n": n} for n, pid in enumerate(ids * 6)]
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert gradecode([str(root), str(source), "-q", "-o", str(tmp_path / "local.jsonl")]) == 1
+    run = _ray(nodes, [str(root), str(source), "-o", str(tmp_path / "ray.jsonl")])
+    _, err = run.communicate(timeout=600)
+    assert run.returncode == 1, err
+    local = [json.loads(x) for x in (tmp_path / "local.jsonl").read_text().splitlines()]
+    ray = [json.loads(x) for x in (tmp_path / "ray.jsonl").read_text().splitlines()]
+    assert [(r["n"], r["status"], r["message"]) for r in ray] == [
+        (r["n"], r["status"], r["message"]) for r in local]  # fmt: skip
+    assert sorted({r["status"] for r in ray}) == ["ok", "unknown_problem"]

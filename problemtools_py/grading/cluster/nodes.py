@@ -29,7 +29,7 @@ from typing import Any
 
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.grader import Grader
-from problemtools_py.grading.problems import Fetched
+from problemtools_py.grading.problems import Fetched, Unavailable
 from problemtools_py.grading.results import GradeResult, Settings
 from problemtools_py.raycluster import connected
 
@@ -79,14 +79,25 @@ def _ip() -> str:
         return "?"
 
 
+@dataclass(frozen=True)
+class Withheld:
+    """What the driver ships for a problem its source holds but cannot grade (a package
+    kattis2parquet leaves out): why, so that a node answers as a local grader does."""
+
+    reason: str
+
+
 class Shipped:
     """A node's problems as the driver sends them (a grader's ProblemSource)."""
 
     def __init__(self) -> None:
-        self.found: dict[str, Fetched] = {}
+        self.found: dict[str, Fetched | Withheld] = {}
 
     def fetch(self, pid: str) -> Fetched | None:
-        return self.found.get(pid)
+        found = self.found.get(pid)
+        if isinstance(found, Withheld):
+            raise Unavailable(found.reason)
+        return found
 
     def ids(self) -> set[str]:
         return set(self.found)
@@ -121,7 +132,7 @@ class NodeGrader:
         return self.local
 
     def grade_batch(
-        self, batch: Batch, problem: Fetched | None
+        self, batch: Batch, problem: Fetched | Withheld | None
     ) -> list[tuple[int, dict[str, Any]]]:
         if problem is not None:
             with self._lock:
@@ -316,6 +327,13 @@ def _run(
                     todo.appendleft(batch)
 
 
+def _fetched(fetch: Callable[[str], Fetched], pid: str) -> Fetched | Withheld:
+    try:
+        return fetch(pid)
+    except Unavailable as exc:  # (its completions get no reward; the batch goes on)
+        return Withheld(exc.message)
+
+
 def _give(
     ray: Any,
     cluster: Cluster,
@@ -334,7 +352,7 @@ def _give(
         shipped = None
         if not node.local:
             if pid not in refs:
-                refs[pid] = ray.put(fetch(pid))
+                refs[pid] = ray.put(_fetched(fetch, pid))
             shipped = refs[pid]
         pending[node.actor.grade_batch.remote(batch, shipped)] = (node, batch)
         node.running += 1
