@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from problemtools_py.grading.javaname import java_class
+from problemtools_py.grading.javaname import java_class, scala_object
 from problemtools_py.grading.results import GradeResult, Status
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
@@ -26,10 +26,12 @@ _JAVA_CLASS = re.compile(r"\bpublic\s+(?:final\s+)?class\s+([A-Za-z_]\w*)")
 
 
 def file_name(language: Language, code: str) -> str:
-    """The name the program is saved under: a Java program's class (see javaname),
-    a Kotlin program's public class."""
+    """The name the program is saved under: a Java program's class (see javaname), a
+    Scala program's object with ``main``, a Kotlin program's public class."""
     if language.code == "java" and (name := java_class(code)) is not None:
         return f"{name}.java"
+    if language.code == "scala" and (name := scala_object(code)) is not None:
+        return f"{name}.scala"
     if language.code == "kotlin" and (found := _JAVA_CLASS.search(code)):
         return f"{found[1]}.kt"
     if language.entrypoint:

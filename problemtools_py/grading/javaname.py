@@ -1,4 +1,4 @@
-"""The name a Java completion is saved under (issue 60). javac wants a file named after
+"""The name a Java (or Scala) completion is saved under (issue 60). javac wants a file named after
 its public top-level class; a file with none may be named anything, and `java NAME` then
 runs the class NAME, which must hold `main`. So the file is named after the public
 top-level class when there is one, else after the top-level class whose body holds
@@ -15,6 +15,8 @@ _DECLARATION = re.compile(
     r"(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)"
 )
 _MAIN = re.compile(r"\bstatic\s+(?:final\s+)?void\s+main\s*\(")
+_OBJECT = re.compile(r"\bobject\s+([A-Za-z_]\w*)([^{;\n]*)(\{?)")
+_SCALA_MAIN = re.compile(r"\bdef\s+main\s*\(")
 _LITERAL = re.compile(r'"""(?:\\.|[^\\])*?"""|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _BLANKABLE = re.compile(f"{_LITERAL.pattern}|{_COMMENT.pattern}", re.S)
@@ -73,3 +75,18 @@ def java_class(code: str) -> str | None:
         if main is not None and start < main.start() < end:
             return name
     return types[0][0] if types else None
+
+
+def scala_object(code: str) -> str | None:
+    """The object a Scala program runs as (``scala NAME``): the one whose body holds
+    ``def main``, else one that ``extends App``; None when neither."""
+    plain = blank(code)
+    main = _SCALA_MAIN.search(plain)
+    app = None
+    for match in _OBJECT.finditer(plain):
+        end = _matching(plain, match.end() - 1) if match[3] else match.end()
+        if main is not None and match.end() <= main.start() < end:
+            return match[1]
+        if app is None and re.search(r"\bextends\s+App\b", match[2]):
+            app = match[1]
+    return app

@@ -219,11 +219,14 @@ def _build(code: str, raw: dict[str, Any], origin: dict[str, str]) -> Language:
 def _binds(
     paths: tuple[str, ...], fail: Callable[[str, str], NoReturn]
 ) -> tuple[tuple[str, str], ...]:
-    """languages.yaml's ``binds``: directories a jail shows at their own paths."""
+    """languages.yaml's ``binds``: directories a jail shows at their own paths. One this
+    machine lacks is left out (its toolchain is not installed: a jail would show nothing)."""
     for path in paths:
-        if not path.startswith("/") or ".." in path.split("/") or not Path(path).is_dir():
-            fail("binds", f"names '{path}', not an absolute path of a directory here")
-    return tuple((path, path) for path in paths)
+        if not path.startswith("/") or ".." in path.split("/"):
+            fail("binds", f"names '{path}', not an absolute path")
+        if Path(path).exists() and not Path(path).is_dir():
+            fail("binds", f"names '{path}', which is not a directory")
+    return tuple((path, path) for path in paths if Path(path).is_dir())
 
 
 def _headers(names: tuple[str, ...], fail: Callable[[str, str], NoReturn]) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from problemtools_py.grading.javaname import blank, java_class
+from problemtools_py.grading.javaname import blank, java_class, scala_object
 
 MAIN = "public static void main(String[] args) { System.out.println(1); }"
 
@@ -40,3 +40,14 @@ def test_character_literals_and_text_blocks_are_blanked() -> None:
 def test_blanking_keeps_every_position(code: str) -> None:
     assert len(blank(code)) == len(code)
     java_class(code)  # (never raises on any text)
+
+
+@pytest.mark.parametrize(("code", "name"), [
+    ("object Main { def main(a: Array[String]): Unit = println(1) }", "Main"),
+    ("object Helper { val x = 1 }\nobject Solution {\n  def main(args: Array[String]) = ()\n}", "Solution"),
+    ("// object Fake { def main() }\nobject Real extends App { println(2) }", "Real"),
+    ('object A { val s = "object B { def main(" }\nobject C extends App', "C"),
+    ("class Only { def f = 1 }", None),
+])  # fmt: skip
+def test_a_scala_program_runs_as_its_object_with_main(code: str, name: str | None) -> None:
+    assert scala_object(code) == name
