@@ -5,6 +5,9 @@
 #   bash scripts/setup.sh --dev   # also the test and lint tools, as an editable install
 #   bash scripts/setup.sh --languages node,go,rust   # also these toolchains, then probe
 #                                 # each language in the sandbox (gradeserver offers them)
+#   bash scripts/setup.sh --languages all    # every language of languages.yaml it can
+# --dev installs the toolchains the tests compare with their plain compilers (Kotlin,
+# Rust, Go, Haskell, C#), as CI does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,7 +32,7 @@ language_packages() {
     rust|rs) echo rustc ;;
     kotlin|kt) echo kotlin ;;
     csharp|cs|c#) echo mono-mcs mono-runtime ;;
-    fsharp|fs) echo fsharp ;;
+    fsharp|fs) echo "none:Debian 12 has no F# (install the .NET SDK from Microsoft's feed)" ;;
     haskell|hs) echo ghc ;;
     scala) echo scala ;;
     pascal) echo fp-compiler ;;
@@ -44,6 +47,8 @@ language_packages() {
     bash) echo bash ;;
     prolog) echo swi-prolog-nox ;;
     pypy3|pypy) echo pypy3 ;;
+    zig) echo "pypi:ziglang==0.13.0" ;;  # (Debian 12 has none; the Zig team's wheel on PyPI)
+    swift) echo "none:Debian 12 has no Swift (install a toolchain from swift.org)" ;;
     c|cpp|c++|java|python|python3) ;;  # (always installed)
     *) echo "setup: no Debian package known for language '$1' (install its toolchain yourself)" >&2 ;;
   esac
@@ -74,9 +79,22 @@ command -v pdftocairo >/dev/null 2>&1 || missing+=(poppler-utils)
 if [ "$dev" -eq 1 ]; then
   command -v chromium >/dev/null 2>&1 || missing+=(chromium fonts-dejavu-core)
 fi
+[ "$dev" -eq 1 ] && languages="${languages:+$languages,}kotlin,rust,go,haskell,csharp"
+if [ "$languages" = all ] || [[ ",$languages," == *,all,* ]]; then
+  # every language of the judge's table (its top-level keys)
+  languages=$(grep -oE '^[a-z0-9]+:' problemtools_py/judge/languages.yaml | tr -d : | paste -sd, -)
+fi
+from_pypi=()
 for language in ${languages//,/ }; do
-  for package in $(language_packages "$language"); do
-    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+  found=$(language_packages "$language")
+  case "$found" in
+    none:*) echo "setup: $language: ${found#none:}" >&2; continue ;;
+  esac
+  for package in $found; do
+    case "$package" in
+      pypi:*) command -v "$language" >/dev/null 2>&1 || from_pypi+=("${package#pypi:}") ;;
+      *) dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package") ;;
+    esac
   done
 done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -119,6 +137,19 @@ if [ "$dev" -eq 1 ]; then
 else
   .venv/bin/python -m pip install -q .
 fi
+# Zig, which Debian lacks, from the Zig team's wheel on PyPI (ziglang): its files under
+# /usr/local/lib/ziglang (a jail sees /usr, never site-packages), zig linked into
+# /usr/local/bin. Root only: elsewhere, say how.
+for wheel in "${from_pypi[@]}"; do
+  if [ "$(id -u)" -ne 0 ]; then echo "setup: as root, this installs $wheel (Zig) too" >&2; continue; fi
+  scratch=$(mktemp -d)
+  .venv/bin/python -m pip download -q --no-deps --only-binary=:all: -d "$scratch" "$wheel"
+  .venv/bin/python -m zipfile -e "$scratch"/*.whl "$scratch/unpacked"
+  rm -rf /usr/local/lib/ziglang && mv "$scratch/unpacked/ziglang" /usr/local/lib/ziglang
+  chmod -R a+rX /usr/local/lib/ziglang && chmod a+x /usr/local/lib/ziglang/zig
+  ln -sf /usr/local/lib/ziglang/zig /usr/local/bin/zig
+  rm -rf "$scratch"
+done
 echo "setup: ready; commands are in .venv/bin (verifyproblem, problem2html, problem2pdf, ...)" >&2
 if [ -n "$languages" ]; then
   echo "setup: probing $languages in the sandbox" >&2

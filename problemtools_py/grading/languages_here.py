@@ -54,9 +54,8 @@ HELLO = {
     "perl": "my $x = <STDIN>; print 2 * $x, \"\\n\";\n",
     "lua": "local x = io.read('n')\nprint(string.format('%d', 2 * x))\n",
     "bash": "read x\necho $((2 * x))\n",
-    "prolog": (":- initialization(main).\nmain :- read_term(user_input, _, []), "
-               "read_line_to_string(user_input, S), number_string(X, S), Y is 2 * X, "
-               "writeln(Y), halt.\n"),
+    "prolog": ("main :- read_line_to_string(user_input, S), number_string(X, S), "
+               "Y is 2 * X, writeln(Y).\n"),
     "swift": "let x = Int(readLine()!)!\nprint(2 * x)\n",
     "zig": ("const std = @import(\"std\");\npub fn main() !void {\n"
             "    var buf: [64]u8 = undefined;\n"
@@ -88,7 +87,12 @@ def _one(
     if code not in HELLO:
         return {**row, "why": "no such language in languages.yaml"}
     if code not in installed:
-        return {**row, "why": "its toolchain is not installed"}
+        from problemtools_py.judge.languages import Languages
+
+        language = Languages.load().get(code)
+        tool = language.missing_tool() if language is not None else code
+        how = f"scripts/setup.sh --languages {code} installs it, or says why it cannot"
+        return {**row, "why": f"'{tool}' is not installed ({how})"}
     start = time.perf_counter()
     got = grader.execute(HELLO[code], code, "21\n", limits)
     row["seconds"] = round(time.perf_counter() - start, 2)

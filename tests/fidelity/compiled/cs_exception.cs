@@ -1,0 +1,2 @@
+using System;
+class P { static void Main() { Console.WriteLine("out"); throw new InvalidOperationException("boom"); } }

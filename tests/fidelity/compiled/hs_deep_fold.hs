@@ -1,0 +1,2 @@
+main :: IO ()
+main = print (foldr (+) 0 [1 .. 1000000 :: Integer])

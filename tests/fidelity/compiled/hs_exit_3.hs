@@ -1,0 +1,3 @@
+import System.Exit
+main :: IO ()
+main = putStr "no newline" >> exitWith (ExitFailure 3)

@@ -1,0 +1,4 @@
+fun main() {
+    val lines = generateSequence(::readLine).toList()
+    println("${lines.size} ${lines.last()}")
+}

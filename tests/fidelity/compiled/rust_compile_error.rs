@@ -1,0 +1,1 @@
+fn main() { let x: i32 = "s"; }

@@ -1,0 +1,1 @@
+fn main() { print!("no newline"); std::process::exit(3); }

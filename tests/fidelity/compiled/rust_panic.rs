@@ -1,0 +1,1 @@
+fn main() { println!("before"); let v: Vec<i32> = Vec::new(); println!("{}", v[3]); }
