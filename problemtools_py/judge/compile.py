@@ -56,6 +56,7 @@ class Executable:
             "{dir}": self.run_dir,
             "{main}": self.main,
             "{mainclass}": _stem(self.main),
+            "{Mainclass}": facade(_stem(self.main)),
             "{memory_mb}": str(memory_mb),
         }
         return [_fill(arg, values) for arg in self.run]
@@ -72,6 +73,14 @@ class Build:
     message: str  # the compiler's output, or why nothing was built
     seconds: float
     cached: bool
+
+
+def facade(stem: str) -> str:
+    """The class Kotlin compiles a file's top-level functions into, less its ``Kt``: the
+    file's name, its first letter capitalised, other than letters, digits and ``_`` made
+    ``_`` (``hello.kt``: ``HelloKt``; problemtools' ``{Mainclass}``)."""
+    name = re.sub(r"[^\w$]", "_", stem)
+    return name[:1].upper() + name[1:]
 
 
 def _stem(name: str) -> str:
@@ -262,6 +271,7 @@ class Builder:
             "{dir}": BUILD_DIR,
             "{main}": main,
             "{mainclass}": _stem(main),
+            "{Mainclass}": facade(_stem(main)),
             "{memory_mb}": str(self.limits.memory_bytes >> 20),
         }
         argv: list[str] = []

@@ -142,7 +142,6 @@ def _read_layer(path: Path) -> dict[str, Any]:
 _THEIR_PLACEHOLDERS = {
     "{path}": "{dir}",
     "{mainfile}": "{dir}/{main}",
-    "{Mainclass}": "{mainclass}",
     "{memlim}": "{memory_mb}",
     "{binary}": "{dir}/a.out",
 }

@@ -168,3 +168,14 @@ def test_binds_are_directories_a_jail_shows_where_they_are(tmp_path: Path) -> No
     (tmp_path / "languages.yaml").write_text(f"c:\n  binds: [{tmp_path / 'none'}]\n")
     language = Languages.load((tmp_path / "p",)).get("c")
     assert language is not None and language.binds == ()
+
+
+@pytest.mark.parametrize(("stem", "name"), [
+    ("hello", "Hello"), ("Main", "Main"), ("hello-world", "Hello_world"), ("a.b", "A_b"),
+])  # fmt: skip
+def test_kotlin_names_a_files_class_with_a_capital(stem: str, name: str) -> None:
+    """BAPCtools' helloproblemtools: submissions/accepted/hello.kt runs as HelloKt (it
+    was 'could not find or load main class helloKt')."""
+    from problemtools_py.judge.compile import facade
+
+    assert facade(stem) == name
