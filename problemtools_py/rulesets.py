@@ -19,3 +19,8 @@ class Ruleset(enum.StrEnum):
     @property
     def display(self) -> str:
         return {"kattis": "Kattis", "domjudge": "DOMjudge", "bapctools": "BAPCtools"}[self.value]
+
+    @property
+    def possessive(self) -> str:
+        """``display`` as an owner: DOMjudge's, BAPCtools'."""
+        return self.display + ("'" if self.display.endswith("s") else "'s")

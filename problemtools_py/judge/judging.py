@@ -85,9 +85,11 @@ class CaseJudge:
     held_validator: HeldValidator | None = None
     memo: ValidationMemo | None = None  # a custom validator's answers kept by content
     keep_feedback: bool = False  # the default validator's feedback files too (visualizer)
-    # an interactive validator's rejection before the submission ends is the verdict, the
-    # submission then stopped (problemtools); False: it runs on, and over its limit it is
-    # a TLE (bt run)
+    # An interactive validator's rejection before the submission ends is the verdict, the
+    # submission then stopped (problemtools). False, bt run's interaction: the validator
+    # sees the submission's output end only when the submission ends (bt's relay holds a
+    # closed stream until then, as Kattis does), and a rejection first is final unless
+    # the submission had run past its time already.
     reject_first_final: bool = True
 
     def judge(self, exe: Executable, input_path: Path, answer: Path, work: Path) -> CaseResult:
@@ -233,6 +235,8 @@ class CaseJudge:
     ) -> tuple[RunResult, RunResult]:
         to_val_r, to_val_w = os.pipe()
         to_sub_r, to_sub_w = os.pipe()
+        # bt's interaction: the validator sees the submission's output end at its end
+        held_end = None if self.reject_first_final else os.dup(to_val_w)
         # The validator's jail watches both pipes to tell which side closed its output first.
         watch = (os.dup(to_sub_r), os.dup(to_val_r))
         # Output the submission writes after the validator left is read and dropped (as
@@ -254,6 +258,8 @@ class CaseJudge:
                         give_fds=True,
                     )
                 )
+                if held_end is not None:
+                    os.close(held_end)
 
             def run_val() -> None:
                 done["val"] = _guard(
@@ -280,7 +286,7 @@ class CaseJudge:
             drain.start()
             val_done = done["val"]
             rejected = isinstance(val_done, RunResult) and val_done.exit_code == WRONG_ANSWER
-            sub_thread.join(INTERACTIVE_GRACE if rejected and self.reject_first_final else None)
+            sub_thread.join(INTERACTIVE_GRACE if rejected else None)
             if sub_thread.is_alive():
                 sub_box.kill()
                 sub_thread.join()
@@ -322,8 +328,8 @@ def interactive_verdict(
 ) -> Validation | None:
     """problemtools' order: validator failure (JE), validator rejected first (WA), TLE, RTE,
     then the validator's verdict; without ``reject_first_final`` (bt run's order) a
-    rejection first is final only when the submission then ran out of neither time nor
-    memory. None: the submission's own failure decides."""
+    rejection first is final unless the submission had run past its time by then (it is
+    stopped at the rejection either way). None: the submission's own failure decides."""
     if val.first_closed is not None:  # which closed its output first: causal, exact
         validator_first = val.first_closed == "own"
     else:  # without jails: exit times
@@ -334,7 +340,8 @@ def interactive_verdict(
         return Validation(Verdict.WA, FLOODED, validation.teammessage, final=True)
     if validation.verdict is Verdict.JE:
         return validation
-    if validation.verdict is Verdict.WA and validator_first and reject_first_final:
+    over_time = sub.outcome is Outcome.TLE and not reject_first_final  # (bt: TLE first)
+    if validation.verdict is Verdict.WA and validator_first and not over_time:
         return replace(validation, final=True)
     if sub.outcome in (Outcome.TLE, Outcome.MLE) or (
         sub.outcome is Outcome.RTE and not sub.judge_killed

@@ -4,16 +4,21 @@ take from, where verdicts are kept by content, the signal that work ahead stops)
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Self
 
+from problemtools_py.judge.compile import entry_point
+from problemtools_py.judge.languages import Language
 from problemtools_py.judging.policy import Policy, Progress
 from problemtools_py.judging.sharing import Sharing
 from problemtools_py.model.problem import Problem, TestCase
 from problemtools_py.model.testdata import GroupKind, cases_in
+from problemtools_py.rulesets import Ruleset
 from problemtools_py.sandbox.pool import SandboxPool
+from problemtools_py.sandbox.results import Limits
 from problemtools_py.workbench.bench import Workbench
 from problemtools_py.workbench.cache import MemoryVerdicts, VerdictCache, Verdicts
 
@@ -45,6 +50,29 @@ class Session(Workbench):
         self.closing.set()
         self.sharing.wake()
         super().close()
+
+    def submission_limits(self, cpu_seconds: float) -> Limits:
+        """The workbench's limits; by BAPCtools' rules output past the limit is dropped and
+        the run goes on (bt run sets no output limit: a program flooding stdout is TLE)."""
+        limits = super().submission_limits(cpu_seconds)
+        if self.policy.ruleset is Ruleset.BAPCTOOLS:
+            return dataclasses.replace(limits, truncate_output=True)
+        return limits
+
+    def fallback_entrypoint(
+        self, language: Language, files: dict[str, bytes], own: frozenset[str]
+    ) -> str | None:
+        """By BAPCtools' rules, where ours cannot tell (two Java classes with ``main``):
+        the first source whose name starts with "main", any case, else the first source,
+        in sorted order, as bt run takes it."""
+        if self.policy.ruleset is not Ruleset.BAPCTOOLS:
+            return None
+        texts = {n: c.decode("utf-8", "replace") for n, c in files.items()}
+        sources = sorted(n for n in files if language.matches(n.rsplit("/", 1)[-1]))
+        if not sources or entry_point(language, sorted(files), texts, own) is not None:
+            return None
+        named = [n for n in sources if n.rsplit("/", 1)[-1].lower().startswith("main")]
+        return (named or sources)[0]
 
     def verdict_cache(self) -> Verdicts:
         """Where this judging's parts keep verdicts by content."""

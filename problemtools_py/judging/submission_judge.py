@@ -176,6 +176,7 @@ class SubmissionJudge:
                     limits.cpu_seconds,
                     limits.memory_bytes,
                     limits.output_bytes,
+                    limits.truncate_output,
                     tl,
                     self.passes,
                     self.ctx.problem.config.interactive,

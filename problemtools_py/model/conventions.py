@@ -28,7 +28,7 @@ def as_judged(finding: Finding, judge: Ruleset) -> Finding:
         return finding
     named = Ruleset(finding.convention)
     if named is judge:
-        note = f" ({named.display}'s extension)"
+        note = f" ({named.possessive} extension)"
         return replace(finding, severity=Severity.WARNING, message=finding.message + note)
     note = f" ({named.display} accepts this: --judge {named.value} verifies as it judges)"
     return replace(finding, message=finding.message + note)

@@ -71,6 +71,10 @@ def _limit_findings(limit: TimeLimit) -> list[Finding]:
     ]
 
 
+BT_SKIPPED = (".disabled", ".template")  # bt's glob leaves these names out (--judge bapctools)
+BT_SKIPS = "BAPCtools skips what ends in .disabled or .template"
+
+
 def _runnable(ctx: Context, subs: list[Submission]) -> tuple[list[Submission], list[Finding]]:
     """The submissions the judge can build here, and one warning per language whose
     compiler is not installed or that the judge has no definition for (a file no language
@@ -78,6 +82,9 @@ def _runnable(ctx: Context, subs: list[Submission]) -> tuple[list[Submission], l
     runnable: list[Submission] = []
     missing: dict[str, list[Submission]] = {}
     for sub in subs:
+        if ctx.policy.ruleset is Ruleset.BAPCTOOLS and sub.rel.endswith(BT_SKIPPED):
+            missing.setdefault(BT_SKIPS, []).append(sub)
+            continue
         language = ctx.submission_language(sub)
         named = sub.expectation.language if sub.expectation is not None else None
         named = named or sub.program.language

@@ -190,10 +190,18 @@ class Workbench:
         if language.sanitized:
             files[SANITIZER_HEADER_NAME] = SANITIZER_HEADER
         own = frozenset(p.relative_to(base).as_posix() for p in paths)
+        entrypoint = entrypoint or self.fallback_entrypoint(language, files, own)
         build = self.builder.build(language, files, own, entrypoint)
         if build.executable is None:  # (a Python 2 program's compile error named so)
             return replace(build, message=python2.named_for(language.code, build.message))
         return build
+
+    def fallback_entrypoint(
+        self, language: Language, files: dict[str, bytes], own: frozenset[str]
+    ) -> str | None:
+        """The main file where the judge's rules cannot tell it: none here (a judging
+        session by another judge's rules may name one, see judging.session.Session)."""
+        return None
 
     def _files(
         self, paths: list[Path], base: Path, include: Path | None = None

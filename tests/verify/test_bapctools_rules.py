@@ -1,8 +1,11 @@
 """--judge bapctools: where the format's text leaves the judging open and bt run judges
 otherwise than problemtools. An interactive submission that closes its output and then
-sleeps (BAPCtools' test problem guess has one in time_limit_exceeded/): the validator
-rejects first; problemtools (and we, by default) say WA and stop it, bt lets it run on
-and says TLE."""
+sleeps (BAPCtools' test problem guess has one in time_limit_exceeded/): bt's relay
+tells the validator the output ended only when the submission ends, so the validator
+waits and the submission runs out of time (TLE); we, by default, pass the end on at
+once and the validator rejects first (WA). One whose output the validator rejects and
+that then spins (guess's wrong_answer/guess_tle.cc) is stopped at the rejection: WA by
+both."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from problemtools_py.cli.verifyproblem import main
 
 Capture = pytest.CaptureFixture[str]
 CLOSES = "import os, time\nos.close(1)\ntime.sleep(60)\n"
+SPINS = "print('x', flush=True)\nwhile True:\n    pass\n"
 
 
 @pytest.mark.parametrize(("judge", "verdict"), [("kattis", "WA"), ("bapctools", "TLE")])
@@ -31,6 +35,19 @@ def test_a_rejection_first_then_sleeping_past_the_limit(
     rows = {r["submission"].rsplit("/", 1)[-1]: r["verdict"] for r in problem["submissions"]}
     assert rows == {"closes.py": verdict}
     assert code == (1 if verdict == "WA" else 0)
+
+
+@pytest.mark.parametrize("judge", ["kattis", "bapctools"])
+def test_a_rejection_first_then_spinning_is_wa(
+    copy_sample: Callable[..., Path], capsys: Capture, judge: str
+) -> None:
+    root = copy_sample("guess")
+    write(root, "submissions/wrong_answer/spins.py", SPINS)
+    code = main(["--json", "-j", "2", "--judge", judge, "-p", "submissions", "-t", "1",
+                 "-s", "spins", "-d", "secret/1$", str(root)])  # fmt: skip
+    problem = json.loads(capsys.readouterr().out)["problems"][0]
+    rows = {r["submission"].rsplit("/", 1)[-1]: r["verdict"] for r in problem["submissions"]}
+    assert rows == {"spins.py": "WA"} and code == 0
 
 
 @pytest.mark.parametrize(("judge", "severity"), [("kattis", "error"), ("bapctools", "warning")])
@@ -51,3 +68,49 @@ def test_bapctools_data_extensions_are_named(
                      "data/invalid_answer/letter.out": severity}  # fmt: skip
     others = [f for f in problem["findings"] if f["severity"] == "error" and not f.get("convention")]
     assert others == [] and code == (1 if severity == "error" else 0)
+
+
+RIGHT = "input()\nprint(sum(map(int, input().split())))\n"
+WRONG = "print(0)\n"
+FLOOD = "while True:\n    print('x' * 1000)\n"
+
+
+@pytest.mark.parametrize("judge", ["kattis", "bapctools"])
+def test_bt_runs_programs_as_bt_finds_them(
+    copy_sample: Callable[..., Path], capsys: Capture, judge: str
+) -> None:
+    """BAPCtools' own CI problems (hello, different): a directory ending in .disabled is
+    left out, a program of two Python files without main.py runs its first, a program
+    flooding its output runs out of time (bt sets no output limit)."""
+    root = copy_sample("gensum")
+    write(root, "submissions/accepted/off.disabled/main.py", WRONG)
+    write(root, "submissions/accepted/pair/a.py", RIGHT)
+    write(root, "submissions/accepted/pair/b.py", WRONG)
+    write(root, "submissions/time_limit_exceeded/flood.py", FLOOD)
+    main(["--json", "-j", "2", "--judge", judge, "-p", "submissions", "-t", "1",
+          "-d", "sample", str(root)])  # fmt: skip
+    problem = json.loads(capsys.readouterr().out)["problems"][0]
+    rows = {r["submission"].split("submissions/", 1)[-1]: r["verdict"]
+            for r in problem["submissions"]}  # fmt: skip
+    if judge == "kattis":
+        assert rows["accepted/off.disabled"] == "WA" and rows["time_limit_exceeded/flood.py"] == "OLE"
+        assert rows["accepted/pair"] == "CE"
+    else:
+        assert "accepted/off.disabled" not in rows and rows["accepted/pair"] == "AC"
+        assert rows["time_limit_exceeded/flood.py"] == "TLE"
+        errors = [f["message"] for f in problem["findings"] if f["severity"] == "error"]
+        assert errors == []
+
+
+@pytest.mark.parametrize(("judge", "severity"), [("kattis", "error"), ("bapctools", "warning")])
+def test_an_empty_secret_is_bts_extension(
+    copy_sample: Callable[..., Path], capsys: Capture, judge: str, severity: str
+) -> None:
+    root = copy_sample("gensum")
+    for case in (root / "data" / "secret").iterdir():
+        case.unlink()
+    (root / "generators").rename(root / "generators_off")  # (data as it is, not remade)
+    main(["--json", "--judge", judge, "-p", "config,data", "--no-run", str(root)])
+    problem = json.loads(capsys.readouterr().out)["problems"][0]
+    found = [f for f in problem["findings"] if f["path"] == "data/secret"]
+    assert [(f["severity"], f.get("convention")) for f in found] == [(severity, "bapctools")]
