@@ -10,8 +10,10 @@ from problemtools_py.checks.config import yaml_doc_findings
 from problemtools_py.checks.registry import check
 from problemtools_py.checks.schema import validate
 from problemtools_py.findings import Finding, error
+from problemtools_py.model.conventions import extension
 from problemtools_py.model.groups import required_group
 from problemtools_py.model.problem import Problem, TestGroup
+from problemtools_py.rulesets import Ruleset
 
 
 def _released_structure(problem: Problem, group: TestGroup) -> Iterator[Finding]:
@@ -26,21 +28,21 @@ def _released_structure(problem: Problem, group: TestGroup) -> Iterator[Finding]
                 group.rel,
             )
         for sub in group.groups:
-            if not problem.is_test_group(sub):
-                yield error(
-                    "data",
+            if not problem.is_test_group(sub):  # (bt run takes any directory as a group)
+                text = (
                     "data/secret holds test data groups, so every directory in it must be "
-                    "one: add a test_group.yaml",
-                    sub.rel,
+                    "one: add a test_group.yaml"
                 )
+                yield extension(Ruleset.BAPCTOOLS, "data", text, sub.rel)
     deep = (top == "sample" and group.depth > 1) or (top == "secret" and group.depth > 2)
     if deep and group.config.exists:
-        yield error(
-            "data",
-            f"test_group.yaml here makes a test data group, but {top} may not hold "
-            + ("any" if top == "sample" else "one inside a group"),
-            group.config.rel,
+        text = f"test_group.yaml here makes a test data group, but {top} may not hold " + (
+            "any" if top == "sample" else "one inside a group"
         )
+        if top == "secret":  # (bt run nests groups)
+            yield extension(Ruleset.BAPCTOOLS, "data", text, group.config.rel)
+        else:
+            yield error("data", text, group.config.rel)
 
 
 def _structure(problem: Problem, group: TestGroup) -> Iterator[Finding]:

@@ -7,9 +7,12 @@ judge does (see docs/format.md, "Other judges' conventions")."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from problemtools_py.findings import Finding, Severity
+from problemtools_py.model.groups import words
 from problemtools_py.rulesets import Ruleset
 
 
@@ -37,3 +40,14 @@ def as_judged(finding: Finding, judge: Ruleset) -> Finding:
 # legacy problem.yaml ``validation:`` words DOMjudge reads beyond the text's
 # (custom, score, interactive): it judges "custom multi-pass" with limits.validation_passes
 DOMJUDGE_VALIDATION_WORDS = frozenset({"multi-pass"})
+
+
+def answer_validator_args(settings: Mapping[str, Any], own: object) -> list[str]:
+    """BAPCtools' answer validators' arguments on a test case: ``answer_validator_args``
+    of its group's settings (``settings``: inherited), which the case's own yaml
+    (``own``) overrides; bt gives them after the input, as an output validator gets its
+    ``output_validator_args`` (BAPCtools' key, not the format's)."""
+    args = words(settings.get("answer_validator_args"))
+    if isinstance(own, dict) and own.get("answer_validator_args") is not None:
+        args = words(own["answer_validator_args"])
+    return args

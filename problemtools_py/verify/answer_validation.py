@@ -1,13 +1,14 @@
-"""Answer validators (BAPCtools' ``answer_validators/``, which DOMjudge also reads): every
-``.ans`` of the test data is given on standard input, with the test case's input as the
-first argument and the output validator's arguments after it, and must be accepted
-(exit 42) by each of them."""
+"""Answer validators (BAPCtools' ``answer_validators/``): every ``.ans`` of the test data
+is given on standard input, with the test case's input as the first argument and its
+``answer_validator_args`` after it, and must be accepted (exit 42) by each of them; one
+of ``data/invalid_answer/`` must be rejected by one of them, as bt checks it."""
 
 from __future__ import annotations
 
 from problemtools_py.findings import Finding, error
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judging.validators import JUDGE_INPUT, run_validator, validators
+from problemtools_py.model.conventions import answer_validator_args
 from problemtools_py.model.problem import Program, TestCase
 from problemtools_py.model.testdata import ALL_KINDS, GroupKind
 from problemtools_py.verify.context import Context
@@ -17,6 +18,10 @@ def _cases(ctx: Context) -> list[TestCase]:
     """Every test case with an input and an answer, but data/invalid_input's (whose
     answers need not make sense)."""
     return ctx.cases(ALL_KINDS - {GroupKind.INVALID_INPUT}, (".in", ".ans"))
+
+
+def _invalid(case: TestCase) -> bool:
+    return GroupKind.of(case.name) is GroupKind.INVALID_ANSWER
 
 
 def check_answer_files(ctx: Context) -> list[Finding]:
@@ -29,19 +34,20 @@ def check_answer_files(ctx: Context) -> list[Finding]:
 
     def run(task: tuple[Program, Executable, TestCase]) -> bool | str:
         _program, exe, case = task
-        args = [JUDGE_INPUT, *ctx.problem.output_validator_args(case)]
+        own = case.config.data if case.config is not None else None
+        args = [JUDGE_INPUT, *answer_validator_args(ctx.problem.settings(case.group), own)]
         answer, given = root / case.files[".ans"], root / case.files[".in"]
         verdict = run_validator(ctx, exe, args, answer, cache, input_file=given)
         return True if verdict.valid else verdict.message
 
     verdicts = ctx.map(run, tasks)
+    rejected = {case.name for (_, _, case), v in zip(tasks, verdicts, strict=True) if v is not True}
     for (program, _exe, case), verdict in zip(tasks, verdicts, strict=True):
-        if verdict is not True:
-            findings.append(
-                error(
-                    "answer-validator",
-                    f"answer validator {program.name} rejects this answer: {verdict}",
-                    case.files[".ans"],
-                )
-            )
+        if verdict is not True and not _invalid(case):
+            text = f"answer validator {program.name} rejects this answer: {verdict}"
+            findings.append(error("answer-validator", text, case.files[".ans"]))
+    for case in {case.name: case for _, _, case in tasks if _invalid(case)}.values():
+        if case.name not in rejected:
+            text = "no answer validator rejects this answer of data/invalid_answer"
+            findings.append(error("answer-validator", text, case.files[".ans"]))
     return findings

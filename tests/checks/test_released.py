@@ -115,6 +115,8 @@ def test_what_2025_09_allows_gives_no_finding(change: Callable[[Path], object],
 def test_a_language_without_its_compiler_is_skipped_with_one_warning(
         copy_sample: Callable[..., Path]) -> None:
     root = copy_sample("subtasks")
+    # (a compiler no machine has: this one may have Zig, from setup.sh --languages)
+    (root.parent / "languages.yaml").write_text("zig:\n  compile: [zig-not-here, \"{files}\"]\n")
     for name in ("a", "b"):
         write(root, f"submissions/accepted/{name}.zig", "pub fn main() void {}\n")
     write(root, "submissions/accepted/sum.py.disabled", "print(0)\n")
@@ -124,7 +126,7 @@ def test_a_language_without_its_compiler_is_skipped_with_one_warning(
         (Severity.WARNING, "submissions", "submissions/accepted/sum.py.disabled"),
         (Severity.WARNING, "language", "submissions/accepted/a.zig"),
     ], describe(report)
-    assert "'zig' for Zig is not installed: 2 submission(s) skipped" in report.findings[1].message
+    assert "'zig-not-here' for Zig is not installed: 2 submission(s) skipped" in report.findings[1].message
 
 
 def test_submissions_yaml_names_the_entry_point_and_language(

@@ -114,3 +114,23 @@ def test_an_empty_secret_is_bts_extension(
     problem = json.loads(capsys.readouterr().out)["problems"][0]
     found = [f for f in problem["findings"] if f["path"] == "data/secret"]
     assert [(f["severity"], f.get("convention")) for f in found] == [(severity, "bapctools")]
+
+
+@pytest.mark.parametrize(("judge", "severity"), [("kattis", "error"), ("bapctools", "warning")])
+def test_bts_group_layout_is_its_extension(
+    copy_sample: Callable[..., Path], capsys: Capture, judge: str, severity: str
+) -> None:
+    """divsort: a directory of data/secret without test_group.yaml beside groups, and a
+    group inside a group (bt run takes every directory as a group)."""
+    root = copy_sample("subtasks")
+    write(root, "data/secret/3-plain/01.in", "1\n5\n")
+    write(root, "data/secret/3-plain/01.ans", "5\n")
+    write(root, "data/secret/2-large/inner/test_group.yaml", "{}\n")
+    write(root, "data/secret/2-large/inner/01.in", "1\n7\n")
+    write(root, "data/secret/2-large/inner/01.ans", "7\n")
+    main(["--json", "--judge", judge, "-p", "config,data", "--no-run", str(root)])
+    problem = json.loads(capsys.readouterr().out)["problems"][0]
+    named = {f["path"]: f["severity"] for f in problem["findings"]
+             if f.get("convention") == "bapctools"}  # fmt: skip
+    assert named == {"data/secret/3-plain": severity,
+                     "data/secret/2-large/inner/test_group.yaml": severity}  # fmt: skip

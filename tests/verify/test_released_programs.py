@@ -66,6 +66,30 @@ def test_an_answer_validator_rejecting_one_answer_names_it(
     assert "answer validator sum rejects this answer: exit code 43" in report.findings[0].message
 
 
+def test_invalid_answers_must_be_rejected_with_their_arguments(
+    copy_sample: Callable[..., Path],
+) -> None:
+    """BAPCtools' data/invalid_answer (divsort): each answer there must be rejected by an
+    answer validator; they get answer_validator_args (bt's), not the output validator's."""
+    root = copy_sample("subtasks")
+    # (with --strict, from answer_validator_args, it rejects every answer)
+    write(root, "answer_validators/sum/validate.py",
+          "import sys\nif '--strict' in sys.argv:\n    sys.exit(43)\n" + SUM_ANSWER)  # fmt: skip
+    write(root, "data/invalid_answer/wrong.in", "2\n1 2\n")
+    write(root, "data/invalid_answer/wrong.ans", "4\n")  # rejected: no finding
+    write(root, "data/invalid_answer/right.in", "2\n1 2\n")
+    write(root, "data/invalid_answer/right.ans", "3\n")  # accepted: named
+    write(root, "data/invalid_answer/args/test_group.yaml", "answer_validator_args: [--strict]\n")
+    write(root, "data/invalid_answer/args/padded.in", "2\n1 2\n")
+    write(root, "data/invalid_answer/args/padded.ans", "3\n")  # rejected by --strict alone
+    report = _run(root, ("validators",))
+    found = sorted((f.check, f.path, f.message) for f in report.findings if f.severity.value == "error")
+    assert found == [
+        ("answer-validator", "data/invalid_answer/right.ans",
+         "no answer validator rejects this answer of data/invalid_answer"),
+    ], describe(report)  # fmt: skip
+
+
 def test_an_answer_validator_that_does_not_build(copy_sample: Callable[..., Path]) -> None:
     root = copy_sample("subtasks")
     write(root, "answer_validators/broken.c", "int main( {\n")
