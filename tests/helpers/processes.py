@@ -16,12 +16,20 @@ def _described(pids: list[int]) -> list[str]:
     return found
 
 
-def stray_processes() -> list[str]:
+def stray_processes(settle: float = 3.0) -> list[str]:
     """Processes of sandbox users whose sandboxes have ended (each outlived its run):
-    never those of a sandbox still running, another suite's or a gradeserver's."""
+    never those of a sandbox still running, another suite's or a gradeserver's. One seen
+    must still be there ``settle`` seconds on: a sandbox of another judge on the machine
+    that has just ended leaves its killed processes exiting for a moment (a CI run once
+    saw one, its command line already gone, while another verification ended)."""
+    import time
+
     from problemtools_py.sandbox import identity
 
-    return _described(identity.strays())
+    deadline = time.monotonic() + settle
+    while (found := _described(identity.strays())) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return found
 
 
 def processes_of(user: tuple[int, int]) -> list[str]:
