@@ -30,7 +30,8 @@ class Finding:
     message: str
     path: str | None = None
     line: int | None = None
-    # the judge whose extension of the format this is ("domjudge", "bapctools"), where the
+    # the judge whose extension of the format this is ("domjudge", "bapctools"; several:
+    # "domjudge,bapctools"), where the
     # format's text alone refuses it: a warning when verifying by that judge's rules (see
     # model.conventions.as_judged)
     convention: str | None = None

@@ -52,7 +52,7 @@ def input_validators(problem: Problem) -> Iterator[Finding]:
             else "input_format_validators"
         )
         yield extension(
-            Ruleset.DOMJUDGE,
+            (Ruleset.DOMJUDGE, Ruleset.BAPCTOOLS),
             "validators",
             "no input validators found: at least one is required",
             where,

@@ -17,11 +17,18 @@ from problemtools_py.rulesets import Ruleset
 
 
 def extension(
-    judge: Ruleset, check: str, message: str, path: str | None = None, line: int | None = None
+    judge: Ruleset | tuple[Ruleset, ...],
+    check: str,
+    message: str,
+    path: str | None = None,
+    line: int | None = None,
 ) -> Finding:
-    """An error the format's text demands, named as ``judge``'s extension it is (a warning
-    with ``--judge`` that judge: see :func:`as_judged`)."""
-    return Finding(Severity.ERROR, check, message, path, line, judge.value)
+    """An error the format's text demands, named as the extension of ``judge`` (or of
+    each of several judges, "domjudge,bapctools") it is: a warning with ``--judge`` one
+    of them (see :func:`as_judged`)."""
+    judges = judge if isinstance(judge, tuple) else (judge,)
+    named = ",".join(j.value for j in judges)
+    return Finding(Severity.ERROR, check, message, path, line, named)
 
 
 def as_judged(finding: Finding, judge: Ruleset) -> Finding:
@@ -29,11 +36,14 @@ def as_judged(finding: Finding, judge: Ruleset) -> Finding:
     which judge accepts it; the judge's own is a warning."""
     if finding.convention is None:
         return finding
-    named = Ruleset(finding.convention)
-    if named is judge:
-        note = f" ({named.possessive} extension)"
+    named = [Ruleset(value) for value in finding.convention.split(",")]
+    if judge in named:
+        note = f" ({judge.possessive} extension)"
         return replace(finding, severity=Severity.WARNING, message=finding.message + note)
-    note = f" ({named.display} accepts this: --judge {named.value} verifies as it judges)"
+    who = " and ".join(j.display for j in named)
+    flags = " or ".join(f"--judge {j.value}" for j in named)
+    verb = "accepts" if len(named) == 1 else "accept"
+    note = f" ({who} {verb} this: {flags} verifies as it judges)"
     return replace(finding, message=finding.message + note)
 
 

@@ -104,15 +104,16 @@ def by_judge(findings: list[Finding], judge: Ruleset) -> list[Finding]:
     """``findings`` as ``judge`` sees them (its own extensions are warnings), and a
     warning naming the other judges whose conventions the package follows."""
     found = [as_judged(f, judge) for f in findings]
-    others = sorted({f.convention for f in found if f.convention not in (None, judge.value)})
-    for other in others:
+    names = {id(f): f.convention.split(",") for f in found if f.convention is not None}
+    refused = [f for f in found if judge.value not in names.get(id(f), [judge.value])]
+    for other in sorted({names[id(f)][0] for f in refused}):  # (a shared one: its first's)
         named = Ruleset(other)
-        count = sum(1 for f in found if f.convention == other)
+        count = sum(1 for f in refused if names[id(f)][0] == other)
         say = "1 finding says" if count == 1 else f"{count} findings say"
         found.append(
             warning(
                 "conventions",
-                f"this package follows {named.display}'s "
+                f"this package follows {named.possessive} "
                 f"conventions ({say} which); --judge {named.value} verifies it "
                 f"as {named.display} judges it",
             )

@@ -134,3 +134,24 @@ def test_bts_group_layout_is_its_extension(
              if f.get("convention") == "bapctools"}  # fmt: skip
     assert named == {"data/secret/3-plain": severity,
                      "data/secret/2-large/inner/test_group.yaml": severity}  # fmt: skip
+
+
+@pytest.mark.parametrize(("judge", "severity"), [("kattis", "error"), ("bapctools", "warning")])
+def test_what_bt_run_judges_without(
+    copy_sample: Callable[..., Path], capsys: Capture, judge: str, severity: str
+) -> None:
+    """hellounix and testexpectations, in BAPCtools' CI: no data/secret, no accepted
+    submission, no input validator (DOMjudge accepts that too)."""
+    import shutil
+
+    root = copy_sample("gensum")
+    for gone in ("data/secret", "generators", "input_validators", "submissions/accepted"):
+        shutil.rmtree(root / gone)
+    main(["--json", "--judge", judge, "-p", "config,data,validators,submissions", "--no-run",
+          str(root)])  # fmt: skip
+    problem = json.loads(capsys.readouterr().out)["problems"][0]
+    named = {f["path"]: (f["severity"], f["convention"]) for f in problem["findings"]
+             if "bapctools" in (f.get("convention") or "")}  # fmt: skip
+    assert named == {"data/secret": (severity, "bapctools"),
+                     "submissions/accepted": (severity, "bapctools"),
+                     "input_validators": (severity, "domjudge,bapctools")}  # fmt: skip
