@@ -5,8 +5,10 @@ its answer from the solution (empty for interactive and multi-pass problems)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,7 +71,10 @@ class CaseMaker:
         programs: Programs,
         default_solution: str | None,
         seconds: float = DEFAULT_SECONDS,
+        validator_args: Callable[[str], tuple[str, ...]] | None = None,
     ) -> None:
+        """``validator_args``: the output validator's arguments in a group (those
+        generators.yaml gives it), for a sample's .interaction."""
         self.ctx = ctx
         self.limits = limits(seconds)
         self.programs = programs
@@ -77,6 +82,7 @@ class CaseMaker:
         config = ctx.problem.config
         self.no_answer = config.interactive or config.multi_pass
         self._validator: OnceEach[str, CustomValidator | str] = OnceEach()
+        self.validator_args = validator_args or (lambda group: ())
 
     def make(self, rule: CaseRule) -> Made:
         files: dict[str, bytes] = {}
@@ -130,6 +136,7 @@ class CaseMaker:
         checker = self.validator()
         if isinstance(checker, str):
             return checker
+        checker = dataclasses.replace(checker, args=self.validator_args(rule.group))
         config = self.ctx.problem.config
         passes = config.limits.validation_passes if config.multi_pass else 1
         with tempfile.TemporaryDirectory(prefix="ptpy-interaction-") as tmp:

@@ -197,3 +197,22 @@ class Plan:
 
     def case(self, path: str) -> CaseRule | None:
         return next((c for c in self.cases if c.path == path), None)
+
+    def validator_args(self, group: str) -> tuple[str, ...]:
+        """The output validator's arguments in ``group``, from the test_group.yaml texts
+        this plan writes (the nearest that sets ``output_validator_args``): a sample's
+        .interaction is made with them, before data/ holds those files."""
+        import yaml
+
+        texts = {d.path: d.test_group for d in self.dirs if d.test_group is not None}
+        parts = group.split("/") if group else []
+        for depth in range(len(parts), -1, -1):
+            text = texts.get("/".join(parts[:depth]))
+            try:
+                found = yaml.safe_load(text) if text is not None else None
+            except yaml.YAMLError:
+                found = None
+            if isinstance(found, dict) and found.get("output_validator_args") is not None:
+                args = found["output_validator_args"]
+                return tuple(str(a) for a in args) if isinstance(args, list) else (str(args),)
+        return ()

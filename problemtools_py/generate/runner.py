@@ -77,12 +77,15 @@ class _Run:
         self.records = Records(ctx.problem.root, options.cache)
         self.programs = Programs(ctx, plan.generators)
         self.default = self.programs.default_solution()
-        self.maker = CaseMaker(ctx, self.programs, self.default, options.seconds)
+        self.maker = CaseMaker(
+            ctx, self.programs, self.default, options.seconds, plan.validator_args
+        )
         self.findings: list[Finding] = []
         self.made = 0
 
     def key(self, rule: CaseRule) -> str:
         parts: list[object] = [rule.recipe(), self.ctx.problem.config.interactive]
+        parts.append(self.plan.validator_args(rule.group))  # (a sample's .interaction's)
         if rule.generate is not None:
             exe = self.programs.generator(rule.generate.program)
             parts.append(exe if isinstance(exe, str) else exe.directory.name)

@@ -25,7 +25,12 @@ from problemtools_py import jailfiles
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.judging import interactive_verdict, run_limits
-from problemtools_py.judge.validators import CustomValidator, Validation, fresh_feedback_dir
+from problemtools_py.judge.validators import (
+    NEXTPASS,
+    CustomValidator,
+    Validation,
+    fresh_feedback_dir,
+)
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits, RunResult, SandboxError
 from problemtools_py.verdicts import Verdict, verdict_of_run
@@ -95,8 +100,10 @@ def run_transcript(
     stdin, number = input_path, 0
     chunks: list[list[str]] = []
     verdict, message = Verdict.JE, ""
+    # one feedback directory for every pass, as the judge keeps it (a validator's state:
+    # BAPCtools' validate.h counts its passes in feedback/.pass)
+    feedback = fresh_feedback_dir(work / "feedback")
     for number in range(1, passes + 1):
-        feedback = fresh_feedback_dir(work / f"feedback{number}")
         log = _Log()
         try:
             if interactive:
@@ -104,7 +111,9 @@ def run_transcript(
                     pool, exe, limits, checker, (stdin, answer), feedback, log
                 )
             else:
-                validation = _one_pass(pool, exe, limits, checker, (stdin, answer), work, log)
+                validation = _one_pass(
+                    pool, exe, limits, checker, (stdin, answer), (work, feedback), log
+                )
         except SandboxError as exc:
             return Transcript(Verdict.JE, f"sandbox: {exc}", _text(chunks), number)
         chunks.append(log.lines)
@@ -113,6 +122,7 @@ def run_transcript(
             break
         stdin = work / f"pass{number + 1}.in"
         jailfiles.write_new(stdin, validation.nextpass)  # (a copy: no name moved)
+        jailfiles.remove(feedback, NEXTPASS)  # (the rest stays)
     return Transcript(verdict, message, _text(chunks), number)
 
 
@@ -133,11 +143,13 @@ def _one_pass(
     limits: Limits,
     checker: CustomValidator,
     case: tuple[Path, Path],
-    work: Path,
+    dirs: tuple[Path, Path],
     log: _Log,
 ) -> Validation:
-    """A pass of a multi-pass problem that is not interactive: input, then output."""
+    """A pass of a multi-pass problem that is not interactive: input, then output
+    (``dirs``: the work directory and the feedback directory every pass shares)."""
     given, answer = case
+    work, feedback = dirs
     output = work / "team.out"
     with pool.sandbox() as box:
         run = run_program(box, exe, limits=run_limits(limits, exe), stdin=given, stdout=output)
@@ -145,7 +157,6 @@ def _one_pass(
     log.add(">", output.read_bytes().removesuffix(b"\n") + b"\n")
     if not run.ok:
         return _failed(run)
-    feedback = fresh_feedback_dir(work / "feedback")
     with pool.sandbox() as box:
         return checker.validate_with(box, given, answer, output, feedback)
 

@@ -85,3 +85,34 @@ def test_bapctools_writes_the_same_data(made: dict[str, Path], kind: str, tmp_pa
             for p in (ours / "data").rglob("*") if p.is_file()}  # fmt: skip
     assert "data/sample/1.interaction" in tree, run.stdout[-2000:] + run.stderr[-2000:]
     assert mine == tree
+
+
+# Before the multi-pass validator: it needs the argument generators.yaml gives the data,
+# and counts its passes in its feedback directory (as BAPCtools' validate.h does in
+# feedback/.pass), so every pass must see the same directory.
+STATEFUL = '''import os, sys
+if "--strict" not in sys.argv:
+    sys.exit(1)
+state = os.path.join(sys.argv[3], ".pass")
+count = int(open(state).read()) + 1 if os.path.exists(state) else 1
+open(state, "w").write(str(count))
+if open(sys.argv[1]).read().split()[0] != str(count):
+    sys.exit(1)
+'''
+
+
+def test_a_multi_pass_transcript_has_the_datas_arguments_and_one_feedback_directory(
+    made: dict[str, Path], tmp_path: Path
+) -> None:
+    """BAPCtools' alternativeencryption: its validator needs output_validator_args from
+    generators.yaml's test_group.yaml, and keeps state between passes."""
+    root = shutil.copytree(made["multi-pass"], tmp_path / "twopass")
+    validator = root / "output_validator/validate.py"
+    validator.write_text(STATEFUL + validator.read_text())
+    plan = root / "generators/generators.yaml"
+    plan.write_text(plan.read_text().replace(
+        "\ndata:\n", "\ntest_group.yaml:\n  output_validator_args: [--strict]\ndata:\n", 1))  # fmt: skip
+    with SandboxPool(3) as pool:
+        report = generate_problem(root, pool, GenerateOptions(cache=tmp_path / "records"))
+    assert report.findings == [], [f.message for f in report.findings]
+    assert (root / "data/sample/1.interaction").read_text() == EXPECTED["multi-pass"]
