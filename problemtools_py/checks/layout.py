@@ -170,6 +170,10 @@ def symlinks(problem: Problem) -> Iterator[Finding]:
         if not entry.is_symlink or entry.link_ok:
             continue
         target = entry.link_target or ""
+        if entry.bt_resource:  # (read as bt reads it: BAPCtools' own file)
+            text = f"symlink points out of the package to '{target}', a file of BAPCtools' own"
+            yield extension(Ruleset.BAPCTOOLS, "symlink", text, entry.rel)
+            continue
         if target.startswith("/"):
             why = f"is absolute ('{target}'); symlinks must be relative and stay inside the package"
         else:

@@ -59,6 +59,11 @@ class Session(Workbench):
             return dataclasses.replace(limits, truncate_output=True)
         return limits
 
+    def submission_constants(self) -> bool:
+        """bt run builds a submission from its files as written (BAPCtools' constants
+        problem has wrong_answer/constant_in_submission.py printing "{{FIVE.STRING}}")."""
+        return self.policy.ruleset is not Ruleset.BAPCTOOLS
+
     def fallback_entrypoint(
         self, language: Language, files: dict[str, bytes], own: frozenset[str]
     ) -> str | None:

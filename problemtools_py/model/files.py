@@ -55,6 +55,10 @@ class FileEntry:
     link_ok: bool = True  # a symlink that resolves to something inside the package
     text: TextScan | None = None
     special: bool = False  # a FIFO, socket or device: never opened
+    # a symlink out of the package to a file of BAPCtools' own (its problems link its
+    # headers: ../../bapctools/resources/headers/validation.h): read, and named as
+    # BAPCtools' extension
+    bt_resource: bool = False
 
     @property
     def name(self) -> str:
@@ -69,7 +73,7 @@ class FileEntry:
     def usable(self) -> bool:
         """A readable file or a directory (a symlink only to either inside the package): an
         entry the package is read from; the others are reported and never opened."""
-        return not self.special and (not self.is_symlink or self.link_ok)
+        return not self.special and (not self.is_symlink or self.link_ok or self.bt_resource)
 
 
 def is_text_name(name: str) -> bool:
@@ -113,15 +117,31 @@ def scan_text(path: Path) -> TextScan:
     )
 
 
-def _symlink_facts(path: Path, root: Path) -> tuple[str, bool]:
+def _symlink_facts(path: Path, root: Path) -> tuple[str, bool, bool]:
+    """A link's target, whether it resolves to a file or directory inside the package,
+    and whether it is one to a file of BAPCtools' own (see FileEntry.bt_resource)."""
     target = os.readlink(path)
     try:
         resolved = path.resolve(strict=True)
     except (OSError, RuntimeError):
-        return target, False
+        return target, False, False
     inside = resolved == root or root in resolved.parents
     regular = resolved.is_file() or resolved.is_dir()
-    return target, inside and regular and not os.path.isabs(target)
+    return target, inside and regular and not os.path.isabs(target), _bt_resource(resolved)
+
+
+BT_RESOURCE_BYTES = 1 << 20
+
+
+def _bt_resource(resolved: Path) -> bool:
+    """A regular file of at most a MiB below a ``bapctools/resources/`` directory: what
+    BAPCtools' problems link to, and nothing else of the host's."""
+    parts = resolved.parts
+    below = any(parts[i : i + 2] == ("bapctools", "resources") for i in range(len(parts) - 2))
+    try:
+        return below and resolved.is_file() and resolved.stat().st_size <= BT_RESOURCE_BYTES
+    except OSError:
+        return False
 
 
 def walk_package(root: Path) -> tuple[FileEntry, ...]:
@@ -142,9 +162,10 @@ def walk_package(root: Path) -> tuple[FileEntry, ...]:
             path = Path(child.path)
             rel = path.relative_to(root).as_posix()
             if child.is_symlink():
-                target, ok = _symlink_facts(path, root)
+                target, ok, bt = _symlink_facts(path, root)
                 scan = scan_text(path) if ok and path.is_file() and is_text_name(rel) else None
-                entries.append(FileEntry(rel, path.is_dir(), True, target, ok, scan))
+                entry = FileEntry(rel, path.is_dir(), True, target, ok, scan, bt_resource=bt)
+                entries.append(entry)
             elif child.is_dir():
                 entries.append(FileEntry(rel, True, False))
                 stack.append(path)

@@ -186,7 +186,10 @@ class Workbench:
             return Build(None, UNKNOWN_LANGUAGE, 0.0, False)
         entrypoint = sub.expectation.entrypoint if sub and sub.expectation else None
         include_dir = self._include_dir(language.code) if includes else None
-        files = self._files(paths, base, include_dir)
+        if sub is not None and not self.submission_constants():
+            files = read_program(paths, base, include_dir)
+        else:
+            files = self._files(paths, base, include_dir)
         if language.sanitized:
             files[SANITIZER_HEADER_NAME] = SANITIZER_HEADER
         own = frozenset(p.relative_to(base).as_posix() for p in paths)
@@ -195,6 +198,11 @@ class Workbench:
         if build.executable is None:  # (a Python 2 program's compile error named so)
             return replace(build, message=python2.named_for(language.code, build.message))
         return build
+
+    def submission_constants(self) -> bool:
+        """Whether submissions' sources get the constants substituted (the text says so;
+        a judging session by BAPCtools' rules says no, as bt run reads them as written)."""
+        return True
 
     def fallback_entrypoint(
         self, language: Language, files: dict[str, bytes], own: frozenset[str]

@@ -155,3 +155,41 @@ def test_what_bt_run_judges_without(
     assert named == {"data/secret": (severity, "bapctools"),
                      "submissions/accepted": (severity, "bapctools"),
                      "input_validators": (severity, "domjudge,bapctools")}  # fmt: skip
+
+
+@pytest.mark.parametrize(("judge", "verdict"), [("kattis", "AC"), ("bapctools", "RTE")])
+def test_bt_reads_a_submission_as_written(
+    copy_sample: Callable[..., Path], capsys: Capture, judge: str, verdict: str
+) -> None:
+    """The 2025-09 text substitutes constants in example submissions; bt run does not
+    (BAPCtools' constants problem: wrong_answer/constant_in_submission.py)."""
+    root = copy_sample("gensum")
+    config = root / "problem.yaml"
+    config.write_text(config.read_text() + "constants:\n  ZERO: 0\n")
+    write(root, "submissions/accepted/const.py",
+          "input()\nprint(sum(map(int, input().split())) + {{ZERO}})\n")  # fmt: skip
+    main(["--json", "--judge", judge, "-p", "submissions", "-s", "const", "-d", "sample",
+          str(root)])  # fmt: skip
+    problem = json.loads(capsys.readouterr().out)["problems"][0]
+    rows = {r["submission"].rsplit("/", 1)[-1]: r["verdict"] for r in problem["submissions"]}
+    assert rows == {"const.py": verdict}
+
+
+@pytest.mark.parametrize(("judge", "severity"), [("kattis", "error"), ("bapctools", "warning")])
+def test_a_link_to_bapctools_own_header_is_its_extension(
+    copy_sample: Callable[..., Path], capsys: Capture, judge: str, severity: str
+) -> None:
+    """constants and alternativeencryption link validation.h from BAPCtools' checkout."""
+    import os
+
+    root = copy_sample("gensum")
+    headers = root.parent / "bapctools" / "resources" / "headers"
+    headers.mkdir(parents=True)
+    (headers / "validation.h").write_text("#pragma once\n")
+    link = root / "input_validators" / "validation.h"
+    link.symlink_to(os.path.relpath(headers / "validation.h", link.parent))
+    main(["--json", "--judge", judge, "-p", "config", "--no-run", str(root)])
+    problem = json.loads(capsys.readouterr().out)["problems"][0]
+    found = [(f["severity"], f.get("convention")) for f in problem["findings"]
+             if f["check"] == "symlink"]  # fmt: skip
+    assert found == [(severity, "bapctools")]
