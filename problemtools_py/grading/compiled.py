@@ -12,8 +12,8 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from problemtools_py.grading.javaname import java_class, scala_object
 from problemtools_py.grading.results import GradeResult, Status
+from problemtools_py.judge.javaname import java_class, scala_object
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import Limits
 

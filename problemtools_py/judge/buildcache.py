@@ -23,8 +23,9 @@ from problemtools_py.cachedir import bound
 
 # Changed whenever the judge would build a program differently from the same inputs, so
 # that no build cached before is reused: 2, a precompiled header's directory holds the
-# header forwarding to the system's (see pch: a second #include of it failed before).
-RULES = "2"
+# header forwarding to the system's (see pch: a second #include of it failed before); 3,
+# a Java or Scala program runs the class its source says holds main (judge/javaname).
+RULES = "3"
 KEEP = 20_000
 KEEP_ENV = "PROBLEMTOOLS_PY_KEEP_BUILDS"
 GRACE = 600.0  # seconds since its last use before a build may go

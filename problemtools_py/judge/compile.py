@@ -17,6 +17,7 @@ from problemtools_py import jailfiles
 from problemtools_py.cachedir import cache_root
 from problemtools_py.digests import digest
 from problemtools_py.judge import buildcache, buildfiles, javacds, pch
+from problemtools_py.judge.javaname import java_class, scala_object
 from problemtools_py.judge.languages import Language
 from problemtools_py.sandbox import inprocess
 from problemtools_py.sandbox.pool import SandboxPool
@@ -43,6 +44,7 @@ class Executable:
     out_of_memory: str | None = None  # crash output that means MLE
     inprocess: bool = False  # a Python program the sandbox server may run itself
     tools: tuple[tuple[str, str], ...] = ()  # host directories its run needs (see Language)
+    mainclass: str | None = None  # {mainclass}, where its source names it (Java, Scala)
     # where its directory is bound: /prog, or (a generator, as BAPCtools runs it from a
     # directory named after it) /prog/<name>, so that a program reading its own path sees
     # the name bt shows it
@@ -55,7 +57,7 @@ class Executable:
         values = {
             "{dir}": self.run_dir,
             "{main}": self.main,
-            "{mainclass}": _stem(self.main),
+            "{mainclass}": self.mainclass or _stem(self.main),
             "{Mainclass}": facade(_stem(self.main)),
             "{memory_mb}": str(memory_mb),
         }
@@ -73,6 +75,15 @@ class Build:
     message: str  # the compiler's output, or why nothing was built
     seconds: float
     cached: bool
+
+
+def main_class(code: str, main: str, files: dict[str, bytes]) -> str:
+    """What ``java``/``scala`` run: the class (object) the main file's source says holds
+    ``main`` (a public class, else the one with main: boolfind-test-correct.java holds
+    ``class Main``), else the file's stem, as every other language's {mainclass}."""
+    text = files.get(main, b"").decode("utf-8", "replace")
+    named = java_class(text) if code == "java" else scala_object(text) if code == "scala" else None
+    return named or _stem(main)
 
 
 def facade(stem: str) -> str:
@@ -236,6 +247,7 @@ class Builder:
                 "out_of_memory": language.out_of_memory,
                 "inprocess": language.inprocess,
                 "tools": list(language.binds),
+                "mainclass": main_class(language.code, main, files),
             }
             jailfiles.write_new(out / "build.json", json.dumps(info).encode())
             buildfiles.publish(out)
@@ -270,7 +282,7 @@ class Builder:
         values = {
             "{dir}": BUILD_DIR,
             "{main}": main,
-            "{mainclass}": _stem(main),
+            "{mainclass}": main_class(language.code, main, files),
             "{Mainclass}": facade(_stem(main)),
             "{memory_mb}": str(self.limits.memory_bytes >> 20),
         }
@@ -354,6 +366,7 @@ class Builder:
             info.get("out_of_memory"),
             bool(info.get("inprocess", False)),
             tuple((host, jail) for host, jail in info.get("tools", ())),
+            mainclass=info.get("mainclass"),
         )
         return Build(exe, info["message"], seconds, cached)
 

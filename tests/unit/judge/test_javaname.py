@@ -1,4 +1,4 @@
-"""A Java completion's file name (grading/javaname.py, issue 60): javac's rule for the
+"""A Java completion's file name (judge/javaname.py, issue 60): javac's rule for the
 public class, `java NAME`'s for the class holding main, comments and literals ignored."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from problemtools_py.grading.javaname import blank, java_class, scala_object
+from problemtools_py.judge.javaname import blank, java_class, scala_object
 
 MAIN = "public static void main(String[] args) { System.out.println(1); }"
 
