@@ -7,13 +7,16 @@ judge does (see docs/format.md, "Other judges' conventions")."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from problemtools_py.findings import Finding, Severity
 from problemtools_py.model.groups import words
 from problemtools_py.rulesets import Ruleset
+
+TYPE_CHECKING = False  # (-p config imports this module: typing only for the checker)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 
 def extension(
