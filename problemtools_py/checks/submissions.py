@@ -111,6 +111,10 @@ def categories(problem: Problem) -> Iterator[Finding]:
 def expectations(problem: Problem) -> Iterator[Finding]:
     for sub in problem.submissions:
         for tp in sub.tag_problems:
+            if tp.is_error and tp.domjudge:  # (its check_manually/ examples have such)
+                text = f"{tp.message} ({tp.domjudge})"
+                yield extension(Ruleset.DOMJUDGE, "expected-result", text, tp.rel, tp.line)
+                continue
             finding = error if tp.is_error else warning
             yield finding("expected-result", tp.message, tp.rel, tp.line)
         if sub.expectation is None and not sub.tag_problems:

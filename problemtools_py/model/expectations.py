@@ -76,6 +76,10 @@ _LIST_NAMES: dict[str, Verdict] = {
     for name in (verdict.value, domjudge, *others)
 }
 
+# What DOMjudge does with a tag we refuse (SubmissionService::parseExpectedAnnotation).
+NOT_IMPORTED = "DOMjudge does not import such a submission"
+UNMATCHED = "DOMjudge keeps the names, which no verdict matches: a person checks the result"
+TWO_LISTS = "two lists of expected results (an @EXPECTED_SCORE@ that is no number is one)"
 TAG_RE = re.compile(r"@EXPECTED_(RESULTS?|SCORE)@\s*:?\s*(.*)", re.IGNORECASE)
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 
@@ -104,9 +108,9 @@ def _from_tag(tag: Tag, scoring: bool) -> tuple[Expectation | None, str | None]:
         if tag.kind == "EXPECTED_RESULT" and value.upper() in _SEED_VALUES:
             permitted, required = _SEED_VALUES[value.upper()]
             return Expectation(source, permitted=permitted, required=required), None
-        allowed = (
-            "a number" if tag.kind == "EXPECTED_SCORE" else "AC, RE, WA, TLE, RTE, CE or a score"
-        )
+        if tag.kind == "EXPECTED_SCORE":  # (DOMjudge reads one that is no number as results)
+            return _from_tag(Tag("EXPECTED_RESULTS", tag.value, tag.rel, tag.line), scoring)
+        allowed = "AC, RE, WA, TLE, RTE, CE or a score"
         return None, f"unknown expected result '{tag.value}' (expected {allowed})"
     names = [n.strip().upper() for n in tag.value.split(",") if n.strip()]
     unknown = [n for n in names if n not in _LIST_NAMES]
@@ -136,13 +140,15 @@ def _extra_tag(tags: list[Tag]) -> TagProblem | None:
             second.line,
             f"@EXPECTED_…@ tags in more than one file of "
             f"this submission ({files[0]} too): one file carries them",
+            domjudge=NOT_IMPORTED,
         )
     kinds = [("SCORE" if tag.kind == "EXPECTED_SCORE" else "RESULT") for tag in tags]
     for index, kind in enumerate(kinds):
         if kind in kinds[:index]:
             tag = tags[index]
             name = "@EXPECTED_SCORE@" if kind == "SCORE" else "@EXPECTED_RESULT(S)@"
-            return TagProblem(tag.rel, tag.line, f"more than one {name} tag; it must occur once")
+            text = f"more than one {name} tag; it must occur once"
+            return TagProblem(tag.rel, tag.line, text, domjudge=NOT_IMPORTED)
     return None
 
 
@@ -158,6 +164,8 @@ def _from_tags(tags: list[Tag], scoring: bool) -> tuple[Expectation | None, str 
     results, score = sorted(
         (e for e, _ in found if e is not None), key=lambda e: e.score is not None
     )
+    if results.score is None and score.score is None:  # (a score that is no number: results)
+        return None, TWO_LISTS
     if results.score is not None or score.score is None:  # (two scores: a number each)
         return None, "@EXPECTED_RESULT@ and @EXPECTED_SCORE@ both give a score; one may"
     return dataclasses.replace(
@@ -185,7 +193,9 @@ def resolve(
         # where a 2023-07 or later directory decides, a tag (DOMjudge's extension, not the
         # format's) that cannot be read changes nothing: a warning, not an error
         decided = modern and by_dir is not None
-        problems.append(TagProblem(tags[0].rel, tags[0].line, problem, not decided))
+        kept = UNMATCHED if problem.startswith("unknown verdict(s)") else None
+        kept = NOT_IMPORTED if problem == TWO_LISTS else kept
+        problems.append(TagProblem(tags[0].rel, tags[0].line, problem, not decided, kept))
         return by_dir, problems
     if by_dir is None:
         return from_tag, problems

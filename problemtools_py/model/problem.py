@@ -197,6 +197,7 @@ class TagProblem:
     line: int | None
     message: str
     is_error: bool = True
+    domjudge: str | None = None  # what DOMjudge does with it, where it accepts it otherwise
 
 
 @dataclass(frozen=True)

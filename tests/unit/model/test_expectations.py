@@ -41,6 +41,8 @@ def test_results_beside_a_score_are_both_read_on_a_scoring_problem() -> None:
      "both give a score"),
     ({"x/a.cpp": "// @EXPECTED_RESULTS@: CORRECT\n", "x/b.h": "\n// @EXPECTED_RESULTS@: CORRECT\n"},
      ("x/b.h", 2), "tags in more than one file of this submission (x/a.cpp too)"),
+    ({"a.c": " * @EXPECTED_RESULTS@: NO-OUTPUT\n * @EXPECTED_SCORE@: NO-OUTPUT\n"}, ("a.c", 1),
+     "two lists of expected results"),  # (DOMjudge's check_manually/ example)
 ])  # fmt: skip
 def test_a_tag_too_many_is_named_where_it_is(
     files: dict[str, str], where: tuple[str, int], text: str
@@ -50,6 +52,16 @@ def test_a_tag_too_many_is_named_where_it_is(
     assert found is None and text in problem.message and problem.is_error
     if "both give" not in text:
         assert (problem.rel, problem.line) == where
+        # DOMjudge's SubmissionService does not import such a submission: its extension
+        assert problem.domjudge == "DOMjudge does not import such a submission"
+
+
+def test_a_score_that_is_no_number_is_read_as_results_as_domjudge_reads_it() -> None:
+    found, problems = _resolve({"a.c": "// @EXPECTED_SCORE@: WRONG-ANSWER\n"})
+    assert problems == [] and found is not None and found.required == frozenset({V.WA})
+    _, problems = _resolve({"a.c": "// @EXPECTED_RESULTS@: CHECK-MANUALLY\n"})
+    (problem,) = problems
+    assert problem.is_error and "a person checks the result" in (problem.domjudge or "")
 
 
 @pytest.mark.parametrize(("category", "tag", "told"), [
