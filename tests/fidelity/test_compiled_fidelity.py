@@ -24,6 +24,7 @@ from helpers.judgekit import Kit
 from problemtools_py.cpus import usable_cores
 from problemtools_py.grading.compiled import file_name
 from problemtools_py.grading.languages_here import HELLO
+from problemtools_py.judge.compile import facade
 from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.held import HeldJail
 from problemtools_py.judge.judging import run_limits
@@ -49,7 +50,7 @@ def source_name(program: Path) -> str:
 
 def fill(words: tuple[str, ...], directory: Path, name: str) -> list[str]:
     values = {"{dir}": str(directory), "{main}": name, "{mainclass}": Path(name).stem,
-              "{memory_mb}": str(MEMORY_MB)}  # fmt: skip
+              "{Mainclass}": facade(Path(name).stem), "{memory_mb}": str(MEMORY_MB)}  # fmt: skip
     out: list[str] = []
     for word in words:
         if word == "{files}":

@@ -264,7 +264,7 @@ def test_a_package_that_cannot_be_converted_is_unknown_on_every_node(
     with Grader(root, jobs=1) as grader:
         ids = sorted(grader.problems.ids())
     good = "```python\nprint(f'Hello {input()}!')\n```"
-    lines = [{"problem_id": pid, "completion": good, "n": n} for n, pid in enumerate(ids * 6)]
+    lines = [{"problem_id": pid, "completion": good, "n": n} for n, pid in enumerate(ids * 24)]
     source = tmp_path / "in.jsonl"
     source.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert gradecode([str(root), str(source), "-q", "-o", str(tmp_path / "local.jsonl")]) == 1
@@ -276,3 +276,5 @@ def test_a_package_that_cannot_be_converted_is_unknown_on_every_node(
     assert [(r["n"], r["status"], r["message"]) for r in ray] == [
         (r["n"], r["status"], r["message"]) for r in local]  # fmt: skip
     assert sorted({r["status"] for r in ray}) == ["ok", "unknown_problem"]
+    said = next(line for line in err.splitlines() if "Ray nodes" in line)
+    assert "tests sent" in said, said  # (a worker got the package's reason shipped)

@@ -331,7 +331,7 @@ def _fetched(fetch: Callable[[str], Fetched], pid: str) -> Fetched | Withheld:
     try:
         return fetch(pid)
     except Unavailable as exc:  # (its completions get no reward; the batch goes on)
-        return Withheld(exc.message)
+        return Withheld(str(exc))  # (its text as a local source gives it: the path too)
 
 
 def _give(
