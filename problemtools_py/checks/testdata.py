@@ -48,9 +48,10 @@ def top_groups(problem: Problem) -> Iterator[Finding]:
     if problem.data is None:
         yield error("data", "data/ directory is missing", "data")
         return
-    if problem.data.child("secret") is None:  # (bt run judges the samples: hellounix)
-        text = "data/secret is missing: every problem needs secret test data"
-        yield extension(Ruleset.BAPCTOOLS, "data", text, "data/secret")
+    if problem.data.child("secret") is None:  # (bt run judges the samples: hellounix;
+        text = "data/secret is missing: every problem needs secret test data"  # DOMjudge's
+        judges = (Ruleset.BAPCTOOLS, Ruleset.DOMJUDGE)  # example hello has none either)
+        yield extension(judges, "data", text, "data/secret")
     if problem.data.child("sample") is None:
         yield warning(
             "data", "data/sample is missing: sample test data is recommended", "data/sample"

@@ -136,7 +136,7 @@ def test_what_bt_run_judges_without(
     problem = json.loads(capsys.readouterr().out)["problems"][0]
     named = {f["path"]: (f["severity"], f["convention"]) for f in problem["findings"]
              if "bapctools" in (f.get("convention") or "")}  # fmt: skip
-    assert named == {"data/secret": (severity, "bapctools"),
+    assert named == {"data/secret": (severity, "bapctools,domjudge"),
                      "submissions/accepted": (severity, "bapctools"),
                      "input_validators": (severity, "domjudge,bapctools")}  # fmt: skip
 
