@@ -28,6 +28,7 @@ from problemtools_py.generate.plan import (
 )
 from problemtools_py.generate.yamltext import block_text
 from problemtools_py.model.constants import substitute
+from problemtools_py.model.groups import words
 from problemtools_py.model.testdata import SAMPLE_ONLY, GroupKind, is_sample, sample_only_here
 from problemtools_py.yamlfile import KeyPath, YamlDoc
 
@@ -97,7 +98,10 @@ class _Parser:
             text = self.block((*at, "test_group.yaml")) or yaml.safe_dump(
                 group, sort_keys=False, allow_unicode=True
             )
-        self.dirs.append(DirRule(path, self.doc.line_of(at), text, self.includes(node, at)))
+        args = group.get("output_validator_args") if isinstance(group, dict) else None
+        given = None if args is None else tuple(words(args))  # (as the model reads them)
+        rule = DirRule(path, self.doc.line_of(at), text, self.includes(node, at), given)
+        self.dirs.append(rule)
         data = node.get("data")
         if data is None:
             return

@@ -175,6 +175,7 @@ class DirRule:
     line: int | None
     test_group: str | None = None  # the text to write as test_group.yaml, or None
     includes: tuple[str, ...] = ()  # case paths copied into this directory
+    validator_args: tuple[str, ...] | None = None  # its output_validator_args, if it sets them
 
 
 @dataclass(frozen=True)
@@ -199,20 +200,13 @@ class Plan:
         return next((c for c in self.cases if c.path == path), None)
 
     def validator_args(self, group: str) -> tuple[str, ...]:
-        """The output validator's arguments in ``group``, from the test_group.yaml texts
-        this plan writes (the nearest that sets ``output_validator_args``): a sample's
-        .interaction is made with them, before data/ holds those files."""
-        import yaml
-
-        texts = {d.path: d.test_group for d in self.dirs if d.test_group is not None}
+        """The output validator's arguments in ``group``: those of the nearest directory
+        whose test_group.yaml sets them (a sample's .interaction is made with them,
+        before data/ holds those files)."""
+        given = {d.path: d.validator_args for d in self.dirs if d.validator_args is not None}
         parts = group.split("/") if group else []
         for depth in range(len(parts), -1, -1):
-            text = texts.get("/".join(parts[:depth]))
-            try:
-                found = yaml.safe_load(text) if text is not None else None
-            except yaml.YAMLError:
-                found = None
-            if isinstance(found, dict) and found.get("output_validator_args") is not None:
-                args = found["output_validator_args"]
-                return tuple(str(a) for a in args) if isinstance(args, list) else (str(args),)
+            found = given.get("/".join(parts[:depth]))
+            if found is not None:
+                return found
         return ()
