@@ -54,13 +54,7 @@ class Executable:
         return f"{self.run_dir}/{self.main}"
 
     def argv(self, memory_mb: int) -> list[str]:
-        values = {
-            "{dir}": self.run_dir,
-            "{main}": self.main,
-            "{mainclass}": self.mainclass or _stem(self.main),
-            "{Mainclass}": facade(_stem(self.main)),
-            "{memory_mb}": str(memory_mb),
-        }
+        values = placeholders(self.run_dir, self.main, self.mainclass, memory_mb)
         return [_fill(arg, values) for arg in self.run]
 
     def binds(self) -> list[Bind]:
@@ -75,6 +69,19 @@ class Build:
     message: str  # the compiler's output, or why nothing was built
     seconds: float
     cached: bool
+
+
+def placeholders(
+    directory: str, main: str, mainclass: str | None, memory_mb: int
+) -> dict[str, str]:
+    """What languages.yaml's placeholders stand for, compiling and running alike."""
+    return {
+        "{dir}": directory,
+        "{main}": main,
+        "{mainclass}": mainclass or _stem(main),
+        "{Mainclass}": facade(_stem(main)),
+        "{memory_mb}": str(memory_mb),
+    }
 
 
 def main_class(code: str, main: str, files: dict[str, bytes]) -> str:
@@ -227,12 +234,13 @@ class Builder:
                 time.monotonic() - start,
                 False,
             )
+        mainclass = main_class(language.code, main, files)
         work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=self.root))
         out = work
         try:
             with buildfiles.bounded_dir(work, self.limits.file_bytes) as mounted:
                 self._stage(work, files)
-                message, ok = self._compile(language, work, files, main)
+                message, ok = self._compile(language, work, files, (main, mainclass))
                 if mounted:  # out of the bounded tmpfs, onto the disk (a failure: nothing)
                     out = Path(tempfile.mkdtemp(prefix=".out-", dir=self.root))
                     if ok:
@@ -247,7 +255,7 @@ class Builder:
                 "out_of_memory": language.out_of_memory,
                 "inprocess": language.inprocess,
                 "tools": list(language.binds),
-                "mainclass": main_class(language.code, main, files),
+                "mainclass": mainclass,
             }
             jailfiles.write_new(out / "build.json", json.dumps(info).encode())
             buildfiles.publish(out)
@@ -274,18 +282,13 @@ class Builder:
                 target.chmod(0o755)
 
     def _compile(
-        self, language: Language, work: Path, files: dict[str, bytes], main: str
+        self, language: Language, work: Path, files: dict[str, bytes], main: tuple[str, str]
     ) -> tuple[str, bool]:
+        """``main``: the main file and the class it runs as (see main_class)."""
         if not language.compile:
             return "", True
         sources = sorted(n for n in files if language.compiles(n))
-        values = {
-            "{dir}": BUILD_DIR,
-            "{main}": main,
-            "{mainclass}": main_class(language.code, main, files),
-            "{Mainclass}": facade(_stem(main)),
-            "{memory_mb}": str(self.limits.memory_bytes >> 20),
-        }
+        values = placeholders(BUILD_DIR, *main, self.limits.memory_bytes >> 20)
         argv: list[str] = []
         for arg in language.compile:
             if arg == "{files}":
