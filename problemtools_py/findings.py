@@ -31,9 +31,8 @@ class Finding:
     path: str | None = None
     line: int | None = None
     # the judge whose extension of the format this is ("domjudge", "bapctools"; several:
-    # "domjudge,bapctools"), where the
-    # format's text alone refuses it: a warning when verifying by that judge's rules (see
-    # model.conventions.as_judged)
+    # "domjudge,bapctools"), where the format's text alone refuses it: a warning when
+    # verifying by that judge's rules (see model.conventions.as_judged)
     convention: str | None = None
 
     def to_json(self) -> dict[str, Any]:

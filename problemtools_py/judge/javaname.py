@@ -1,10 +1,10 @@
-"""The name a Java (or Scala) completion is saved under (issue 60). javac wants a file named after
-its public top-level class; a file with none may be named anything, and `java NAME` then
-runs the class NAME, which must hold `main`. So the file is named after the public
-top-level class when there is one, else after the top-level class whose body holds
-`main`. Comments, strings and character literals are blanked first: a class named in a
-comment (`// public class Main is below`) names nothing, and a nested class declared
-before `main` is not the class that holds it."""
+"""The class a Java (or Scala) program runs as, and so the name a completion is saved
+under (issue 60). javac wants a file named after its public top-level class; a file with
+none may be named anything, and `java NAME` then runs the class NAME, which must hold
+`main`. So it is the public top-level class when there is one, else the top-level class
+whose body holds `main`. Comments, strings and character literals are blanked first: a
+class named in a comment (`// public class Main is below`) names nothing, and a nested
+class declared before `main` is not the class that holds it."""
 
 from __future__ import annotations
 

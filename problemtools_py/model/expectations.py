@@ -80,6 +80,7 @@ _LIST_NAMES: dict[str, Verdict] = {
 NOT_IMPORTED = "DOMjudge does not import such a submission"
 UNMATCHED = "DOMjudge keeps the names, which no verdict matches: a person checks the result"
 TWO_LISTS = "two lists of expected results (an @EXPECTED_SCORE@ that is no number is one)"
+UNKNOWN_NAMES = "unknown verdict(s) in @EXPECTED_RESULTS@"
 TAG_RE = re.compile(r"@EXPECTED_(RESULTS?|SCORE)@\s*:?\s*(.*)", re.IGNORECASE)
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 
@@ -115,7 +116,7 @@ def _from_tag(tag: Tag, scoring: bool) -> tuple[Expectation | None, str | None]:
     names = [n.strip().upper() for n in tag.value.split(",") if n.strip()]
     unknown = [n for n in names if n not in _LIST_NAMES]
     if not names or unknown:
-        return None, f"unknown verdict(s) in @EXPECTED_RESULTS@: {', '.join(unknown) or '(empty)'}"
+        return None, f"{UNKNOWN_NAMES}: {', '.join(unknown) or '(empty)'}"
     verdicts = frozenset(_LIST_NAMES[n] for n in names)
     if verdicts == {Verdict.CE}:
         return Expectation(source, compile_error=True), None
@@ -193,9 +194,9 @@ def resolve(
         # where a 2023-07 or later directory decides, a tag (DOMjudge's extension, not the
         # format's) that cannot be read changes nothing: a warning, not an error
         decided = modern and by_dir is not None
-        kept = UNMATCHED if problem.startswith("unknown verdict(s)") else None
-        kept = NOT_IMPORTED if problem == TWO_LISTS else kept
-        problems.append(TagProblem(tags[0].rel, tags[0].line, problem, not decided, kept))
+        domjudge = {TWO_LISTS: NOT_IMPORTED}.get(problem)  # (what DOMjudge does with it)
+        domjudge = UNMATCHED if problem.startswith(UNKNOWN_NAMES) else domjudge
+        problems.append(TagProblem(tags[0].rel, tags[0].line, problem, not decided, domjudge))
         return by_dir, problems
     if by_dir is None:
         return from_tag, problems

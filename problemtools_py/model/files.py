@@ -127,7 +127,8 @@ def _symlink_facts(path: Path, root: Path) -> tuple[str, bool, bool]:
         return target, False, False
     inside = resolved == root or root in resolved.parents
     regular = resolved.is_file() or resolved.is_dir()
-    return target, inside and regular and not os.path.isabs(target), _bt_resource(resolved)
+    ok = inside and regular and not os.path.isabs(target)
+    return target, ok, not inside and _bt_resource(resolved)
 
 
 BT_RESOURCE_BYTES = 1 << 20

@@ -125,8 +125,8 @@ LEAN_REQUEST = struct.Struct("=ddiiI")
 # process that held an earlier completion's program (see renewal.keep); the spec comes too.
 FRESH = 1
 # kind (0 a run, 1 an error), killed (0, 1 cpu, 2 wall), limits (OOM | TASKS_FULL),
-# queued given; exit code,
-# signal (0: none); cpu, wall, ended, queued seconds; peak memory; length of the message
+# queued given; exit code, signal (0: none); cpu, wall, ended, queued seconds; peak
+# memory; length of the message
 LEAN_REPLY = struct.Struct("=BBBBiiddddqI")
 OOM, TASKS_FULL = 1, 2  # the limits byte: the memory cgroup killed, a task was refused
 KILLED = {0: None, 1: "cpu", 2: "wall"}
