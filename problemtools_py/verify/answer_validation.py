@@ -40,10 +40,13 @@ def check_answer_files(ctx: Context) -> list[Finding]:
         verdict = run_validator(ctx, exe, args, answer, cache, input_file=given)
         return True if verdict.valid else verdict.message
 
-    verdicts = ctx.map(run, tasks)
-    rejected = {case.name for (_, _, case), v in zip(tasks, verdicts, strict=True) if v is not True}
-    for (program, _exe, case), verdict in zip(tasks, verdicts, strict=True):
-        if verdict is not True and not _invalid(case):
+    rejected: set[str] = set()  # (the answers of data/invalid_answer some validator refused)
+    for (program, _exe, case), verdict in zip(tasks, ctx.map(run, tasks), strict=True):
+        if verdict is True:
+            continue
+        if _invalid(case):
+            rejected.add(case.name)
+        else:
             text = f"answer validator {program.name} rejects this answer: {verdict}"
             findings.append(error("answer-validator", text, case.files[".ans"]))
     for case in {case.name: case for _, _, case in tasks if _invalid(case)}.values():
