@@ -7,9 +7,10 @@ import re
 from collections.abc import Iterator
 
 from problemtools_py.checks.registry import check
-from problemtools_py.findings import Finding, error, warning
+from problemtools_py.findings import Finding, Severity, error, warning
 from problemtools_py.hints import closest
 from problemtools_py.model.conventions import extension
+from problemtools_py.model.entrypoints import NAME as ENTRY_POINTS_FILE
 from problemtools_py.model.names import name_rule
 from problemtools_py.model.problem import Problem
 from problemtools_py.model.sidecar import SIDECARS
@@ -204,6 +205,8 @@ def top_level_entries(problem: Problem) -> Iterator[Finding]:
                 "this package, as DOMjudge's does",
                 name,
             )
+        elif name == ENTRY_POINTS_FILE:
+            yield _entry_points(problem)
         elif name in other:
             ours, why = other[name]
             use = f"; this {version} package uses '{ours}/'" if ours else ""
@@ -212,6 +215,21 @@ def top_level_entries(problem: Problem) -> Iterator[Finding]:
             yield warning(
                 "layout", f"unknown entry '{name}' is ignored{_suggest(name, known)}", name
             )
+
+
+def _entry_points(problem: Problem) -> Finding:
+    """DOMjudge's submissions.json: read by its rules only (a warning either way)."""
+    read = problem.domjudge_entry_points
+    why = read.problem if read is not None else "is not a regular file"
+    if why is not None:
+        return warning(
+            "layout", f"DOMjudge's file of submissions' entry points {why}", ENTRY_POINTS_FILE
+        )
+    text = (
+        f"the entry points of {len(read.by_path) if read else 0} submission(s), for DOMjudge "
+        "(the format reads none: submissions.yaml's 'entrypoint' does that in 2025-09)"
+    )
+    return Finding(Severity.WARNING, "layout", text, ENTRY_POINTS_FILE, None, "domjudge")
 
 
 def _validates(problem: Problem, rel: str) -> bool:

@@ -17,14 +17,14 @@ from problemtools_py import jailfiles
 from problemtools_py.cachedir import cache_root
 from problemtools_py.digests import digest
 from problemtools_py.judge import buildcache, buildfiles, javacds, pch
-from problemtools_py.judge.javaname import java_class, scala_object
+from problemtools_py.judge.javaname import detect_main, java_class, scala_object
 from problemtools_py.judge.languages import Language
 from problemtools_py.sandbox import inprocess
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult, SandboxError
 
-BUILD_DIR, RUN_DIR = "/build", "/prog"
+BUILD_DIR, RUN_DIR, WORK_DIR = "/build", "/prog", "/work"
 SCRIPT_NAMES = ("build", "run")
 _JAVA_MAIN = re.compile(r"public\s+static\s+void\s+main\s*\(")
 
@@ -49,6 +49,12 @@ class Executable:
     # directory named after it) /prog/<name>, so that a program reading its own path sees
     # the name bt shows it
     run_dir: str = RUN_DIR
+    program_dir_cwd: bool = False  # runs in run_dir (read-only), not in /work (see Language)
+
+    @property
+    def cwd(self) -> str:
+        """Where it runs: /work, a scratch directory of its own, or its own directory."""
+        return self.run_dir if self.program_dir_cwd else WORK_DIR
 
     def inprocess_main(self) -> str:
         return f"{self.run_dir}/{self.main}"
@@ -226,6 +232,8 @@ class Builder:
         if entrypoint is not None:  # submissions.yaml's, a file of the program (or a class)
             named = [n for n in files if n == entrypoint or _stem(n) == entrypoint]
             main = named[0] if named else None
+        if main is None and language.detect_main:  # (the class decides, not the file)
+            main = min(texts, default=None)
         if main is None:
             return Build(
                 None,
@@ -234,7 +242,15 @@ class Builder:
                 time.monotonic() - start,
                 False,
             )
-        mainclass = main_class(language.code, main, files)
+        found = (
+            detect_main(language.code, texts)
+            if language.detect_main
+            else main_class(language.code, main, files)
+        )
+        if found is None:  # (DOMjudge's DetectMain's words)
+            message = "Error: no 'main' found in any class file."
+            return Build(None, message, time.monotonic() - start, False)
+        mainclass = found
         work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=self.root))
         out = work
         try:
@@ -256,6 +272,7 @@ class Builder:
                 "inprocess": language.inprocess,
                 "tools": list(language.binds),
                 "mainclass": mainclass,
+                "program_dir_cwd": language.program_dir_cwd,
             }
             jailfiles.write_new(out / "build.json", json.dumps(info).encode())
             buildfiles.publish(out)
@@ -370,6 +387,7 @@ class Builder:
             bool(info.get("inprocess", False)),
             tuple((host, jail) for host, jail in info.get("tools", ())),
             mainclass=info.get("mainclass"),
+            program_dir_cwd=bool(info.get("program_dir_cwd", False)),
         )
         return Build(exe, info["message"], seconds, cached)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from problemtools_py.judge.compile import Executable
+from problemtools_py.judge.compile import WORK_DIR, Executable
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.protocol import Bind
 from problemtools_py.sandbox.results import Limits, RunResult
@@ -25,11 +25,12 @@ def run_program(
     stdout_direct: bool = False,
     give_fds: bool = False,
     watch: tuple[int, int] | None = None,
-    cwd: str = "/work",
+    cwd: str = WORK_DIR,
 ) -> RunResult:
     """Run a built program with extra arguments (see :meth:`Sandbox.run` for the rest);
     Python programs run in-process when the versions match. ``memory_mb`` is what the
-    program is told (the JVM's heap)."""
+    program is told (the JVM's heap); ``cwd``: where it runs (a submission: where its
+    language runs it, see Executable.cwd)."""
     fast = exe.inprocess and box.python_matches()
     return box.run(
         [*exe.argv(memory_mb or limits.memory_bytes >> 20), *args],

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from problemtools_py.judge.compile import Executable
+from problemtools_py.judge.compile import WORK_DIR, Executable
 from problemtools_py.judge.execute import run_program
 from problemtools_py.sandbox.client import Sandbox
 from problemtools_py.sandbox.pool import SandboxPool
@@ -56,8 +56,10 @@ class HeldJail:
         binds: Sequence[Bind] = (),
         fresh: bool = False,
         forked_first: int = 0,
+        cwd: str = WORK_DIR,
     ) -> None:
         self.pool = pool
+        self.cwd = cwd  # where its runs run (a submission's: see Executable.cwd)
         self.exe = exe
         self.fresh = fresh
         self.forked_first = forked_first if fresh else 0
@@ -84,6 +86,7 @@ class HeldJail:
                     inprocess=self._fast,
                     lean=True,
                     forked=not fresh,
+                    cwd=self.cwd,
                 )
                 stack.enter_context(session)
             except BaseException:
@@ -128,7 +131,14 @@ class HeldJail:
         box = self.box()
         if not box.lean_open:
             return run_program(
-                box, self.exe, args, limits=limits, memory_mb=memory_mb, stdin=stdin, stdout=stdout
+                box,
+                self.exe,
+                args,
+                limits=limits,
+                memory_mb=memory_mb,
+                stdin=stdin,
+                stdout=stdout,
+                cwd=self.cwd,
             )
         argv = [*self.exe.argv(memory_mb or limits.memory_bytes >> 20), *args]
         main = self.exe.inprocess_main() if self._fast else None

@@ -91,6 +91,10 @@ class CaseJudge:
     # closed stream until then, as Kattis does), and a rejection first is final unless
     # the submission had run past its time already.
     reject_first_final: bool = True
+    # Output past the limit was dropped (Limits.truncate_output) and the run went on: an
+    # output limit once it ends in time and well, before its output is judged (DOMjudge's
+    # order: time limit, run error, output limit, answer); False: judged as it is (bt's).
+    truncated_is_ole: bool = False
 
     def judge(self, exe: Executable, input_path: Path, answer: Path, work: Path) -> CaseResult:
         """Judge ``exe`` on one case, using ``work`` (a fresh directory) for its files."""
@@ -140,6 +144,9 @@ class CaseJudge:
     ) -> CaseResult:
         if validation is not None and validation.verdict is Verdict.JE:
             return CaseResult(Verdict.JE, run, validation, cpu, validation.error, None, passes)
+        if validation is None and self._truncated(run):
+            why = f"wrote over {self.limits.output_bytes >> 20} MiB (the output limit)"
+            return CaseResult(Verdict.OLE, run, None, cpu, why, None, passes)
         if validation is None:  # the submission failed before validation
             verdict = verdict_of_run(run.outcome)
             assert verdict is not None  # (no validation: the run ended badly)
@@ -159,6 +166,11 @@ class CaseJudge:
             passes,
             validation.multiplier,
         )
+
+    def _truncated(self, run: RunResult) -> bool:
+        """A run that ended well with output dropped past the limit (truncated_is_ole)."""
+        over = run.output_bytes > self.limits.output_bytes and self.limits.truncate_output
+        return self.truncated_is_ole and run.ok and over
 
     @staticmethod
     def _out_of_memory(exe: Executable, run: RunResult) -> bool:
@@ -184,9 +196,15 @@ class CaseJudge:
         else:
             with self.pool.sandbox() as box:
                 run = run_program(
-                    box, exe, limits=limits, memory_mb=memory_mb, stdin=stdin, stdout=output
+                    box,
+                    exe,
+                    limits=limits,
+                    memory_mb=memory_mb,
+                    stdin=stdin,
+                    stdout=output,
+                    cwd=exe.cwd,
                 )
-        if not run.ok:
+        if not run.ok or self._truncated(run):
             return run, None
         if isinstance(self.checker, CustomValidator):
             return run, self._custom(self.checker, input_path, answer, output, feedback)
@@ -256,6 +274,7 @@ class CaseJudge:
                         stdout=to_val_w,
                         stdout_direct=True,
                         give_fds=True,
+                        cwd=exe.cwd,
                     )
                 )
                 if held_end is not None:

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from problemtools_py.judge.interpreter import Interpreter
 
 SYSTEM_CONFIG = Path("/etc/problemtools_py/languages.yaml")
+# judges whose own table is laid over ours with --judge (judge/languages-JUDGE.yaml)
+JUDGE_TABLES = frozenset({"domjudge"})
 _LINKER = re.compile(r"[a-z][a-z0-9]*")
 # the compiler drivers that take -fuse-ld (gcc, g++, cc, c++, clang, as versioned or prefixed)
 _DRIVER = re.compile(r"([\w.-]+-)?(gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(-[0-9.]+)?")
@@ -77,6 +79,10 @@ class Language:
     # host directories its tools need, bound read-only (host path, path in the jail)
     binds: tuple[tuple[str, str], ...] = ()
     sanitized: bool = False  # built with sanitizers: its builds get SANITIZER_HEADER
+    # the class to run found among all sources (DOMjudge's DetectMain): the one holding
+    # ``public static void main``, named with its package; none is a compile error
+    detect_main: bool = False
+    program_dir_cwd: bool = False  # runs in its own (read-only) directory, not in /work
 
     def compiles_in_process(self) -> bool:
         """Whether its compile command is ``python3 -S -c CODE ...``, which the sandbox
@@ -92,6 +98,8 @@ class Language:
         that is not installed, or None. (A command taken from the program, such as a
         build script's, is never missing.)"""
         tool = (self.compile or self.run)[0]
+        if tool in ("/bin/sh", "sh") and self.run:  # (a script of checks: the runner's)
+            tool = self.run[0]
         for host, jail in self.binds:  # (a tool in a bound directory: the host's file)
             if tool.startswith(jail + "/"):
                 tool = host + tool[len(jail) :]
@@ -212,6 +220,8 @@ def _build(code: str, raw: dict[str, Any], origin: dict[str, str]) -> Language:
         class_data_sharing=flag("class_data_sharing"),
         precompiled_headers=_headers(words("precompiled_headers"), fail),
         binds=_binds(words("binds"), fail),
+        detect_main=flag("detect_main"),
+        program_dir_cwd=flag("program_dir_cwd"),
     )
 
 
@@ -290,16 +300,28 @@ class Languages:
         self.table = table
 
     @classmethod
-    def load(cls, problem_dirs: tuple[Path, ...] = ()) -> Languages:
-        try:
-            text, shipped = package_file("problemtools_py.judge", "languages.yaml")
-        except OSError as exc:
-            raise FatalError(
-                f"installation is broken: cannot read languages.yaml: {exc}",
-                exit_code=ExitCode.INTERNAL,
-            ) from exc
-        merged = yaml.load(text, Loader=_SAFE_LOADER)
-        origin = {code: {"": shipped} for code in merged}  # (see _build)
+    def load(cls, problem_dirs: tuple[Path, ...] = (), judge: str | None = None) -> Languages:
+        """The table: ours, under ``judge``'s own where a judge is named whose languages
+        differ (``languages-domjudge.yaml``: DOMjudge's extensions and build scripts),
+        under the system's, the user's and the packages' layers."""
+        merged: dict[str, Any] = {}
+        origin: dict[str, dict[str, str]] = {}  # (see _build)
+        shipped = [
+            "languages.yaml",
+            *([f"languages-{judge}.yaml"] if judge in JUDGE_TABLES else []),
+        ]
+        for name in shipped:
+            try:
+                text, where = package_file("problemtools_py.judge", name)
+            except OSError as exc:
+                raise FatalError(
+                    f"installation is broken: cannot read {name}: {exc}",
+                    exit_code=ExitCode.INTERNAL,
+                ) from exc
+            data = yaml.load(text, Loader=_SAFE_LOADER)
+            merged = _merge(merged, data)
+            for code, settings in data.items():
+                origin.setdefault(code, {"": where}).update(dict.fromkeys(settings, where))
         layers = [SYSTEM_CONFIG, user_config()]
         layers += sorted({d.resolve().parent / "languages.yaml" for d in problem_dirs})
         for layer in layers:

@@ -14,7 +14,7 @@ from problemtools_py.judge.compile import entry_point
 from problemtools_py.judge.languages import Language
 from problemtools_py.judging.policy import Policy, Progress
 from problemtools_py.judging.sharing import Sharing
-from problemtools_py.model.problem import Problem, TestCase
+from problemtools_py.model.problem import Problem, Submission, TestCase
 from problemtools_py.model.testdata import GroupKind, cases_in
 from problemtools_py.rulesets import Ruleset
 from problemtools_py.sandbox.pool import SandboxPool
@@ -39,7 +39,9 @@ class Session(Workbench):
     def start(
         cls, problem: Problem, policy: Policy, pool: SandboxPool, progress: Progress | None = None
     ) -> Self:
-        builder, languages = Workbench.parts(problem, pool, policy.python, policy.sanitizer)
+        builder, languages = Workbench.parts(
+            problem, pool, policy.python, policy.sanitizer, judge=policy.ruleset.value
+        )
         return cls(
             problem, pool, builder, languages, jobs=policy.jobs, policy=policy, progress=progress
         )
@@ -52,10 +54,11 @@ class Session(Workbench):
         super().close()
 
     def submission_limits(self, cpu_seconds: float) -> Limits:
-        """The workbench's limits; by BAPCtools' rules output past the limit is dropped and
-        the run goes on (bt run sets no output limit: a program flooding stdout is TLE)."""
+        """The workbench's limits; by BAPCtools' and DOMjudge's rules output past the limit
+        is dropped and the run goes on (bt run sets no output limit: a program flooding
+        stdout is TLE; DOMjudge's runguard truncates, and a run that ends in time is OLE)."""
         limits = super().submission_limits(cpu_seconds)
-        if self.policy.ruleset is Ruleset.BAPCTOOLS:
+        if self.policy.ruleset in (Ruleset.BAPCTOOLS, Ruleset.DOMJUDGE):
             return dataclasses.replace(limits, truncate_output=True)
         return limits
 
@@ -64,18 +67,30 @@ class Session(Workbench):
         problem has wrong_answer/constant_in_submission.py printing "{{FIVE.STRING}}")."""
         return self.policy.ruleset is not Ruleset.BAPCTOOLS
 
+    def named_entrypoint(self, sub: Submission) -> str | None:
+        """submissions.yaml's, else (by DOMjudge's rules) its submissions.json's."""
+        named = super().named_entrypoint(sub)
+        read = self.problem.domjudge_entry_points
+        if named is None and self.policy.ruleset is Ruleset.DOMJUDGE and read is not None:
+            return read.of(sub.rel)
+        return named
+
     def fallback_entrypoint(
         self, language: Language, files: dict[str, bytes], own: frozenset[str]
     ) -> str | None:
-        """By BAPCtools' rules, where ours cannot tell (two Java classes with ``main``):
-        the first source whose name starts with "main", any case, else the first source,
-        in sorted order, as bt run takes it."""
-        if self.policy.ruleset is not Ruleset.BAPCTOOLS:
+        """Where ours cannot tell (two Java classes with ``main``, JavaScript files none
+        named main.js): by BAPCtools' rules the first source whose name starts with
+        "main", any case, else the first source, in sorted order, as bt run takes it; by
+        DOMjudge's the first source (its build scripts' ``$1``; sorted here, where
+        DOMjudge has its zip's order)."""
+        if self.policy.ruleset not in (Ruleset.BAPCTOOLS, Ruleset.DOMJUDGE):
             return None
         texts = {n: c.decode("utf-8", "replace") for n, c in files.items()}
         sources = sorted(n for n in files if language.matches(n.rsplit("/", 1)[-1]))
         if not sources or entry_point(language, sorted(files), texts, own) is not None:
             return None
+        if self.policy.ruleset is Ruleset.DOMJUDGE:
+            return sources[0]
         named = [n for n in sources if n.rsplit("/", 1)[-1].lower().startswith("main")]
         return (named or sources)[0]
 

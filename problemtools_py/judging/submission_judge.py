@@ -13,7 +13,7 @@ from pathlib import Path
 from problemtools_py.digests import data_digest, digest
 from problemtools_py.judge.compile import Executable
 from problemtools_py.judge.held import FORKED_FIRST, HeldJail, HeldValidator, worth_fresh_init
-from problemtools_py.judge.judging import CaseJudge, run_limits
+from problemtools_py.judge.judging import CaseJudge, CaseResult, run_limits
 from problemtools_py.judge.validators import CustomValidator
 from problemtools_py.judging.answers import AnswerChecker
 from problemtools_py.judging.breaks import Breaks
@@ -24,6 +24,7 @@ from problemtools_py.judging.sharing import CaseQueue
 from problemtools_py.judging.visualize import OutputVisualizer
 from problemtools_py.model.problem import Submission, TestCase
 from problemtools_py.rulesets import Ruleset
+from problemtools_py.sandbox import cores
 from problemtools_py.sandbox.results import Limits, RunResult
 from problemtools_py.scratch import scratch_dir
 from problemtools_py.verdicts import Verdict
@@ -69,6 +70,9 @@ class SubmissionJudge:
         # an interactive validator's rejection before the submission is done stands even if
         # the submission then runs over the time limit (problemtools); bt run says TLE
         self.final_first = ctx.policy.ruleset is not Ruleset.BAPCTOOLS
+        # DOMjudge's judgehost: each judging on a core of its own (its judgedaemon's
+        # cpuset), the time limit on CPU and wall time alike, output truncated then OLE
+        self.domjudge = ctx.policy.ruleset is Ruleset.DOMJUDGE
         self.visualizer = OutputVisualizer(ctx)
         self.jails = jails
         # times a case the machine starved (see _maybe_starved) runs again before its
@@ -115,6 +119,7 @@ class SubmissionJudge:
             memo=self.checker if not self.visualizer.active else None,  # (it reads feedback)
             keep_feedback=self.visualizer.active,
             reject_first_final=self.final_first,
+            truncated_is_ole=self.domjudge,
         )
         for again in range(self.starved_retries, -1, -1):  # (a starved run runs again)
             work = Path(tempfile.mkdtemp(dir=self.work))
@@ -132,7 +137,7 @@ class SubmissionJudge:
             case,
             verdict,
             verdict,
-            result.cpu_seconds,
+            self._time(result),
             result.score,
             result.message,
             result.multiplier,
@@ -155,6 +160,13 @@ class SubmissionJudge:
             )
         return outcome
 
+    def _time(self, result: CaseResult) -> float:
+        """The time a case counts against the limit: its CPU time; by DOMjudge's rules the
+        wall time too, where longer (runguard's time limit is on both: a program that
+        sleeps, or stops its parent, runs out of time)."""
+        wall = result.run.wall_seconds if result.run is not None and self.domjudge else 0.0
+        return max(result.cpu_seconds, wall)
+
     def _key(
         self, exe: Executable, case: TestCase, checker: object, limits: Limits, tl: float | None
     ) -> str:
@@ -166,7 +178,7 @@ class SubmissionJudge:
             judge_id = ["default", *getattr(checker, "args", [])]
         judge_id += [] if self.final_first else ["no verdict final before the time"]
         return digest(
-            "case-v5",  # v5: a run over the time limit is TLE whatever it ended with
+            "case-v6",  # v6: DOMjudge's rules (wall time, output truncated: OLE)
             exe.directory.name,
             data_digest(root / case.files[".in"], root),
             data_digest(root / case.files[".ans"], root),
@@ -180,6 +192,7 @@ class SubmissionJudge:
                     tl,
                     self.passes,
                     self.ctx.problem.config.interactive,
+                    self.domjudge,
                 )
             ),
         )
@@ -224,10 +237,14 @@ class SubmissionJudge:
         custom = self.checker.custom
         fresh = worth_fresh_init(queue.left())
         with contextlib.ExitStack() as stack:
+            if self.domjudge:  # (its runs, and all their processes, on the leased core)
+                stack.enter_context(cores.leased())
             held = stack.enter_context(
                 self.jails(exe, limits)
                 if self.jails is not None
-                else HeldJail(self.ctx.pool, exe, limits, fresh=fresh, forked_first=forked_first)
+                else HeldJail(
+                    self.ctx.pool, exe, limits, fresh=fresh, forked_first=forked_first, cwd=exe.cwd
+                )
             )
             checker = None
             if custom is not None and not interactive:

@@ -9,6 +9,7 @@ from pathlib import Path
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 from problemtools_py.model.config import V2023_VERSIONS, V2025_VERSIONS, build_config
+from problemtools_py.model.entrypoints import read_entry_points
 from problemtools_py.model.files import FileEntry, walk_package
 from problemtools_py.model.names import NameRule, name_rule
 from problemtools_py.model.problem import FormatVersion, IncludeDir, Problem, Program
@@ -144,6 +145,7 @@ def _load(root: Path) -> Problem:
         timelimit_file=read_timelimit(root),
         auxiliary=auxiliary,
         answer_validators=load_programs(root, "answer_validators", children, files),
+        domjudge_entry_points=read_entry_points(root),
         static_validator=_single(root, "static_validator", files) if modern else None,
         input_visualizer=_single(root, "input_visualizer", files) if modern else None,
         output_visualizer=_single(root, "output_visualizer", files) if modern else None,

@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from problemtools_py.model.config import ProblemConfig
 from problemtools_py.model.constants import constant_texts
+from problemtools_py.model.entrypoints import EntryPoints
 from problemtools_py.model.files import FileEntry
 from problemtools_py.model.groups import StaticCase, words
 from problemtools_py.verdicts import Verdict
@@ -261,6 +262,7 @@ class Problem:
     auxiliary: tuple[str, ...] = ()  # 2025-09: entries read as if absent (.gitkeep, ~x, -y)
     # BAPCtools' answer_validators/ (DOMjudge reads it too): every .ans must pass them
     answer_validators: tuple[Program, ...] = ()
+    domjudge_entry_points: EntryPoints | None = None  # DOMjudge's submissions.json
     # 2023-07 and later: single programs, each its own directory
     static_validator: Program | None = None
     input_visualizer: Program | None = None

@@ -49,7 +49,11 @@ class Workbench:
 
     @staticmethod
     def parts(
-        problem: Problem, pool: SandboxPool, python: str | None = None, sanitize: bool = False
+        problem: Problem,
+        pool: SandboxPool,
+        python: str | None = None,
+        sanitize: bool = False,
+        judge: str | None = None,
     ) -> tuple[Builder, Languages]:
         """The builder (the package's compilation limits) and the languages
         (the package's ``languages.yaml`` over ours; Python run by ``python``'s; C and C++
@@ -67,7 +71,7 @@ class Workbench:
         # (g++'s and javac's own caches made only on a machine that keeps its cache:
         # one verification's few compilations do not pay for them; see judge/pch.py)
         builder = Builder(pool, compile_limits, warm_compilers=used_before())
-        languages = _languages(problem, python)
+        languages = _languages(problem, python, judge)
         return builder, languages.with_sanitizers() if sanitize else languages
 
     @classmethod
@@ -184,7 +188,7 @@ class Workbench:
         language = self.submission_language(sub) if sub is not None else self.language(program)
         if language is None:
             return Build(None, UNKNOWN_LANGUAGE, 0.0, False)
-        entrypoint = sub.expectation.entrypoint if sub and sub.expectation else None
+        entrypoint = self.named_entrypoint(sub) if sub is not None else None
         include_dir = self._include_dir(language.code) if includes else None
         if sub is not None and not self.submission_constants():
             files = read_program(paths, base, include_dir)
@@ -198,6 +202,11 @@ class Workbench:
         if build.executable is None:  # (a Python 2 program's compile error named so)
             return replace(build, message=python2.named_for(language.code, build.message))
         return build
+
+    def named_entrypoint(self, sub: Submission) -> str | None:
+        """The main file (or class) the package names for ``sub``: submissions.yaml's
+        ``entrypoint`` (a judging session by DOMjudge's rules reads its own file too)."""
+        return sub.expectation.entrypoint if sub.expectation is not None else None
 
     def submission_constants(self) -> bool:
         """Whether submissions' sources get the constants substituted (the text says so;
@@ -245,9 +254,10 @@ def _first_line(path: Path) -> str:
         return ""
 
 
-def _languages(problem: Problem, python: str | None) -> Languages:
-    """The package's languages; its Python run by ``python``'s interpreter if given."""
-    languages = Languages.load((problem.root,))
+def _languages(problem: Problem, python: str | None, judge: str | None) -> Languages:
+    """The package's languages (``judge``'s where it has its own); its Python run by
+    ``python``'s interpreter if given."""
+    languages = Languages.load((problem.root,), judge)
     if python is None:
         return languages
     from problemtools_py.judge.interpreter import find

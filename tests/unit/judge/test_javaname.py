@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from problemtools_py.judge.javaname import blank, java_class, scala_object
+from problemtools_py.judge.javaname import blank, detect_main, java_class, scala_object
 
 MAIN = "public static void main(String[] args) { System.out.println(1); }"
 
@@ -51,3 +51,39 @@ def test_blanking_keeps_every_position(code: str) -> None:
 ])  # fmt: skip
 def test_a_scala_program_runs_as_its_object_with_main(code: str, name: str | None) -> None:
     assert scala_object(code) == name
+
+
+PSVM = "public static void main(String[] a) { }"
+
+
+@pytest.mark.parametrize(("sources", "name"), [
+    # DOMjudge's multifile-multipackage: the class with main, named with its package
+    ({"A.java": "package foo.bar.a;\npublic class A { static void f() {} }",
+      "B.java": f"package zoo.goo.moo.b;\nimport foo.bar.a.A;\npublic class B {{ {PSVM} }}"},
+     "zoo.goo.moo.b.B"),
+    # its test-package.java: a class that is not public, in a package
+    ({"test-package.java": f"package bin;\nclass Main {{\n {PSVM}\n}}"}, "bin.Main"),
+    # its mainclass-missing: `int main()` is no entry point: none (a compile error)
+    ({"main.java": "public class main { int main() { return 0; } };"}, None),
+    # main neither public nor static, or only named in a comment or a string
+    ({"X.java": "class X { static void main(String[] a) {} }"}, None),
+    ({"X.java": f"// class Y {{ {PSVM} }}\nclass X {{ String s = \"{PSVM}\"; }}"}, None),
+    # two classes with main: the first in the sources' sorted order
+    ({"b.java": f"public class b {{ {PSVM} }}", "a.java": f"public class a {{ {PSVM} }}"}, "a"),
+    ({"Helper.java": "class Helper {}", "Sol.java": "class Sol { static public void main(String[] x) {} }"}, "Sol"),
+])  # fmt: skip
+def test_domjudge_runs_the_class_holding_main_named_with_its_package(
+    sources: dict[str, str], name: str | None
+) -> None:
+    assert detect_main("java", sources) == name
+
+
+@pytest.mark.parametrize(("sources", "name"), [
+    ({"hello.kt": "fun main() { println(1) }"}, "HelloKt"),
+    ({"util.kt": "fun f() = 1", "solve.kt": "package a.b\n\nfun main(args: Array<String>) {}"}, "a.b.SolveKt"),
+    ({"x.kt": "class X { fun main() {} }"}, None),
+])  # fmt: skip
+def test_kotlin_runs_the_file_class_of_its_top_level_main(
+    sources: dict[str, str], name: str | None
+) -> None:
+    assert detect_main("kotlin", sources) == name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,33 @@ def test_kotlin_names_a_files_class_with_a_capital(stem: str, name: str) -> None
     from problemtools_py.judge.compile import facade
 
     assert facade(stem) == name
+
+
+def test_domjudge_table_claims_files_as_domjudge_does() -> None:
+    """--judge domjudge: DOMjudge's extensions (its LanguageFixture) and build rules."""
+    ours, theirs = Languages.load(), Languages.load(judge="domjudge")
+
+    def code(table: Languages, name: str) -> str | None:
+        found = table.detect([name])
+        return found.code if found is not None else None
+
+    assert [code(ours, n) for n in ("a.pl", "a.sh", "a.p", "a.plg", "a.mjs")] == [
+        "prolog", "bash", None, None, None,
+    ]  # fmt: skip
+    assert [code(theirs, n) for n in ("a.pl", "a.sh", "a.p", "a.plg", "a.mjs", "a.bash")] == [
+        "perl", "sh", "pascal", "prolog", "javascript", "bash",
+    ]  # fmt: skip
+    assert code(theirs, "a.pm") is None and code(theirs, "a.py3") is None  # (not DOMjudge's)
+    java = theirs.get("java")
+    assert java is not None and java.detect_main and java.program_dir_cwd
+    assert not any(lang.detect_main or lang.program_dir_cwd for lang in ours.table.values())
+    assert Languages.load(judge="kattis").table == ours.table
+
+
+def test_a_check_script_needs_the_runner_it_checks_with() -> None:
+    """A compile step that is a shell loop of checks (DOMjudge's Perl): the language is
+    missing when its interpreter is, never installed because /bin/sh is."""
+    perl = Languages.load(judge="domjudge").get("perl")
+    assert perl is not None and perl.compile[0] == "/bin/sh"
+    missing = replace(perl, run=("no-such-perl-here", "{dir}/{main}"))
+    assert missing.missing_tool() == "no-such-perl-here"
