@@ -86,15 +86,17 @@ class CaseJudge:
     memo: ValidationMemo | None = None  # a custom validator's answers kept by content
     keep_feedback: bool = False  # the default validator's feedback files too (visualizer)
     # An interactive validator's rejection before the submission ends is the verdict, the
-    # submission then stopped (problemtools). False, bt run's interaction: the validator
-    # sees the submission's output end only when the submission ends (bt's relay holds a
-    # closed stream until then, as Kattis does), and a rejection first is final unless
-    # the submission had run past its time already.
+    # submission then stopped (problemtools, DOMjudge). False, bt run's: a rejection
+    # first is final unless the submission had run past its time already.
     reject_first_final: bool = True
     # Output past the limit was dropped (Limits.truncate_output) and the run went on: an
     # output limit once it ends in time and well, before its output is judged (DOMjudge's
     # order: time limit, run error, output limit, answer); False: judged as it is (bt's).
     truncated_is_ole: bool = False
+    # The validator sees the submission's output end only when the submission ends
+    # (problemtools' interactive.cc keeps its copy of that pipe open until then, as bt's
+    # relay does); False: at once, when the submission closes it (DOMjudge's runpipe).
+    hold_output_end: bool = True
 
     def judge(self, exe: Executable, input_path: Path, answer: Path, work: Path) -> CaseResult:
         """Judge ``exe`` on one case, using ``work`` (a fresh directory) for its files."""
@@ -253,8 +255,8 @@ class CaseJudge:
     ) -> tuple[RunResult, RunResult]:
         to_val_r, to_val_w = os.pipe()
         to_sub_r, to_sub_w = os.pipe()
-        # bt's interaction: the validator sees the submission's output end at its end
-        held_end = None if self.reject_first_final else os.dup(to_val_w)
+        # (see hold_output_end)
+        held_end = os.dup(to_val_w) if self.hold_output_end else None
         # The validator's jail watches both pipes to tell which side closed its output first.
         watch = (os.dup(to_sub_r), os.dup(to_val_r))
         # Output the submission writes after the validator left is read and dropped (as

@@ -120,6 +120,7 @@ class SubmissionJudge:
             keep_feedback=self.visualizer.active,
             reject_first_final=self.final_first,
             truncated_is_ole=self.domjudge,
+            hold_output_end=not self.domjudge,
         )
         for again in range(self.starved_retries, -1, -1):  # (a starved run runs again)
             work = Path(tempfile.mkdtemp(dir=self.work))
@@ -164,8 +165,11 @@ class SubmissionJudge:
         """The time a case counts against the limit: its CPU time; by DOMjudge's rules the
         wall time too, where longer (runguard's time limit is on both: a program that
         sleeps, or stops its parent, runs out of time)."""
-        wall = result.run.wall_seconds if result.run is not None and self.domjudge else 0.0
-        return max(result.cpu_seconds, wall)
+        run = result.run
+        # (not a run the judge ended: an interactive one, its validator done, was given
+        # a grace time of ours)
+        counted = run is not None and self.domjudge and not run.judge_killed
+        return max(result.cpu_seconds, run.wall_seconds if run is not None and counted else 0.0)
 
     def _key(
         self, exe: Executable, case: TestCase, checker: object, limits: Limits, tl: float | None
@@ -178,7 +182,7 @@ class SubmissionJudge:
             judge_id = ["default", *getattr(checker, "args", [])]
         judge_id += [] if self.final_first else ["no verdict final before the time"]
         return digest(
-            "case-v6",  # v6: DOMjudge's rules (wall time, output truncated: OLE)
+            "case-v7",  # v7: an interactive output's end held (problemtools'); DOMjudge's rules
             exe.directory.name,
             data_digest(root / case.files[".in"], root),
             data_digest(root / case.files[".ans"], root),

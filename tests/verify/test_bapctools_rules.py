@@ -1,11 +1,12 @@
 """--judge bapctools: where the format's text leaves the judging open and bt run judges
 otherwise than problemtools. An interactive submission that closes its output and then
 sleeps (BAPCtools' test problem guess has one in time_limit_exceeded/): bt's relay
-tells the validator the output ended only when the submission ends, so the validator
-waits and the submission runs out of time (TLE); we, by default, pass the end on at
-once and the validator rejects first (WA). One whose output the validator rejects and
-that then spins (guess's wrong_answer/guess_tle.cc) is stopped at the rejection: WA by
-both."""
+tells the validator the output ended only when the submission ends, as problemtools'
+interactive.cc does (it keeps its copy of the pipe open until then), so the validator
+waits and the submission runs out of time (TLE) by both; DOMjudge's runpipe passes the
+end on at once and the validator rejects first (WA). One whose output the validator
+rejects and that then spins (guess's wrong_answer/guess_tle.cc) is stopped at the
+rejection: WA by all three."""
 
 from __future__ import annotations
 
@@ -38,7 +39,9 @@ def _guess_verdict(copy_sample: Callable[..., Path], capsys: Capture, judge: str
     return rows[name], code
 
 
-@pytest.mark.parametrize(("judge", "verdict"), [("kattis", "WA"), ("bapctools", "TLE")])
+@pytest.mark.parametrize(
+    ("judge", "verdict"), [("kattis", "TLE"), ("bapctools", "TLE"), ("domjudge", "WA")]
+)
 def test_a_rejection_first_then_sleeping_past_the_limit(
     copy_sample: Callable[..., Path], capsys: Capture, judge: str, verdict: str
 ) -> None:
@@ -46,7 +49,7 @@ def test_a_rejection_first_then_sleeping_past_the_limit(
     assert got == (verdict, 1 if verdict == "WA" else 0)
 
 
-@pytest.mark.parametrize("judge", ["kattis", "bapctools"])
+@pytest.mark.parametrize("judge", ["kattis", "bapctools", "domjudge"])
 def test_a_rejection_first_then_spinning_is_wa(
     copy_sample: Callable[..., Path], capsys: Capture, judge: str
 ) -> None:
