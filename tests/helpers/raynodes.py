@@ -118,7 +118,7 @@ class RayNodes:
         for _ in range(3):
             pids = self._pids()
             if not pids:
-                return
+                break
             for pid in pids:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
