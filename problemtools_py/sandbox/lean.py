@@ -5,6 +5,7 @@ program's stdout (up to the limit), stderr and the reply."""
 from __future__ import annotations
 
 import os
+import select
 import socket
 
 from problemtools_py.sandbox.protocol import (
@@ -41,10 +42,12 @@ class LeanLine:
 def lean_call(
     line: LeanLine, request: LeanRequest, stdin: int, limits: Limits
 ) -> tuple[Reply, bytes, str]:
-    """Send a lean run, read its stdout (up to the limit) and stderr's tail; the reply
-    counts the output and says when it went over."""
+    """Send a lean run, read its stdout (up to the limit) and stderr (its tail kept, the
+    rest read and dropped, as the server's runs have it: a program flooding stderr runs
+    on, never stopped by a file's size limit); the reply counts the output and says when
+    it went over."""
     out_r, out_w = os.pipe()
-    err = os.memfd_create("stderr")
+    err_r, err_w = os.pipe()
     spec = lean_spec(request)
     known, line.spec = line.spec == spec, None  # (unknown until the init has read it)
     flags = FRESH if line.fresh else 0
@@ -52,21 +55,19 @@ def lean_call(
         socket.send_fds(
             line.sock,
             [pack_lean_request(request, b"" if known else spec, flags)],
-            [stdin, out_w, err],
+            [stdin, out_w, err_w],
         )
         line.spec, line.fresh = spec, False
         os.close(out_w)
-        out_w = -1
-        stdout, over = _read_limited(out_r, limits.output_bytes, limits.truncate_output)
-        os.close(out_r)
-        out_r = -1
+        os.close(err_w)
+        out_w = err_w = -1
+        stdout, over, tail = _read_streams(out_r, err_r, limits)
+        out_r = err_r = -1  # (closed there)
         reply = _reply(line.sock)
-        size = os.fstat(err).st_size
-        tail = os.pread(err, limits.stderr_bytes, max(0, size - limits.stderr_bytes))
     except OSError as exc:
         raise SandboxError(f"lost the sandbox's jail: {exc}") from exc
     finally:
-        for fd in (out_r, out_w, err):
+        for fd in (out_r, out_w, err_r, err_w):
             if fd >= 0:
                 os.close(fd)
     killed = "output" if over and not limits.truncate_output else reply.killed_for
@@ -90,19 +91,42 @@ def _reply(sock: socket.socket) -> Reply:
     return found
 
 
-def _read_limited(fd: int, limit: int, drain: bool = False) -> tuple[bytes, int]:
-    """Everything up to ``limit`` bytes, and how many more there were: 1 when we then stop
-    reading (the program's next write fails), all of them when we ``drain`` to its end."""
+def _read_streams(out: int, err: int, limits: Limits) -> tuple[bytes, int, bytes]:
+    """stdout up to ``limits.output_bytes`` and how many more bytes there were (1 when we
+    then stop reading it: the program's next write fails; all of them when the limits
+    truncate, read to the end), and the last ``limits.stderr_bytes`` of stderr, read to
+    its end. Both descriptors are closed here."""
+    limit, keep = limits.output_bytes, limits.stderr_bytes
     chunks: list[bytes] = []
-    size = 0
-    while chunk := os.read(fd, 1 << 16):
-        size += len(chunk)
-        if size > limit:
-            chunks.append(chunk[: len(chunk) - (size - limit)])
-            if not drain:
-                return b"".join(chunks), 1
-            while more := os.read(fd, 1 << 16):
-                size += len(more)
-            return b"".join(chunks), size - limit
-        chunks.append(chunk)
-    return b"".join(chunks), 0
+    size, tail = 0, bytearray()
+    poller = select.poll()
+    poller.register(out, select.POLLIN)
+    poller.register(err, select.POLLIN)
+    open_fds = {out, err}
+    try:
+        while open_fds:
+            for fd, _ in poller.poll():
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    poller.unregister(fd)
+                    open_fds.discard(fd)
+                    os.close(fd)
+                elif fd == err:
+                    tail += chunk
+                    del tail[: max(0, len(tail) - keep)]
+                else:
+                    size += len(chunk)
+                    if size <= limit:
+                        chunks.append(chunk)
+                        continue
+                    if size - len(chunk) < limit:
+                        chunks.append(chunk[: limit - (size - len(chunk))])
+                    if not limits.truncate_output:  # (stop reading: the next write fails)
+                        poller.unregister(out)
+                        open_fds.discard(out)
+                        os.close(out)
+                        size = limit + 1
+    finally:
+        for fd in open_fds:
+            os.close(fd)
+    return b"".join(chunks), max(0, size - limit), bytes(tail)

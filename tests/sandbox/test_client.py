@@ -479,3 +479,36 @@ def test_python_dash_c_runs_the_same_in_process(box: Sandbox, name: str) -> None
         assert fresh.stdout == b"['-c', 'a.py', 'b.py'] '' __main__\n"
     if name == "syntax":
         assert fresh.exit_code == 1 and fresh.error_line().startswith("SyntaxError")
+
+
+FLOOD_STDERR = (
+    "import os\nblock = b'e' * (1 << 16)\nfor _ in range(1100):\n    os.write(2, block)\n"
+    "os.write(2, b'the end of stderr')\nprint('done')\n"
+)
+
+
+@pytest.mark.parametrize("mode", ["server", "lean"])
+def test_a_stderr_flood_past_the_file_size_limit_is_read_and_dropped(
+    box: Sandbox, tmp_path: Path, mode: str
+) -> None:
+    """~69 MiB of stderr, over a run's 64 MiB file-size limit, then the answer: the run
+    ends well on every path, its stderr's tail kept (a held jail kept stderr in a memory
+    file, whose size limit ended such a run in SIGXFSZ, where the server drained it)."""
+    if mode == "lean" and not (ROOT and box.python_matches()):
+        pytest.skip("a lean session needs full isolation and the same Python inside")
+    tmp_path.chmod(0o755)
+    (tmp_path / "flood.py").write_text(FLOOD_STDERR)
+    limits = Limits(cpu_seconds=10.0, memory_bytes=256 << 20, output_bytes=1 << 20)
+    argv = ["python3", "/prog/flood.py"]
+    with box.session(limits=limits, binds=[Bind(str(tmp_path), "/prog")], inprocess=True,
+                     lean=mode == "lean"):  # fmt: skip
+        if mode == "lean":
+            fd = os.memfd_create("stdin")
+            try:
+                run = box.run_lean(argv, limits=limits, stdin=fd, inprocess="/prog/flood.py")
+            finally:
+                os.close(fd)
+        else:
+            run = box.run(argv, limits=limits, inprocess="/prog/flood.py")
+    assert (run.outcome, run.exit_code, run.stdout) == (Outcome.OK, 0, b"done\n"), run
+    assert run.stderr.endswith(b"the end of stderr") or mode == "server"
