@@ -58,7 +58,9 @@ class Session(Workbench):
         is dropped and the run goes on (bt run sets no output limit: a program flooding
         stdout is TLE; DOMjudge's runguard truncates, and a run that ends in time is OLE)."""
         limits = super().submission_limits(cpu_seconds)
-        if self.policy.ruleset in (Ruleset.BAPCTOOLS, Ruleset.DOMJUDGE):
+        if self.policy.ruleset is Ruleset.DOMJUDGE:  # (runguard: no stack limit either)
+            return dataclasses.replace(limits, truncate_output=True, unlimited_stack=True)
+        if self.policy.ruleset is Ruleset.BAPCTOOLS:
             return dataclasses.replace(limits, truncate_output=True)
         return limits
 

@@ -193,6 +193,7 @@ class SubmissionJudge:
                     limits.memory_bytes,
                     limits.output_bytes,
                     limits.truncate_output,
+                    limits.unlimited_stack,
                     tl,
                     self.passes,
                     self.ctx.problem.config.interactive,

@@ -197,6 +197,7 @@ class Sandbox:
             stderr_bytes=limits.stderr_bytes,
             truncate_output=limits.truncate_output,
             core=_leased_core(),
+            unlimited_stack=limits.unlimited_stack,
         )
 
     @staticmethod
@@ -305,7 +306,13 @@ class Sandbox:
             raise ValueError("a lean run's stdin must be a regular (memory) file")
         core = _leased_core() if core is None else core
         request = LeanRequest(
-            tuple(argv), {**ENV, **(env or {})}, limits.cpu_seconds, limits.wall, inprocess, core
+            tuple(argv),
+            {**ENV, **(env or {})},
+            limits.cpu_seconds,
+            limits.wall,
+            inprocess,
+            core,
+            limits.unlimited_stack,
         )
         reply, stdout, stderr = lean_call(self.lean, request, stdin, limits)
         return RunResult.from_reply(

@@ -51,9 +51,12 @@ class Setup(NamedTuple):
 NOFILE = 512
 
 
-def set_limits(cpu_seconds: float, file_bytes: int, address_space: int | None) -> None:
+def set_limits(
+    cpu_seconds: float, file_bytes: int, address_space: int | None, unlimited_stack: bool = False
+) -> None:
     """Per-process limits: a CPU-time hard stop just above the limit (the server measures
-    and kills the whole run first), file size, descriptors, no core dumps, a large stack."""
+    and kills the whole run first), file size, descriptors, no core dumps, a large stack
+    (``unlimited_stack``: none, where the hard limit allows it)."""
     cpu = int(cpu_seconds) + 2
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
@@ -65,7 +68,9 @@ def set_limits(cpu_seconds: float, file_bytes: int, address_space: int | None) -
     else:
         stack = STACK
     hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
-    if hard == resource.RLIM_INFINITY or hard >= stack:
+    if unlimited_stack and hard == resource.RLIM_INFINITY:
+        resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
+    elif hard == resource.RLIM_INFINITY or hard >= stack:
         resource.setrlimit(resource.RLIMIT_STACK, (stack, hard))
 
 
@@ -81,7 +86,9 @@ def program(
     caller's process has no-new-privileges set already; it is inherited, and so are its
     signal handlers until exec (an in-process run's parent has none)."""
     # (the init's real-time policy is not inherited: it is set with SCHED_RESET_ON_FORK)
-    set_limits(float(run["cpu"]), setup.file_bytes, setup.address_space)
+    set_limits(
+        float(run["cpu"]), setup.file_bytes, setup.address_space, run.get("unlimited_stack", False)
+    )
     os.dup2(fds.stdin, 0)
     os.dup2(fds.stdout, 1)
     os.dup2(fds.stderr, 2)

@@ -46,6 +46,7 @@
 enum { CHILD = 0, NEED_SPEC = 1, NEED_PREPARE = 2, CONTROL = 3, GRADER_GONE = 4, RENEW = 5,
        FAILED = -1 };
 #define FRESH 1         /* protocol.FRESH: the request starts another completion */
+#define UNLIMITED_STACK 2 /* protocol.UNLIMITED_STACK: RLIMIT_STACK unlimited */
 
 struct lean_config {            /* mirrored by leannative.Config (ctypes) */
     int grader, control;
@@ -81,6 +82,7 @@ struct lean_state {             /* mirrored by leannative.State */
     char *const *exec_envp;     /* by Python (NULL: Python starts the program, see run) */
     const char *exec_path;      /* the PATH searched for argv[0] (NULL: it names a path) */
     int served;                 /* a request was read: this process has held a program */
+    int flags;                  /* the pending request's (UNLIMITED_STACK) */
 };
 
 static double now(void) {
@@ -195,7 +197,10 @@ static int child(const struct lean_config *c, struct lean_state *s, int exec_w) 
         if (setrlimit(RLIMIT_AS, &r)) return say(exec_w, "RLIMIT_AS"), -1;
         if ((rlim_t)c->address_space / 2 < stack) stack = (rlim_t)c->address_space / 2;
     }
-    if (!getrlimit(RLIMIT_STACK, &r) && (r.rlim_max == RLIM_INFINITY || r.rlim_max >= stack)) {
+    if ((s->flags & UNLIMITED_STACK) && !getrlimit(RLIMIT_STACK, &r) && r.rlim_max == RLIM_INFINITY) {
+        r.rlim_cur = RLIM_INFINITY;
+        if (setrlimit(RLIMIT_STACK, &r)) return say(exec_w, "RLIMIT_STACK"), -1;
+    } else if (!getrlimit(RLIMIT_STACK, &r) && (r.rlim_max == RLIM_INFINITY || r.rlim_max >= stack)) {
         r.rlim_cur = stack;
         if (setrlimit(RLIMIT_STACK, &r)) return say(exec_w, "RLIMIT_STACK"), -1;
     }
@@ -447,6 +452,7 @@ static int read_request(const struct lean_config *c, struct lean_state *s) {
     memcpy(&s->cpu, head, 8);
     memcpy(&s->wall, head + 8, 8);
     memcpy(&s->core, head + 16, 4);
+    memcpy(&s->flags, head + 20, 4);
     memcpy(&spec_len, head + 24, 4);
     if (spec_len > SPEC_MAX) goto gone; /* the grader's own bug: the stream is lost */
     if (spec_len && recv_exact(c->grader, s->spec, spec_len)) goto gone;

@@ -90,6 +90,7 @@ class State(ctypes.Structure):
         ("exec_envp", ctypes.POINTER(ctypes.c_char_p)),
         ("exec_path", ctypes.c_char_p),
         ("served", ctypes.c_int),
+        ("flags", ctypes.c_int),
     ]
 
 

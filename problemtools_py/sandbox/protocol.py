@@ -87,6 +87,7 @@ class Request(NamedTuple):
     truncate_output: bool = False  # past output_bytes stdout is dropped, the run goes on
     inprocess: str | None = None  # a Python main file to run in the forked server itself
     core: int = -1  # the only core its programs may use (its grader's lease), -1: any
+    unlimited_stack: bool = False  # (see results.Limits)
 
 
 class LeanRequest(NamedTuple):
@@ -98,6 +99,7 @@ class LeanRequest(NamedTuple):
     wall_seconds: float
     inprocess: str | None = None
     core: int | None = None  # run on this core (the grader's worker's), else anywhere
+    unlimited_stack: bool = False  # (see results.Limits; sent as the flag UNLIMITED_STACK)
 
 
 class Reply(NamedTuple):
@@ -124,6 +126,8 @@ LEAN_REQUEST = struct.Struct("=ddiiI")
 # The first run of another completion: served by a new fork of the init, never by a
 # process that held an earlier completion's program (see renewal.keep); the spec comes too.
 FRESH = 1
+# The program's RLIMIT_STACK unlimited (results.Limits.unlimited_stack)
+UNLIMITED_STACK = 2
 # kind (0 a run, 1 an error), killed (0, 1 cpu, 2 wall), limits (OOM | TASKS_FULL),
 # queued given; exit code, signal (0: none); cpu, wall, ended, queued seconds; peak
 # memory; length of the message
@@ -237,15 +241,22 @@ def reply_from_wire(msg: dict[str, Any]) -> Reply | str:
 
 
 def run_spec(
-    argv: Sequence[str], env: dict[str, str], cpu: float, inprocess: str | None
+    argv: Sequence[str],
+    env: dict[str, str],
+    cpu: float,
+    inprocess: str | None,
+    unlimited_stack: bool = False,
 ) -> dict[str, Any]:
     """What the program's own process needs of a run (see inside.program): the same for a
     jail's init, which gets it as JSON, and a lean init, which forks with it."""
-    return {"argv": list(argv), "env": env, "cpu": cpu, "inprocess": inprocess}
+    spec = {"argv": list(argv), "env": env, "cpu": cpu, "inprocess": inprocess}
+    return {**spec, "unlimited_stack": True} if unlimited_stack else spec
 
 
 def program_spec(request: Request) -> dict[str, Any]:
-    return run_spec(request.argv, request.env, request.cpu_seconds, request.inprocess)
+    return run_spec(
+        request.argv, request.env, request.cpu_seconds, request.inprocess, request.unlimited_stack
+    )
 
 
 def error_message(text: str) -> dict[str, Any]:

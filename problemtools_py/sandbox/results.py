@@ -41,6 +41,9 @@ class Limits:
     # Past output_bytes, stdout is read and dropped and the run goes on (SandboxFusion's
     # truncation), instead of ending it as over the output limit.
     truncate_output: bool = False
+    # RLIMIT_STACK unlimited for the program (DOMjudge's runguard: its main thread's stack
+    # grows to the memory limit, and glibc gives new threads 2 MiB), not protocol.STACK
+    unlimited_stack: bool = False
 
     @property
     def wall(self) -> float:

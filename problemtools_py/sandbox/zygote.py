@@ -42,6 +42,7 @@ from problemtools_py.sandbox.inside import (
 )
 from problemtools_py.sandbox.protocol import (
     LEAN_REQUEST,
+    UNLIMITED_STACK,
     pack_lean_error,
     pack_lean_reply,
     read_lean_spec,
@@ -223,8 +224,8 @@ class Current:
             inprocess.install(self.main, self.setup.streams)
         self.ready = self.main is not None and self.env == LEAN_ENVIRON
 
-    def run(self, cpu: float) -> dict[str, Any]:
-        return run_spec(self.argv, self.env, cpu, self.inprocess)
+    def run(self, cpu: float, unlimited_stack: bool = False) -> dict[str, Any]:
+        return run_spec(self.argv, self.env, cpu, self.inprocess, unlimited_stack)
 
     def start(self, exec_error: int) -> None:
         """In a program's process set up by the C loop: the program (never returns). Each
@@ -265,7 +266,7 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats, current: Current) -> 
     """Handle one request from the grader; False once it has gone away."""
     first, fds, _, _ = socket.recv_fds(sock, 1, 8)
     head = first + (recv_exact(sock, LEAN_REQUEST.size - 1) or b"") if first else b""
-    cpu, wall, core, _, spec_size = (
+    cpu, wall, core, flags, spec_size = (
         LEAN_REQUEST.unpack(head) if len(head) == LEAN_REQUEST.size else (0, 0, 0, 0, 0)
     )
     spec = recv_exact(sock, spec_size) if spec_size else b""
@@ -291,7 +292,8 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats, current: Current) -> 
     if pid == 0:
         try:
             run = RunFds(fds[0], fds[1], fds[2], exec_w, -1)
-            program(current.run(cpu), run, setup, True, current.main)
+            given = current.run(cpu, bool(flags & UNLIMITED_STACK))
+            program(given, run, setup, True, current.main)
         except BaseException as exc:
             write_quietly(exec_w, f"sandbox setup failed: {exc}")
         os._exit(127)

@@ -4,11 +4,13 @@ machine are left as they were."""
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from helpers.processes import processes_of
 
 from problemtools_py.sandbox import client as sandbox_module
 from problemtools_py.sandbox.client import Sandbox
-from problemtools_py.sandbox.protocol import ENV, Bind
+from problemtools_py.sandbox.protocol import ENV, STACK, Bind
 from problemtools_py.sandbox.results import Limits, Outcome, RunResult
 
 ROOT = os.geteuid() == 0
@@ -34,6 +36,12 @@ printf("%lu\n",s);return 0;}""",
 #include <unistd.h>
 int main(void){int ok=0,fail=0;for(int i=0;i<2000;i++){pid_t p=fork();
 if(p==0){sleep(30);_exit(0);}if(p>0)ok++;else fail++;}printf("%d %d\n",ok,fail);return 0;}""",
+    "stacks": r"""#include <pthread.h>
+#include <stdio.h>
+#include <sys/resource.h>
+int main(void){pthread_attr_t a;size_t n;struct rlimit r;pthread_attr_init(&a);
+pthread_attr_getstacksize(&a,&n);getrlimit(RLIMIT_STACK,&r);
+printf("%zu %s\n",n,r.rlim_cur==RLIM_INFINITY?"unlimited":"limited");return 0;}""",
     "segv": "int main(void){volatile int *p=0;*p=1;return 0;}",
     "abort": "#include <stdlib.h>\nint main(void){abort();}",
     "bigfile": r"""#include <stdio.h>
@@ -512,3 +520,24 @@ def test_a_stderr_flood_past_the_file_size_limit_is_read_and_dropped(
             run = box.run(argv, limits=limits, inprocess="/prog/flood.py")
     assert (run.outcome, run.exit_code, run.stdout) == (Outcome.OK, 0, b"done\n"), run
     assert run.stderr.endswith(b"the end of stderr") or mode == "server"
+
+
+@pytest.mark.skipif(resource.getrlimit(resource.RLIMIT_STACK)[1] != resource.RLIM_INFINITY,
+                    reason="an unlimited stack needs an unlimited hard limit")  # fmt: skip
+@pytest.mark.parametrize("mode", ["server", "lean"])
+def test_an_unlimited_stack_is_runguards(box: Sandbox, programs: Path, mode: str) -> None:
+    """Limits.unlimited_stack (DOMjudge's runguard): RLIMIT_STACK unlimited, so glibc
+    gives a new thread 2 MiB; otherwise every thread has the judge's 1 GiB."""
+    got = {}
+    for unlimited in (False, True):
+        limits = replace(LIMITS, unlimited_stack=unlimited)
+        if mode == "server":
+            got[unlimited] = run(box, ["/prog/stacks"], programs, limits).stdout
+            continue
+        with box.session(limits=limits, binds=[Bind(str(programs), "/prog")], lean=True):
+            fd = os.memfd_create("stdin")
+            try:
+                got[unlimited] = box.run_lean(["/prog/stacks"], limits=limits, stdin=fd).stdout
+            finally:
+                os.close(fd)
+    assert got == {False: f"{STACK} limited\n".encode(), True: b"2097152 unlimited\n"}

@@ -10,11 +10,13 @@ The rules: ``.pl`` is Perl and every source is syntax-checked; the main file is 
 with its package, and none is a compile error; a program runs in its own directory,
 which it cannot write; each judging is on a core of its own; the time limit holds for
 wall time too; output past the limit is dropped and a run that ends in time is then
-OLE (a run still writing at the limit is TLE)."""
+OLE (a run still writing at the limit is TLE); no stack limit (a new thread gets glibc's
+2 MiB)."""
 
 from __future__ import annotations
 
 import json
+import resource
 from pathlib import Path
 
 import pytest
@@ -49,6 +51,25 @@ WRITES = r"""#include <stdio.h>
 int main(void) {
     if (fopen("my-local-file.txt", "w") != NULL) return 1;  /* writable: RTE */
     puts("cannot write here");
+    return 0;
+}
+"""
+THREADS = r"""#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+static void *report(void *unused) {
+    pthread_attr_t attr;
+    size_t size;
+    pthread_attr_init(&attr);
+    pthread_attr_getstacksize(&attr, &size);
+    if (size != 2 << 20) abort();  /* a stack limit set: RTE */
+    return NULL;
+}
+int main(void) {
+    pthread_t thread;
+    pthread_create(&thread, NULL, report, NULL);
+    pthread_join(thread, NULL);
+    puts("a thread's stack is 2 MiB");
     return 0;
 }
 """
@@ -89,6 +110,7 @@ def hello_package(root: Path) -> Path:
           '// @EXPECTED_RESULTS@: COMPILER-ERROR\npublic class nomain { int main() { System.out.println("Hello world!"); return 0; } }\n')  # fmt: skip
     write(root, subs + "wrong_answer/one_core.c", FORKS)
     write(root, subs + "wrong_answer/writes.c", WRITES)
+    write(root, subs + "wrong_answer/threads.c", THREADS)
     write(root, subs + "time_limit_exceeded/sleeps.c", SLEEPS)
     write(root, subs + "time_limit_exceeded/floods.c", FLOODS)
     write(root, subs + "output_limit/over.c", OVER)
@@ -112,10 +134,17 @@ DOMJUDGE = {
     "compiler_error/nomain.java": "CE",
     "wrong_answer/one_core.c": "WA",
     "wrong_answer/writes.c": "WA",
+    "wrong_answer/threads.c": "WA",
     "time_limit_exceeded/sleeps.c": "TLE",
     "time_limit_exceeded/floods.c": "TLE",
     "output_limit/over.c": "OLE",
 }
+
+
+needs_unlimited_hard_stack = pytest.mark.skipif(
+    resource.getrlimit(resource.RLIMIT_STACK)[1] != resource.RLIM_INFINITY,
+    reason="runguard's unlimited stack needs an unlimited hard limit",
+)
 
 
 @pytest.fixture(scope="module")
@@ -123,6 +152,7 @@ def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return hello_package(tmp_path_factory.mktemp("dj") / "hello")
 
 
+@needs_unlimited_hard_stack
 def test_each_submission_has_domjudges_verdict(package: Path, capsys: Capture) -> None:
     assert verdicts(package, "domjudge", capsys) == DOMJUDGE
 
@@ -132,12 +162,14 @@ def test_by_the_formats_rules_several_differ(package: Path, capsys: Capture) -> 
     # .sh is Bash run from /work (no secondary.sh
     # there), two JavaScript files and none main.js: no entry point, B runs as class B
     # (its package unnamed), a program may write its working directory, sleeping is
-    # no CPU, output past the limit stops the run
+    # no CPU, output past the limit stops the run, a thread's stack is 1 GiB
     assert {k: got.get(k) for k in (
         "accepted/multi-sh", "accepted/multi-js", "accepted/pkg",
         "wrong_answer/writes.c", "time_limit_exceeded/sleeps.c", "time_limit_exceeded/floods.c",
+        "wrong_answer/threads.c",
     )} == {
         "accepted/multi-sh": "RTE", "accepted/multi-js": "CE",
         "accepted/pkg": "RTE", "wrong_answer/writes.c": "RTE",
         "time_limit_exceeded/sleeps.c": "AC", "time_limit_exceeded/floods.c": "OLE",
+        "wrong_answer/threads.c": "RTE",
     }  # fmt: skip
