@@ -520,7 +520,14 @@ tests = [["1\\n", "1\\n"], ["2\\n", "2\\n"]]
 echo = "```python\\nprint(input())\\n```"
 assert rewards.compute_score("x", echo, tests)["score"] == 1.0  # (the parent's session open)
 tree = lambda: sorted(p.pid for p in psutil.Process().children(recursive=True))
-before = tree()  # (its sandbox servers and the jails of its open sessions)
+def settled():  # (the grader's other workers start their sandboxes in the background)
+    last, same = tree(), 0
+    while same < 4:
+        time.sleep(0.25)
+        now = tree()
+        same, last = (same + 1 if now == last else 0), now
+    return last
+before = settled()  # (its sandbox servers and the jails of its open sessions)
 for _ in range(3):
     pid = os.fork()
     if pid == 0:

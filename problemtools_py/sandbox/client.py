@@ -29,7 +29,7 @@ from typing import Any
 
 from problemtools_py.sandbox import cores, native, stopping
 from problemtools_py.sandbox.launch import Started, start_server
-from problemtools_py.sandbox.lean import LeanLine, lean_call
+from problemtools_py.sandbox.lean import LeanLine, lean_call, lean_request
 from problemtools_py.sandbox.processes import ServerProcess, SpawnedServer, exited_in_time
 from problemtools_py.sandbox.protocol import (
     CLOSE,
@@ -37,7 +37,6 @@ from problemtools_py.sandbox.protocol import (
     KILL,
     NO_ISOLATION,
     Bind,
-    LeanRequest,
     Request,
     hello_from_wire,
     open_message,
@@ -305,15 +304,7 @@ class Sandbox:
         if not stat.S_ISREG(os.fstat(stdin).st_mode):
             raise ValueError("a lean run's stdin must be a regular (memory) file")
         core = _leased_core() if core is None else core
-        request = LeanRequest(
-            tuple(argv),
-            {**ENV, **(env or {})},
-            limits.cpu_seconds,
-            limits.wall,
-            inprocess,
-            core,
-            limits.unlimited_stack,
-        )
+        request = lean_request(argv, {**ENV, **(env or {})}, limits, inprocess, core)
         reply, stdout, stderr = lean_call(self.lean, request, stdin, limits)
         return RunResult.from_reply(
             reply._replace(stderr=stderr, isolation=self.isolation), limits, stdout

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import select
 import socket
+from collections.abc import Sequence
 
 from problemtools_py.sandbox.protocol import (
     FRESH,
@@ -38,6 +39,15 @@ class LeanLine:
 
     def close(self) -> None:
         self.sock.close()
+
+
+def lean_request(
+    argv: Sequence[str], env: dict[str, str], limits: Limits, inprocess: str | None, core: int
+) -> LeanRequest:
+    """One run's request, from its limits."""
+    return LeanRequest(
+        tuple(argv), env, limits.cpu_seconds, limits.wall, inprocess, core, limits.unlimited_stack
+    )
 
 
 def lean_call(
