@@ -8,6 +8,7 @@ Usage: python bench/startup.py [--repeat N]"""
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import statistics
 import subprocess
@@ -59,6 +60,7 @@ def main() -> None:
         "problem2pdf",
     ):
         commands[f"{command} --help"] = [str(BIN / command), "--help"]
+    fresh_bytecode()
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "XDG_CACHE_HOME": cache}
         cold = run_once(commands["verifyproblem -p config hello"], env)
@@ -71,8 +73,19 @@ def main() -> None:
     print(f"{'command':48} {'ms':>6} {'x floor':>8}  target")
     rows = [("verifyproblem -p config hello (cold cache)", cold), *found.items()]
     for name, value in rows:
-        mark = "" if "cold" in name else ("ok" if value < 0.1 else "over 100 ms")
+        goal = 4 if "-p config" in name else 3  # (issue 61: -p config within 4 bare starts)
+        mark = "" if "cold" in name else ("ok" if value < goal * floor else f"over {goal}x")
         print(f"{name:48} {value * 1000:6.0f} {value / floor:8.1f}  {mark}")
+
+
+def fresh_bytecode() -> None:
+    """Every module of ours compiled now, as an installed package has it: a tree whose
+    sources changed since their .pyc was written (an editable install, a checkout) with
+    PYTHONDONTWRITEBYTECODE set recompiles them on every start: ~20 ms more for
+    ``-p config`` here, seen as 4.4 bare starts instead of 3.2."""
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("(PYTHONDONTWRITEBYTECODE is set: the commands read the .pyc files made now)")
+    compileall.compile_dir(str(REPO / "problemtools_py"), quiet=1)
 
 
 if __name__ == "__main__":
