@@ -1,9 +1,11 @@
 """verifyproblem against Kattis problemtools' verifyproblem, side by side, on every package
 in sample_problems/: wall time of each (ours with a cold and a warm cache), the ratio, and
-every submission whose verdict the two tools disagree on. Beside them the floors of our
-cold run: the longest run the verification must burn (a submission's cases one after the
-other, an expected TLE to its limit) plus 0.2 s, and the CPU time our run used spread over
-the cores (what no scheduling can beat without doing less).
+every submission whose verdict the two tools disagree on. Beside them the floor of our
+cold run, which counts the work (issue 61): the CPU time the programs themselves took
+(compilers, validators, submissions: the report's runs_cpu_seconds) spread over the
+cores, or the longest chain that cannot overlap (a submission's cases one after the
+other, an expected TLE to its limit) when that is longer; ours / floor and
+problemtools / floor.
 
 A 2025-09 (or 2023-07) package, which problemtools cannot read, is given to it as our
 ``problem2zip --format legacy --force`` makes it (the same data and submissions); where
@@ -154,6 +156,12 @@ class Ours(NamedTuple):
     errors: int
     burn: float  # the longest chain of runs: one submission's cases, in order
     cpu: float  # user + system seconds of the whole run (every process)
+    runs_cpu: float  # the programs' own CPU (compilers, validators, submissions): the work
+
+    def floor(self, cores: int) -> float:
+        """No scheduling beats this: the programs' CPU spread over the cores, or the
+        longest chain that cannot overlap, whichever is longer (issue 61)."""
+        return max(self.runs_cpu / max(1, cores), self.burn)
 
 
 def our_run(problem: Path, jobs: int, cache: Path) -> Ours:
@@ -170,7 +178,7 @@ def our_run(problem: Path, jobs: int, cache: Path) -> Ours:
     burn = max((sum(case["cpu"] for case in row.get("cases", {}).values())
                 for row in report["submissions"]), default=0.0)  # fmt: skip
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return Ours(seconds, verdicts, report["errors"], burn, cpu)
+    return Ours(seconds, verdicts, report["errors"], burn, cpu, report["runs_cpu_seconds"])
 
 
 def cold_runs(problem: Path, jobs: int, machine: Path, base: Path, count: int
@@ -269,7 +277,7 @@ def main() -> None:
     )
     machine = machine_cache(work, names, args.jobs, base / "cache-machine")
     print(f"{'problem':10} {'problemtools':>12} {'first':>6} {'ours cold':>9} {'warm':>6} "
-          f"{'speed-up':>8} {'burn floor':>10} {'x floor':>7} {'cpu/cores':>9}  "
+          f"{'speed-up':>8} {'floor':>7} {'x floor':>7} {'theirs/fl':>9}  "
           "errors (theirs/ours)")  # fmt: skip
     total_theirs = total_ours = total_first = 0.0
     disagreements = []
@@ -282,10 +290,11 @@ def main() -> None:
         first = our_run(work / name, args.jobs, base / f"cache-first-{name}").seconds
         ours, cache = cold_runs(work / name, args.jobs, machine, base, args.cold)
         warm = our_run(work / name, args.jobs, cache).seconds
-        floor = ours.burn + 0.2
+        floor = max(ours.floor(args.jobs), 0.05)
         shown = f"{first:5.2f}s {ours.seconds:8.2f}s {warm:5.2f}s"
         shown += f" {'':>8}" if theirs_dir is None else f" {their_time / ours.seconds:7.1f}x"
-        shown += f" {floor:9.2f}s {ours.seconds / floor:6.2f}x {ours.cpu / args.jobs:8.2f}s"
+        shown += f" {floor:6.2f}s {ours.seconds / floor:6.2f}x"
+        shown += f" {'':>9}" if theirs_dir is None else f" {their_time / floor:8.2f}x"
         if theirs_dir is None:
             print(f"{name:10} {'(refused)':>12} {shown}  - / {ours.errors}")
             continue

@@ -138,6 +138,9 @@ class ProblemReport:
     submissions: list[SubmissionRow] = field(default_factory=list)  # the results table
     constraints: list[ConstraintRow] = field(default_factory=list)  # --constraints
     interrupted: bool = False  # Ctrl-C: the findings of what had finished, no more
+    # CPU seconds of the programs run while it was verified (compilers, validators,
+    # submissions: see sandbox.results.spent_cpu), the work no scheduling avoids
+    runs_cpu: float = 0.0
 
     @property
     def errors(self) -> int:

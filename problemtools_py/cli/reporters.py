@@ -247,6 +247,7 @@ def run_to_json(run: RunReport) -> dict[str, Any]:
                 "errors": p.errors,
                 "warnings": p.warnings,
                 "seconds": round(p.seconds, 4),
+                "runs_cpu_seconds": round(p.runs_cpu, 4),
                 "time_limit": p.time_limit,
                 "time_limit_source": p.time_limit_source,
                 "submissions": [row.to_json() for row in p.submissions],

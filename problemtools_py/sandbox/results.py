@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import signal
+import threading
 from dataclasses import dataclass
 
 from problemtools_py.sandbox.protocol import TASKS, Reply, reply_from_wire
@@ -48,6 +49,18 @@ class Limits:
     @property
     def wall(self) -> float:
         return self.wall_seconds if self.wall_seconds is not None else 2 * self.cpu_seconds + 1
+
+
+# The CPU time of every run this process has had measured, programs of every kind
+# (compilers, validators, submissions): the work a verification's floor counts (bench/).
+_SPENT = [0.0]
+_SPENT_LOCK = threading.Lock()
+
+
+def spent_cpu() -> float:
+    """Seconds of CPU every run so far took (user + system of all its processes)."""
+    with _SPENT_LOCK:
+        return _SPENT[0]
 
 
 @dataclass(frozen=True)
@@ -103,6 +116,8 @@ class RunResult:
     @classmethod
     def from_reply(cls, reply: Reply, limits: Limits, stdout: bytes) -> RunResult:
         """A run's outcome from the accounting the server (or a jail's init) sent back."""
+        with _SPENT_LOCK:
+            _SPENT[0] += reply.cpu_seconds
         killed = reply.killed_for
         sig, code = reply.signal, reply.exit_code
         over_cpu = killed == "cpu" or reply.cpu_seconds > limits.cpu_seconds or sig == 24  # SIGXCPU

@@ -7,6 +7,7 @@ the parts that only check start at once (the pre-commit hook, ``-p config``)."""
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -66,7 +67,7 @@ def verify_problem(
             raise
         report.path = str(path)
         return report
-    start = time.perf_counter()
+    start, spent = time.perf_counter(), _runs_cpu()
     prepare = options.prepare if options is not None else None
     made = prepare(path, pool) if prepare is not None and pool is not None else []
     problem = load_problem(path)
@@ -94,6 +95,7 @@ def verify_problem(
     finally:
         if ctx is not None:
             ctx.close()
+    report.runs_cpu = _runs_cpu() - spent  # (the work ahead included, its runs ended)
     if not_run:
         report.findings.append(_not_run(not_run))
     report.findings = by_judge(report.findings, (options or Options()).ruleset)
@@ -162,6 +164,12 @@ def _run_parts(
         _merge(report, chosen, checked.result(), by_part)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _runs_cpu() -> float:
+    """The CPU time of every run so far (0 before the sandbox is loaded: none ran)."""
+    results = sys.modules.get("problemtools_py.sandbox.results")
+    return float(results.spent_cpu()) if results is not None else 0.0
 
 
 def _merge(

@@ -152,3 +152,18 @@ def test_a_thread_with_nothing_left_helps_judge_the_last_submission(
     assert alone[0] is (Verdict.AC if fails_at is None else Verdict.WA)
     assert len(alone[1]) == (6 + 30 if fails_at is None else 6 + fails_at + 1), alone
     assert helped_runs, "no case was judged by a helper"
+
+
+def test_the_report_counts_the_cpu_its_programs_took(
+    copy_sample: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """runs_cpu (bench/'s floor, issue 61): every program's CPU, the work ahead's too,
+    at least the submissions' own; none when every verdict came from the cache."""
+    root = copy_sample("hello")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(root.parent / "cache"))
+    options = Options(submissions=re.compile(r"(spin\.c|accepted/hello\.c)$"), jobs=2)
+    (report,) = verify_all([root], ("data", "submissions"), options=options).problems
+    judged = sum(cell.cpu for row in report.submissions for cell in row.cases.values())
+    assert judged > 0.5 and report.runs_cpu >= judged  # (spin.c ran to its limit)
+    (again,) = verify_all([root], ("data", "submissions"), options=options).problems
+    assert again.runs_cpu < judged / 10  # (cached: at most a probe of the sandbox's)
