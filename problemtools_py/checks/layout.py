@@ -220,13 +220,13 @@ def top_level_entries(problem: Problem) -> Iterator[Finding]:
 def _entry_points(problem: Problem) -> Finding:
     """DOMjudge's submissions.json: read by its rules only (a warning either way)."""
     read = problem.domjudge_entry_points
-    why = read.problem if read is not None else "is not a regular file"
-    if why is not None:
+    if read is None or read.problem is not None:
+        why = read.problem if read is not None else "is not a regular file"
         return warning(
             "layout", f"DOMjudge's file of submissions' entry points {why}", ENTRY_POINTS_FILE
         )
     text = (
-        f"the entry points of {len(read.by_path) if read else 0} submission(s), for DOMjudge "
+        f"the entry points of {len(read.by_path)} submission(s), for DOMjudge "
         "(the format reads none: submissions.yaml's 'entrypoint' does that in 2025-09)"
     )
     return Finding(Severity.WARNING, "layout", text, ENTRY_POINTS_FILE, None, "domjudge")

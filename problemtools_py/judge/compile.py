@@ -17,7 +17,7 @@ from problemtools_py import jailfiles
 from problemtools_py.cachedir import cache_root
 from problemtools_py.digests import digest
 from problemtools_py.judge import buildcache, buildfiles, javacds, pch
-from problemtools_py.judge.javaname import detect_main, java_class, scala_object
+from problemtools_py.judge.javaname import detect_main, facade, java_class, scala_object
 from problemtools_py.judge.languages import Language
 from problemtools_py.sandbox import inprocess
 from problemtools_py.sandbox.pool import SandboxPool
@@ -97,14 +97,6 @@ def main_class(code: str, main: str, files: dict[str, bytes]) -> str:
     text = files.get(main, b"").decode("utf-8", "replace")
     named = java_class(text) if code == "java" else scala_object(text) if code == "scala" else None
     return named or _stem(main)
-
-
-def facade(stem: str) -> str:
-    """The class Kotlin compiles a file's top-level functions into, less its ``Kt``: the
-    file's name, its first letter capitalised, other than letters, digits and ``_`` made
-    ``_`` (``hello.kt``: ``HelloKt``; problemtools' ``{Mainclass}``)."""
-    name = re.sub(r"[^\w$]", "_", stem)
-    return name[:1].upper() + name[1:]
 
 
 def _stem(name: str) -> str:

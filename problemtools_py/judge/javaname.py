@@ -100,6 +100,14 @@ _PUBLIC_MAIN = re.compile(
 _KOTLIN_MAIN = re.compile(r"^fun\s+main\s*\(", re.M)
 
 
+def facade(stem: str) -> str:
+    """The class Kotlin compiles a file's top-level functions into, less its ``Kt``: the
+    file's name, its first letter capitalised, other than letters, digits and ``_`` made
+    ``_`` (``hello.kt``: ``HelloKt``; problemtools' ``{Mainclass}``)."""
+    name = re.sub(r"[^\w$]", "_", stem)
+    return name[:1].upper() + name[1:]
+
+
 def detect_main(code: str, sources: dict[str, str]) -> str | None:
     """The class DOMjudge's DetectMain runs: of the program's classes, in its sources'
     sorted order, the first top-level Java class holding ``public static void main``, or
@@ -112,8 +120,7 @@ def detect_main(code: str, sources: dict[str, str]) -> str | None:
         if code == "kotlin":
             if _KOTLIN_MAIN.search(plain):
                 stem = name.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-                facade = re.sub(r"[^\w$]", "_", stem)
-                return f"{prefix}{facade[:1].upper()}{facade[1:]}Kt"
+                return f"{prefix}{facade(stem)}Kt"
             continue
         for type_name, _, start, end in top_level_types(plain):
             if any(start < m.start() < end for m in _PUBLIC_MAIN.finditer(plain)):

@@ -122,6 +122,16 @@ def _merge(base: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+def _lay(
+    merged: dict[str, Any], origin: dict[str, dict[str, str]], data: dict[str, Any], where: str
+) -> dict[str, Any]:
+    """``data`` (a layer read from ``where``) over ``merged``; ``origin`` notes the file
+    that set each setting last (see _build)."""
+    for code, settings in data.items():
+        origin.setdefault(code, {"": where}).update(dict.fromkeys(settings, where))
+    return _merge(merged, data)
+
+
 # libyaml's parser where PyYAML has it: the table is read by every verification and
 # grading run, and the pure-Python one takes 11 ms for it, libyaml 1.2 ms.
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -318,19 +328,12 @@ class Languages:
                     f"installation is broken: cannot read {name}: {exc}",
                     exit_code=ExitCode.INTERNAL,
                 ) from exc
-            data = yaml.load(text, Loader=_SAFE_LOADER)
-            merged = _merge(merged, data)
-            for code, settings in data.items():
-                origin.setdefault(code, {"": where}).update(dict.fromkeys(settings, where))
+            merged = _lay(merged, origin, yaml.load(text, Loader=_SAFE_LOADER), where)
         layers = [SYSTEM_CONFIG, user_config()]
         layers += sorted({d.resolve().parent / "languages.yaml" for d in problem_dirs})
         for layer in layers:
             if layer.is_file():
-                data = _read_layer(layer)
-                merged = _merge(merged, data)
-                for code, settings in data.items():
-                    found = origin.setdefault(code, {"": str(layer)})
-                    found.update(dict.fromkeys(settings, str(layer)))
+                merged = _lay(merged, origin, _read_layer(layer), str(layer))
         return cls({code: _build(code, raw, origin[code]) for code, raw in merged.items()})
 
     def with_python(self, python: Interpreter) -> Languages:

@@ -168,8 +168,9 @@ class SubmissionJudge:
         run = result.run
         # (not a run the judge ended: an interactive one, its validator done, was given
         # a grace time of ours)
-        counted = run is not None and self.domjudge and not run.judge_killed
-        return max(result.cpu_seconds, run.wall_seconds if run is not None and counted else 0.0)
+        if run is None or not self.domjudge or run.judge_killed:
+            return result.cpu_seconds
+        return max(result.cpu_seconds, run.wall_seconds)
 
     def _key(
         self, exe: Executable, case: TestCase, checker: object, limits: Limits, tl: float | None

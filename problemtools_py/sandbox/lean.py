@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from problemtools_py.sandbox.protocol import (
     FRESH,
     LEAN_REPLY,
-    UNLIMITED_STACK,
     LeanRequest,
     Reply,
     lean_spec,
@@ -61,7 +60,7 @@ def lean_call(
     err_r, err_w = os.pipe()
     spec = lean_spec(request)
     known, line.spec = line.spec == spec, None  # (unknown until the init has read it)
-    flags = (FRESH if line.fresh else 0) | (UNLIMITED_STACK if request.unlimited_stack else 0)
+    flags = FRESH if line.fresh else 0
     try:
         socket.send_fds(
             line.sock,

@@ -160,7 +160,10 @@ def read_lean_spec(spec: bytes) -> tuple[list[str], dict[str, str], str | None]:
 
 
 def pack_lean_request(request: LeanRequest, spec: bytes, flags: int = 0) -> bytes:
+    """The request in its binary form; ``flags`` (FRESH) and the request's own
+    (UNLIMITED_STACK) in one word."""
     core = -1 if request.core is None else request.core
+    flags |= UNLIMITED_STACK if request.unlimited_stack else 0
     head = LEAN_REQUEST.pack(request.cpu_seconds, request.wall_seconds, core, flags, len(spec))
     return head + spec
 

@@ -24,9 +24,9 @@ from helpers.judgekit import Kit
 from problemtools_py.cpus import usable_cores
 from problemtools_py.grading.compiled import file_name
 from problemtools_py.grading.languages_here import HELLO
-from problemtools_py.judge.compile import facade
 from problemtools_py.judge.execute import run_program
 from problemtools_py.judge.held import HeldJail
+from problemtools_py.judge.javaname import facade
 from problemtools_py.judge.judging import run_limits
 from problemtools_py.judge.languages import Language
 from problemtools_py.sandbox.protocol import ENV

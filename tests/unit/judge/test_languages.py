@@ -177,7 +177,7 @@ def test_binds_are_directories_a_jail_shows_where_they_are(tmp_path: Path) -> No
 def test_kotlin_names_a_files_class_with_a_capital(stem: str, name: str) -> None:
     """BAPCtools' helloproblemtools: submissions/accepted/hello.kt runs as HelloKt (it
     was 'could not find or load main class helloKt')."""
-    from problemtools_py.judge.compile import facade
+    from problemtools_py.judge.javaname import facade
 
     assert facade(stem) == name
 
