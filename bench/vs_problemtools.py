@@ -36,7 +36,9 @@ ratios are of this one); "warm", the same package again (everything cached).
 The samples are small (2-12 test cases); real packages have a hundred or more. So the
 bench adds ``divisormany``: divisor with --many (default 120) more secret cases made
 here (products of two random numbers, the smallest divisor as answer), judged by its
-custom output validator: the per-run cost of each tool.
+custom output validator: the per-run cost of each tool; and ``maxsub``, the contest-sized
+package of bench/mixedpackage.py (61 cases of up to 100,000 numbers; Python, C++ and Java
+accepted, a TLE, an RTE and a WA submission).
 
 Usage: python bench/vs_problemtools.py [--problemtools PATH] [--jobs N] [--many N] [--cold K]
        [PROBLEM...]"""
@@ -57,6 +59,8 @@ import time
 import zipfile
 from pathlib import Path
 from typing import NamedTuple
+
+import mixedpackage
 
 from problemtools_py.cpus import usable_cores
 
@@ -267,6 +271,7 @@ def main() -> None:
     (theirs_work / "languages.yaml").write_text(LANGUAGES_YAML)  # (theirs only: see above)
     for where in (work, theirs_work):
         many_cases(where / "divisor", where / "divisormany", args.many)
+        mixedpackage.write(where / "maxsub")
     translated = [
         p.parent.name
         for p in theirs_work.glob("*/problem.yaml")

@@ -12,7 +12,9 @@ under ``python3 -S -I`` to keep it so. Nothing here knows problems, verdicts or 
   driven through ctypes (``leannative.py``). Where it cannot be built, ``zygote.serve``
   does the same in Python. The tests run both.
 - A Python program forked in a jail lives as under ``python3 prog.py``: ``pystart.py``
-  prepares what python3 has before the first line, ``pylife.py`` runs and ends it.
+  prepares what python3 has before the first line, ``pylife.py`` runs and ends it;
+  ``mainfile.py`` makes its main file ready once per program (and the init rehearses
+  that on a text of ours, so each completion's fresh server finds it warm).
 - Hostile programs are kept apart by ``probe.py`` (what isolation this machine gives),
   ``identity.py`` (a uid per server), ``cores.py`` (a core per completion) and
   ``renewal.py`` (each completion from a fresh fork of the jail's init).

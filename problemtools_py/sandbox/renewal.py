@@ -47,10 +47,12 @@ if __name__ == "__main__":
 """
 
 
-def keep(serve: Callable[[], None]) -> NoReturn:
+def keep(serve: Callable[[], None], rehearse: Callable[[], object] | None = None) -> NoReturn:
     """Fork a server of runs (``serve`` returns when a new completion is next), wait for
     it, and fork another while they end that way; end with the first that ends otherwise
-    (the server closed the control socket, or a failure: the session is over)."""
+    (the server closed the control socket, or a failure: the session is over). Before the
+    second, ``rehearse`` (see mainfile.rehearse): a session that serves one program (a
+    verification's) never pays for it."""
     compile(WARM_UP, "/prog/main.py", "exec", dont_inherit=True)
     inprocess.before_fork()  # (what each server of runs starts with: frozen, never collected)
     while True:
@@ -72,6 +74,13 @@ def keep(serve: Callable[[], None]) -> NoReturn:
                 break
         if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != RENEWED:
             os._exit(0 if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else 1)
+        if rehearse is not None:
+            done, rehearse = rehearse, None
+            try:  # noqa: SIM105 (contextlib: a module more in every lean init)
+                done()
+            except Exception:  # (a rehearsal only saves time: a session goes on without)
+                pass
+            inprocess.before_fork()
 
 
 def fresh_next(sock: socket.socket) -> bool:

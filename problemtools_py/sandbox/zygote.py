@@ -40,6 +40,7 @@ from problemtools_py.sandbox.inside import (
     start,
     write_quietly,
 )
+from problemtools_py.sandbox.mainfile import prepared, rehearse
 from problemtools_py.sandbox.protocol import (
     LEAN_REQUEST,
     UNLIMITED_STACK,
@@ -53,7 +54,6 @@ from problemtools_py.sandbox.protocol import (
 
 TYPE_CHECKING = False  # (not typing's: a lean init imports this module, see records)
 if TYPE_CHECKING:
-    import types
     from typing import Any
 
 POLL_SECONDS = 0.02  # how often the CPU time of the whole tree is checked while it runs
@@ -162,7 +162,7 @@ def run_init(config: dict[str, Any]) -> None:
         else:
             serve_python(control, grader, setup, stats, current)
 
-    renewal.keep(completions)
+    renewal.keep(completions, lambda: rehearse(renewal.WARM_UP, setup.streams))
 
 
 def serve_python(
@@ -313,49 +313,6 @@ def serve(sock: socket.socket, setup: Setup, stats: Stats, current: Current) -> 
     sock.sendall(pack_lean_reply(reply))
     renew_scratch(list(setup.scratch), setup.file_bytes)  # while the grader reads the reply
     return True
-
-
-# main file: its bytes, its code, what each run drops (inprocess.shadowed_modules) and
-# whether its runs end with the collections (inprocess.needs_teardown)
-_COMPILED: dict[str, tuple[bytes, types.CodeType, tuple[str, ...], bool]] = {}
-_PREPARED: dict[tuple[str, tuple[str, ...]], inprocess.Main] = {}  # made of _COMPILED's code
-
-
-def prepared(path: str, argv: list[str]) -> inprocess.Main | None:
-    """The main file made ready once for all of a completion's tests (compiled, with its
-    ``__main__`` module): reused while the file holds the same bytes (compared in full:
-    timestamps are too coarse to tell two quick completions of one size apart). Its code
-    outlives a change of arguments (a validator's name each test's files): only the small
-    :class:`inprocess.Main` is made again. None when the program should load it itself:
-    unreadable to the sandbox user, or not valid Python (its own run reports that)."""
-    args = tuple(inprocess.script_args(argv, path))
-    try:
-        if not os.stat(path).st_mode & 0o004:
-            return None
-        with open(path, "rb") as handle:
-            source = handle.read()
-        compiled = _COMPILED.get(path)
-        if compiled is None or compiled[0] != source:
-            _COMPILED.clear()  # one program at a time
-            _PREPARED.clear()
-            code = pystart.compile_quietly(source, path)
-            directory = os.path.dirname(path)
-            local = inprocess.local_names(directory)  # (listed once, for all three)
-            # (the modules it may use, once; not those its directory has: a random.py
-            # beside it is what its import random loads, as in a new python3)
-            inprocess.preload(inprocess.imported_names(code) - local, code)
-            shadowed = inprocess.shadowed_modules(directory, local)  # (after preload)
-            teardown = inprocess.needs_teardown(path, code, local)
-            compiled = _COMPILED[path] = (source, code, shadowed, teardown)
-        main = _PREPARED.get((path, args))
-        if main is None:
-            _PREPARED.clear()  # (one argv at a time: a validator's differ every test)
-            inprocess.before_fork()
-            main = inprocess.prepare(path, list(args), *compiled[1:])
-            _PREPARED[(path, args)] = main
-        return main
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-        return None
 
 
 def wait_run(
