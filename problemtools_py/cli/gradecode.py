@@ -237,6 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.output is not None:
             check_output(args.output, "-o", directory=False)
         check_python(args.python)
+        if not args.ray:  # (the first server starts while the lines are read, modules import)
+            from problemtools_py.sandbox.launch import start_early
+
+            start_early()
         lines = list(read_lines(args.completions))  # every line read before grading
         if own_process and not args.ray:  # (not a caller's: see dataset.arrow)
             without_numpy()

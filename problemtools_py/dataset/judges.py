@@ -22,10 +22,13 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
-from problemtools_py.model.judgekind import JudgeNeed
+
+if TYPE_CHECKING:  # (the package model: ~15 ms a grader's start never needs)
+    from problemtools_py.model.judgekind import JudgeNeed
 
 VERSION = 1
 MAX_BYTES = 4 << 20  # judge_json's size (as the row's tests: at most 4 MiB)
