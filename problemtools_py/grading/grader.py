@@ -42,9 +42,8 @@ from problemtools_py.grading.results import (
 )
 from problemtools_py.grading.runfiles import RunFiles
 from problemtools_py.grading.sessions import Sessions
-from problemtools_py.grading.syntax import SyntaxCheck
+from problemtools_py.grading.syntax import SyntaxCheck, syntax_error
 from problemtools_py.grading.testrun import Cancelled, RunLimits, TestRun, python_out_of_memory
-from problemtools_py.judge import python2
 from problemtools_py.sandbox import cores
 from problemtools_py.sandbox.pool import SandboxPool
 from problemtools_py.sandbox.results import RunResult
@@ -178,14 +177,16 @@ class Grader:
         """``completion`` on ``tests`` (stdin, expected stdout) given by the caller; its
         language from the fence tag (among ``Settings.languages``) or ``language``. With
         ``call``, the tests call a Python function (see grading.callbased)."""
+        lazy = call is None and bool(tests)  # (see SyntaxCheck.after)
         with self._on_core():
-            prepared = self._prepare(completion, language, call)
+            prepared = self._prepare(completion, language, call, check_syntax=not lazy)
             if isinstance(prepared, GradeResult):
                 return prepared
             found = self._in_session(
                 prepared, call, lambda run: [run.run(tests, time_limit)], memory_mb
             )
-        return found if isinstance(found, GradeResult) else found[0]
+        result = found if isinstance(found, GradeResult) else found[0]
+        return self._syntax.after(prepared[0], prepared[1], result) if lazy else result
 
     def grade_each(
         self,
@@ -246,9 +247,15 @@ class Grader:
             return GradeResult(None, Status.GRADER_ERROR, message=why, retries=retries)
 
     def _prepare(
-        self, completion: str, language: str | None, call: callbased.Call | None
+        self,
+        completion: str,
+        language: str | None,
+        call: callbased.Call | None,
+        check_syntax: bool = True,
     ) -> tuple[str, str, Executable | None] | GradeResult:
-        """(language, program to run, its build), or the result that ends it first."""
+        """(language, program to run, its build), or the result that ends it first (a
+        Python program that does not compile, unless ``check_syntax`` is off: see
+        SyntaxCheck.after)."""
         if len(completion) > MAX_COMPLETION_CHARS:  # (counted in characters: not encoded)
             return too_large("the completion", len(completion), MAX_COMPLETION_CHARS, "characters")
         found = self._program(completion, language)
@@ -263,9 +270,9 @@ class Grader:
                 return GradeResult(0.0, Status.NO_CODE, message=other)
             built = self._compiler().build(code, code_language)
             return built if isinstance(built, GradeResult) else (code_language, code, built)
-        why = self._syntax.error(code)  # (compiled by a helper: see grading.syntax)
+        why = self._syntax.error(code) if check_syntax else None  # (see grading.syntax)
         if why is not None:
-            return GradeResult(0.0, Status.SYNTAX_ERROR, message=python2.named(why)[:300])
+            return syntax_error(why)
         return code_language, callbased.harness(code, call) if call else code, None
 
     def execute(

@@ -15,7 +15,11 @@ import subprocess
 import sys
 import threading
 
+from problemtools_py.grading.results import GradeResult, Status
+from problemtools_py.judge import python2
+
 _LENGTH = struct.Struct("!I")
+_COMPILE_MAY_END = (Status.RUNTIME_ERROR, Status.MEMORY, Status.TIMEOUT)
 MEMORY_BYTES = 2 << 30  # the helper's address space: a compile past it is a MemoryError
 
 # Reads a length and that many bytes, compiles them as python3 reads a file (bytes: a
@@ -65,6 +69,21 @@ class SyntaxCheck:
                 return f"the compiler crashed on it (exit status {status})"
         return why.decode("utf-8", "replace") or None
 
+    def after(self, language: str, code: str, result: GradeResult) -> GradeResult:
+        """``result`` of a program whose syntax was not checked before its run: a Python
+        program is asked whether it compiles only when its first test ended in an error
+        (a compilation that fails ends the run with an error; one that runs out of memory
+        or time, with those): it runs nothing, so it never passes nor prints a wrong
+        answer. Most completions do one or the other and skip the helper's round trip
+        and a second compilation (issue 61). The result is the one the check before the
+        run would have given."""
+        if language != "python3" or result.status not in _COMPILE_MAY_END:
+            return result
+        if result.test not in (None, 0):
+            return result
+        why = self.error(code)
+        return result if why is None else syntax_error(why)
+
     def _started(self) -> subprocess.Popen[bytes]:
         if self._helper is not None and self._helper.poll() is not None:
             self._stop()  # (it died between two completions: its pipes closed here)
@@ -105,3 +124,8 @@ def _ended(helper: subprocess.Popen[bytes], grace: float) -> int:
     except subprocess.TimeoutExpired:
         helper.kill()
         return helper.wait()
+
+
+def syntax_error(why: str) -> GradeResult:
+    """The result of a Python program that does not compile (``why``: the helper's)."""
+    return GradeResult(0.0, Status.SYNTAX_ERROR, message=python2.named(why)[:300])
