@@ -14,12 +14,11 @@ import argparse
 import random
 import shutil
 import statistics
-import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from benchkit import gradecode, passes, timed_map, write_completions
+from benchkit import fork_floor, gradecode, passes, timed_map, write_completions
 
 from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.ids import problem_id
@@ -76,42 +75,6 @@ def fresh(code: str, cases: list[tuple[str, str]], work: Path) -> float:
     return passes(["/usr/bin/python3", str(program)], cases)
 
 
-FLOOR = """
-import os, sys, time
-code = compile("print(input()[::-1])", "main.py", "exec")
-runs = int(sys.argv[1])
-start = time.perf_counter()
-for _ in range(runs):
-    stdin_r, stdin_w = os.pipe()
-    out_r, out_w = os.pipe()
-    os.write(stdin_w, b"abc\\n")
-    os.close(stdin_w)
-    pid = os.fork()
-    if pid == 0:
-        os.dup2(stdin_r, 0)
-        os.dup2(out_w, 1)
-        exec(code, {"__name__": "__main__", "input": lambda: os.read(0, 99).decode().strip(),
-                    "print": lambda s: os.write(1, (s + "\\n").encode())})
-        os._exit(0)
-    os.close(stdin_r)
-    os.close(out_w)
-    while os.read(out_r, 65536):
-        pass
-    os.close(out_r)
-    os.waitpid(pid, 0)
-print((time.perf_counter() - start) / runs)
-"""
-
-
-def floor_per_test(runs: int = 400) -> float:
-    """Seconds per test of a bare fork from a warm, small interpreter (``python3 -S``,
-    as a zygote would be) that runs a trivial program's code on a pipe and exits: no
-    isolation at all."""
-    done = subprocess.run(["/usr/bin/python3", "-S", "-c", FLOOR, str(runs)],
-                          capture_output=True, text=True, check=True)  # fmt: skip
-    return float(done.stdout)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="800,80")
@@ -120,13 +83,14 @@ def main() -> None:
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="ptpy-batchbench-"))
     problems = make_dataset(work / "ds")
-    floor = floor_per_test()
-    print(f"{args.jobs} cores, {args.rounds} alternating rounds (median, range); floor: a bare "
-          f"fork from a warm interpreter, {floor * 1000:.2f} ms per test on one core")  # fmt: skip
+    print(f"{args.jobs} cores, {args.rounds} alternating rounds (median, range); floor: the "
+          "programs forked bare from a warm interpreter, their CPU over the cores")  # fmt: skip
     print(f"{'batch':>6} {'tests':>6} {'gradecode tests/s':>24} {'fresh python3 tests/s':>24}"
-          f" {'ratio':>6} {'floor tests/s':>14}")  # fmt: skip
+          f" {'ratio':>6} {'floor tests/s':>14} {'x floor':>7}")  # fmt: skip
     for size in (int(s) for s in args.sizes.split(",")):
         items = completions(problems, size)
+        floor_cpu, floor_tests = fork_floor([(code, cases) for _, code, cases in items], work)
+        floor = args.jobs * floor_tests / floor_cpu
         ours, theirs = [], []
         for _ in range(args.rounds):
             lines = write_completions(work / "completions.jsonl", items, "python")
@@ -140,7 +104,7 @@ def main() -> None:
         mine, other = statistics.median(ours), statistics.median(theirs)
         print(f"{size:>6} {tests:>6} {mine:9.0f} ({min(ours):5.0f}-{max(ours):5.0f})"
               f"      {other:9.0f} ({min(theirs):5.0f}-{max(theirs):5.0f})"
-              f"    {mine / other:5.1f}x {args.jobs / floor:13.0f}")  # fmt: skip
+              f"    {mine / other:5.1f}x {floor:13.0f} {floor / mine:6.2f}x")  # fmt: skip
     shutil.rmtree(work, ignore_errors=True)
 
 

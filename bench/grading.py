@@ -3,7 +3,9 @@ against a baseline that starts python3 per test with subprocess.run and the same
 comparator, side by side in one run, on three kinds of programs: trivial ones, CPU-heavy
 ones (~50 ms of work per test) and big-output ones (~1 MB per test). Both use all cores;
 the two sides alternate for a few rounds (the machine's speed drifts) and the medians are
-compared.
+compared. Beside them the floor that counts the work (issue 61): the same programs on the
+same tests forked bare from a warm interpreter (benchkit.fork_floor), their CPU over the
+cores, and the Grader / floor.
 
 Usage: python bench/grading.py [--completions N] [--tests N] [--jobs N] [--rounds N]"""
 
@@ -17,7 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from benchkit import passes
+from benchkit import fork_floor, passes
 
 from problemtools_py.cpus import usable_cores
 from problemtools_py.dataset.ids import problem_id
@@ -84,7 +86,8 @@ def main() -> None:
         f"{args.completions} completions x {args.tests} tests per kind, {args.jobs} workers, "
         f"{args.rounds} alternating rounds (median, range)"
     )
-    print(f"{'kind':12} {'gradecode tests/s':>24} {'baseline tests/s':>22} {'ratio':>7}")
+    print(f"{'kind':12} {'gradecode tests/s':>24} {'baseline tests/s':>22} {'ratio':>7} "
+          f"{'floor tests/s':>14} {'x floor':>7}")  # fmt: skip
     with Grader(work / "ds", jobs=args.jobs) as grader:
         grader.grade(ids["trivial"], f"```python\n{KINDS['trivial'][1]}```")  # warm up
         for kind, (_, code, make) in KINDS.items():
@@ -104,9 +107,12 @@ def main() -> None:
                 theirs.append(tests / (time.perf_counter() - start))
                 assert base == [1.0] * args.completions
             mine, other = statistics.median(ours), statistics.median(theirs)
+            floor_cpu, floor_tests = fork_floor([(code, cases)] * args.completions, work)
+            floor = args.jobs * floor_tests / floor_cpu
             print(
                 f"{kind:12} {mine:8.1f} ({min(ours):6.1f}-{max(ours):6.1f})"
                 f" {other:7.1f} ({min(theirs):5.1f}-{max(theirs):5.1f}) {mine / other:6.1f}x"
+                f" {floor:13.1f} {floor / mine:6.2f}x"
             )
     shutil.rmtree(work, ignore_errors=True)
 
