@@ -41,7 +41,7 @@ package of bench/mixedpackage.py (61 cases of up to 100,000 numbers; Python, C++
 accepted, a TLE, an RTE and a WA submission).
 
 Usage: python bench/vs_problemtools.py [--problemtools PATH] [--jobs N] [--many N] [--cold K]
-       [PROBLEM...]"""
+       [PROBLEM...] [--extra DIR...]  (PROBLEM: of sample_problems/ and the two above)"""
 
 from __future__ import annotations
 
@@ -260,6 +260,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=usable_cores())
     parser.add_argument("--many", type=int, default=120, help="extra cases of divisormany")
     parser.add_argument("--cold", type=int, default=3, help="cold runs of ours (the median)")
+    parser.add_argument("--extra", type=Path, nargs="*", default=[],
+                        help="packages from elsewhere (public ones: see bench/README.md)")
     parser.add_argument("problems", nargs="*")
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="ptpy-vs-"))
@@ -272,12 +274,14 @@ def main() -> None:
     for where in (work, theirs_work):
         many_cases(where / "divisor", where / "divisormany", args.many)
         mixedpackage.write(where / "maxsub")
+        for extra in args.extra:
+            shutil.copytree(extra, where / extra.name, symlinks=True)
     translated = [
         p.parent.name
         for p in theirs_work.glob("*/problem.yaml")
         if translate_seed_keys(p) | tags_to_directories(p.parent)
     ]
-    names = args.problems or sorted(
+    names = args.problems + [extra.name for extra in args.extra] or sorted(
         p.name for p in work.iterdir() if (p / "problem.yaml").is_file()
     )
     machine = machine_cache(work, names, args.jobs, base / "cache-machine")

@@ -54,14 +54,14 @@ class Session(Workbench):
         super().close()
 
     def submission_limits(self, cpu_seconds: float) -> Limits:
-        """The workbench's limits; by BAPCtools' and DOMjudge's rules output past the limit
-        is dropped and the run goes on (bt run sets no output limit: a program flooding
-        stdout is TLE; DOMjudge's runguard truncates, and a run that ends in time is OLE)."""
-        limits = super().submission_limits(cpu_seconds)
+        """The workbench's limits; by every judge's rules output past the limit is dropped
+        and the run goes on: problemtools sets no limit on a run's output and compares its
+        size once the run is over (TLE and RTE first), bt run sets none at all (a program
+        flooding stdout is TLE by both), DOMjudge's runguard truncates it (and a run that
+        ends in time is then OLE)."""
+        limits = dataclasses.replace(super().submission_limits(cpu_seconds), truncate_output=True)
         if self.policy.ruleset is Ruleset.DOMJUDGE:  # (runguard: no stack limit either)
-            return dataclasses.replace(limits, truncate_output=True, unlimited_stack=True)
-        if self.policy.ruleset is Ruleset.BAPCTOOLS:
-            return dataclasses.replace(limits, truncate_output=True)
+            return dataclasses.replace(limits, unlimited_stack=True)
         return limits
 
     def submission_constants(self) -> bool:

@@ -119,7 +119,7 @@ class SubmissionJudge:
             memo=self.checker if not self.visualizer.active else None,  # (it reads feedback)
             keep_feedback=self.visualizer.active,
             reject_first_final=self.final_first,
-            truncated_is_ole=self.domjudge,
+            truncated_is_ole=self.ctx.policy.ruleset is not Ruleset.BAPCTOOLS,
             hold_output_end=not self.domjudge,
         )
         for again in range(self.starved_retries, -1, -1):  # (a starved run runs again)
@@ -183,7 +183,7 @@ class SubmissionJudge:
             judge_id = ["default", *getattr(checker, "args", [])]
         judge_id += [] if self.final_first else ["no verdict final before the time"]
         return digest(
-            "case-v7",  # v7: an interactive output's end held (problemtools'); DOMjudge's rules
+            "case-v8",  # v8: output past the limit dropped and the run on, by Kattis' rules too
             exe.directory.name,
             data_digest(root / case.files[".in"], root),
             data_digest(root / case.files[".ans"], root),

@@ -68,7 +68,8 @@ def test_bt_runs_programs_as_bt_finds_them(
 ) -> None:
     """BAPCtools' own CI problems (hello, different): a directory ending in .disabled is
     left out, a program of two Python files without main.py runs its first, a program
-    flooding its output runs out of time (bt sets no output limit)."""
+    flooding its output runs out of time (bt sets no output limit; problemtools none on a
+    run, and compares the output's size after it: TLE by both)."""
     root = copy_sample("gensum")
     write(root, "submissions/accepted/off.disabled/main.py", WRONG)
     write(root, "submissions/accepted/pair/a.py", RIGHT)
@@ -80,7 +81,7 @@ def test_bt_runs_programs_as_bt_finds_them(
     rows = {r["submission"].split("submissions/", 1)[-1]: r["verdict"]
             for r in problem["submissions"]}  # fmt: skip
     if judge == "kattis":
-        assert rows["accepted/off.disabled"] == "WA" and rows["time_limit_exceeded/flood.py"] == "OLE"
+        assert rows["accepted/off.disabled"] == "WA" and rows["time_limit_exceeded/flood.py"] == "TLE"
         assert rows["accepted/pair"] == "CE"
     else:
         assert "accepted/off.disabled" not in rows and rows["accepted/pair"] == "AC"

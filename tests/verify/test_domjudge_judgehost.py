@@ -162,14 +162,15 @@ def test_by_the_formats_rules_several_differ(package: Path, capsys: Capture) -> 
     # .sh is Bash run from /work (no secondary.sh
     # there), two JavaScript files and none main.js: no entry point, B runs as class B
     # (its package unnamed), a program may write its working directory, sleeping is
-    # no CPU, output past the limit stops the run, a thread's stack is 1 GiB
+    # no CPU, a thread's stack is 1 GiB; output past the limit is dropped as DOMjudge
+    # does (problemtools compares its size after the run: TLE, RTE, then OLE)
     assert {k: got.get(k) for k in (
         "accepted/multi-sh", "accepted/multi-js", "accepted/pkg",
         "wrong_answer/writes.c", "time_limit_exceeded/sleeps.c", "time_limit_exceeded/floods.c",
-        "wrong_answer/threads.c",
+        "output_limit/over.c", "wrong_answer/threads.c",
     )} == {
         "accepted/multi-sh": "RTE", "accepted/multi-js": "CE",
         "accepted/pkg": "RTE", "wrong_answer/writes.c": "RTE",
-        "time_limit_exceeded/sleeps.c": "AC", "time_limit_exceeded/floods.c": "OLE",
-        "wrong_answer/threads.c": "RTE",
+        "time_limit_exceeded/sleeps.c": "AC", "time_limit_exceeded/floods.c": "TLE",
+        "output_limit/over.c": "OLE", "wrong_answer/threads.c": "RTE",
     }  # fmt: skip
