@@ -15,6 +15,7 @@ longer is rejected as too slow, as it would be)."""
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import threading
 from collections.abc import Callable
@@ -126,7 +127,15 @@ class Auditor:
         self._lock = threading.Lock()
 
     def run(self, progress: Callable[[int, int], None] | None = None) -> Audit:
-        """The audit; ``progress(done, total)`` hears of each wrong program judged."""
+        """The audit; ``progress(done, total)`` hears of each wrong program judged. The
+        judge's directory of team outputs goes with it (in /dev/shm, memory, where that
+        is a tmpfs: one was left per package audited)."""
+        try:
+            return self._run(progress)
+        finally:
+            shutil.rmtree(self.judge.work, ignore_errors=True)
+
+    def _run(self, progress: Callable[[int, int], None] | None) -> Audit:
         accepted = [
             s
             for s in self.ctx.problem.submissions

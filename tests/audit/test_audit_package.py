@@ -214,3 +214,18 @@ def test_with_generators_but_no_seeded_command_augment_records_the_input(
     assert list((package / "data/secret").glob("*audit-1.ans"))  # (generated, answered)
     capsys.readouterr()
     assert verify(["-q", str(package)]) == 0
+
+
+def test_an_audit_leaves_no_scratch_directory(
+    weak: Path, tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its judge's directory of team outputs (up to the output limit a case, in /dev/shm
+    where that is a tmpfs: memory) goes with the audit; one was left per package."""
+    import tempfile
+
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))  # (scratch.scratch_root: the user's choice)
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    _audit(capsys, str(weak), "--mutants", "2")
+    assert sorted(p.name for p in scratch.glob("ptpy-verify-*")) == []

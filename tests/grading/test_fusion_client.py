@@ -80,7 +80,9 @@ def test_run_timeout_is_wall_clock(url: str) -> None:
 
 
 def test_a_memory_kill_has_a_return_code(url: str) -> None:
-    got = run(url, "x = bytearray(8 << 30)\nprint(len(x))")
+    # (bytearray zero-fills: the memory limit is met after ~2 GiB of first touches, seconds
+    # of CPU on a slow VM; a roomy run_timeout keeps the time limit from coming first)
+    got = run(url, "x = bytearray(8 << 30)\nprint(len(x))", run_timeout=30, memory_limit_MB=512)
     assert got.run_result.return_code not in (None, 0)
     assert summary(got, MAPPING) == "run_failed"  # (raised "no return code" before)
 
