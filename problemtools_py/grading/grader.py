@@ -179,7 +179,7 @@ class Grader:
         ``call``, the tests call a Python function (see grading.callbased)."""
         lazy = call is None and bool(tests)  # (see SyntaxCheck.after)
         with self._on_core():
-            prepared = self._prepare(completion, language, call, check_syntax=not lazy)
+            prepared = self._prepare(completion, language, call, syntax=not lazy)
             if isinstance(prepared, GradeResult):
                 return prepared
             found = self._in_session(
@@ -251,11 +251,9 @@ class Grader:
         completion: str,
         language: str | None,
         call: callbased.Call | None,
-        check_syntax: bool = True,
+        syntax: bool = True,
     ) -> tuple[str, str, Executable | None] | GradeResult:
-        """(language, program to run, its build), or the result that ends it first (a
-        Python program that does not compile, unless ``check_syntax`` is off: see
-        SyntaxCheck.after)."""
+        """(language, program, its build), or the result ending it (syntax: SyntaxCheck.after)."""
         if len(completion) > MAX_COMPLETION_CHARS:  # (counted in characters: not encoded)
             return too_large("the completion", len(completion), MAX_COMPLETION_CHARS, "characters")
         found = self._program(completion, language)
@@ -270,7 +268,7 @@ class Grader:
                 return GradeResult(0.0, Status.NO_CODE, message=other)
             built = self._compiler().build(code, code_language)
             return built if isinstance(built, GradeResult) else (code_language, code, built)
-        why = self._syntax.error(code) if check_syntax else None  # (see grading.syntax)
+        why = self._syntax.error(code) if syntax else None  # (see grading.syntax)
         if why is not None:
             return syntax_error(why)
         return code_language, callbased.harness(code, call) if call else code, None
