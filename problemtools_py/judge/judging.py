@@ -90,8 +90,8 @@ class CaseJudge:
     # first is final unless the submission had run past its time already.
     reject_first_final: bool = True
     # Output past the limit was dropped (Limits.truncate_output) and the run went on: an
-    # output limit once it ends in time and well, before its output is judged (DOMjudge's
-    # order: time limit, run error, output limit, answer); False: judged as it is (bt's).
+    # output limit once it ends in time and well, before its output is judged (the order
+    # of problemtools and DOMjudge: time, run error, output, answer); False: judged (bt's).
     truncated_is_ole: bool = False
     # The validator sees the submission's output end only when the submission ends
     # (problemtools' interactive.cc keeps its copy of that pipe open until then, as bt's
