@@ -67,11 +67,15 @@ class SubmissionJudge:
         self.breaks = Breaks(ctx.problem, self.cases) if legacy_breaks else None
         config = ctx.problem.config
         self.passes = config.limits.validation_passes if config.multi_pass else 1
+        bapctools = ctx.policy.ruleset is Ruleset.BAPCTOOLS
         # an interactive validator's rejection before the submission is done stands even if
         # the submission then runs over the time limit (problemtools); bt run says TLE
-        self.final_first = ctx.policy.ruleset is not Ruleset.BAPCTOOLS
+        self.final_first = not bapctools
+        # a run that ends in time with its output cut at the limit is OLE (problemtools,
+        # DOMjudge: see session.submission_limits); bt run judges the output it kept
+        self.truncated_is_ole = not bapctools
         # DOMjudge's judgehost: each judging on a core of its own (its judgedaemon's
-        # cpuset), the time limit on CPU and wall time alike, output truncated then OLE
+        # cpuset), the time limit on CPU and wall time alike
         self.domjudge = ctx.policy.ruleset is Ruleset.DOMJUDGE
         self.visualizer = OutputVisualizer(ctx)
         self.jails = jails
@@ -119,7 +123,7 @@ class SubmissionJudge:
             memo=self.checker if not self.visualizer.active else None,  # (it reads feedback)
             keep_feedback=self.visualizer.active,
             reject_first_final=self.final_first,
-            truncated_is_ole=self.ctx.policy.ruleset is not Ruleset.BAPCTOOLS,
+            truncated_is_ole=self.truncated_is_ole,
             hold_output_end=not self.domjudge,
         )
         for again in range(self.starved_retries, -1, -1):  # (a starved run runs again)
