@@ -32,8 +32,9 @@ from problemtools_py.findings import ExitCode
 
 
 class Assembler:
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, item: str = "package") -> None:
         self.out = out
+        self.item = item  # what a drop line names: a package, or an upstream row
         if out.exists():
             raise FatalError("already exists; choose a new output directory", path=out)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -56,7 +57,7 @@ class Assembler:
             self.drops[outcome.drop or "dropped"] += 1
             self.drop_lines.append(
                 json.dumps(
-                    {"package": str(source), "reason": outcome.drop, "detail": outcome.detail},
+                    {self.item: str(source), "reason": outcome.drop, "detail": outcome.detail},
                     ensure_ascii=False,
                 )
             )
@@ -80,7 +81,7 @@ class Assembler:
             json.dumps(row.__dict__, ensure_ascii=False), encoding="utf-8"
         )
 
-    def finish(self) -> Path:
+    def finish(self, report_extra: dict[str, Any] | None = None) -> Path:
         try:
             files = []
             for split in sorted(self.splits):
@@ -99,6 +100,7 @@ class Assembler:
                 "dropped": dict(sorted(self.drops.items())),
                 "sha256": {f.name: file_digest(f) for f in files},
             }
+            report.update(report_extra or {})
             if self.judged:  # (--keep-judges: the card's files are as ever)
                 report["judged"] = dict(sorted(self.judged.items()))
             (self.tmp / REPORT_FILE).write_text(json.dumps(report, indent=2) + "\n")

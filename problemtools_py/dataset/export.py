@@ -85,15 +85,27 @@ def _is_example(stdin: str, statement: str) -> bool:
     return 4 <= len(shown) < 2000 and shown in statement  # short inputs match by chance
 
 
-def package(problem: DatasetProblem, reference: str | None, out: Path, modern: bool) -> Path:
-    """Write the package for ``problem`` as ``out/<problem_id>``; never half-written."""
+def package(
+    problem: DatasetProblem,
+    reference: str | None,
+    out: Path,
+    modern: bool,
+    extra: dict[str, str] | None = None,
+    samples: tuple[tuple[str, str], ...] = (),
+) -> Path:
+    """Write the package for ``problem`` as ``out/<problem_id>``, with the ``extra`` files
+    (path in the package: text) and ``samples`` (examples beside the row's tests, as
+    ``data/sample/example-N``: the sidecar then keeps the row's tests); never
+    half-written."""
     final = out / problem.problem_id
     if final.exists():
         raise FatalError("already exists; remove it or choose another output directory", path=final)
     tmp = out / f".{problem.problem_id}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     try:
-        _fill(tmp, problem, reference, modern)
+        _fill(tmp, problem, reference, modern, samples)
+        for name, text in (extra or {}).items():
+            _write(tmp / name, text)
         tmp.rename(final)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -101,7 +113,13 @@ def package(problem: DatasetProblem, reference: str | None, out: Path, modern: b
     return final
 
 
-def _fill(root: Path, problem: DatasetProblem, reference: str | None, modern: bool) -> None:
+def _fill(
+    root: Path,
+    problem: DatasetProblem,
+    reference: str | None,
+    modern: bool,
+    samples: tuple[tuple[str, str], ...] = (),
+) -> None:
     if problem.judge_json:
         _fill_judged(root, problem, reference)
         return
@@ -126,7 +144,11 @@ def _fill(root: Path, problem: DatasetProblem, reference: str | None, modern: bo
         base = root / "data" / group / f"{index + 1:0{width}d}"
         _write(base.with_suffix(".in"), stdin)
         _write(base.with_suffix(".ans"), stdout)
-    _known_inputs(root, problem)
+    for number, (stdin, stdout) in enumerate(samples, start=1):
+        base = root / "data" / "sample" / f"example-{number}"
+        _write(base.with_suffix(".in"), stdin)
+        _write(base.with_suffix(".ans"), stdout)
+    _known_inputs(root, problem, [stdin for stdin, _ in samples])
     if reference:
         _write(root / "submissions" / "accepted" / "reference.py", reference)
     _sidecar(root, problem, reference, modern)
@@ -157,8 +179,9 @@ def _fill_judged(root: Path, problem: DatasetProblem, reference: str | None) -> 
     _sidecar(root, problem, reference, modern, {"judge_json": problem.judge_json})
 
 
-def _known_inputs(root: Path, problem: DatasetProblem) -> None:
-    known = sorted({sha256_hex(stdin.encode()) for stdin, _ in problem.tests})
+def _known_inputs(root: Path, problem: DatasetProblem, more: list[str] | None = None) -> None:
+    inputs = [stdin for stdin, _ in problem.tests] + (more or [])
+    known = sorted({sha256_hex(stdin.encode()) for stdin in inputs})
     _write(
         root / "input_validators" / "known_inputs" / "validate.py",
         KNOWN_INPUTS.replace("{known}", repr(set(known)) if known else "set()"),

@@ -112,7 +112,7 @@ def test_layers_point_down() -> None:
 FLOORS: dict[str, int] = {
     "__main__": 9,  # python -m problemtools_py
     "cli": 8, "rewards_trl": 8, "verifiers_env": 8,  # (TRL's and verifiers' faces)
-    "rewards": 7, "audit": 7,  # (rewards: verl's face of grading)
+    "rewards": 7, "audit": 7, "upstream": 7,  # (rewards: verl's face of grading)
     "convert": 6, "grading": 6, "author": 6,
     "verify": 5, "dataset": 5,
     "generate": 4, "statements": 4, "judging": 4,  # (judging: how a submission is judged)
@@ -290,6 +290,7 @@ COMMAND_HOMES = {
     "newcontest": "convert.skeletons", "problem2zip": "convert.zips",
     "problem2html": "statements", "problem2pdf": "statements", "kattis2parquet": "dataset",
     "parquet2kattis": "dataset", "gradecode": "grading", "gradeserver": "grading.service",
+    "importdataset": "upstream",
 }  # fmt: skip
 
 

@@ -1,0 +1,124 @@
+"""``importdataset SOURCE FILE... -o OUT_DIR``: rows of a source the dataset card names
+(DeepCoder-Preview's configs, TACO), read from local parquet or JSON lines files as the
+source publishes them, curated step by step as the card does, into a
+competitive-code-curated dataset directory (problems-<split>.parquet, references.parquet,
+build_report.json with the card's steps and counts, drops.jsonl) and, with --packages, a
+Kattis package per curated row. A run killed mid-way, started again the same way, goes
+on where it stopped."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from problemtools_py.cli.errorhandler import run_cli
+from problemtools_py.cli.options import (
+    add_jobs,
+    check_output,
+    describe,
+    nonnegative_int,
+    positive_float,
+    positive_int,
+)
+from problemtools_py.dataset.splits import SPLITS
+from problemtools_py.errors import FatalError
+from problemtools_py.findings import ExitCode, count
+
+if TYPE_CHECKING:
+    from problemtools_py.upstream.importer import Tally
+
+PROG = "importdataset"
+SOURCES = ("deepcoder-taco", "deepcoder-primeintellect", "deepcoder-lcbv5",
+           "deepcoder-codeforces", "taco")  # fmt: skip
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
+    parser.add_argument("source", choices=SOURCES, metavar="SOURCE",
+                        help=f"the rows' layout: {', '.join(SOURCES)}")  # fmt: skip
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
+                        help="the source's parquet or JSON lines files, read in order")  # fmt: skip
+    parser.add_argument("-o", "--out", type=Path, required=True, metavar="OUT_DIR",
+                        help="the dataset directory to create (must not exist)")  # fmt: skip
+    parser.add_argument("--packages", type=Path, metavar="DIR",
+                        help="also write a Kattis package per curated row into DIR")  # fmt: skip
+    parser.add_argument("--livecodebench", type=Path, action="append", default=[],
+                        metavar="FILE", help="drop rows that overlap a problem of this "
+                        "LiveCodeBench file (question_content; parquet, JSON lines)")  # fmt: skip
+    parser.add_argument("--dedup-against", type=Path, action="append", default=[],
+                        metavar="DATASET", help="drop rows that duplicate a problem of this "
+                        "dataset (or parquet / JSONL file with a statement per row)")  # fmt: skip
+    parser.add_argument("--split", choices=SPLITS, default="train")
+    parser.add_argument("--max-tests", type=positive_int, default=32, metavar="N")
+    parser.add_argument("--max-test-bytes", type=positive_int, default=4 << 20, metavar="BYTES")
+    parser.add_argument("--min-tests", type=nonnegative_int, default=5, metavar="N")
+    parser.add_argument("--max-reference-seconds", type=positive_float, default=2.0,
+                        metavar="S", help="drop a row whose fastest passing reference "
+                        "takes longer on a test (CPU seconds; default 2)")  # fmt: skip
+    parser.add_argument("--references", type=positive_int, default=3, metavar="N",
+                        help="Python 3 references run per row (default 3)")  # fmt: skip
+    add_jobs(parser, "references run")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--json", action="store_true",
+                        help="print the build's steps and counts as JSON on stdout")  # fmt: skip
+    return parser
+
+
+def _options(args: argparse.Namespace) -> Any:
+    from problemtools_py.upstream.curate import Caps
+    from problemtools_py.upstream.importer import ImportOptions
+    from problemtools_py.upstream.references import RowOptions
+
+    rows = RowOptions(args.split, args.min_tests, args.max_reference_seconds, args.references)
+    return ImportOptions(
+        args.source,
+        rows,
+        Caps(args.max_tests, args.max_test_bytes),
+        tuple(args.livecodebench),
+        tuple(args.dedup_against),
+        args.jobs,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+
+    def body(args: argparse.Namespace) -> ExitCode:
+        check_output(args.out, "-o", directory=True)
+        if args.out.exists():
+            raise FatalError("already exists; choose a new output directory", path=args.out)
+        for path in args.files:
+            if not path.is_file():
+                raise FatalError("no such file", path=path)
+        from problemtools_py.cli.reporters import count_bar
+        from problemtools_py.upstream.importer import run_import, total_rows
+
+        with count_bar("importing", args.quiet, "{task.fields[rate]}") as bar:
+            task = bar.add_task("import", total=total_rows(args.files), rate="")
+
+            def progress(tally: Tally) -> None:
+                kept = sum(tally.curated.values())
+                bar.update(task, completed=tally.loaded, rate=f"{kept} kept")
+
+            out, tally = run_import(args.files, args.out, _options(args), args.packages, progress)
+        if args.json:
+            report = {"tool": "problemtools_py", "out": str(out), "build": tally.steps()}
+            json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
+            sys.stdout.write("\n")
+        kept = sum(tally.curated.values())
+        print(
+            f"{PROG}: {tally.loaded} rows, {count(kept, 'problem')} curated, "
+            f"{sum(tally.dropped.values())} dropped -> {out}",
+            file=sys.stderr,
+        )
+        return ExitCode.CLEAN
+
+    return run_cli(PROG, parser, argv, body)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,126 @@
+"""The card's curation before any program runs, in its order: a statement allowing
+several answers, tests contradicting a statement example, overlap with LiveCodeBench,
+duplicates (exact normalised statement, then 13-gram containment at 0.3, against the
+rows kept so far and against ``--dedup-against`` datasets); the tests capped (32 tests,
+4 MiB). Each row is decided in input order, so the result depends on that order only."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from problemtools_py.dataset.dedup import NgramIndex, statements_of
+from problemtools_py.errors import FatalError
+from problemtools_py.grading.preflight import read_rows
+from problemtools_py.upstream.problem import Tests, Upstream
+from problemtools_py.upstream.statement import contradiction, examples, several_answers
+
+# The card's steps and words, in its order (its build table); the two before them are
+# ours: rows the card's counts cannot hold (not in the source's layout, or not stdin/stdout).
+UNREADABLE = "unreadable upstream row"
+CALL_BASED = "call-based tests (the card's rows are stdin/stdout)"
+SEVERAL = "statement allows several answers"
+CONTRADICTS = "tests contradict a statement example"
+LIVECODEBENCH = "overlaps LiveCodeBench"
+DUPLICATE = "duplicate"
+NO_REFERENCE = "no passing Python 3 reference"
+TOO_SLOW = "reference too slow"
+DISAGREE = "references disagree"
+TOO_FEW = "too few tests"
+STEPS = (UNREADABLE, CALL_BASED, SEVERAL, CONTRADICTS, LIVECODEBENCH, DUPLICATE,
+         NO_REFERENCE, TOO_SLOW, DISAGREE, TOO_FEW)  # fmt: skip
+AFTER_DEDUP = DUPLICATE  # the card counts "problems after dedup" after this step
+
+
+@dataclass(frozen=True)
+class Caps:
+    max_tests: int = 32
+    max_test_bytes: int = 4 << 20
+
+
+@dataclass(frozen=True)
+class Screened:
+    """A row through the steps before its references run: its tests capped."""
+
+    problem: Upstream
+    tests: Tests
+
+
+@dataclass(frozen=True)
+class Dropped:
+    reason: str
+    detail: str = ""
+
+
+class Screen:
+    """The steps before references, one row at a time in input order."""
+
+    def __init__(
+        self, livecodebench: list[Path], dedup_against: list[Path], caps: Caps = Caps()
+    ) -> None:
+        self.caps = caps
+        self.livecodebench = _index(livecodebench, lcb=True)
+        self.against = _index(dedup_against, lcb=False)
+        self.pool = NgramIndex()
+
+    def decide(self, problem: Upstream) -> Screened | Dropped:
+        if problem.call is not None:
+            return Dropped(CALL_BASED, f"the tests call {problem.call}()")
+        phrase = several_answers(problem.statement)
+        if phrase is not None:
+            return Dropped(SEVERAL, f"the statement says {phrase!r}")
+        clash = contradiction(examples(problem.statement), problem.tests)
+        if clash is not None:
+            return Dropped(CONTRADICTS, clash)
+        hit = self.livecodebench.find(problem.statement)
+        if hit is not None:
+            return Dropped(LIVECODEBENCH, f"{hit[0]} ({hit[1]:.2f})")
+        hit = self.against.find(problem.statement) or self.pool.find(problem.statement)
+        if hit is not None:
+            return Dropped(DUPLICATE, f"of {hit[0]} ({hit[1]:.2f})")
+        self.pool.add(problem.key, problem.statement)
+        return Screened(problem, capped(problem.tests, self.caps))
+
+
+def capped(tests: Tests, caps: Caps) -> Tests:
+    """The first tests within both caps, in order (the card: 32 tests, 4 MiB)."""
+    kept, size = [], 0
+    for stdin, stdout in tests[: caps.max_tests]:
+        size += len(stdin.encode()) + len(stdout.encode())
+        if size > caps.max_test_bytes:
+            break
+        kept.append((stdin, stdout))
+    return tuple(kept)
+
+
+LCB_FIELDS = ("question_content", "statement", "problem", "question")
+
+
+def _index(paths: list[Path], lcb: bool) -> NgramIndex:
+    """Statements to compare with: datasets (``statements_of``) or, for LiveCodeBench,
+    its published rows (``question_content``, parquet or JSON lines)."""
+    index = NgramIndex()
+    for path in paths:
+        if not path.exists():
+            raise FatalError("no such file or dataset", path=path)
+        if not lcb or path.is_dir():
+            for key, statement in statements_of(path):
+                index.add(key, statement)
+            continue
+        for number, line, row in read_rows(path):
+            fields = row if isinstance(row, dict) else {}
+            text = next((fields[f] for f in LCB_FIELDS if isinstance(fields.get(f), str)), None)
+            if text is None:
+                raise FatalError(
+                    f"a LiveCodeBench row needs one of {', '.join(LCB_FIELDS)}",
+                    path=path,
+                    line=line,
+                )
+            index.add(f"{path.name}:{fields.get('question_id', number)}", text)
+    return index
+
+
+def dropped_json(key: str, dropped: Dropped) -> str:
+    return json.dumps({"row": key, "reason": dropped.reason, "detail": dropped.detail},
+                      ensure_ascii=False)  # fmt: skip

@@ -1,0 +1,196 @@
+"""``importdataset``'s work: a source's files read a row at a time, each row through the
+card's steps (curate.Screen in input order, then its references on the grader's
+workers, a few rows ahead), every finished row in the journal, and at the end the card's
+files (dataset.assemble) and, with ``packages``, a package per curated row."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from problemtools_py.dataset.assemble import Assembler
+from problemtools_py.dataset.build import Conversion, Row
+from problemtools_py.grading.grader import Grader
+from problemtools_py.grading.preflight import read_rows
+from problemtools_py.grading.results import Settings
+from problemtools_py.upstream.curate import (
+    AFTER_DEDUP,
+    STEPS,
+    UNREADABLE,
+    Caps,
+    Dropped,
+    Screen,
+    Screened,
+)
+from problemtools_py.upstream.journal import Journal, Outcome
+from problemtools_py.upstream.problem import UnreadableRow
+from problemtools_py.upstream.references import Kept, RowOptions, curated
+from problemtools_py.upstream.sources import READERS, Reader
+from problemtools_py.window import ordered_window
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    source: str
+    rows: RowOptions = field(default_factory=RowOptions)
+    caps: Caps = field(default_factory=Caps)
+    livecodebench: tuple[Path, ...] = ()
+    dedup_against: tuple[Path, ...] = ()
+    jobs: int = 1
+
+    def run_key(self, files: list[Path]) -> dict[str, Any]:
+        """What makes one import the same as another (for the journal)."""
+        return {"source": self.source, "files": [str(f.resolve()) for f in files],
+                "rows": asdict(self.rows), "caps": asdict(self.caps),
+                "livecodebench": [str(p) for p in self.livecodebench],
+                "dedup_against": [str(p) for p in self.dedup_against]}  # fmt: skip
+
+
+@dataclass
+class Tally:
+    """Counts in the card's order: loaded, each step's drops, then the curated rows."""
+
+    loaded: int = 0
+    dropped: Counter[str] = field(default_factory=Counter)
+    curated: Counter[str] = field(default_factory=Counter)  # by source
+    resumed: int = 0  # rows finished by an earlier run
+
+    def steps(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = [{"step": "loaded", "count": self.loaded}]
+        left = self.loaded
+        for reason in STEPS:
+            out.append({"step": f"dropped: {reason}", "count": self.dropped[reason]})
+            left -= self.dropped[reason]
+            if reason == AFTER_DEDUP:
+                out.append({"step": "problems after dedup", "count": left})
+        out.append({"step": "curated", "count": sum(self.curated.values()),
+                    "by_source": dict(sorted(self.curated.items()))})  # fmt: skip
+        return out
+
+
+Item = tuple[str, "Screened | Dropped"]
+
+
+def screened(files: list[Path], reader: Reader, screen: Screen, tally: Tally) -> Iterator[Item]:
+    """Every row of ``files`` in order, through the steps before references."""
+    for path in files:
+        for index, line, row in read_rows(path):
+            key = f"{path.name}:{index if line is None else f'line {line}'}"
+            tally.loaded += 1
+            if not isinstance(row, dict):
+                yield key, Dropped(UNREADABLE, str(row) if isinstance(row, str) else "no object")
+                continue
+            try:
+                problem = reader(row, key)
+            except UnreadableRow as exc:
+                yield key, Dropped(UNREADABLE, str(exc))
+                continue
+            yield key, screen.decide(problem)
+
+
+def run_import(
+    files: list[Path],
+    out: Path,
+    options: ImportOptions,
+    packages: Path | None = None,
+    progress: Callable[[Tally], None] = lambda tally: None,
+) -> tuple[Path, Tally]:
+    """The import, resumed from its journal when an earlier run of it was killed."""
+    journal = Journal(out, options.run_key(files))
+    tally, order = Tally(), []
+    try:
+        screen = Screen(list(options.livecodebench), list(options.dedup_against), options.caps)
+        grader = Grader(None, Settings(raw=True), options.jobs)
+        with grader, ThreadPoolExecutor(options.jobs) as workers:
+
+            def start(item: Item) -> Future[Outcome] | Outcome:
+                key, decided = item
+                done = journal.outcome(key)
+                if done is not None:
+                    tally.resumed += 1
+                    return done
+                if isinstance(decided, Dropped):
+                    return decided
+                return workers.submit(curated, grader, decided, options.rows)
+
+            items = screened(files, READERS[options.source], screen, tally)
+            for (key, decided), handle in ordered_window(items, start, _result, 4 * options.jobs):
+                if key not in journal.done:
+                    journal.record(key, handle)
+                _count(tally, decided, handle)
+                order.append(key)
+                progress(tally)
+        if packages is not None:
+            _packages(journal, order, packages)
+        built = _assemble(out, journal, order, tally)
+    except BaseException:
+        journal.close()
+        raise
+    journal.remove()
+    return built, tally
+
+
+def _result(handle: Future[Outcome] | Outcome) -> Outcome:
+    return handle.result() if isinstance(handle, Future) else handle
+
+
+def _count(tally: Tally, decided: Screened | Dropped, outcome: Outcome) -> None:
+    if isinstance(outcome, Dropped):
+        tally.dropped[outcome.reason] += 1
+    else:
+        source = decided.problem.source if isinstance(decided, Screened) else "resumed"
+        tally.curated[json.loads(outcome.origin_json).get("source", source)] += 1
+
+
+def _assemble(out: Path, journal: Journal, order: list[str], tally: Tally) -> Path:
+    assembler = Assembler(out, item="row")
+    try:
+        for key in order:
+            outcome = journal.outcome(key)
+            assert outcome is not None
+            if isinstance(outcome, Dropped):
+                assembler.drop(Path(key), outcome.reason, outcome.detail)
+                continue
+            row = Row(outcome.problem_id, outcome.split, outcome.statement,
+                      outcome.tests_json, outcome.time_limit_s, outcome.origin_json,
+                      outcome.reference, key)  # fmt: skip
+            assembler.add(Path(key), Conversion(row))
+        return assembler.finish({"build": tally.steps()})
+    except BaseException:
+        assembler.abort()
+        raise
+
+
+def _packages(journal: Journal, order: list[str], out: Path) -> None:
+    """A package per curated row, one at a time; those an earlier run wrote are kept."""
+    from problemtools_py.upstream.packages import write_package
+
+    out.mkdir(parents=True, exist_ok=True)
+    for key in order:
+        outcome = journal.outcome(key)
+        if isinstance(outcome, Kept) and not (out / outcome.problem_id).exists():
+            write_package(outcome, out)
+
+
+def total_rows(files: list[Path]) -> int | None:
+    """How many rows the files hold (a parquet file's metadata; JSON lines' non-blank
+    lines, counted a block at a time), for the progress bar's ETA; None when unknown."""
+    total = 0
+    for path in files:
+        try:
+            with path.open("rb") as handle:
+                if handle.read(4) == b"PAR1":
+                    import pyarrow.parquet as pq
+
+                    total += pq.ParquetFile(path).metadata.num_rows
+                    continue
+                handle.seek(0)
+                total += sum(1 for line in handle if line.strip())
+        except Exception:  # (the import itself reports an unreadable file, naming it)
+            return None
+    return total

@@ -1,0 +1,34 @@
+"""A curated row as a Kattis package (2023-07): parquet2kattis's package of the row
+(statement, samples the statement shows, secret data, the dataset's comparator as output
+validator, an input validator, the sidecar that takes it back byte for byte), with every
+reference that passed as ``submissions/accepted/``, and the statement's examples that are
+no test as ``data/sample/`` (the references then pass them too, when verified)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from problemtools_py.dataset.export import package
+from problemtools_py.dataset.reader import DatasetProblem
+from problemtools_py.upstream.references import Kept
+from problemtools_py.upstream.statement import examples
+
+
+def write_package(row: Kept, out: Path) -> Path:
+    tests = tuple((stdin, stdout) for stdin, stdout in json.loads(row.tests_json))
+    problem = DatasetProblem(
+        row.problem_id,
+        row.statement,
+        row.time_limit_s,
+        json.loads(row.origin_json),
+        row.split,
+        tests,
+        row.tests_json,
+        row.origin_json,
+    )
+    extra = {f"submissions/accepted/reference_{n}.py": code
+             for n, code in enumerate(row.others, start=2)}  # fmt: skip
+    inputs = {tuple(stdin.split()) for stdin, _ in tests}
+    shown = tuple(e for e in examples(row.statement) if tuple(e[0].split()) not in inputs)
+    return package(problem, row.reference, out, modern=True, extra=extra, samples=shown)

@@ -1,0 +1,126 @@
+"""Each source's published row, read into an :class:`Upstream` (see the package's
+docstring for where each layout is read from). A row that is not in its layout raises
+UnreadableRow saying what is wrong; nothing of a row is run or trusted here."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from problemtools_py.grading.shapes import plain, suite_of
+from problemtools_py.upstream.problem import (
+    Tests,
+    UnreadableRow,
+    Upstream,
+    limit_mb,
+    limit_seconds,
+    python_references,
+)
+
+MAX_STATEMENT = 1 << 20  # characters: a longer "statement" is no problem's
+DEEPCODER_CONFIGS = ("taco", "primeintellect", "lcbv5", "codeforces")
+
+
+def _json_field(row: Mapping[str, Any], name: str, default: object) -> object:
+    """A field that a source stores as JSON text (or already decoded, as some copies do)."""
+    value = plain(row.get(name))
+    if value is None or value == "":
+        return default
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError) as exc:
+            raise UnreadableRow(f"{name} is not JSON ({exc})") from None
+    return value
+
+
+def _statement(row: Mapping[str, Any], name: str) -> str:
+    text = row.get(name)
+    if not isinstance(text, str) or not text.strip():
+        raise UnreadableRow(f"no {name} (the statement)")
+    if len(text) > MAX_STATEMENT:
+        raise UnreadableRow(f"the {name} is over {MAX_STATEMENT >> 20} MiB")
+    return text
+
+
+def _tests(value: object, fn_name: str | None = None) -> tuple[Tests, str | None]:
+    try:
+        suite = suite_of(value, fn_name)
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise UnreadableRow(f"tests: {exc}") from None
+    return suite.tests, (suite.call.fn_name if suite.call is not None else None)
+
+
+def deepcoder(row: Mapping[str, Any], key: str, config: str) -> Upstream:
+    """A DeepCoder-Preview row of ``config``: ``problem``, ``solutions``, ``tests``,
+    ``starter_code``, ``metadata``."""
+    statement = _statement(row, "problem")
+    metadata = _json_field(row, "metadata", {})
+    if not isinstance(metadata, dict):
+        metadata = {}
+    tests, call = _tests(_json_field(row, "tests", None), _fn_name(metadata))
+    solutions = _json_field(row, "solutions", [])
+    origin: dict[str, Any] = {"dataset": "DeepCoder-Preview-Dataset", "config": config}
+    for name in ("url", "source", "difficulty", "rating", "contest_date", "name"):
+        if isinstance(metadata.get(name), str | int | float):
+            origin[name] = metadata[name]
+    return Upstream(
+        source=config,
+        key=key,
+        statement=statement,
+        tests=tests,
+        call=call,
+        references=python_references(solutions),
+        time_limit_s=limit_seconds(metadata.get("time_limit")),
+        memory_mb=limit_mb(metadata.get("memory_limit")),
+        origin=origin,
+    )
+
+
+def _fn_name(metadata: Mapping[str, Any]) -> str | None:
+    for name in ("fn_name", "func_name"):
+        if isinstance(metadata.get(name), str) and metadata[name].strip():
+            return str(metadata[name])
+    return None
+
+
+def taco(row: Mapping[str, Any], key: str) -> Upstream:
+    """A TACO row: ``question``, ``solutions`` (JSON text), ``input_output`` (JSON text:
+    inputs, outputs, fn_name), ``time_limit`` and ``memory_limit`` as text."""
+    statement = _statement(row, "question")
+    io = _json_field(row, "input_output", None)
+    if not isinstance(io, dict):
+        raise UnreadableRow("input_output must be an object of inputs and outputs")
+    tests, call = _tests(io)
+    origin: dict[str, Any] = {"dataset": "TACO"}
+    for name in ("source", "url", "name", "difficulty", "date"):
+        if isinstance(row.get(name), str) and row[name]:
+            origin[name] = row[name]
+    pictures = str(row.get("picture_num") or "0").strip()
+    if pictures not in ("", "0"):
+        origin["picture_num"] = pictures
+    return Upstream(
+        source="taco",
+        key=key,
+        statement=statement,
+        tests=tests,
+        call=call,
+        references=python_references(_json_field(row, "solutions", [])),
+        time_limit_s=limit_seconds(row.get("time_limit")),
+        memory_mb=limit_mb(row.get("memory_limit")),
+        origin=origin,
+    )
+
+
+Reader = Callable[[Mapping[str, Any], str], Upstream]
+
+
+def _deepcoder_config(config: str) -> Reader:
+    return lambda row, key: deepcoder(row, key, config)
+
+
+READERS: dict[str, Reader] = {
+    **{f"deepcoder-{c}": _deepcoder_config(c) for c in DEEPCODER_CONFIGS},
+    "taco": taco,
+}
