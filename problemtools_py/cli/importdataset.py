@@ -32,39 +32,83 @@ if TYPE_CHECKING:
     from problemtools_py.upstream.importer import Tally
 
 PROG = "importdataset"
-SOURCES = ("deepcoder-taco", "deepcoder-primeintellect", "deepcoder-lcbv5",
-           "deepcoder-codeforces", "taco")  # fmt: skip
+SOURCES = (
+    "deepcoder-taco",
+    "deepcoder-primeintellect",
+    "deepcoder-lcbv5",
+    "deepcoder-codeforces",
+    "taco",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=describe(__doc__))
-    parser.add_argument("source", choices=SOURCES, metavar="SOURCE",
-                        help=f"the rows' layout: {', '.join(SOURCES)}")  # fmt: skip
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
-                        help="the source's parquet or JSON lines files, read in order")  # fmt: skip
-    parser.add_argument("-o", "--out", type=Path, required=True, metavar="OUT_DIR",
-                        help="the dataset directory to create (must not exist)")  # fmt: skip
-    parser.add_argument("--packages", type=Path, metavar="DIR",
-                        help="also write a Kattis package per curated row into DIR")  # fmt: skip
-    parser.add_argument("--livecodebench", type=Path, action="append", default=[],
-                        metavar="FILE", help="drop rows that overlap a problem of this "
-                        "LiveCodeBench file (question_content; parquet, JSON lines)")  # fmt: skip
-    parser.add_argument("--dedup-against", type=Path, action="append", default=[],
-                        metavar="DATASET", help="drop rows that duplicate a problem of this "
-                        "dataset (or parquet / JSONL file with a statement per row)")  # fmt: skip
+    parser.add_argument(
+        "source", choices=SOURCES, metavar="SOURCE", help=f"the rows' layout: {', '.join(SOURCES)}"
+    )
+    parser.add_argument(
+        "files",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="the source's parquet or JSON lines files, read in order",
+    )
+    parser.add_argument(
+        "-o",
+        "--out",
+        type=Path,
+        required=True,
+        metavar="OUT_DIR",
+        help="the dataset directory to create (must not exist)",
+    )
+    parser.add_argument(
+        "--packages",
+        type=Path,
+        metavar="DIR",
+        help="also write a Kattis package per curated row into DIR",
+    )
+    parser.add_argument(
+        "--livecodebench",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="drop rows that overlap a problem of this "
+        "LiveCodeBench file (question_content; parquet, JSON lines)",
+    )
+    parser.add_argument(
+        "--dedup-against",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DATASET",
+        help="drop rows that duplicate a problem of this "
+        "dataset (or parquet / JSONL file with a statement per row)",
+    )
     parser.add_argument("--split", choices=SPLITS, default="train")
     parser.add_argument("--max-tests", type=positive_int, default=32, metavar="N")
     parser.add_argument("--max-test-bytes", type=positive_int, default=4 << 20, metavar="BYTES")
     parser.add_argument("--min-tests", type=nonnegative_int, default=5, metavar="N")
-    parser.add_argument("--max-reference-seconds", type=positive_float, default=2.0,
-                        metavar="S", help="drop a row whose fastest passing reference "
-                        "takes longer on a test (CPU seconds; default 2)")  # fmt: skip
-    parser.add_argument("--references", type=positive_int, default=3, metavar="N",
-                        help="Python 3 references run per row (default 3)")  # fmt: skip
+    parser.add_argument(
+        "--max-reference-seconds",
+        type=positive_float,
+        default=2.0,
+        metavar="S",
+        help="drop a row whose fastest passing reference "
+        "takes longer on a test (CPU seconds; default 2)",
+    )
+    parser.add_argument(
+        "--references",
+        type=positive_int,
+        default=3,
+        metavar="N",
+        help="Python 3 references run per row (default 3)",
+    )
     add_jobs(parser, "references run")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--json", action="store_true",
-                        help="print the build's steps and counts as JSON on stdout")  # fmt: skip
+    parser.add_argument(
+        "--json", action="store_true", help="print the build's steps and counts as JSON on stdout"
+    )
     return parser
 
 

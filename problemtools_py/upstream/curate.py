@@ -28,13 +28,25 @@ NO_REFERENCE = "no passing Python 3 reference"
 TOO_SLOW = "reference too slow"
 DISAGREE = "references disagree"
 TOO_FEW = "too few tests"
-STEPS = (UNREADABLE, CALL_BASED, SEVERAL, CONTRADICTS, LIVECODEBENCH, DUPLICATE,
-         NO_REFERENCE, TOO_SLOW, DISAGREE, TOO_FEW)  # fmt: skip
+STEPS = (
+    UNREADABLE,
+    CALL_BASED,
+    SEVERAL,
+    CONTRADICTS,
+    LIVECODEBENCH,
+    DUPLICATE,
+    NO_REFERENCE,
+    TOO_SLOW,
+    DISAGREE,
+    TOO_FEW,
+)
 AFTER_DEDUP = DUPLICATE  # the card counts "problems after dedup" after this step
 
 
 @dataclass(frozen=True)
 class Caps:
+    """The card's bounds on a row's tests: how many, and their bytes (stdin and stdout)."""
+
     max_tests: int = 32
     max_test_bytes: int = 4 << 20
 
@@ -49,6 +61,8 @@ class Screened:
 
 @dataclass(frozen=True)
 class Dropped:
+    """A row left out: the card's step (its words) and what showed it."""
+
     reason: str
     detail: str = ""
 
@@ -122,5 +136,6 @@ def _index(paths: list[Path], lcb: bool) -> NgramIndex:
 
 
 def dropped_json(key: str, dropped: Dropped) -> str:
-    return json.dumps({"row": key, "reason": dropped.reason, "detail": dropped.detail},
-                      ensure_ascii=False)  # fmt: skip
+    return json.dumps(
+        {"row": key, "reason": dropped.reason, "detail": dropped.detail}, ensure_ascii=False
+    )

@@ -36,6 +36,9 @@ from problemtools_py.window import ordered_window
 
 @dataclass(frozen=True)
 class ImportOptions:
+    """One import: the source's layout, the row options, the caps, the statements to
+    compare with, and the references run at once."""
+
     source: str
     rows: RowOptions = field(default_factory=RowOptions)
     caps: Caps = field(default_factory=Caps)
@@ -45,10 +48,14 @@ class ImportOptions:
 
     def run_key(self, files: list[Path]) -> dict[str, Any]:
         """What makes one import the same as another (for the journal)."""
-        return {"source": self.source, "files": [str(f.resolve()) for f in files],
-                "rows": asdict(self.rows), "caps": asdict(self.caps),
-                "livecodebench": [str(p) for p in self.livecodebench],
-                "dedup_against": [str(p) for p in self.dedup_against]}  # fmt: skip
+        return {
+            "source": self.source,
+            "files": [str(f.resolve()) for f in files],
+            "rows": asdict(self.rows),
+            "caps": asdict(self.caps),
+            "livecodebench": [str(p) for p in self.livecodebench],
+            "dedup_against": [str(p) for p in self.dedup_against],
+        }
 
 
 @dataclass
@@ -68,8 +75,13 @@ class Tally:
             left -= self.dropped[reason]
             if reason == AFTER_DEDUP:
                 out.append({"step": "problems after dedup", "count": left})
-        out.append({"step": "curated", "count": sum(self.curated.values()),
-                    "by_source": dict(sorted(self.curated.items()))})  # fmt: skip
+        out.append(
+            {
+                "step": "curated",
+                "count": sum(self.curated.values()),
+                "by_source": dict(sorted(self.curated.items())),
+            }
+        )
         return out
 
 
@@ -156,9 +168,16 @@ def _assemble(out: Path, journal: Journal, order: list[str], tally: Tally) -> Pa
             if isinstance(outcome, Dropped):
                 assembler.drop(Path(key), outcome.reason, outcome.detail)
                 continue
-            row = Row(outcome.problem_id, outcome.split, outcome.statement,
-                      outcome.tests_json, outcome.time_limit_s, outcome.origin_json,
-                      outcome.reference, key)  # fmt: skip
+            row = Row(
+                outcome.problem_id,
+                outcome.split,
+                outcome.statement,
+                outcome.tests_json,
+                outcome.time_limit_s,
+                outcome.origin_json,
+                outcome.reference,
+                key,
+            )
             assembler.add(Path(key), Conversion(row))
         return assembler.finish({"build": tally.steps()})
     except BaseException:

@@ -27,8 +27,9 @@ def write_package(row: Kept, out: Path) -> Path:
         row.tests_json,
         row.origin_json,
     )
-    extra = {f"submissions/accepted/reference_{n}.py": code
-             for n, code in enumerate(row.others, start=2)}  # fmt: skip
+    extra = {
+        f"submissions/accepted/reference_{n}.py": code for n, code in enumerate(row.others, start=2)
+    }
     inputs = {tuple(stdin.split()) for stdin, _ in tests}
     shown = tuple(e for e in examples(row.statement) if tuple(e[0].split()) not in inputs)
     return package(problem, row.reference, out, modern=True, extra=extra, samples=shown)

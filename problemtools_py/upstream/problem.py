@@ -39,9 +39,18 @@ _QUANTITY = re.compile(
     re.IGNORECASE,
 )
 _SCALE = {"ms": 1e-3, "millisecond": 1e-3, "milliseconds": 1e-3}
-_MB = {"kb": 1 / 1024, "kib": 1 / 1024, "kilobyte": 1 / 1024, "kilobytes": 1 / 1024,
-       "gb": 1024, "gib": 1024, "gigabyte": 1024, "gigabytes": 1024,
-       "byte": 1 / (1 << 20), "bytes": 1 / (1 << 20)}  # fmt: skip
+_MB = {
+    "kb": 1 / 1024,
+    "kib": 1 / 1024,
+    "kilobyte": 1 / 1024,
+    "kilobytes": 1 / 1024,
+    "gb": 1024,
+    "gib": 1024,
+    "gigabyte": 1024,
+    "gigabytes": 1024,
+    "byte": 1 / (1 << 20),
+    "bytes": 1 / (1 << 20),
+}
 
 
 def limit_seconds(value: object) -> float | None:
@@ -64,7 +73,7 @@ def limit_mb(value: object) -> int | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
-        return int(value) if 0 < value < 1 << 24 else None
+        return max(1, round(value)) if 0 < value < 1 << 24 else None
     match = _QUANTITY.match(str(value))
     if match is None:
         return None

@@ -34,6 +34,9 @@ REFERENCE_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class RowOptions:
+    """How a screened row becomes a row: its split, the least tests, the slowest
+    reference allowed, and how many Python 3 references run."""
+
     split: str = "train"
     min_tests: int = 5
     max_reference_seconds: float = 2.0
@@ -77,8 +80,9 @@ def curated(grader: Grader, screened: Screened, options: RowOptions) -> Kept | D
             failures += 1
             first_failure = first_failure or f"reference {number}: {_said(result)}"
     if not passing:
-        return Dropped(NO_REFERENCE, _none_passed(len(problem.references), python2_count,
-                                                  wrong, first_failure))  # fmt: skip
+        return Dropped(
+            NO_REFERENCE, _none_passed(len(problem.references), python2_count, wrong, first_failure)
+        )
     code, slowest = min(passing, key=lambda item: item[1])
     if slowest > options.max_reference_seconds:
         return Dropped(TOO_SLOW, f"{slowest:.2f} s of CPU on a test")
@@ -90,8 +94,9 @@ def curated(grader: Grader, screened: Screened, options: RowOptions) -> Kept | D
     return _row(screened, options, code, slowest, tuple(c for c, _ in passing if c != code))
 
 
-def _row(screened: Screened, options: RowOptions, code: str, slowest: float,
-         others: tuple[str, ...]) -> Kept:  # fmt: skip
+def _row(
+    screened: Screened, options: RowOptions, code: str, slowest: float, others: tuple[str, ...]
+) -> Kept:
     problem = screened.problem
     upstream = problem.time_limit_s
     origin: dict[str, Any] = {

@@ -1,0 +1,197 @@
+"""importdataset end to end: real rows in the sources' layouts, references run in the
+sandbox, the card's steps counted in its order, the files round-tripping, packages that
+verify, and a run killed mid-way finished by running it again."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+from helpers.upstream_rows import (
+    DIFF,
+    SUM,
+    SUM_PY2,
+    deepcoder_row,
+    statement,
+    sum_tests,
+    taco_row,
+    write_jsonl,
+    write_parquet,
+)
+
+from problemtools_py.cli import importdataset, kattis2parquet, parquet2kattis, verifyproblem
+
+BIN = Path(sys.executable).parent
+SLOW = "for _ in range(4_000_000):\n    pass\n" + SUM
+SEVERAL = " If there are multiple answers, print any of them."
+
+
+def mixed_rows() -> list[dict[str, Any]]:
+    """16 rows: 3 curated, and each drop reason a known number of times."""
+    rows = [
+        taco_row(statement("k1"), [SUM_PY2, SUM], sum_tests()),  # curated
+        {"question": "Q", "input_output": "{"},  # unreadable
+        taco_row(statement("call"), ["def f(a):\n    return a\n"], [([1], [1])], fn_name="f"),
+        taco_row(statement("s1", extra=SEVERAL), [SUM], sum_tests()),  # several answers
+        taco_row(statement("k2"), [SUM], sum_tests(7)),  # curated
+        taco_row(statement("s2", extra=" Print any valid one."), [SUM], sum_tests()),
+        taco_row(statement("c1"), [SUM], [("1 2\n", "4\n"), *sum_tests()]),  # contradicts
+        taco_row(statement("lcb"), [SUM], sum_tests()),  # in the LiveCodeBench file
+        taco_row(statement("k1").upper(), [SUM], sum_tests()),  # exact duplicate of k1
+        # a near duplicate of k2
+        taco_row(statement("k2").replace("Print their sum", "Output the sum"), [SUM], sum_tests()),
+        taco_row(statement("p2"), [SUM_PY2], sum_tests()),  # no passing Python 3 reference
+        taco_row(statement("wrong"), [DIFF], sum_tests()),  # ... nor here
+        taco_row(statement("slow"), [SLOW], sum_tests(5)),  # reference too slow
+        taco_row(statement("dis"), [SUM, DIFF], sum_tests()),  # references disagree
+        taco_row(statement("few"), [SUM], sum_tests(3)),  # too few tests
+        taco_row(statement("k3"), [SUM, "# another\n" + SUM], sum_tests(), time_limit="3 s"),
+    ]
+    return rows
+
+
+EXPECTED = [
+    ("loaded", 16), ("dropped: unreadable upstream row", 1),
+    ("dropped: call-based tests (the card's rows are stdin/stdout)", 1),
+    ("dropped: statement allows several answers", 2),
+    ("dropped: tests contradict a statement example", 1),
+    ("dropped: overlaps LiveCodeBench", 1), ("dropped: duplicate", 2),
+    ("problems after dedup", 8), ("dropped: no passing Python 3 reference", 2),
+    ("dropped: reference too slow", 1), ("dropped: references disagree", 1),
+    ("dropped: too few tests", 1), ("curated", 3),
+]  # fmt: skip
+
+
+def run(*argv: str) -> int:
+    return importdataset.main([*argv, "-q"])
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("import")
+    rows = write_jsonl(root / "taco.jsonl", mixed_rows())
+    lcb = write_jsonl(root / "lcb.jsonl", [{"question_id": "q1",
+                                            "question_content": statement("lcb")}])  # fmt: skip
+    assert run("taco", str(rows), "-o", str(root / "out"), "--packages", str(root / "pk"),
+               "--livecodebench", str(lcb), "--max-reference-seconds", "0.03",
+               "-j", "2") == 0  # fmt: skip
+    return root
+
+
+def test_each_step_counted_in_the_cards_order(imported: Path) -> None:
+    report = json.loads((imported / "out" / "build_report.json").read_text())
+    assert [(s["step"], s["count"]) for s in report["build"]] == EXPECTED
+    assert report["build"][-1]["by_source"] == {"taco": 3}
+    drops = [json.loads(line) for line in (imported / "out" / "drops.jsonl").read_text().splitlines()]
+    assert [d["row"] for d in drops][:3] == ["taco.jsonl:line 2", "taco.jsonl:line 3",
+                                              "taco.jsonl:line 4"]  # (input order)  # fmt: skip
+    python2 = next(d for d in drops if d["row"] == "taco.jsonl:line 11")
+    assert "1 Python 2" in python2["detail"]
+
+
+def test_the_rows_follow_the_card(imported: Path) -> None:
+    rows = pq.read_table(imported / "out" / "problems-train.parquet").to_pylist()
+    assert [r["problem_id"] for r in rows] == sorted(r["problem_id"] for r in rows)
+    by_name = {json.loads(r["origin_json"])["row"]: r for r in rows}
+    assert set(by_name) == {"taco.jsonl:line 1", "taco.jsonl:line 5", "taco.jsonl:line 16"}
+    k3 = json.loads(by_name["taco.jsonl:line 16"]["origin_json"])
+    assert k3["upstream_time_limit_s"] == 3.0 and k3["reference_kind"] == "python_reference"
+    assert by_name["taco.jsonl:line 16"]["time_limit_s"] == 10.0  # (4 x 3 s, at most 10)
+    assert by_name["taco.jsonl:line 1"]["time_limit_s"] == 4.0
+    refs = pq.read_table(imported / "out" / "references.parquet").to_pylist()
+    assert {r["code"] for r in refs} <= {SUM, "# another\n" + SUM}
+
+
+def test_the_packages_verify_and_convert_back(imported: Path, tmp_path: Path) -> None:
+    packages = sorted((imported / "pk").iterdir())
+    assert len(packages) == 3
+    assert any((p / "submissions/accepted/reference_2.py").is_file() for p in packages)
+    assert all((p / "data/sample/example-1.in").read_text() == "1 2\n" for p in packages)
+    assert verifyproblem.main([str(p) for p in packages] + ["-q"]) == 0
+    assert kattis2parquet.main([*map(str, packages), "-o", str(tmp_path / "back"), "-q"]) == 0
+    assert parquet2kattis.main([str(imported / "out"), str(tmp_path / "pk2")]) == 0
+    again = sorted((tmp_path / "pk2").iterdir())
+    assert kattis2parquet.main([*map(str, again), "-o", str(tmp_path / "back2"), "-q"]) == 0
+    for name in ("problems-train.parquet", "references.parquet"):
+        made = (imported / "out" / name).read_bytes()
+        assert (tmp_path / "back" / name).read_bytes() == made
+        assert (tmp_path / "back2" / name).read_bytes() == made
+
+
+def test_deepcoder_rows_import(tmp_path: Path) -> None:
+    tests = [{"type": "stdin_stdout", "input": i, "output": o} for i, o in sum_tests()]
+    rows = [deepcoder_row(statement("pi1"), [SUM], tests),
+            deepcoder_row(statement("pi2"), [SUM_PY2], tests)]  # fmt: skip
+    source = write_parquet(tmp_path / "train-00000.parquet", rows)
+    assert run("deepcoder-primeintellect", str(source), "-o", str(tmp_path / "out")) == 0
+    report = json.loads((tmp_path / "out" / "build_report.json").read_text())
+    assert report["build"][-1] == {"step": "curated", "count": 1,
+                                   "by_source": {"primeintellect": 1}}  # fmt: skip
+
+
+def slow_rows(count: int) -> list[dict[str, Any]]:
+    busy = "for _ in range(1_500_000):\n    pass\n" + SUM
+    return [taco_row(statement(f"r{i}"), [busy], sum_tests(5)) for i in range(count)]
+
+
+def test_killed_and_run_again_it_ends_as_an_uninterrupted_run(tmp_path: Path) -> None:
+    rows = slow_rows(8)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    whole = write_jsonl(tmp_path / "a" / "rows.jsonl", rows)
+    cut = write_jsonl(tmp_path / "b" / "rows.jsonl", rows)
+    assert run("taco", str(whole), "-o", str(tmp_path / "a" / "out"), "-j", "1") == 0
+    argv = [str(BIN / "importdataset"), "taco", str(cut), "-o", str(tmp_path / "b" / "out"),
+            "-j", "1", "-q"]  # fmt: skip
+    journal = tmp_path / "b" / ".out.importing" / "journal.jsonl"
+    process = subprocess.Popen(argv, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if journal.exists() and journal.read_text().count("\n") >= 2:
+            break
+        time.sleep(0.01)
+    assert process.poll() is None, "the import ended before it could be killed"
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    assert not (tmp_path / "b" / "out").exists()
+    done = journal.read_text().count("\n")
+    assert 2 <= done < 8
+    assert run("taco", str(cut), "-o", str(tmp_path / "b" / "out"), "-j", "1") == 0
+    assert not journal.parent.exists()
+    for name in ("problems-train.parquet", "references.parquet", "build_report.json",
+                 "drops.jsonl"):  # fmt: skip
+        assert (tmp_path / "b" / "out" / name).read_bytes() == (
+            tmp_path / "a" / "out" / name
+        ).read_bytes(), name
+
+
+def test_another_import_never_takes_over_an_unfinished_one(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    rows = write_jsonl(tmp_path / "rows.jsonl", slow_rows(1))
+    (tmp_path / ".out.importing").mkdir()
+    (tmp_path / ".out.importing" / "run.json").write_text('{"source": "other"}\n')
+    assert run("taco", str(rows), "-o", str(tmp_path / "out")) == 2
+    assert "an unfinished import with other sources or options" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["taco", "missing.jsonl"], "missing.jsonl: no such file"),
+        (["nosuch", "rows.jsonl"], "invalid choice"),
+    ],
+)
+def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
+                      said: str) -> None:  # fmt: skip
+    write_jsonl(tmp_path / "rows.jsonl", [])
+    argv = [str(tmp_path / a) if a.endswith(".jsonl") else a for a in argv]
+    assert run(*argv, "-o", str(tmp_path / "out")) in (1, 2)
+    assert said in capsys.readouterr().err
