@@ -38,6 +38,7 @@ SOURCES = (
     "deepcoder-lcbv5",
     "deepcoder-codeforces",
     "taco",
+    "codeforces",
 )
 
 
@@ -104,6 +105,27 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="Python 3 references run per row (default 3)",
     )
+    parser.add_argument(
+        "--allow-no-reference",
+        action="store_true",
+        help="keep a row no reference passes on its upstream tests alone (reference_kind "
+        "upstream_tests_only, as the card's v1.1 rows), unless one answers a test wrong",
+    )
+    parser.add_argument(
+        "--submissions",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="codeforces: open-r1/codeforces-submissions files (selected_accepted): the "
+        "rows' Python 3 references",
+    )
+    parser.add_argument(
+        "--generated-tests",
+        type=Path,
+        metavar="DIR",
+        help="codeforces: the directory of open-r1's test_cases_<contest>.parquet files",
+    )
     add_jobs(parser, "references run")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
@@ -117,7 +139,13 @@ def _options(args: argparse.Namespace) -> Any:
     from problemtools_py.upstream.importer import ImportOptions
     from problemtools_py.upstream.references import RowOptions
 
-    rows = RowOptions(args.split, args.min_tests, args.max_reference_seconds, args.references)
+    rows = RowOptions(
+        args.split,
+        args.min_tests,
+        args.max_reference_seconds,
+        args.references,
+        args.allow_no_reference,
+    )
     return ImportOptions(
         args.source,
         rows,
@@ -125,6 +153,8 @@ def _options(args: argparse.Namespace) -> Any:
         tuple(args.livecodebench),
         tuple(args.dedup_against),
         args.jobs,
+        tuple(args.submissions),
+        args.generated_tests,
     )
 
 
@@ -135,7 +165,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_output(args.out, "-o", directory=True)
         if args.out.exists():
             raise FatalError("already exists; choose a new output directory", path=args.out)
-        for path in args.files:
+        if args.generated_tests is not None and not args.generated_tests.is_dir():
+            raise FatalError("no such directory", path=args.generated_tests)
+        for path in [*args.files, *args.submissions]:
             if not path.is_file():
                 raise FatalError("no such file", path=path)
         from problemtools_py.cli.reporters import count_bar

@@ -16,9 +16,11 @@ from problemtools_py.grading.preflight import read_rows
 from problemtools_py.upstream.problem import Tests, Upstream
 from problemtools_py.upstream.statement import contradiction, examples, several_answers
 
-# The card's steps and words, in its order (its build table); the two before them are
-# ours: rows the card's counts cannot hold (not in the source's layout, or not stdin/stdout).
+# The card's steps and words, in its order (its build table); the three before them are
+# ours: rows the card's counts do not hold (not in the source's layout, outside the card's
+# selection of the source, or not stdin/stdout).
 UNREADABLE = "unreadable upstream row"
+NOT_SELECTED = "not selected (the card's choice of the source's rows)"
 CALL_BASED = "call-based tests (the card's rows are stdin/stdout)"
 SEVERAL = "statement allows several answers"
 CONTRADICTS = "tests contradict a statement example"
@@ -30,6 +32,7 @@ DISAGREE = "references disagree"
 TOO_FEW = "too few tests"
 STEPS = (
     UNREADABLE,
+    NOT_SELECTED,
     CALL_BASED,
     SEVERAL,
     CONTRADICTS,

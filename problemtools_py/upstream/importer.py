@@ -20,6 +20,7 @@ from problemtools_py.grading.preflight import read_rows
 from problemtools_py.grading.results import Settings
 from problemtools_py.upstream.curate import (
     AFTER_DEDUP,
+    NOT_SELECTED,
     STEPS,
     UNREADABLE,
     Caps,
@@ -28,7 +29,7 @@ from problemtools_py.upstream.curate import (
     Screened,
 )
 from problemtools_py.upstream.journal import Journal, Outcome
-from problemtools_py.upstream.problem import UnreadableRow
+from problemtools_py.upstream.problem import NotSelected, UnreadableRow
 from problemtools_py.upstream.references import Kept, RowOptions, curated
 from problemtools_py.upstream.sources import READERS, Reader
 from problemtools_py.window import ordered_window
@@ -45,6 +46,8 @@ class ImportOptions:
     livecodebench: tuple[Path, ...] = ()
     dedup_against: tuple[Path, ...] = ()
     jobs: int = 1
+    submissions: tuple[Path, ...] = ()  # codeforces: codeforces-submissions files
+    generated_tests: Path | None = None  # codeforces: test_cases_<contest>.parquet here
 
     def run_key(self, files: list[Path]) -> dict[str, Any]:
         """What makes one import the same as another (for the journal)."""
@@ -55,7 +58,22 @@ class ImportOptions:
             "caps": asdict(self.caps),
             "livecodebench": [str(p) for p in self.livecodebench],
             "dedup_against": [str(p) for p in self.dedup_against],
+            "submissions": [str(p) for p in self.submissions],
+            "generated_tests": str(self.generated_tests),
         }
+
+    def reader(self) -> Reader:
+        """The source's reader (open-r1's with its references and generated tests)."""
+        if self.source != "codeforces":
+            return READERS[self.source]
+        from problemtools_py.upstream.codeforces import (
+            CodeforcesReader,
+            GeneratedTests,
+            Submissions,
+        )
+
+        submissions = Submissions(list(self.submissions))
+        return CodeforcesReader(submissions, GeneratedTests(self.generated_tests))
 
 
 @dataclass
@@ -102,6 +120,9 @@ def screened(files: list[Path], reader: Reader, screen: Screen, tally: Tally) ->
             except UnreadableRow as exc:
                 yield key, Dropped(UNREADABLE, str(exc))
                 continue
+            except NotSelected as exc:
+                yield key, Dropped(NOT_SELECTED, str(exc))
+                continue
             yield key, screen.decide(problem)
 
 
@@ -130,7 +151,7 @@ def run_import(
                     return decided
                 return workers.submit(curated, grader, decided, options.rows)
 
-            items = screened(files, READERS[options.source], screen, tally)
+            items = screened(files, options.reader(), screen, tally)
             for (key, decided), handle in ordered_window(items, start, _result, 4 * options.jobs):
                 if key not in journal.done:
                     journal.record(key, handle)

@@ -15,6 +15,10 @@ class UnreadableRow(ValueError):
     """A row that is not in its source's layout: why, for drops.jsonl."""
 
 
+class NotSelected(ValueError):
+    """A row outside the card's selection of its source: why."""
+
+
 @dataclass(frozen=True)
 class Upstream:
     """A problem as a source publishes it: its statement, its tests (stdin, stdout) or, for

@@ -41,6 +41,9 @@ class RowOptions:
     min_tests: int = 5
     max_reference_seconds: float = 2.0
     tried: int = 3  # Python 3 references run per problem
+    # A row no reference passes is kept on its upstream tests alone (the card's v1.1
+    # ``upstream_tests_only``), unless a reference answers a test wrong.
+    allow_no_reference: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,10 @@ def curated(grader: Grader, screened: Screened, options: RowOptions) -> Kept | D
         else:
             failures += 1
             first_failure = first_failure or f"reference {number}: {_said(result)}"
+    if not passing and options.allow_no_reference and not wrong:
+        if len(tests) < options.min_tests:
+            return Dropped(TOO_FEW, f"{len(tests)} < {options.min_tests}")
+        return _row(screened, options, "", 0.0, (), "upstream_tests_only")
     if not passing:
         return Dropped(
             NO_REFERENCE, _none_passed(len(problem.references), python2_count, wrong, first_failure)
@@ -95,7 +102,12 @@ def curated(grader: Grader, screened: Screened, options: RowOptions) -> Kept | D
 
 
 def _row(
-    screened: Screened, options: RowOptions, code: str, slowest: float, others: tuple[str, ...]
+    screened: Screened,
+    options: RowOptions,
+    code: str,
+    slowest: float,
+    others: tuple[str, ...],
+    kind: str = "python_reference",
 ) -> Kept:
     problem = screened.problem
     upstream = problem.time_limit_s
@@ -103,7 +115,7 @@ def _row(
         **problem.origin,
         "source": problem.source,
         "row": problem.key,
-        "reference_kind": "python_reference",
+        "reference_kind": kind,
         "upstream_time_limit_s": upstream,
     }
     return Kept(

@@ -66,3 +66,34 @@ def write_parquet(path: Path, rows: list[dict[str, Any]]) -> Path:
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
+
+
+APRIL_2023 = 1680307200  # a contest start (Unix time) inside the card's selection
+
+
+def codeforces_row(problem: str, seed: str, official: list[tuple[str, str]],
+                   **fields: Any) -> dict[str, Any]:  # fmt: skip
+    """An open-r1/codeforces ``verifiable`` row."""
+    contest, index = problem.split("/")
+    return {"id": problem, "aliases": None, "contest_id": contest, "contest_name": "Round",
+            "contest_type": "CF", "contest_start": APRIL_2023, "contest_start_year": 2023,
+            "index": index, "time_limit": 1.0, "memory_limit": 256.0, "title": f"T{seed}",
+            "description": words(seed), "input_format": "Two integers a and b.",
+            "output_format": "Print their sum.", "interaction_format": None,
+            "note": "Nothing to note.", "examples": [{"input": "1 2\n", "output": "3\n"}],
+            "editorial": None, "rating": 1500, "tags": ["math"], "testset_size": 10,
+            "official_tests": [{"input": i, "output": o} for i, o in official],
+            "official_tests_complete": True, "input_mode": "stdio",
+            "generated_checker": None, "executable": True, "generated_tests": 0,
+            **fields}  # fmt: skip
+
+
+def submission_row(problem: str, code: str, language: str = "Python 3",
+                   verdict: str = "OK") -> dict[str, Any]:  # fmt: skip
+    """An open-r1/codeforces-submissions row."""
+    contest, index = problem.split("/")
+    return {"submission_id": f"{problem}-{abs(hash(code))}", "source": code,
+            "contestId": contest, "problem_index": index, "programmingLanguage": language,
+            "verdict": verdict, "testset": "TESTS", "passedTestCount": 10.0,
+            "timeConsumedMillis": 46.0, "memoryConsumedBytes": 0.0,
+            "creationTimeSeconds": 1.7e9, "problem_id": problem}  # fmt: skip

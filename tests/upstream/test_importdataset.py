@@ -19,8 +19,10 @@ from helpers.upstream_rows import (
     DIFF,
     SUM,
     SUM_PY2,
+    codeforces_row,
     deepcoder_row,
     statement,
+    submission_row,
     sum_tests,
     taco_row,
     write_jsonl,
@@ -135,6 +137,29 @@ def test_deepcoder_rows_import(tmp_path: Path) -> None:
     report = json.loads((tmp_path / "out" / "build_report.json").read_text())
     assert report["build"][-1] == {"step": "curated", "count": 1,
                                    "by_source": {"primeintellect": 1}}  # fmt: skip
+
+
+def test_codeforces_rows_with_references_and_upstream_tests_only(tmp_path: Path) -> None:
+    rows = write_parquet(tmp_path / "train.parquet", [
+        codeforces_row("100/A", "a", sum_tests()),  # a Python 3 reference passes
+        codeforces_row("100/B", "b", sum_tests()),  # none: upstream tests only
+        codeforces_row("100/C", "c", sum_tests()),  # a wrong one: dropped
+        codeforces_row("100/D", "d", sum_tests(), rating=3000)])  # (not selected)  # fmt: skip
+    subs = write_parquet(tmp_path / "accepted.parquet", [
+        submission_row("100/A", SUM), submission_row("100/C", DIFF)])  # fmt: skip
+    assert run("codeforces", str(rows), "--submissions", str(subs), "--allow-no-reference",
+               "-o", str(tmp_path / "out")) == 0  # fmt: skip
+    report = json.loads((tmp_path / "out" / "build_report.json").read_text())
+    counts = {s["step"]: s["count"] for s in report["build"]}
+    assert counts["dropped: not selected (the card's choice of the source's rows)"] == 1
+    assert counts["dropped: no passing Python 3 reference"] == 1 and counts["curated"] == 2
+    rows_out = pq.read_table(tmp_path / "out" / "problems-train.parquet").to_pylist()
+    kinds = {json.loads(r["origin_json"])["id"]: json.loads(r["origin_json"])["reference_kind"]
+             for r in rows_out}  # fmt: skip
+    assert kinds == {"100/A": "python_reference", "100/B": "upstream_tests_only"}
+    origin = json.loads(rows_out[0]["origin_json"])
+    assert origin["contest_date"] == "2023-04-01" and origin["rating"] == 1500
+    assert origin["upstream_time_limit_s"] == 1.0
 
 
 def slow_rows(count: int) -> list[dict[str, Any]]:
