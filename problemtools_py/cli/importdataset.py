@@ -112,6 +112,12 @@ def build_parser() -> argparse.ArgumentParser:
         "upstream_tests_only, as the card's v1.1 rows), unless one answers a test wrong",
     )
     parser.add_argument(
+        "--convert-python2",
+        action="store_true",
+        help="when no Python 3 reference passes, run the Python 2 ones converted with 2to3 "
+        "(reference_kind py2to3, as the card's v1.1 rows)",
+    )
+    parser.add_argument(
         "--submissions",
         type=Path,
         action="append",
@@ -145,6 +151,7 @@ def _options(args: argparse.Namespace) -> Any:
         args.max_reference_seconds,
         args.references,
         args.allow_no_reference,
+        args.convert_python2,
     )
     return ImportOptions(
         args.source,

@@ -28,6 +28,8 @@ from problemtools_py.upstream.curate import (
     Dropped,
     Screened,
 )
+from problemtools_py.upstream.problem import Tests
+from problemtools_py.upstream.python2 import to_python3
 
 REFERENCE_SECONDS = 10.0
 
@@ -44,6 +46,9 @@ class RowOptions:
     # A row no reference passes is kept on its upstream tests alone (the card's v1.1
     # ``upstream_tests_only``), unless a reference answers a test wrong.
     allow_no_reference: bool = False
+    # Python 2 references, when no Python 3 one passes, converted with 2to3 and run (the
+    # card's v1.1 ``py2to3``); v1 did not.
+    convert_python2: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,37 +65,55 @@ class Kept:
     others: tuple[str, ...] = ()  # further references that passed (the package's accepted/)
 
 
+class _Trial:
+    """A row's references graded in turn, sorted by what they did."""
+
+    def __init__(self, grader: Grader, tests: Tests, tried: int) -> None:
+        self.grader, self.tests, self.tried = grader, tests, tried
+        self.passing: list[tuple[str, float]] = []
+        self.wrong: list[tuple[int, GradeResult]] = []
+        self.python2: list[tuple[int, str]] = []
+        self.failures = 0
+        self.first_failure = ""
+
+    def full(self) -> bool:
+        return len(self.passing) + len(self.wrong) + self.failures >= self.tried
+
+    def run(self, number: int, code: str) -> None:
+        result = self.grader.grade_tests(self.tests, REFERENCE_SECONDS, code)
+        if result.reward == 1.0:
+            self.passing.append((code, result.cpu_seconds))
+        elif result.status is Status.WRONG_ANSWER:
+            self.wrong.append((number, result))
+        elif python2.python2_sign(result.message) is not None:
+            self.python2.append((number, code))  # (no Python 3 reference: Python 2's)
+        elif result.status is not Status.SYNTAX_ERROR:
+            self.failures += 1
+            self.first_failure = self.first_failure or f"reference {number}: {_said(result)}"
+
+
 def curated(grader: Grader, screened: Screened, options: RowOptions) -> Kept | Dropped:
     problem, tests = screened.problem, screened.tests
-    passing: list[tuple[str, float]] = []
-    wrong: list[tuple[int, GradeResult]] = []
-    python2_count = failures = 0
-    first_failure = ""
+    trial, kind = _Trial(grader, tests, options.tried), "python_reference"
     for number, code in enumerate(problem.references, start=1):
-        if len(passing) + len(wrong) + failures >= options.tried:
+        if trial.full():
             break
-        result = grader.grade_tests(tests, REFERENCE_SECONDS, code)
-        if result.status is Status.SYNTAX_ERROR:
-            python2_count += python2.python2_sign(result.message) is not None
-            continue
-        if result.reward == 1.0:
-            passing.append((code, result.cpu_seconds))
-        elif result.status is Status.WRONG_ANSWER:
-            wrong.append((number, result))
-        elif python2.python2_sign(result.message) is not None:
-            python2_count += 1  # (Python 2 that compiles, e.g. raw_input: no Python 3 one)
-        else:
-            failures += 1
-            first_failure = first_failure or f"reference {number}: {_said(result)}"
-    if not passing and options.allow_no_reference and not wrong:
+        trial.run(number, code)
+    if not trial.passing and options.convert_python2 and trial.python2:
+        kind = "py2to3"
+        for number, code in list(trial.python2):
+            converted = to_python3(code)
+            if converted is not None and not trial.full():
+                trial.run(number, converted)
+    wrong = trial.wrong
+    if not trial.passing and options.allow_no_reference and not wrong:
         if len(tests) < options.min_tests:
             return Dropped(TOO_FEW, f"{len(tests)} < {options.min_tests}")
         return _row(screened, options, "", 0.0, (), "upstream_tests_only")
-    if not passing:
-        return Dropped(
-            NO_REFERENCE, _none_passed(len(problem.references), python2_count, wrong, first_failure)
-        )
-    code, slowest = min(passing, key=lambda item: item[1])
+    if not trial.passing:
+        given = len(problem.references)
+        return Dropped(NO_REFERENCE, _none_passed(given, trial, options.convert_python2))
+    code, slowest = min(trial.passing, key=lambda item: item[1])
     if slowest > options.max_reference_seconds:
         return Dropped(TOO_SLOW, f"{slowest:.2f} s of CPU on a test")
     if wrong:
@@ -98,7 +121,8 @@ def curated(grader: Grader, screened: Screened, options: RowOptions) -> Kept | D
         return Dropped(DISAGREE, f"reference {number} answers test {result.test} otherwise")
     if len(tests) < options.min_tests:
         return Dropped(TOO_FEW, f"{len(tests)} < {options.min_tests}")
-    return _row(screened, options, code, slowest, tuple(c for c, _ in passing if c != code))
+    others = tuple(c for c, _ in trial.passing if c != code)
+    return _row(screened, options, code, slowest, others, kind)
 
 
 def _row(
@@ -135,16 +159,16 @@ def _said(result: GradeResult) -> str:
     return f"{result.status}" + (f" ({message[:120]})" if message else "")
 
 
-def _none_passed(
-    given: int, python2_count: int, wrong: list[tuple[int, GradeResult]], failure: str
-) -> str:
+def _none_passed(given: int, trial: _Trial, converted: bool) -> str:
     if given == 0:
         return "the row has no solution"
     parts = [f"{given} solution(s)"]
-    if python2_count:
-        parts.append(f"{python2_count} Python 2")
-    if wrong:
-        parts.append(f"reference {wrong[0][0]} answers test {wrong[0][1].test} wrong")
-    if failure:
-        parts.append(failure)
+    if trial.python2:
+        how = ", converted with 2to3" if converted else ""
+        parts.append(f"{len({n for n, _ in trial.python2})} Python 2{how}")
+    if trial.wrong:
+        number, result = trial.wrong[0]
+        parts.append(f"reference {number} answers test {result.test} wrong")
+    if trial.first_failure:
+        parts.append(trial.first_failure)
     return "; ".join(parts)

@@ -62,6 +62,7 @@ def mixed_rows() -> list[dict[str, Any]]:
 
 EXPECTED = [
     ("loaded", 16), ("dropped: unreadable upstream row", 1),
+    ("dropped: not selected (the card's choice of the source's rows)", 0),
     ("dropped: call-based tests (the card's rows are stdin/stdout)", 1),
     ("dropped: statement allows several answers", 2),
     ("dropped: tests contradict a statement example", 1),
@@ -160,6 +161,18 @@ def test_codeforces_rows_with_references_and_upstream_tests_only(tmp_path: Path)
     origin = json.loads(rows_out[0]["origin_json"])
     assert origin["contest_date"] == "2023-04-01" and origin["rating"] == 1500
     assert origin["upstream_time_limit_s"] == 1.0
+
+
+def test_python2_references_converted_with_2to3(tmp_path: Path) -> None:
+    rows = write_jsonl(tmp_path / "taco.jsonl", [
+        taco_row(statement("py2"), [SUM_PY2], sum_tests()),
+        taco_row(statement("py3"), [SUM_PY2, SUM], sum_tests())])  # fmt: skip
+    assert run("taco", str(rows), "--convert-python2", "-o", str(tmp_path / "out")) == 0
+    rows_out = pq.read_table(tmp_path / "out" / "problems-train.parquet").to_pylist()
+    kinds = sorted(json.loads(r["origin_json"])["reference_kind"] for r in rows_out)
+    assert kinds == ["py2to3", "python_reference"]
+    refs = {r["code"] for r in pq.read_table(tmp_path / "out" / "references.parquet").to_pylist()}
+    assert refs == {SUM, "a, b = list(map(int, input().split()))\nprint(a + b)\n"}
 
 
 def slow_rows(count: int) -> list[dict[str, Any]]:
