@@ -38,7 +38,9 @@ SOURCES = (
     "deepcoder-lcbv5",
     "deepcoder-codeforces",
     "taco",
+    "primeintellect",
     "codeforces",
+    "livecodebench",
 )
 
 

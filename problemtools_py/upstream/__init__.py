@@ -17,6 +17,17 @@ Where each layout is read from (the sources' own loading and grading code; facts
   ``fn_name`` for a call-based problem), ``time_limit`` and ``memory_limit`` as text
   (``"2 seconds"``, ``"256 megabytes"``), ``source``, ``url``, ``name``, ``difficulty``,
   ``picture_num`` (the dataset's README lists the features).
+- PrimeIntellect/verifiable-coding-problems: ``prompt`` (the problem inside the prompt
+  "Solve the following coding problem using the programming language python: ..."; the
+  wrapper is removed as prime-rl's and others' loaders do), ``gold_standard_solution``,
+  ``verification_info`` (``language``, ``test_cases`` of ``{type, input, output,
+  fn_name}``), ``metadata`` (``time_limit``, ``memory_limit``, ``problem_url``); the
+  README of open-r1/verifiable-coding-problems-python lists them.
+- open-r1/codeforces with codeforces-submissions: see :mod:`.codeforces`.
+- LiveCodeBench (code_generation_lite): ``question_content``, ``public_test_cases``,
+  ``private_test_cases`` (packed: base64 of zlib of a pickle of JSON), ``metadata``
+  (``func_name``), ``platform``, ``question_id``, ``contest_date``, as its
+  ``lcb_runner/benchmarks/code_generation.py`` reads them; it has no solutions.
 
 The tests' encodings themselves are read once, by :mod:`problemtools_py.grading.shapes`
 (which names each one's origin)."""

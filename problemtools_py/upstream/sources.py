@@ -5,11 +5,13 @@ UnreadableRow saying what is wrong; nothing of a row is run or trusted here."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from problemtools_py.grading.shapes import plain, suite_of
 from problemtools_py.upstream.problem import (
+    NotSelected,
     Tests,
     UnreadableRow,
     Upstream,
@@ -44,6 +46,27 @@ def _statement(row: Mapping[str, Any], name: str) -> str:
     return text
 
 
+# PrimeIntellect's prompt around a problem (verifiable-coding-problems, and DeepCoder's
+# primeintellect rows that kept it): "Solve the following coding problem using the
+# programming language python:" before, "The input will be stdin ... Now solve the problem
+# and return the code." after.
+_PROMPT_HEAD = re.compile(
+    r"^\s*Solve the following coding problem using the programming language (\w+):\s*"
+)
+_PROMPT_TAIL = re.compile(
+    r"\n+(?:The input will be (?:stdin|given via stdin)|Now solve the problem).*\Z", re.S
+)
+_FENCE = re.compile(r"```[\w+-]*\n(.*?)```", re.S)
+
+
+def unwrapped(prompt: str) -> tuple[str, str | None]:
+    """A problem without PrimeIntellect's prompt around it, and the prompt's language."""
+    head = _PROMPT_HEAD.match(prompt)
+    if head is None:
+        return prompt, None
+    return _PROMPT_TAIL.sub("\n", prompt[head.end() :]).strip() + "\n", head.group(1)
+
+
 def _tests(value: object, fn_name: str | None = None) -> tuple[Tests, str | None]:
     try:
         suite = suite_of(value, fn_name)
@@ -55,7 +78,7 @@ def _tests(value: object, fn_name: str | None = None) -> tuple[Tests, str | None
 def deepcoder(row: Mapping[str, Any], key: str, config: str) -> Upstream:
     """A DeepCoder-Preview row of ``config``: ``problem``, ``solutions``, ``tests``,
     ``starter_code``, ``metadata``."""
-    statement = _statement(row, "problem")
+    statement = unwrapped(_statement(row, "problem"))[0]
     metadata = _json_field(row, "metadata", {})
     if not isinstance(metadata, dict):
         metadata = {}
@@ -113,6 +136,58 @@ def taco(row: Mapping[str, Any], key: str) -> Upstream:
     )
 
 
+def primeintellect(row: Mapping[str, Any], key: str) -> Upstream:
+    """A PrimeIntellect/verifiable-coding-problems row: ``prompt`` (the problem in its
+    prompt), ``gold_standard_solution`` (a program, fenced or not), ``verification_info``
+    (``language``, ``test_cases``) and ``metadata`` (``time_limit``, ``memory_limit``,
+    ``problem_url``, ``difficulty``), JSON text or objects. Only Python problems."""
+    statement, language = unwrapped(_statement(row, "prompt"))
+    info = _json_field(row, "verification_info", None)
+    if not isinstance(info, dict):
+        raise UnreadableRow("verification_info must be an object with test_cases")
+    language = str(info.get("language") or language or "python")
+    if language.lower() not in ("python", "python3"):
+        raise NotSelected(f"a {language} problem (the card's rows are Python 3)")
+    tests, call = _tests(info)
+    metadata = _json_field(row, "metadata", {})
+    metadata = metadata if isinstance(metadata, dict) else {}
+    gold = row.get("gold_standard_solution")
+    code = _FENCE.search(gold) if isinstance(gold, str) else None
+    origin: dict[str, Any] = {"dataset": "PrimeIntellect/verifiable-coding-problems"}
+    for name in ("problem_id", "source", "in_source_id"):
+        if isinstance(row.get(name), str) and row[name]:
+            origin[name] = row[name]
+    if isinstance(metadata.get("problem_url"), str):
+        origin["url"] = metadata["problem_url"]
+    return Upstream(
+        source="primeintellect",
+        key=key,
+        statement=statement,
+        tests=tests,
+        call=call,
+        references=python_references([code.group(1) if code else gold]),
+        time_limit_s=limit_seconds(metadata.get("time_limit")),
+        memory_mb=limit_mb(metadata.get("memory_limit")),
+        origin=origin,
+    )
+
+
+def livecodebench(row: Mapping[str, Any], key: str) -> Upstream:
+    """A LiveCodeBench code_generation row: ``question_content``, ``public_test_cases``
+    and ``private_test_cases`` (JSON, the private ones packed), ``metadata`` (``func_name``
+    of a functional problem), ``platform``, ``question_id``, ``contest_date``. It has no
+    solutions: a row is kept only on its tests (--allow-no-reference)."""
+    statement = _statement(row, "question_content")
+    tests, call = _tests(dict(row))
+    origin: dict[str, Any] = {"dataset": "LiveCodeBench"}
+    for name in ("platform", "question_id", "contest_id", "difficulty", "question_title"):
+        if isinstance(row.get(name), str) and row[name]:
+            origin[name] = row[name]
+    if row.get("contest_date"):
+        origin["contest_date"] = str(row["contest_date"])[:10]
+    return Upstream("livecodebench", key, statement, tests, call, origin=origin)
+
+
 Reader = Callable[[Mapping[str, Any], str], Upstream]
 
 
@@ -123,4 +198,6 @@ def _deepcoder_config(config: str) -> Reader:
 READERS: dict[str, Reader] = {
     **{f"deepcoder-{c}": _deepcoder_config(c) for c in DEEPCODER_CONFIGS},
     "taco": taco,
+    "primeintellect": primeintellect,
+    "livecodebench": livecodebench,
 }

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from problemtools_py.upstream.problem import (
     MAX_REFERENCES,
+    NotSelected,
     UnreadableRow,
     limit_mb,
     limit_seconds,
@@ -100,3 +101,49 @@ def test_references_are_bounded_in_number_and_size() -> None:
     assert len(python_references(many)) == MAX_REFERENCES
     assert python_references(["x" * (2 << 20), 5, "print(1)"]) == ("print(1)",)
     assert python_references("print(1)") == ()
+
+
+PROMPT = ("Solve the following coding problem using the programming language python:\n\n"
+          "Add the numbers.\n\nInput: two numbers.\n\nThe input will be stdin and you "
+          "should print your solution to stdout\n\n\nNow solve the problem and return the "
+          "code.")  # fmt: skip
+
+
+def test_primeintellects_prompt_is_unwrapped_to_its_problem() -> None:
+    row = {"prompt": PROMPT, "gold_standard_solution": f"```python\n{SUM}```",
+           "verification_info": json.dumps({"language": "python", "test_cases": [
+               {"type": "stdin_stdout", "input": "1 2\n", "output": "3\n"}]}),
+           "metadata": json.dumps({"time_limit": "2 seconds", "problem_url": "u"}),
+           "problem_id": "vfc_1", "source": "codeforces"}  # fmt: skip
+    got = READERS["primeintellect"](row, "k")
+    assert got.statement == "Add the numbers.\n\nInput: two numbers.\n"
+    assert got.references == (SUM,) and got.tests == (("1 2\n", "3\n"),)
+    assert got.time_limit_s == 2.0 and got.origin["url"] == "u"
+    wrapped = deepcoder_row(PROMPT, [SUM], [{"type": "stdin_stdout", "input": "1", "output": "1"}])
+    assert READERS["deepcoder-primeintellect"](wrapped, "k").statement.startswith("Add the")
+
+
+def test_primeintellects_other_languages_are_not_selected() -> None:
+    row = {"prompt": PROMPT.replace("python:", "rust:"), "gold_standard_solution": "fn main(){}",
+           "verification_info": {"language": "rust", "test_cases": [
+               {"type": "stdin_stdout", "input": "1", "output": "1"}]}}  # fmt: skip
+    with pytest.raises(NotSelected, match="rust"):
+        READERS["primeintellect"](row, "k")
+
+
+def test_a_livecodebench_row_with_packed_private_tests() -> None:
+    import base64
+    import pickle
+    import zlib
+
+    private = [{"input": "5\n", "output": "10\n", "testtype": "stdin"}]
+    packed = base64.b64encode(zlib.compress(pickle.dumps(json.dumps(private)))).decode()
+    row = {"question_title": "Double", "question_content": "Print twice the number.",
+           "platform": "atcoder", "question_id": "abc001_a", "contest_id": "abc001",
+           "contest_date": "2023-05-06T00:00:00", "starter_code": "", "difficulty": "easy",
+           "public_test_cases": json.dumps([{"input": "1\n", "output": "2\n",
+                                             "testtype": "stdin"}]),
+           "private_test_cases": packed, "metadata": "{}"}  # fmt: skip
+    got = READERS["livecodebench"](row, "k")
+    assert got.tests == (("1\n", "2\n"), ("5\n", "10\n")) and got.references == ()
+    assert got.origin["contest_date"] == "2023-05-06" and got.origin["platform"] == "atcoder"
