@@ -114,6 +114,14 @@ def build_parser() -> argparse.ArgumentParser:
         "upstream_tests_only, as the card's v1.1 rows), unless one answers a test wrong",
     )
     parser.add_argument(
+        "--append-to",
+        type=Path,
+        metavar="DATASET",
+        help="write DATASET with the curated rows appended to its train split, after its "
+        "rows, which keep their index and content (the card's v1.1 rule); the rows are "
+        "deduplicated against it",
+    )
+    parser.add_argument(
         "--convert-python2",
         action="store_true",
         help="when no Python 3 reference passes, run the Python 2 ones converted with 2to3 "
@@ -162,6 +170,7 @@ def _options(args: argparse.Namespace) -> Any:
         tuple(args.livecodebench),
         tuple(args.dedup_against),
         args.jobs,
+        args.append_to,
         tuple(args.submissions),
         args.generated_tests,
     )
@@ -174,6 +183,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_output(args.out, "-o", directory=True)
         if args.out.exists():
             raise FatalError("already exists; choose a new output directory", path=args.out)
+        if args.append_to is not None:
+            if not (args.append_to / "build_report.json").is_file():
+                raise FatalError(
+                    "not a dataset directory (no build_report.json)", path=args.append_to
+                )
+            if args.split != "train":
+                raise FatalError("--append-to appends to train only (the card's v1.1 rule)")
         if args.generated_tests is not None and not args.generated_tests.is_dir():
             raise FatalError("no such directory", path=args.generated_tests)
         for path in [*args.files, *args.submissions]:

@@ -11,6 +11,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ class Assembler:
         self.spill.mkdir()
         self.sources: dict[str, str] = {}
         self.split_of: dict[str, str] = {}
+        self.run_of: dict[str, int] = {}  # rows of a later run go after (see RowWriter.new_run)
         self.splits: Counter[str] = Counter()
         self.judged: Counter[str] = Counter()  # rows with their own judge, by split
         self.drops: Counter[str] = Counter()
@@ -72,6 +74,8 @@ class Assembler:
             )
         self.sources[row.problem_id] = str(source)
         self.split_of[row.problem_id] = row.split
+        if row.run:
+            self.run_of[row.problem_id] = row.run
         self.splits[row.split] += 1
         if row.judge_json:
             self.judged[row.split] += 1
@@ -88,7 +92,7 @@ class Assembler:
                 files += self._write_split(split)
             refs = self.tmp / REFERENCES_FILE
             with RowWriter(refs, REFERENCES) as writer:
-                for pid in sorted(self.sources):
+                for pid in self._ordered(self.sources, writer):
                     split = self.split_of[pid]
                     writer.add({"problem_id": pid, "code": self._row(split, pid).reference})
             files.append(refs)
@@ -114,11 +118,13 @@ class Assembler:
     def _write_split(self, split: str) -> list[Path]:
         """The split's rows: the comparator's in problems-<split>.parquet (the card's),
         those with their own judge in judged-<split>.parquet (when there are any)."""
-        rows = [self._row(split, pid) for pid in sorted(os.listdir(self.spill / split))]
+        rows = [self._row(split, pid) for pid in os.listdir(self.spill / split)]
+        rows.sort(key=lambda row: (row.run, row.problem_id))
         plain = self.tmp / split_file(split)
         with RowWriter(plain, PROBLEMS) as writer:
             for row in rows:
                 if not row.judge_json:
+                    writer.start_run(row.run)
                     writer.add(row.columns())
         if not self.judged[split]:
             return [plain]
@@ -126,8 +132,15 @@ class Assembler:
         with RowWriter(judged, JUDGED) as writer:
             for row in rows:
                 if row.judge_json:
+                    writer.start_run(row.run)
                     writer.add({**row.columns(), "judge_json": row.judge_json})
         return [plain, judged]
+
+    def _ordered(self, pids: Iterable[str], writer: RowWriter) -> Iterator[str]:
+        """``pids`` by run, then id; the writer told where each later run starts."""
+        for pid in sorted(pids, key=lambda pid: (self.run_of.get(pid, 0), pid)):
+            writer.start_run(self.run_of.get(pid, 0))
+            yield pid
 
     def summary(self) -> dict[str, Any]:
         """What was built, for ``--json``: each row's problem_id, package and split (in

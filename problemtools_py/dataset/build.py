@@ -68,6 +68,7 @@ class Row:
     reference: str
     source: str  # the package it came from
     judge_json: str = ""  # the problem's own judge (see dataset.judges); "": the comparator
+    run: int = 0  # the sorted run of the files it goes in (see reader.DatasetProblem)
 
     def columns(self) -> dict[str, Any]:
         return {
@@ -106,6 +107,7 @@ def from_sidecar(root: Path) -> Conversion:
             sidecar.get("reference") or "",
             str(root),
             sidecar.get("judge_json") or "",
+            int(sidecar.get("run") or 0),
         ),
         exact=True,
     )

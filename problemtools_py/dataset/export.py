@@ -204,6 +204,8 @@ def _sidecar(
         "reference": reference,
         **(extra or {}),
     }
+    if problem.run:  # (rows a later build appended stay after the others, see reader)
+        sidecar["run"] = problem.run
     if (
         read_tests(root) != list(problem.tests)
         or tests_json(list(problem.tests)) != problem.tests_json

@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,9 @@ class DatasetProblem(ProblemInfo):
     tests_json: str = ""
     origin_json: str = ""
     judge_json: str = ""  # its own judge (a row of a judged-<split>.parquet; see judges)
+    # Which sorted run of its file the row is in: 0, or 1 for rows a later build appended
+    # after them (the card's v1.1 rows), and so on.
+    run: int = 0
 
 
 class SplitFile:
@@ -89,12 +92,31 @@ class SplitFile:
             found.append((str(stats.min), str(stats.max)))
         return found
 
-    def group_of(self, pid: str) -> int | None:
+    @cached_property
+    def sorted_ids(self) -> bool:
+        """Whether the row groups' id ranges follow one another (one sorted file); the
+        card's train file since v1.1 is two sorted runs, whose ranges overlap."""
         bounds = self.bounds
+        return all(bounds[i][1] < bounds[i + 1][0] for i in range(len(bounds) - 1))
+
+    @cached_property
+    def run_starts(self) -> list[int]:
+        """The row index where each sorted run of ids starts ([0] for one sorted file)."""
+        ids = self.file.read(columns=["problem_id"]).column(0).to_pylist()
+        return [0, *(i for i in range(1, len(ids)) if str(ids[i]) <= str(ids[i - 1]))]
+
+    def run_of(self, index: int) -> int:
+        return bisect.bisect_right(self.run_starts, index) - 1 if self.run_starts else 0
+
+    def groups_of(self, pid: str) -> list[int]:
+        """The row groups whose id range holds ``pid`` (one in a sorted file)."""
+        bounds = self.bounds
+        if not self.sorted_ids:
+            return [i for i, (low, high) in enumerate(bounds) if low <= pid <= high]
         index = bisect.bisect_left([high for _, high in bounds], pid)
         if index < len(bounds) and bounds[index][0] <= pid <= bounds[index][1]:
-            return index
-        return None
+            return [index]
+        return []
 
     def read_group(self, index: int, columns: list[str] | None = None) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = self.file.read_row_group(index, columns=columns).to_pylist()
@@ -103,11 +125,11 @@ class SplitFile:
     def find(self, pid: str) -> tuple[int, int] | None:
         """(row group, offset in it) of the problem: its group's id column alone is read
         first, so a split that does not hold it decompresses no tests."""
-        group = self.group_of(pid)
-        if group is None:
-            return None
-        ids = self.file.read_row_group(group, columns=["problem_id"]).column(0).to_pylist()
-        return (group, ids.index(pid)) if pid in ids else None
+        for group in self.groups_of(pid):
+            ids = self.file.read_row_group(group, columns=["problem_id"]).column(0).to_pylist()
+            if pid in ids:
+                return group, ids.index(pid)
+        return None
 
     def row(self, group: int, offset: int) -> dict[str, Any]:
         """One row, turned into Python values alone (its group is read whole: a Parquet
@@ -176,7 +198,8 @@ class Dataset:
             if found is not None:
                 group, offset = found
                 index = part.first_row(group) + offset
-                return _problem(part.row(group, offset), split, part.path, index)
+                problem = _problem(part.row(group, offset), split, part.path, index)
+                return replace(problem, run=part.run_of(index)) if not part.sorted_ids else problem
         return None
 
     def iter_problems(self, split: str) -> Iterator[DatasetProblem]:
@@ -186,7 +209,10 @@ class Dataset:
             for group in range(part.file.metadata.num_row_groups):
                 base = part.first_row(group)
                 for offset, row in enumerate(part.read_group(group)):
-                    yield _problem(row, split, part.path, base + offset)
+                    problem = _problem(row, split, part.path, base + offset)
+                    if not part.sorted_ids:
+                        problem = replace(problem, run=part.run_of(base + offset))
+                    yield problem
 
     def reference(self, pid: str) -> str | None:
         """The problem's Python 3 reference ("" when it ships on upstream tests only)."""

@@ -29,6 +29,7 @@ class RowWriter:
         self.rows_per_group = rows_per_group
         self.buffer: list[dict[str, Any]] = []
         self.last_id: str | None = None
+        self.run = 0
         self.count = 0
         # (0644 at the end: others, a cluster's workers, read it)
         self.pending = atomicfile.Pending(self.path, 0o644, parents=True, suffix=".tmp")
@@ -48,6 +49,15 @@ class RowWriter:
         self.count += 1
         if len(self.buffer) == self.rows_per_group:
             self._flush()
+
+    def start_run(self, run: int) -> None:
+        """Rows of run ``run`` from here on: a new run's rows are sorted among themselves,
+        after the ones before (the card's train file since v1.1: its v1 rows, then the
+        rows v1.1 appended), in a row group of their own."""
+        if run != self.run:
+            self._flush()
+            self.last_id = None
+            self.run = run
 
     def _flush(self) -> None:
         if self.buffer:

@@ -6,6 +6,7 @@ files (dataset.assemble) and, with ``packages``, a package per curated row."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -46,6 +47,7 @@ class ImportOptions:
     livecodebench: tuple[Path, ...] = ()
     dedup_against: tuple[Path, ...] = ()
     jobs: int = 1
+    append_to: Path | None = None  # a dataset the rows are appended to (the card's v1.1)
     submissions: tuple[Path, ...] = ()  # codeforces: codeforces-submissions files
     generated_tests: Path | None = None  # codeforces: test_cases_<contest>.parquet here
 
@@ -60,6 +62,7 @@ class ImportOptions:
             "dedup_against": [str(p) for p in self.dedup_against],
             "submissions": [str(p) for p in self.submissions],
             "generated_tests": str(self.generated_tests),
+            "append_to": str(self.append_to),
         }
 
     def reader(self) -> Reader:
@@ -137,7 +140,8 @@ def run_import(
     journal = Journal(out, options.run_key(files))
     tally, order = Tally(), []
     try:
-        screen = Screen(list(options.livecodebench), list(options.dedup_against), options.caps)
+        against = [*options.dedup_against, *([options.append_to] if options.append_to else [])]
+        screen = Screen(list(options.livecodebench), against, options.caps)
         grader = Grader(None, Settings(raw=True), options.jobs)
         with grader, ThreadPoolExecutor(options.jobs) as workers:
 
@@ -160,7 +164,15 @@ def run_import(
                 progress(tally)
         if packages is not None:
             _packages(journal, order, packages)
-        built = _assemble(out, journal, order, tally)
+        if options.append_to is None:
+            built = _assemble(out, journal, order, tally)
+        else:  # (v1.1's rule: built apart, then after the base's rows)
+            from problemtools_py.dataset.append import append
+
+            shutil.rmtree(journal.dir / "built", ignore_errors=True)
+            built = append(
+                options.append_to, _assemble(journal.dir / "built", journal, order, tally), out
+            )
     except BaseException:
         journal.close()
         raise

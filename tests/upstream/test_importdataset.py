@@ -175,6 +175,37 @@ def test_python2_references_converted_with_2to3(tmp_path: Path) -> None:
     assert refs == {SUM, "a, b = list(map(int, input().split()))\nprint(a + b)\n"}
 
 
+def test_rows_appended_never_move_an_earlier_row(tmp_path: Path) -> None:
+    first = write_jsonl(tmp_path / "v1.jsonl", [
+        taco_row(statement(f"v1-{i}"), [SUM], sum_tests()) for i in range(6)])  # fmt: skip
+    assert run("taco", str(first), "-o", str(tmp_path / "v1"), "-j", "2") == 0
+    later = write_jsonl(tmp_path / "v11.jsonl", [
+        *(taco_row(statement(f"v11-{i}"), [SUM], sum_tests()) for i in range(5)),
+        taco_row(statement("v1-3"), [SUM], sum_tests())])  # (a v1 problem again)  # fmt: skip
+    assert run("taco", str(later), "--append-to", str(tmp_path / "v1"),
+               "-o", str(tmp_path / "v11"), "-j", "2") == 0  # fmt: skip
+    old = pq.read_table(tmp_path / "v1" / "problems-train.parquet").to_pylist()
+    new = pq.read_table(tmp_path / "v11" / "problems-train.parquet").to_pylist()
+    assert new[: len(old)] == old and len(new) == len(old) + 5
+    appended = [r["problem_id"] for r in new[len(old):]]
+    assert appended == sorted(appended) and min(appended) < max(r["problem_id"] for r in old)
+    refs = pq.read_table(tmp_path / "v11" / "references.parquet").to_pylist()
+    assert [r["problem_id"] for r in refs] == [r["problem_id"] for r in new]
+    report = json.loads((tmp_path / "v11" / "build_report.json").read_text())
+    assert report["rows"] == {"train": 11} and report["appended"][0]["rows"] == 5
+    steps = {s["step"]: s["count"] for s in report["appended"][0]["build"]}
+    assert steps["dropped: duplicate"] == 1
+    from problemtools_py.dataset.reader import Dataset
+
+    dataset = Dataset(tmp_path / "v11")
+    assert all(dataset.problem("train", r["problem_id"]) is not None for r in new)
+    assert parquet2kattis.main([str(tmp_path / "v11"), str(tmp_path / "pk")]) == 0
+    packages = sorted(map(str, (tmp_path / "pk").iterdir()))
+    assert kattis2parquet.main([*packages, "-o", str(tmp_path / "back"), "-q"]) == 0
+    for name in ("problems-train.parquet", "references.parquet"):
+        assert (tmp_path / "back" / name).read_bytes() == (tmp_path / "v11" / name).read_bytes()
+
+
 def slow_rows(count: int) -> list[dict[str, Any]]:
     busy = "for _ in range(1_500_000):\n    pass\n" + SUM
     return [taco_row(statement(f"r{i}"), [busy], sum_tests(5)) for i in range(count)]
