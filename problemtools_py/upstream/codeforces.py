@@ -21,8 +21,8 @@ not interactive; a row outside it is not selected (ours: not one of the card's c
 from __future__ import annotations
 
 import datetime
-from collections import OrderedDict, defaultdict
-from collections.abc import Mapping
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -98,39 +98,57 @@ class Submissions:
 
 
 class GeneratedTests:
-    """open-r1's generated tests, a contest's file read when one of its problems comes
-    (the last few files' tests kept: a source's rows go contest by contest)."""
+    """open-r1's generated tests of a problem, read from its contest's file as a stream of
+    the rows that are the problem's (a contest's file can hold gigabytes), the first
+    MAX_TESTS_READ within MAX_TEST_BYTES_READ, by ``test_case_i``."""
 
     def __init__(self, directory: Path | None) -> None:
         self.directory = directory
-        self.recent: OrderedDict[str, dict[str, list[tuple[int, str, str]]]] = OrderedDict()
 
     def of(self, problem: str) -> list[tuple[str, str]]:
         if self.directory is None:
             return []
-        contest = problem.split("/")[0]
-        if contest not in self.recent:
-            self.recent[contest] = self._read(self.directory / f"test_cases_{contest}.parquet")
-            if len(self.recent) > 4:
-                self.recent.popitem(last=False)
-        found = sorted(self.recent[contest].get(problem, []))
-        return [(stdin, stdout) for _, stdin, stdout in found]
+        path = self.directory / f"test_cases_{problem.split('/')[0]}.parquet"
+        if not path.is_file():
+            return []
+        import pyarrow as pa
+        import pyarrow.parquet as pq
 
-    def _read(self, path: Path) -> dict[str, list[tuple[int, str, str]]]:
-        tests: defaultdict[str, list[tuple[int, str, str]]] = defaultdict(list)
-        if not path.exists():
-            return tests
-        sizes: defaultdict[str, int] = defaultdict(int)
-        for _, _, row in read_rows(path):
-            if not isinstance(row, dict):
+        try:
+            file = pq.ParquetFile(path)
+            groups = [g for g in range(file.metadata.num_row_groups) if _may_hold(file, g, problem)]
+            columns = ["problem_id", "test_case_i", "input", "output"]
+            batches = file.iter_batches(batch_size=8, row_groups=groups, columns=columns)
+            return _bounded(problem, batches)
+        except (pa.ArrowException, OSError, KeyError) as exc:
+            raise FatalError(f"not a readable generated tests file: {exc}", path=path) from None
+
+
+def _may_hold(file: Any, group: int, problem: str) -> bool:
+    """Whether row group ``group`` may hold ``problem``'s rows (its statistics say)."""
+    meta = file.metadata.row_group(group)
+    column = file.metadata.schema.names.index("problem_id")
+    stats = meta.column(column).statistics
+    if stats is None or not stats.has_min_max:
+        return True
+    return str(stats.min) <= problem <= str(stats.max)
+
+
+def _bounded(problem: str, batches: Iterator[Any]) -> list[tuple[str, str]]:
+    found: list[tuple[int, str, str]] = []
+    size = 0
+    for batch in batches:
+        for row in batch.to_pylist():
+            if row.get("problem_id") != problem:
                 continue
-            pid, stdin, stdout = str(row.get("problem_id")), row.get("input"), row.get("output")
+            stdin, stdout = row.get("input"), row.get("output")
             if not isinstance(stdin, str) or not isinstance(stdout, str):
                 continue
-            sizes[pid] += len(stdin) + len(stdout)
-            if len(tests[pid]) < MAX_TESTS_READ and sizes[pid] <= MAX_TEST_BYTES_READ:
-                tests[pid].append((int(row.get("test_case_i") or 0), stdin, stdout))
-        return tests
+            size += len(stdin) + len(stdout)
+            if len(found) == MAX_TESTS_READ or size > MAX_TEST_BYTES_READ:
+                return [(i, o) for _, i, o in sorted(found)]
+            found.append((int(row.get("test_case_i") or 0), stdin, stdout))
+    return [(i, o) for _, i, o in sorted(found)]
 
 
 def codeforces_statement(row: Mapping[str, Any]) -> str:
