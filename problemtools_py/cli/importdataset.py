@@ -143,6 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="codeforces: the directory of open-r1's test_cases_<contest>.parquet files",
     )
     add_jobs(parser, "references run")
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run the references on a Ray cluster ('local' starts one here; 'auto', or "
+        "ray://host:port); rows travel with their tests, no shared file system needed",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
         "--json", action="store_true", help="print the build's steps and counts as JSON on stdout"
@@ -173,6 +179,7 @@ def _options(args: argparse.Namespace) -> Any:
         args.append_to,
         tuple(args.submissions),
         args.generated_tests,
+        args.ray,
     )
 
 

@@ -10,6 +10,7 @@ import shutil
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,7 @@ class ImportOptions:
     append_to: Path | None = None  # a dataset the rows are appended to (the card's v1.1)
     submissions: tuple[Path, ...] = ()  # codeforces: codeforces-submissions files
     generated_tests: Path | None = None  # codeforces: test_cases_<contest>.parquet here
+    ray: str | None = None  # a Ray cluster's address: references run there
 
     def run_key(self, files: list[Path]) -> dict[str, Any]:
         """What makes one import the same as another (for the journal)."""
@@ -142,24 +144,29 @@ def run_import(
     try:
         against = [*options.dedup_against, *([options.append_to] if options.append_to else [])]
         screen = Screen(list(options.livecodebench), against, options.caps)
-        grader = Grader(None, Settings(raw=True), options.jobs)
-        with grader, ThreadPoolExecutor(options.jobs) as workers:
+        with _curation(options) as (submit, finish):
 
-            def start(item: Item) -> Future[Outcome] | Outcome:
+            def start(item: Item) -> tuple[bool, Any]:
+                """(True, outcome) when known now; (False, a handle on its curation)."""
                 key, decided = item
                 done = journal.outcome(key)
                 if done is not None:
                     tally.resumed += 1
-                    return done
+                    return True, done
                 if isinstance(decided, Dropped):
-                    return decided
-                return workers.submit(curated, grader, decided, options.rows)
+                    return True, decided
+                return False, submit(decided, options.rows)
+
+            def result(started: tuple[bool, Any]) -> Outcome:
+                known, value = started
+                return value if known else finish(value)  # type: ignore[no-any-return]
 
             items = screened(files, options.reader(), screen, tally)
-            for (key, decided), handle in ordered_window(items, start, _result, 4 * options.jobs):
+            window = 4 * options.jobs if options.ray is None else 256
+            for (key, decided), outcome in ordered_window(items, start, result, window):
                 if key not in journal.done:
-                    journal.record(key, handle)
-                _count(tally, decided, handle)
+                    journal.record(key, outcome)
+                _count(tally, decided, outcome)
                 order.append(key)
                 progress(tally)
         if packages is not None:
@@ -180,8 +187,22 @@ def run_import(
     return built, tally
 
 
-def _result(handle: Future[Outcome] | Outcome) -> Outcome:
-    return handle.result() if isinstance(handle, Future) else handle
+@contextmanager
+def _curation(options: ImportOptions) -> Iterator[tuple[Callable[..., Any], Callable[[Any], Any]]]:
+    """Where rows' references run: this machine's grader on ``jobs`` threads, or with
+    ``ray`` a cluster's workers (see upstream.distributed)."""
+    if options.ray is not None:
+        from problemtools_py.upstream.distributed import ray_curation
+
+        with ray_curation(options.ray) as pair:
+            yield pair
+        return
+    grader = Grader(None, Settings(raw=True), options.jobs)
+    with grader, ThreadPoolExecutor(options.jobs) as workers:
+        yield (
+            (lambda screened, rows: workers.submit(curated, grader, screened, rows)),
+            Future.result,
+        )
 
 
 def _count(tally: Tally, decided: Screened | Dropped, outcome: Outcome) -> None:

@@ -129,6 +129,15 @@ def test_the_packages_verify_and_convert_back(imported: Path, tmp_path: Path) ->
         assert (tmp_path / "back2" / name).read_bytes() == made
 
 
+def test_on_a_local_ray_cluster_the_files_are_a_local_runs(imported: Path) -> None:
+    assert run("taco", str(imported / "taco.jsonl"), "-o", str(imported / "out-ray"),
+               "--livecodebench", str(imported / "lcb.jsonl"), "--max-reference-seconds",
+               "0.03", "--ray", "local") == 0  # fmt: skip
+    for name in ("problems-train.parquet", "references.parquet", "build_report.json",
+                 "drops.jsonl"):  # fmt: skip
+        assert (imported / "out-ray" / name).read_bytes() == (imported / "out" / name).read_bytes()
+
+
 def test_deepcoder_rows_import(tmp_path: Path) -> None:
     tests = [{"type": "stdin_stdout", "input": i, "output": o} for i, o in sum_tests()]
     rows = [deepcoder_row(statement("pi1"), [SUM], tests),
