@@ -29,7 +29,13 @@ from helpers.upstream_rows import (
     write_parquet,
 )
 
-from problemtools_py.cli import importdataset, kattis2parquet, parquet2kattis, verifyproblem
+from problemtools_py.cli import (
+    auditdata,
+    importdataset,
+    kattis2parquet,
+    parquet2kattis,
+    verifyproblem,
+)
 
 BIN = Path(sys.executable).parent
 SLOW = "for _ in range(4_000_000):\n    pass\n" + SUM
@@ -113,12 +119,18 @@ def test_the_rows_follow_the_card(imported: Path) -> None:
     assert {r["code"] for r in refs} <= {SUM, "# another\n" + SUM}
 
 
-def test_the_packages_verify_and_convert_back(imported: Path, tmp_path: Path) -> None:
+def test_the_packages_verify_and_convert_back(imported: Path, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     packages = sorted((imported / "pk").iterdir())
     assert len(packages) == 3
     assert any((p / "submissions/accepted/reference_2.py").is_file() for p in packages)
     assert all((p / "data/sample/example-1.in").read_text() == "1 2\n" for p in packages)
     assert verifyproblem.main([str(p) for p in packages] + ["-q"]) == 0
+    capsys.readouterr()
+    assert auditdata.main([str(packages[0]), "--mutants", "3", "--json", "-q"]) in (0, 1)
+    audit = json.loads(capsys.readouterr().out)["problems"][0]
+    assert audit["reference"] == "submissions/accepted/reference.py"
+    assert any(p["kind"] == "mutant" and p["rejected_by"] for p in audit["programs"])
     assert kattis2parquet.main([*map(str, packages), "-o", str(tmp_path / "back"), "-q"]) == 0
     assert parquet2kattis.main([str(imported / "out"), str(tmp_path / "pk2")]) == 0
     again = sorted((tmp_path / "pk2").iterdir())
