@@ -40,6 +40,7 @@ SOURCES = (
     "taco",
     "primeintellect",
     "codeforces",
+    "code-contests-plus",
     "livecodebench",
 )
 
@@ -142,6 +143,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="codeforces: the directory of open-r1's test_cases_<contest>.parquet files",
     )
+    parser.add_argument(
+        "--wrong",
+        type=nonnegative_int,
+        default=2,
+        metavar="N",
+        help="with --packages: run a curated row's first N known-wrong programs (Python, "
+        "C++, Java) and put those its tests reject in its package (default 2)",
+    )
     add_jobs(parser, "references run")
     parser.add_argument(
         "--ray",
@@ -168,6 +177,7 @@ def _options(args: argparse.Namespace) -> Any:
         args.references,
         args.allow_no_reference,
         args.convert_python2,
+        args.wrong if args.packages is not None else 0,
     )
     return ImportOptions(
         args.source,

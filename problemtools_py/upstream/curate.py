@@ -13,14 +13,16 @@ from pathlib import Path
 from problemtools_py.dataset.dedup import NgramIndex, statements_of
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.preflight import read_rows
+from problemtools_py.upstream.checkers import reproduced
 from problemtools_py.upstream.problem import Tests, Upstream
 from problemtools_py.upstream.statement import contradiction, examples, several_answers
 
-# The card's steps and words, in its order (its build table); the three before them are
-# ours: rows the card's counts do not hold (not in the source's layout, outside the card's
-# selection of the source, or not stdin/stdout).
+# The card's steps and words, in its order (its build table); the four before them: rows
+# the card's counts do not hold (not in the source's layout, outside the card's selection
+# of the source, tests the source does not vouch for: v1.1's table, or not stdin/stdout).
 UNREADABLE = "unreadable upstream row"
 NOT_SELECTED = "not selected (the card's choice of the source's rows)"
+UNVALIDATED = "upstream tests not validated"  # (the card's v1.1 table)
 CALL_BASED = "call-based tests (the card's rows are stdin/stdout)"
 SEVERAL = "statement allows several answers"
 CONTRADICTS = "tests contradict a statement example"
@@ -33,6 +35,7 @@ TOO_FEW = "too few tests"
 STEPS = (
     UNREADABLE,
     NOT_SELECTED,
+    UNVALIDATED,
     CALL_BASED,
     SEVERAL,
     CONTRADICTS,
@@ -87,6 +90,8 @@ class Screen:
         phrase = several_answers(problem.statement)
         if phrase is not None:
             return Dropped(SEVERAL, f"the statement says {phrase!r}")
+        if problem.checker is not None and reproduced(problem.checker) is None:
+            return Dropped(SEVERAL, "its checker is no stock one the comparator reproduces")
         clash = contradiction(examples(problem.statement), problem.tests)
         if clash is not None:
             return Dropped(CONTRADICTS, clash)

@@ -25,13 +25,14 @@ from problemtools_py.upstream.curate import (
     NOT_SELECTED,
     STEPS,
     UNREADABLE,
+    UNVALIDATED,
     Caps,
     Dropped,
     Screen,
     Screened,
 )
 from problemtools_py.upstream.journal import Journal, Outcome
-from problemtools_py.upstream.problem import NotSelected, UnreadableRow
+from problemtools_py.upstream.problem import NotSelected, NotValidated, UnreadableRow
 from problemtools_py.upstream.references import Kept, RowOptions, curated
 from problemtools_py.upstream.sources import READERS, Reader
 from problemtools_py.window import ordered_window
@@ -109,6 +110,7 @@ class Tally:
 
 
 Item = tuple[str, "Screened | Dropped"]
+LEFT_OUT = {UnreadableRow: UNREADABLE, NotSelected: NOT_SELECTED, NotValidated: UNVALIDATED}
 
 
 def screened(files: list[Path], reader: Reader, screen: Screen, tally: Tally) -> Iterator[Item]:
@@ -122,11 +124,8 @@ def screened(files: list[Path], reader: Reader, screen: Screen, tally: Tally) ->
                 continue
             try:
                 problem = reader(row, key)
-            except UnreadableRow as exc:
-                yield key, Dropped(UNREADABLE, str(exc))
-                continue
-            except NotSelected as exc:
-                yield key, Dropped(NOT_SELECTED, str(exc))
+            except (UnreadableRow, NotSelected, NotValidated) as exc:
+                yield key, Dropped(LEFT_OUT[type(exc)], str(exc))
                 continue
             yield key, screen.decide(problem)
 

@@ -60,7 +60,8 @@ class Journal:
         if "drop" in entry:
             return Dropped(entry["drop"], entry.get("detail", ""))
         data = json.loads((self.rows / entry["row"]).read_text(encoding="utf-8"))
-        return Kept(**{**data, "others": tuple(data["others"])})
+        wrong = tuple(tuple(entry) for entry in data.get("wrong", ()))
+        return Kept(**{**data, "others": tuple(data["others"]), "wrong": wrong})
 
     def record(self, key: str, outcome: Outcome) -> None:
         if isinstance(outcome, Dropped):

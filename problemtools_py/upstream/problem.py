@@ -19,6 +19,10 @@ class NotSelected(ValueError):
     """A row outside the card's selection of its source: why."""
 
 
+class NotValidated(ValueError):
+    """A row whose source does not vouch for its tests (Code-Contests-Plus' rates): why."""
+
+
 @dataclass(frozen=True)
 class Upstream:
     """A problem as a source publishes it: its statement, its tests (stdin, stdout) or, for
@@ -35,6 +39,8 @@ class Upstream:
     time_limit_s: float | None = None  # upstream, in seconds (None: not given)
     memory_mb: int | None = None
     origin: dict[str, Any] = field(default_factory=dict)
+    checker: str | None = None  # a testlib checker's source, when the source has one
+    wrong: tuple[tuple[str, str], ...] = ()  # known-wrong programs: (language code, source)
 
 
 _QUANTITY = re.compile(

@@ -14,7 +14,7 @@ the card's floor of 4 x the upstream limit)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from problemtools_py.dataset.build import dataset_time_limit
@@ -52,6 +52,7 @@ class RowOptions:
     # Python 2 references, when no Python 3 one passes, converted with 2to3 and run (the
     # card's v1.1 ``py2to3``); v1 did not.
     convert_python2: bool = False
+    wrong_tried: int = 0  # known-wrong programs run on a kept row (its package's)
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,8 @@ class Kept:
     origin_json: str
     reference: str
     others: tuple[str, ...] = ()  # further references that passed (the package's accepted/)
+    # known-wrong programs the tests reject: (the package's directory, language, source)
+    wrong: tuple[tuple[str, str, str], ...] = ()
 
 
 class _Trial:
@@ -127,7 +130,33 @@ def curated(grader: Grader, screened: Screened, options: RowOptions) -> Kept | D
     if len(tests) < options.min_tests:
         return Dropped(TOO_FEW, f"{len(tests)} < {options.min_tests}")
     others = tuple(c for c, _ in trial.passing if c != code)
-    return _row(screened, options, code, slowest, others, kind)
+    row = _row(screened, options, code, slowest, others, kind)
+    if not options.wrong_tried or not problem.wrong:
+        return row
+    return replace(row, wrong=_rejected(grader, screened, row.time_limit_s, options.wrong_tried))
+
+
+DIRECTORY_OF = {
+    Status.WRONG_ANSWER: "wrong_answer",
+    Status.TIMEOUT: "time_limit_exceeded",
+    Status.RUNTIME_ERROR: "run_time_error",
+    Status.MEMORY: "run_time_error",
+    Status.OUTPUT_LIMIT: "run_time_error",
+}
+
+
+def _rejected(
+    grader: Grader, screened: Screened, time_limit: float, tried: int
+) -> tuple[tuple[str, str, str], ...]:
+    """The first ``tried`` known-wrong programs, each with the directory its verdict on
+    the row's tests puts it in; one the tests pass, or that does not build, is left out."""
+    found = []
+    for language, code in screened.problem.wrong[:tried]:
+        result = grader.grade_tests(screened.tests, time_limit, code, language)
+        directory = DIRECTORY_OF.get(result.status)
+        if directory is not None:
+            found.append((directory, language, code))
+    return tuple(found)
 
 
 def _row(

@@ -12,6 +12,7 @@ from typing import Any
 from problemtools_py.grading.shapes import plain, suite_of
 from problemtools_py.upstream.problem import (
     NotSelected,
+    NotValidated,
     Tests,
     UnreadableRow,
     Upstream,
@@ -201,3 +202,63 @@ READERS: dict[str, Reader] = {
     "primeintellect": primeintellect,
     "livecodebench": livecodebench,
 }
+
+
+VALIDATED = 0.9  # Code-Contests-Plus' true positive and negative rates a row needs
+MAX_WRONG = 8  # known-wrong programs kept per problem
+CCPLUS_LANGUAGES = {"PY3": "python3", "CPP": "cpp", "JAVA": "java"}  # (no Python 2 here)
+
+
+def ccplus(row: Mapping[str, Any], key: str) -> Upstream:
+    """A Code-Contests-Plus row (ByteDance-Seed, config ``1x``): ``source``, ``id``,
+    ``title``, ``description``, ``time_limit`` (ms), ``memory_limit`` (MB),
+    ``test_cases`` (``{input, output}``), ``checker`` (a testlib checker's source),
+    ``validator``, ``correct_submissions`` and ``incorrect_submissions`` (``{language,
+    code}``: ``PY3``, ``PY2``, ``CPP``, ``JAVA``; a list of records, or one record of
+    lists), ``true_positive_rate``, ``true_negative_rate``. A row under VALIDATED on either
+    rate has tests its source does not vouch for."""
+    description = _statement(row, "description")
+    title = str(row.get("title") or "").strip()
+    rates = [row.get("true_positive_rate"), row.get("true_negative_rate")]
+    if not all(isinstance(r, int | float) and r >= VALIDATED for r in rates):
+        raise NotValidated(f"true positive and negative rates {rates} (under {VALIDATED})")
+    tests, call = _tests(_records(row.get("test_cases")))
+    right = _records(row.get("correct_submissions"))
+    python3 = [s.get("code") for s in right if str(s.get("language")).upper() == "PY3"]
+    python2 = [s.get("code") for s in right if str(s.get("language")).upper() == "PY2"]
+    wrong = [
+        (CCPLUS_LANGUAGES[str(s.get("language")).upper()], str(s.get("code")))
+        for s in _records(row.get("incorrect_submissions"))
+        if str(s.get("language")).upper() in CCPLUS_LANGUAGES and s.get("code")
+    ]
+    limit = row.get("time_limit")
+    checker = row.get("checker")
+    return Upstream(
+        source="code-contests-plus",
+        key=key,
+        statement=f"{title}\n\n{description}" if title else description,
+        tests=tests,
+        call=call,
+        references=python_references([*python3, *python2]),
+        time_limit_s=limit / 1000 if isinstance(limit, int | float) and limit > 0 else None,
+        memory_mb=limit_mb(row.get("memory_limit")),
+        origin={"dataset": "Code-Contests-Plus", "id": f"{row.get('source')}:{row.get('id')}"},
+        checker=checker if isinstance(checker, str) and checker.strip() else None,
+        wrong=tuple(wrong[:MAX_WRONG]),
+    )
+
+
+def _records(value: object) -> list[dict[str, Any]]:
+    """A list of records, also as parquet may give it: one record of equal-length lists."""
+    value = plain(value)
+    if isinstance(value, dict):
+        columns = [v for v in value.values() if isinstance(v, list)]
+        if len(columns) != len(value) or len({len(c) for c in columns}) > 1:
+            raise UnreadableRow("a record of lists of different lengths")
+        return [dict(zip(value, items, strict=True)) for items in zip(*columns, strict=True)]
+    if not isinstance(value, list):
+        return []
+    return [r for r in value if isinstance(r, dict)]
+
+
+READERS["code-contests-plus"] = ccplus

@@ -97,3 +97,27 @@ def submission_row(problem: str, code: str, language: str = "Python 3",
             "verdict": verdict, "testset": "TESTS", "passedTestCount": 10.0,
             "timeConsumedMillis": 46.0, "memoryConsumedBytes": 0.0,
             "creationTimeSeconds": 1.7e9, "problem_id": problem}  # fmt: skip
+
+
+# Checkers written for the tests in testlib's manner: one naming itself as testlib's
+# token checker does, and one of a problem's own.
+STOCK_TOKENS = ('#include "testlib.h"\nint main(int argc, char* argv[]) {\n'
+                '    setName("compare sequences of tokens");\n'
+                '    registerTestlibCmd(argc, argv);\n    /* ... */\n}\n')  # fmt: skip
+OWN_CHECKER = ('#include "testlib.h"\nint main(int argc, char* argv[]) {\n'
+               '    setName("any permutation of 1..n");\n'
+               '    registerTestlibCmd(argc, argv);\n}\n')  # fmt: skip
+WRONG_CPP = ('#include <cstdio>\nint main() { long long a, b; scanf("%lld %lld", &a, &b);'
+             ' printf("%lld\\n", a * b); }\n')  # fmt: skip
+
+
+def ccplus_row(seed: str, tests: list[tuple[str, str]], right: list[tuple[str, str]],
+               wrong: tuple[tuple[str, str], ...] = (), **fields: Any) -> dict[str, Any]:  # fmt: skip
+    """A Code-Contests-Plus ``1x`` row; submissions as (language, code)."""
+    return {"id": seed, "source": "codeforces", "title": f"T{seed}",
+            "description": statement(seed), "time_limit": 1000, "memory_limit": 256,
+            "test_cases": [{"input": i, "output": o} for i, o in tests],
+            "checker": STOCK_TOKENS, "validator": "int main() {}",
+            "correct_submissions": [{"language": lang, "code": c} for lang, c in right],
+            "incorrect_submissions": [{"language": lang, "code": c} for lang, c in wrong],
+            "true_positive_rate": 0.95, "true_negative_rate": 0.97, **fields}  # fmt: skip

@@ -17,8 +17,11 @@ import pyarrow.parquet as pq
 import pytest
 from helpers.upstream_rows import (
     DIFF,
+    OWN_CHECKER,
     SUM,
     SUM_PY2,
+    WRONG_CPP,
+    ccplus_row,
     codeforces_row,
     deepcoder_row,
     statement,
@@ -69,6 +72,7 @@ def mixed_rows() -> list[dict[str, Any]]:
 EXPECTED = [
     ("loaded", 16), ("dropped: unreadable upstream row", 1),
     ("dropped: not selected (the card's choice of the source's rows)", 0),
+    ("dropped: upstream tests not validated", 0),
     ("dropped: call-based tests (the card's rows are stdin/stdout)", 1),
     ("dropped: statement allows several answers", 2),
     ("dropped: tests contradict a statement example", 1),
@@ -225,6 +229,26 @@ def test_rows_appended_never_move_an_earlier_row(tmp_path: Path) -> None:
     assert kattis2parquet.main([*packages, "-o", str(tmp_path / "back"), "-q"]) == 0
     for name in ("problems-train.parquet", "references.parquet"):
         assert (tmp_path / "back" / name).read_bytes() == (tmp_path / "v11" / name).read_bytes()
+
+
+def test_code_contests_plus_rows_with_their_checkers_and_wrong_programs(tmp_path: Path) -> None:
+    crash = "import sys\nsys.exit(3)\n"
+    rows = write_parquet(tmp_path / "train.parquet", [
+        ccplus_row("cc1", sum_tests(), [("PY3", SUM)], (("CPP", WRONG_CPP), ("PY3", crash))),
+        ccplus_row("cc2", sum_tests(), [("PY3", SUM)], checker=OWN_CHECKER),
+        ccplus_row("cc3", sum_tests(), [("PY3", SUM)], true_negative_rate=0.4)])  # fmt: skip
+    assert run("code-contests-plus", str(rows), "-o", str(tmp_path / "out"),
+               "--packages", str(tmp_path / "pk")) == 0  # fmt: skip
+    report = json.loads((tmp_path / "out" / "build_report.json").read_text())
+    counts = {s["step"]: s["count"] for s in report["build"]}
+    assert counts["dropped: upstream tests not validated"] == 1
+    assert counts["dropped: statement allows several answers"] == 1 and counts["curated"] == 1
+    drops = (tmp_path / "out" / "drops.jsonl").read_text()
+    assert "its checker is no stock one the comparator reproduces" in drops
+    (package,) = (tmp_path / "pk").iterdir()
+    assert (package / "submissions/wrong_answer/wrong_1.cpp").read_text() == WRONG_CPP
+    assert (package / "submissions/run_time_error/wrong_2.py").read_text() == crash
+    assert verifyproblem.main([str(package), "-q"]) == 0
 
 
 def slow_rows(count: int) -> list[dict[str, Any]]:
