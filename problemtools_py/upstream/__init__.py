@@ -24,6 +24,9 @@ Where each layout is read from (the sources' own loading and grading code; facts
   fn_name}``), ``metadata`` (``time_limit``, ``memory_limit``, ``problem_url``); the
   README of open-r1/verifiable-coding-problems-python lists them.
 - open-r1/codeforces with codeforces-submissions: see :mod:`.codeforces`.
+- Code-Contests-Plus (ByteDance-Seed, ``1x``): see :func:`.sources.ccplus` (read as a
+  loader pinned to the card's revision 96c85054 reads it; testlib's checkers in
+  :mod:`.checkers`).
 - LiveCodeBench (code_generation_lite): ``question_content``, ``public_test_cases``,
   ``private_test_cases`` (packed: base64 of zlib of a pickle of JSON), ``metadata``
   (``func_name``), ``platform``, ``question_id``, ``contest_date``, as its
