@@ -6,9 +6,11 @@ near duplicate of B when it is at least 0.3 (either way round). Statements short
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zlib
-from collections import Counter, defaultdict
+from array import array
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -27,35 +29,82 @@ def ngrams(statement: str, n: int = N) -> set[int]:
 
 
 class NgramIndex:
+    """Statements by their 13-grams, compact enough for the card's scale (21,294 rows of
+    some 300 grams each): each (gram, statement) pair is two 32-bit numbers in an
+    open-addressing table (``array``s, linear probing, kept at most half full), about
+    16 bytes a pair where a dict of sets took ~70; a statement keeps its key, its number
+    of grams and the sha256 of its normalised text (the exact match)."""
+
     def __init__(self) -> None:
-        self.grams: dict[str, set[int]] = {}
-        self.exact: dict[str, str] = {}
-        self.postings: defaultdict[int, list[str]] = defaultdict(list)
+        self.keys: list[str] = []
+        self.sizes = array("I")
+        self.exact: dict[bytes, int] = {}
+        self._grams = array("I", bytes(4 * 1024))  # (a gram is stored as crc32 | 1: 0 is empty)
+        self._docs = array("I", bytes(4 * 1024))
+        self._used = 0
 
     def add(self, key: str, statement: str) -> None:
+        doc = len(self.keys)
+        self.keys.append(key)
         grams = ngrams(statement)
-        self.grams[key] = grams
-        self.exact.setdefault(normalize_v1(statement), key)
+        self.sizes.append(len(grams))
+        self.exact.setdefault(_digest(statement), doc)
+        if 2 * (self._used + len(grams)) > len(self._grams):
+            self._grow(self._used + len(grams))
         for gram in grams:
-            self.postings[gram].append(key)
+            self._put(gram | 1, doc)
+
+    def _put(self, gram: int, doc: int) -> None:
+        mask = len(self._grams) - 1
+        slot = (gram * 0x9E3779B1) & mask
+        while self._grams[slot]:
+            slot = (slot + 1) & mask
+        self._grams[slot], self._docs[slot] = gram, doc
+        self._used += 1
+
+    def _grow(self, needed: int) -> None:
+        size = len(self._grams)
+        while size < 2 * needed:
+            size *= 2
+        old_grams, old_docs = self._grams, self._docs
+        self._grams, self._docs = array("I", bytes(4 * size)), array("I", bytes(4 * size))
+        self._used = 0
+        for gram, doc in zip(old_grams, old_docs, strict=True):  # (no list of the pairs)
+            if gram:
+                self._put(gram, doc)
+
+    def _holders(self, gram: int) -> Iterator[int]:
+        mask = len(self._grams) - 1
+        slot = (gram * 0x9E3779B1) & mask
+        while stored := self._grams[slot]:
+            if stored == gram:
+                yield self._docs[slot]
+            slot = (slot + 1) & mask
 
     def find(self, statement: str) -> tuple[str, float] | None:
-        """The indexed statement this one nearly duplicates, with the containment."""
-        exact = self.exact.get(normalize_v1(statement))
+        """The indexed statement this one nearly duplicates, with the containment (either
+        way round, the larger; the first indexed of equals), or None."""
+        exact = self.exact.get(_digest(statement))
         if exact is not None:
-            return exact, 1.0
-        grams = ngrams(statement)
+            return self.keys[exact], 1.0
+        grams = {gram | 1 for gram in ngrams(statement)}  # (as stored: see add)
         if not grams:
             return None
-        shared: Counter[str] = Counter()
+        shared: Counter[int] = Counter()
         for gram in grams:
-            shared.update(self.postings.get(gram, ()))
-        for key, count in shared.most_common():
-            containment = max(count / len(grams), count / max(1, len(self.grams[key])))
-            if containment >= THRESHOLD:
-                return key, containment
-            break
-        return None
+            shared.update(set(self._holders(gram)))
+        best: tuple[float, int] | None = None
+        for doc, count in shared.items():
+            containment = max(count / len(grams), count / max(1, self.sizes[doc]))
+            if containment >= THRESHOLD and (
+                best is None or (containment, -doc) > (best[0], -best[1])
+            ):
+                best = (containment, doc)
+        return (self.keys[best[1]], best[0]) if best is not None else None
+
+
+def _digest(statement: str) -> bytes:
+    return hashlib.sha256(normalize_v1(statement).encode()).digest()
 
 
 def statements_of(path: Path) -> Iterator[tuple[str, str]]:
