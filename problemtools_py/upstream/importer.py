@@ -168,22 +168,32 @@ def run_import(
                 _count(tally, decided, outcome)
                 order.append(key)
                 progress(tally)
-        if packages is not None:
-            _packages(journal, order, packages)
-        if options.append_to is None:
-            built = _assemble(out, journal, order, tally)
-        else:  # (v1.1's rule: built apart, then after the base's rows)
-            from problemtools_py.dataset.append import append
-
-            shutil.rmtree(journal.dir / "built", ignore_errors=True)
-            built = append(
-                options.append_to, _assemble(journal.dir / "built", journal, order, tally), out
-            )
+        built = _finish(out, journal, order, tally, options, packages)
     except BaseException:
         journal.close()
         raise
     journal.remove()
     return built, tally
+
+
+def _finish(
+    out: Path,
+    journal: Journal,
+    order: list[str],
+    tally: Tally,
+    options: ImportOptions,
+    packages: Path | None,
+) -> Path:
+    """The packages (when asked for), then the card's files: ``out``, or with
+    ``append_to`` that dataset with the rows after its own (v1.1's rule)."""
+    if packages is not None:
+        _packages(journal, order, packages)
+    if options.append_to is None:
+        return _assemble(out, journal, order, tally)
+    from problemtools_py.dataset.append import append
+
+    shutil.rmtree(journal.dir / "built", ignore_errors=True)
+    return append(options.append_to, _assemble(journal.dir / "built", journal, order, tally), out)
 
 
 @contextmanager
