@@ -92,18 +92,20 @@ def package(
     modern: bool,
     extra: dict[str, str] | None = None,
     samples: tuple[tuple[str, str], ...] = (),
+    input_validator: str | None = None,
 ) -> Path:
     """Write the package for ``problem`` as ``out/<problem_id>``, with the ``extra`` files
-    (path in the package: text) and ``samples`` (examples beside the row's tests, as
-    ``data/sample/example-N``: the sidecar then keeps the row's tests); never
-    half-written."""
+    (path in the package: text), ``samples`` (examples beside the row's tests, as
+    ``data/sample/example-N``: the sidecar then keeps the row's tests) and an
+    ``input_validator`` program (Python) in place of the one that accepts exactly the
+    tests; never half-written."""
     final = out / problem.problem_id
     if final.exists():
         raise FatalError("already exists; remove it or choose another output directory", path=final)
     tmp = out / f".{problem.problem_id}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     try:
-        _fill(tmp, problem, reference, modern, samples)
+        _fill(tmp, problem, reference, modern, samples, input_validator)
         for name, text in (extra or {}).items():
             _write(tmp / name, text)
         tmp.rename(final)
@@ -119,6 +121,7 @@ def _fill(
     reference: str | None,
     modern: bool,
     samples: tuple[tuple[str, str], ...] = (),
+    input_validator: str | None = None,
 ) -> None:
     if problem.judge_json:
         _fill_judged(root, problem, reference)
@@ -148,7 +151,10 @@ def _fill(
         base = root / "data" / "sample" / f"example-{number}"
         _write(base.with_suffix(".in"), stdin)
         _write(base.with_suffix(".ans"), stdout)
-    _known_inputs(root, problem, [stdin for stdin, _ in samples])
+    if input_validator is not None:
+        _write(root / "input_validators" / "bounds" / "validate.py", input_validator)
+    else:
+        _known_inputs(root, problem, [stdin for stdin, _ in samples])
     if reference:
         _write(root / "submissions" / "accepted" / "reference.py", reference)
     _sidecar(root, problem, reference, modern)

@@ -4,7 +4,8 @@ validator, an input validator, the sidecar that takes it back byte for byte), wi
 reference that passed as ``submissions/accepted/``, the known-wrong programs the tests
 reject in the directory of their verdict (``wrong_answer/``, ``time_limit_exceeded/``,
 ``run_time_error/``), and the statement's examples that are
-no test as ``data/sample/`` (the references then pass them too, when verified)."""
+no test as ``data/sample/`` (the references then pass them too, when verified), and an
+input validator from the statement's bounds where they can be read (upstream.validator)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from problemtools_py.dataset.export import package
 from problemtools_py.dataset.reader import DatasetProblem
 from problemtools_py.upstream.references import Kept
 from problemtools_py.upstream.statement import examples
+from problemtools_py.upstream.validator import program, rules
 
 
 def write_package(row: Kept, out: Path) -> Path:
@@ -37,7 +39,9 @@ def write_package(row: Kept, out: Path) -> Path:
         extra[f"submissions/{directory}/{_file_name(number, language, code)}"] = code
     inputs = {tuple(stdin.split()) for stdin, _ in tests}
     shown = tuple(e for e in examples(row.statement) if tuple(e[0].split()) not in inputs)
-    return package(problem, row.reference, out, modern=True, extra=extra, samples=shown)
+    found = rules(row.statement, [stdin for stdin, _ in tests + shown])
+    validator = program(found) if found is not None else None
+    return package(problem, row.reference, out, True, extra, shown, validator)
 
 
 EXTENSIONS = {"python3": "py", "cpp": "cpp", "java": "java"}

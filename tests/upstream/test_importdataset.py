@@ -309,3 +309,23 @@ def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: 
     argv = [str(tmp_path / a) if a.endswith(".jsonl") else a for a in argv]
     assert run(*argv, "-o", str(tmp_path / "out")) in (1, 2)
     assert said in capsys.readouterr().err
+
+
+def test_an_input_validator_from_the_statements_bounds(tmp_path: Path) -> None:
+    bounded = statement("bnd", extra=" Here $0 \\le a, b \\le 1000$.")
+    rows = write_jsonl(tmp_path / "taco.jsonl", [taco_row(bounded, [SUM], sum_tests())])
+    assert run("taco", str(rows), "-o", str(tmp_path / "out"), "--packages",
+               str(tmp_path / "pk")) == 0  # fmt: skip
+    (package,) = (tmp_path / "pk").iterdir()
+    validator = package / "input_validators" / "bounds" / "validate.py"
+    assert not (package / "input_validators" / "known_inputs").exists()
+    verdicts = {}
+    for name, stdin in [("test", "1 4\n"), ("unseen", "7 900\n"), ("over", "1 1001\n"),
+                        ("negative", "-1 3\n"), ("spaces", "1  4\n"), ("one", "5\n"),
+                        ("no newline", "1 4"), ("binary", "\xff")]:  # fmt: skip
+        done = subprocess.run([sys.executable, str(validator)], input=stdin.encode("latin-1"),
+                              capture_output=True, check=False)  # fmt: skip
+        verdicts[name] = done.returncode
+    assert verdicts == {"test": 42, "unseen": 42, "over": 43, "negative": 43, "spaces": 43,
+                        "one": 43, "no newline": 43, "binary": 43}  # fmt: skip
+    assert verifyproblem.main([str(package), "-q"]) == 0
