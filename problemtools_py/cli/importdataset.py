@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -193,6 +194,20 @@ def _options(args: argparse.Namespace) -> Any:
     )
 
 
+def _rate(tally: Tally, total: int | None, started: float) -> str:
+    """The bar's text: rows kept, rows a second (those done afresh: a resumed run's
+    journal answers the rest at once), and the time left at that rate."""
+    kept = sum(tally.curated.values())
+    fresh = tally.done - tally.resumed
+    seconds = max(1e-9, time.monotonic() - started)
+    rate = fresh / seconds
+    text = f"{kept} kept, {rate:.1f} rows/s"
+    if total is not None and rate > 0 and fresh > 0:
+        left = max(0, total - tally.done) / rate
+        text += f", {int(left // 3600)}:{int(left % 3600 // 60):02d}:{int(left % 60):02d} left"
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
 
@@ -215,12 +230,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from problemtools_py.cli.reporters import count_bar
         from problemtools_py.upstream.importer import run_import, total_rows
 
+        total = total_rows(args.files)
+        started = time.monotonic()
         with count_bar("importing", args.quiet, "{task.fields[rate]}") as bar:
-            task = bar.add_task("import", total=total_rows(args.files), rate="")
+            task = bar.add_task("import", total=total, rate="")
 
             def progress(tally: Tally) -> None:
-                kept = sum(tally.curated.values())
-                bar.update(task, completed=tally.loaded, rate=f"{kept} kept")
+                bar.update(task, completed=tally.done, rate=_rate(tally, total, started))
 
             out, tally = run_import(args.files, args.out, _options(args), args.packages, progress)
         if args.json:

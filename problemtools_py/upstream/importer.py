@@ -90,6 +90,7 @@ class Tally:
     dropped: Counter[str] = field(default_factory=Counter)
     curated: Counter[str] = field(default_factory=Counter)  # by source
     resumed: int = 0  # rows finished by an earlier run
+    done: int = 0  # rows finished (their outcome known and journaled)
 
     def steps(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"step": "loaded", "count": self.loaded}]
@@ -167,6 +168,7 @@ def run_import(
                     journal.record(key, outcome)
                 _count(tally, decided, outcome)
                 order.append(key)
+                tally.done += 1
                 progress(tally)
         built = _finish(out, journal, order, tally, options, packages)
     except BaseException:
