@@ -44,7 +44,7 @@ class Assembler:
         self.spill.mkdir()
         self.sources: dict[str, str] = {}
         self.split_of: dict[str, str] = {}
-        self.run_of: dict[str, int] = {}  # rows of a later run go after (see RowWriter.new_run)
+        self.run_of: dict[str, int] = {}  # rows of a later run go after (see RowWriter.start_run)
         self.splits: Counter[str] = Counter()
         self.judged: Counter[str] = Counter()  # rows with their own judge, by split
         self.drops: Counter[str] = Counter()

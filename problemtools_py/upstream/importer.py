@@ -159,7 +159,8 @@ def run_import(
 
             def result(started: tuple[bool, Any]) -> Outcome:
                 known, value = started
-                return value if known else finish(value)  # type: ignore[no-any-return]
+                outcome: Outcome = value if known else finish(value)
+                return outcome
 
             items = screened(files, options.reader(), screen, tally)
             window = 4 * options.jobs if options.ray is None else 256

@@ -23,7 +23,7 @@ SOURCES = [p for d in ("problemtools_py", "tests", "bench", "scripts") for p in 
 # A dotted name ending so is a file's name (problem.yaml, Main.java), not an attribute.
 EXTENSIONS = frozenset(re.findall(r"\w+", """yaml yml md py pdf html tex java json txt cpp cc c h
     hpp zip kpp in ans out png svg jpg sh toml cfg ini fmt jsa sqlite3 log js css rs kt go
-    interaction statement download files args desc hint"""))
+    interaction statement download files args desc hint parquet jsonl"""))
 # Names of others' APIs that start like a module of ours (SandboxFusion's request fields,
 # the 2025-09 format's keys, the dataset card's columns).
 THEIRS = frozenset({"config.provided_data.test", "config.language", "grading.objective",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[3] / "problemtools_py"
 JUDGING = ("judge", "grading", "generate", "verify", "workbench", "sandbox", "dataset",
-           "convert", "statements", "cli")  # fmt: skip
+           "convert", "statements", "cli", "upstream")  # fmt: skip
 # programs that run inside a jail themselves (a validator's own code), not the judge
 IN_JAIL = {"judge/dataset_rule.py", "convert/skeletons/skeleton_games.py"}
 JAIL_NAMES = re.compile(
@@ -31,6 +31,7 @@ RENAMES_ALLOWED = {"atomicfile.py", "sandbox/native.py", "sandbox/launch.py",
                    "judge/javacds.py", "judge/pch.py", "judge/buildcache.py",
                    "judge/compile.py", "dataset/assemble.py", "dataset/export.py",
                    "dataset/amend.py", "dataset/distributed.py", "statements/texformat.py",
+                   "dataset/append.py", "upstream/journal.py",
                    "convert/versions/upgrade_write.py", "convert/skeletons/skeleton.py"}  # fmt: skip
 
 
