@@ -41,8 +41,7 @@ from problemtools_py.upstream.problem import (
 )
 from problemtools_py.upstream.sources import MAX_STATEMENT
 
-MAX_TESTS_READ = 64  # tests read per problem (the caps keep 32); bounds memory too
-MAX_TEST_BYTES_READ = 16 << 20
+MAX_TESTS_READ = 64  # official tests read per problem at most (the caps keep 32)
 BEFORE = int(datetime.datetime(2024, 8, 1, tzinfo=datetime.UTC).timestamp())
 
 
@@ -100,10 +99,14 @@ class Submissions:
 class GeneratedTests:
     """open-r1's generated tests of a problem, read from its contest's file as a stream of
     the rows that are the problem's (a contest's file can hold gigabytes), the first
-    MAX_TESTS_READ within MAX_TEST_BYTES_READ, by ``test_case_i``."""
+    ones within the caps (what the row can keep: reading on would only fill memory), by
+    ``test_case_i``."""
 
-    def __init__(self, directory: Path | None) -> None:
+    def __init__(
+        self, directory: Path | None, max_tests: int = 32, max_chars: int = 4 << 20
+    ) -> None:
         self.directory = directory
+        self.max_tests, self.max_chars = max_tests, max_chars
 
     def of(self, problem: str) -> list[tuple[str, str]]:
         if self.directory is None:
@@ -119,7 +122,7 @@ class GeneratedTests:
             groups = [g for g in range(file.metadata.num_row_groups) if _may_hold(file, g, problem)]
             columns = ["problem_id", "test_case_i", "input", "output"]
             batches = file.iter_batches(batch_size=8, row_groups=groups, columns=columns)
-            return _bounded(problem, batches)
+            return _bounded(problem, batches, self.max_tests, self.max_chars)
         except (pa.ArrowException, OSError, KeyError) as exc:
             raise FatalError(f"not a readable generated tests file: {exc}", path=path) from None
 
@@ -134,7 +137,9 @@ def _may_hold(file: Any, group: int, problem: str) -> bool:
     return str(stats.min) <= problem <= str(stats.max)
 
 
-def _bounded(problem: str, batches: Iterator[Any]) -> list[tuple[str, str]]:
+def _bounded(
+    problem: str, batches: Iterator[Any], max_tests: int, max_chars: int
+) -> list[tuple[str, str]]:
     found: list[tuple[int, str, str]] = []
     size = 0
     for batch in batches:
@@ -145,7 +150,7 @@ def _bounded(problem: str, batches: Iterator[Any]) -> list[tuple[str, str]]:
             if not isinstance(stdin, str) or not isinstance(stdout, str):
                 continue
             size += len(stdin) + len(stdout)
-            if len(found) == MAX_TESTS_READ or size > MAX_TEST_BYTES_READ:
+            if len(found) == max_tests or size > max_chars:
                 return [(i, o) for _, i, o in sorted(found)]
             found.append((int(row.get("test_case_i") or 0), stdin, stdout))
     return [(i, o) for _, i, o in sorted(found)]

@@ -7,7 +7,7 @@ rows kept so far and against ``--dedup-against`` datasets); the tests capped (32
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from problemtools_py.dataset.dedup import NgramIndex, statements_of
@@ -102,7 +102,8 @@ class Screen:
         if hit is not None:
             return Dropped(DUPLICATE, f"of {hit[0]} ({hit[1]:.2f})")
         self.pool.add(problem.key, problem.statement)
-        return Screened(problem, capped(problem.tests, self.caps))
+        tests = capped(problem.tests, self.caps)  # (the rest let go now: rows wait in flight)
+        return Screened(replace(problem, tests=tests), tests)
 
 
 def capped(tests: Tests, caps: Caps) -> Tests:

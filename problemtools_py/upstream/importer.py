@@ -79,7 +79,10 @@ class ImportOptions:
         )
 
         submissions = Submissions(list(self.submissions))
-        return CodeforcesReader(submissions, GeneratedTests(self.generated_tests))
+        generated = GeneratedTests(
+            self.generated_tests, self.caps.max_tests, self.caps.max_test_bytes
+        )
+        return CodeforcesReader(submissions, generated)
 
 
 @dataclass
