@@ -6,7 +6,7 @@ open-r1's official tests plus generated ones up to a megabyte); each is imported
 every core, and the machine's busy CPU time (all of /proc/stat's non-idle time: the
 importer, the sandbox and the references) is divided by the rows. Beside it the floor:
 the references the import runs (up to its first passing one, on the capped tests), forked
-bare from a warm interpreter, their own CPU; and the importer's peak memory.
+bare from a warm interpreter, their own CPU; and the importer's own peak memory.
 
 Usage: python bench/importing.py [--rows N] [--jobs J]   (run it on a quiet machine)"""
 
@@ -113,16 +113,31 @@ def busy_seconds() -> float:
 
 
 def imported(argv: list[str], out: Path, jobs: int) -> tuple[float, float, int, dict[str, Any]]:
-    """(wall, busy core-seconds, importer peak RSS in KiB, build_report) of one import."""
+    """(wall, busy core-seconds, the importer's own peak RSS in KiB, build_report) of one
+    import. The peak is the process's VmHWM, read while it runs (wait4's maximum would
+    count a forked helper's shared pages as its own)."""
     command = [str(BIN / "importdataset"), *argv, "-o", str(out), "-j", str(jobs), "-q"]
     busy, start = busy_seconds(), time.perf_counter()
     process = subprocess.Popen(command, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
+    peak = 0
+    while process.poll() is None:
+        peak = max(peak, _high_water(process.pid))
+        time.sleep(0.02)
     wall, busy = time.perf_counter() - start, busy_seconds() - busy
-    if os.waitstatus_to_exitcode(status) != 0:
+    if process.returncode != 0:
         raise SystemExit(process.stderr.read().decode() if process.stderr else "failed")
     report = json.loads((out / "build_report.json").read_text())
-    return wall, busy, usage.ru_maxrss, report
+    return wall, busy, peak, report
+
+
+def _high_water(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 def floor_items(rows: list[dict[str, Any]], kind: str) -> list[tuple[str, list[tuple[str, str]]]]:

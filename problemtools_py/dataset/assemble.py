@@ -118,11 +118,10 @@ class Assembler:
     def _write_split(self, split: str) -> list[Path]:
         """The split's rows: the comparator's in problems-<split>.parquet (the card's),
         those with their own judge in judged-<split>.parquet (when there are any)."""
-        rows = [self._row(split, pid) for pid in os.listdir(self.spill / split)]
-        rows.sort(key=lambda row: (row.run, row.problem_id))
+        order = sorted(os.listdir(self.spill / split), key=lambda p: (self.run_of.get(p, 0), p))
         plain = self.tmp / split_file(split)
         with RowWriter(plain, PROBLEMS) as writer:
-            for row in rows:
+            for row in self._rows(split, order):  # (one at a time: rows hold megabytes)
                 if not row.judge_json:
                     writer.start_run(row.run)
                     writer.add(row.columns())
@@ -130,11 +129,15 @@ class Assembler:
             return [plain]
         judged = self.tmp / judged_file(split)
         with RowWriter(judged, JUDGED) as writer:
-            for row in rows:
+            for row in self._rows(split, order):
                 if row.judge_json:
                     writer.start_run(row.run)
                     writer.add({**row.columns(), "judge_json": row.judge_json})
         return [plain, judged]
+
+    def _rows(self, split: str, order: list[str]) -> Iterator[Row]:
+        for pid in order:
+            yield self._row(split, pid)
 
     def _ordered(self, pids: Iterable[str], writer: RowWriter) -> Iterator[str]:
         """``pids`` by run, then id; the writer told where each later run starts."""

@@ -1,6 +1,7 @@
-"""Writing dataset files: row groups of 64 rows, zstd, rows sorted by problem_id, the id
-rule in the key-value metadata, written under a temporary name and renamed only when
-complete, so a failed or interrupted write leaves nothing behind."""
+"""Writing dataset files: row groups of 64 rows (or 32 Mi characters of text), zstd, rows
+sorted by problem_id, the id rule in the key-value metadata, written under a temporary
+name and renamed only when complete, so a failed or interrupted write leaves nothing
+behind."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ from problemtools_py.dataset.ids import PROBLEM_ID_RULE
 from problemtools_py.dataset.schema import COMPRESSION, ROW_GROUP_ROWS
 from problemtools_py.errors import FatalError
 
+# A row group also ends once its rows' text reaches this (rows of 4 MiB of tests would
+# otherwise hold 256 MiB, and its copies, in memory while a group of 64 fills).
+GROUP_CHARS = 32 << 20
+
 
 class RowWriter:
     """``with RowWriter(path, schema) as w: w.add(row) ...``: streams rows, sorted by
@@ -28,6 +33,7 @@ class RowWriter:
         self.schema = schema.with_metadata({**kept, "problem_id_rule": PROBLEM_ID_RULE})
         self.rows_per_group = rows_per_group
         self.buffer: list[dict[str, Any]] = []
+        self.buffered = 0  # characters of text in the buffer
         self.last_id: str | None = None
         self.run = 0
         self.count = 0
@@ -47,7 +53,8 @@ class RowWriter:
         self.last_id = pid
         self.buffer.append(row)
         self.count += 1
-        if len(self.buffer) == self.rows_per_group:
+        self.buffered += sum(len(v) for v in row.values() if isinstance(v, str))
+        if len(self.buffer) == self.rows_per_group or self.buffered >= GROUP_CHARS:
             self._flush()
 
     def start_run(self, run: int) -> None:
@@ -64,6 +71,7 @@ class RowWriter:
             table = pa.Table.from_pylist(self.buffer, schema=self.schema)
             self.writer.write_table(table, row_group_size=self.rows_per_group)
             self.buffer = []
+            self.buffered = 0
 
     def __enter__(self) -> RowWriter:
         return self
