@@ -329,3 +329,64 @@ def test_an_input_validator_from_the_statements_bounds(tmp_path: Path) -> None:
     assert verdicts == {"test": 42, "unseen": 42, "over": 43, "negative": 43, "spaces": 43,
                         "one": 43, "no newline": 43, "binary": 43}  # fmt: skip
     assert verifyproblem.main([str(package), "-q"]) == 0
+
+
+def lcb_row(seed: str, tests: list[tuple[str, str]]) -> dict[str, Any]:
+    """A LiveCodeBench row: public tests as JSON, private ones packed as it ships them."""
+    import base64
+    import pickle
+    import zlib
+
+    records = [{"input": i, "output": o, "testtype": "stdin"} for i, o in tests]
+    packed = base64.b64encode(zlib.compress(pickle.dumps(json.dumps(records[2:])))).decode()
+    return {"question_title": seed, "question_content": statement(seed), "platform": "atcoder",
+            "question_id": seed, "contest_id": "abc1", "contest_date": "2024-01-01T00:00:00",
+            "starter_code": "", "difficulty": "easy",
+            "public_test_cases": json.dumps(records[:2]), "private_test_cases": packed,
+            "metadata": "{}"}  # fmt: skip
+
+
+@pytest.mark.parametrize("source", ["taco", "deepcoder-taco", "deepcoder-primeintellect",
+                                    "primeintellect", "livecodebench", "codeforces",
+                                    "code-contests-plus"])  # fmt: skip
+def test_every_source_imports_into_packages_that_verify(source: str, tmp_path: Path) -> None:
+    tests = sum_tests()
+    extra: list[str] = []
+    if source == "taco":  # (inputs and outputs as lists of lines, as APPS writes them)
+        rows = [taco_row(statement("t"), [SUM], [(i.split("\n")[:1], [o.strip()]) for i, o in tests])]
+    elif source == "deepcoder-taco":
+        rows = [deepcoder_row(statement("dt"), [SUM], {"inputs": [i for i, _ in tests],
+                                                      "outputs": [o for _, o in tests]})]  # fmt: skip
+    elif source == "deepcoder-primeintellect":
+        rows = [deepcoder_row(statement("dp"), [SUM], [{"type": "stdin_stdout", "input": i,
+                                                        "output": o} for i, o in tests])]  # fmt: skip
+    elif source == "primeintellect":  # (verification_info an object, as open-r1's copy has it)
+        rows = [{"prompt": "Solve the following coding problem using the programming language "
+                 f"python:\n\n{statement('pi')}", "gold_standard_solution": SUM,
+                 "verification_info": {"language": "python", "test_cases": [
+                     {"type": "stdin_stdout", "input": i, "output": o} for i, o in tests]},
+                 "metadata": {"time_limit": "1 second"}, "problem_id": "vfc_1"}]  # fmt: skip
+    elif source == "livecodebench":
+        rows, extra = [lcb_row("lcb1", tests)], ["--allow-no-reference"]
+    elif source == "codeforces":
+        (tmp_path / "gen").mkdir()
+        write_parquet(tmp_path / "gen" / "test_cases_7.parquet", [
+            {"problem_id": "7/A", "test_case_i": k, "input": i, "output": o}
+            for k, (i, o) in enumerate(tests[3:])])  # fmt: skip
+        subs = write_parquet(tmp_path / "subs.parquet", [submission_row("7/A", SUM)])
+        rows = [codeforces_row("7/A", "cf", tests[:3])]
+        extra = ["--submissions", str(subs), "--generated-tests", str(tmp_path / "gen")]
+    else:
+        rows = [ccplus_row("cc", tests, [("PY3", SUM)])]
+    source_file = write_parquet(tmp_path / "rows.parquet", rows)
+    assert run(source, str(source_file), *extra, "-o", str(tmp_path / "out"),
+               "--packages", str(tmp_path / "pk")) == 0  # fmt: skip
+    report = json.loads((tmp_path / "out" / "build_report.json").read_text())
+    assert report["build"][-1]["count"] == 1, report["build"]
+    (package,) = (tmp_path / "pk").iterdir()
+    assert verifyproblem.main([str(package), "-q"]) == 0
+    assert parquet2kattis.main([str(tmp_path / "out"), str(tmp_path / "back-pk")]) == 0
+    back = [str(p) for p in (tmp_path / "back-pk").iterdir()]
+    assert kattis2parquet.main([*back, "-o", str(tmp_path / "back"), "-q"]) == 0
+    for name in ("problems-train.parquet", "references.parquet"):
+        assert (tmp_path / "back" / name).read_bytes() == (tmp_path / "out" / name).read_bytes()
