@@ -58,7 +58,7 @@ class ImportOptions:
         """What makes one import the same as another (for the journal)."""
         return {
             "source": self.source,
-            "files": [str(f.resolve()) for f in files],
+            "files": [_identity(f) for f in files],
             "rows": asdict(self.rows),
             "caps": asdict(self.caps),
             "livecodebench": [str(p) for p in self.livecodebench],
@@ -83,6 +83,13 @@ class ImportOptions:
             self.generated_tests, self.caps.max_tests, self.caps.max_test_bytes
         )
         return CodeforcesReader(submissions, generated)
+
+
+def _identity(path: Path) -> list[object]:
+    """A source file as the journal knows it: where it is, its size and its time (a file
+    changed since the run was killed makes it another import)."""
+    stat = path.stat()
+    return [str(path.resolve()), stat.st_size, stat.st_mtime_ns]
 
 
 @dataclass
@@ -118,10 +125,14 @@ LEFT_OUT = {UnreadableRow: UNREADABLE, NotSelected: NOT_SELECTED, NotValidated: 
 
 
 def screened(files: list[Path], reader: Reader, screen: Screen, tally: Tally) -> Iterator[Item]:
-    """Every row of ``files`` in order, through the steps before references."""
+    """Every row of ``files`` in order, through the steps before references. A row's key
+    is its file's name and its place (the path as given when two files share a name, as
+    DeepCoder's configs' ``train-00000-of-00001.parquet`` do)."""
+    names = [path.name for path in files]
     for path in files:
+        shown = path.name if names.count(path.name) == 1 else str(path)
         for index, line, row in read_rows(path):
-            key = f"{path.name}:{index if line is None else f'line {line}'}"
+            key = f"{shown}:{index if line is None else f'line {line}'}"
             tally.loaded += 1
             if not isinstance(row, dict):
                 yield key, Dropped(UNREADABLE, str(row) if isinstance(row, str) else "no object")

@@ -390,3 +390,30 @@ def test_every_source_imports_into_packages_that_verify(source: str, tmp_path: P
     assert kattis2parquet.main([*back, "-o", str(tmp_path / "back"), "-q"]) == 0
     for name in ("problems-train.parquet", "references.parquet"):
         assert (tmp_path / "back" / name).read_bytes() == (tmp_path / "out" / name).read_bytes()
+
+
+def test_files_of_one_name_keep_their_rows_apart(tmp_path: Path) -> None:
+    tests = [{"type": "stdin_stdout", "input": i, "output": o} for i, o in sum_tests()]
+    for config in ("taco", "primeintellect"):
+        (tmp_path / config).mkdir()
+        write_parquet(tmp_path / config / "train-00000-of-00001.parquet",
+                      [deepcoder_row(statement(f"same-{config}"), [SUM], tests)])  # fmt: skip
+    files = [str(tmp_path / c / "train-00000-of-00001.parquet") for c in ("taco", "primeintellect")]
+    assert run("deepcoder-primeintellect", *files, "-o", str(tmp_path / "out")) == 0
+    rows = pq.read_table(tmp_path / "out" / "problems-train.parquet").to_pylist()
+    assert sorted(json.loads(r["origin_json"])["row"] for r in rows) == [f"{f}:0" for f in sorted(files)]
+
+
+def test_a_source_changed_since_the_kill_is_another_import(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    rows = write_jsonl(tmp_path / "rows.jsonl", slow_rows(1))
+    from problemtools_py.upstream.importer import ImportOptions
+    from problemtools_py.upstream.journal import Journal
+
+    Journal(tmp_path / "kept", ImportOptions("taco").run_key([rows])).close()  # (killed)
+    assert run("taco", str(rows), "-o", str(tmp_path / "kept")) == 0  # (the same: resumed)
+    Journal(tmp_path / "out", ImportOptions("taco").run_key([rows])).close()  # (killed)
+    time.sleep(0.01)
+    write_jsonl(rows, slow_rows(2))
+    assert run("taco", str(rows), "-o", str(tmp_path / "out")) == 2
+    assert "an unfinished import with other sources or options" in capsys.readouterr().err
