@@ -79,7 +79,7 @@ class Tally:
 Row = tuple[int, int | None, object]  # index, line (JSON lines), the row as read
 
 
-def read_rows(path: Path) -> Iterator[Row]:
+def read_rows(path: Path, batch_rows: int = BATCH_ROWS) -> Iterator[Row]:
     """The rows of a parquet file (a batch at a time) or of JSON lines (``.json``: a
     JSON array too). A line that is no JSON object is yielded as its error's text."""
     try:
@@ -88,21 +88,21 @@ def read_rows(path: Path) -> Iterator[Row]:
     except OSError as exc:
         raise FatalError(f"cannot read: {exc.strerror}", path=path) from None
     if magic == b"PAR1":
-        yield from _parquet_rows(path)
+        yield from _parquet_rows(path, batch_rows)
     elif path.suffix == ".json" and magic.lstrip()[:1] == b"[":
         yield from _array_rows(path)
     else:
         yield from _json_lines(path)
 
 
-def _parquet_rows(path: Path) -> Iterator[Row]:
+def _parquet_rows(path: Path, batch_rows: int = BATCH_ROWS) -> Iterator[Row]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
         file = pq.ParquetFile(path)
         index = 0
-        for batch in file.iter_batches(batch_size=BATCH_ROWS):
+        for batch in file.iter_batches(batch_size=batch_rows):
             for row in batch.to_pylist():
                 yield index, None, row
                 index += 1

@@ -29,6 +29,7 @@ CONTRADICTS = "tests contradict a statement example"
 LIVECODEBENCH = "overlaps LiveCodeBench"
 DUPLICATE = "duplicate"
 NO_REFERENCE = "no passing Python 3 reference"
+FIGURE = "figure in statement, no reference"  # (the card's v1.1 table)
 TOO_SLOW = "reference too slow"
 DISAGREE = "references disagree"
 TOO_FEW = "too few tests"
@@ -42,6 +43,7 @@ STEPS = (
     LIVECODEBENCH,
     DUPLICATE,
     NO_REFERENCE,
+    FIGURE,
     TOO_SLOW,
     DISAGREE,
     TOO_FEW,

@@ -121,6 +121,9 @@ class Tally:
 
 
 Item = tuple[str, "Screened | Dropped"]
+# A source's rows turned into Python values at once: a TACO row's tests can be hundreds of
+# megabytes, so a few, not preflight's 2,048 (the file's row group is decoded whole anyway).
+SOURCE_BATCH_ROWS = 8
 LEFT_OUT = {UnreadableRow: UNREADABLE, NotSelected: NOT_SELECTED, NotValidated: UNVALIDATED}
 
 
@@ -131,7 +134,7 @@ def screened(files: list[Path], reader: Reader, screen: Screen, tally: Tally) ->
     names = [path.name for path in files]
     for path in files:
         shown = path.name if names.count(path.name) == 1 else str(path)
-        for index, line, row in read_rows(path):
+        for index, line, row in read_rows(path, SOURCE_BATCH_ROWS):
             key = f"{shown}:{index if line is None else f'line {line}'}"
             tally.loaded += 1
             if not isinstance(row, dict):

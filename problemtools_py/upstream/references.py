@@ -14,6 +14,7 @@ the card's floor of 4 x the upstream limit)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,13 +26,14 @@ from problemtools_py.grading.results import GradeResult, Status
 from problemtools_py.judge import python2
 from problemtools_py.upstream.curate import (
     DISAGREE,
+    FIGURE,
     NO_REFERENCE,
     TOO_FEW,
     TOO_SLOW,
     Dropped,
     Screened,
 )
-from problemtools_py.upstream.problem import Tests
+from problemtools_py.upstream.problem import Tests, Upstream
 from problemtools_py.upstream.python2 import to_python3
 
 REFERENCE_SECONDS = 10.0
@@ -113,6 +115,9 @@ def curated(grader: Grader, screened: Screened, options: RowOptions) -> Kept | D
                 trial.run(number, converted)
     wrong = trial.wrong
     if not trial.passing and options.allow_no_reference and not wrong:
+        figure = shows_a_figure(problem)
+        if figure is not None:  # (the tests alone, and a figure nobody checked in words)
+            return Dropped(FIGURE, figure)
         if len(tests) < options.min_tests:
             return Dropped(TOO_FEW, f"{len(tests)} < {options.min_tests}")
         return _row(screened, options, "", 0.0, (), "upstream_tests_only")
@@ -134,6 +139,19 @@ def curated(grader: Grader, screened: Screened, options: RowOptions) -> Kept | D
     if not options.wrong_tried or not problem.wrong:
         return row
     return replace(row, wrong=_rejected(grader, screened, row.time_limit_s, options.wrong_tried))
+
+
+_FIGURE = re.compile(r"<image>|<img\b|!\[[^\]]*\]\(|\\includegraphics", re.IGNORECASE)
+
+
+def shows_a_figure(problem: Upstream) -> str | None:
+    """How the statement shows a figure (Codeforces' ``<image>``, an HTML or Markdown
+    image, LaTeX's ``\\includegraphics``, TACO's ``picture_num``), or None."""
+    found = _FIGURE.search(problem.statement)
+    if found is not None:
+        return f"the statement has {found.group(0)!r}"
+    pictures = str(problem.origin.get("picture_num") or "0")
+    return None if pictures in ("0", "") else f"{pictures} pictures (picture_num)"
 
 
 DIRECTORY_OF = {

@@ -78,6 +78,7 @@ EXPECTED = [
     ("dropped: tests contradict a statement example", 1),
     ("dropped: overlaps LiveCodeBench", 1), ("dropped: duplicate", 2),
     ("problems after dedup", 8), ("dropped: no passing Python 3 reference", 2),
+    ("dropped: figure in statement, no reference", 0),
     ("dropped: reference too slow", 1), ("dropped: references disagree", 1),
     ("dropped: too few tests", 1), ("curated", 3),
 ]  # fmt: skip
@@ -170,7 +171,8 @@ def test_codeforces_rows_with_references_and_upstream_tests_only(tmp_path: Path)
         codeforces_row("100/A", "a", sum_tests()),  # a Python 3 reference passes
         codeforces_row("100/B", "b", sum_tests()),  # none: upstream tests only
         codeforces_row("100/C", "c", sum_tests()),  # a wrong one: dropped
-        codeforces_row("100/D", "d", sum_tests(), rating=3000)])  # (not selected)  # fmt: skip
+        codeforces_row("100/D", "d", sum_tests(), rating=3000),  # (not selected)
+        codeforces_row("100/E", "e", sum_tests(), note="As the picture shows: <image>")])  # fmt: skip
     subs = write_parquet(tmp_path / "accepted.parquet", [
         submission_row("100/A", SUM), submission_row("100/C", DIFF)])  # fmt: skip
     assert run("codeforces", str(rows), "--submissions", str(subs), "--allow-no-reference",
@@ -179,6 +181,7 @@ def test_codeforces_rows_with_references_and_upstream_tests_only(tmp_path: Path)
     counts = {s["step"]: s["count"] for s in report["build"]}
     assert counts["dropped: not selected (the card's choice of the source's rows)"] == 1
     assert counts["dropped: no passing Python 3 reference"] == 1 and counts["curated"] == 2
+    assert counts["dropped: figure in statement, no reference"] == 1  # (100/E: tests alone)
     rows_out = pq.read_table(tmp_path / "out" / "problems-train.parquet").to_pylist()
     kinds = {json.loads(r["origin_json"])["id"]: json.loads(r["origin_json"])["reference_kind"]
              for r in rows_out}  # fmt: skip

@@ -74,3 +74,17 @@ def test_short_statements_compare_exactly() -> None:
     assert reason(screen.decide(up("Add two numbers.", "a"))) is None
     assert reason(screen.decide(up("Add two numbers!", "b"))) == DUPLICATE
     assert reason(screen.decide(up("Add three numbers.", "c"))) is None
+
+
+def test_statements_that_show_a_figure() -> None:
+    from problemtools_py.upstream.references import shows_a_figure
+
+    def said(text: str, **origin: object) -> str | None:
+        return shows_a_figure(Upstream("t", "k", text, (), origin=dict(origin)))
+
+    assert said("The grid looks like this: <image>") == "the statement has '<image>'"
+    assert said('See <img src="a.png">') == "the statement has '<img'"
+    assert said("Look: ![the grid](grid.png)") == "the statement has '![the grid]('"
+    assert said("\\includegraphics{tree}") is not None
+    assert said("A tree", picture_num="2") == "2 pictures (picture_num)"
+    assert said("Print the image of f under g.", picture_num="0") is None
