@@ -124,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
         "deduplicated against it",
     )
     parser.add_argument(
+        "--keep-judges",
+        action="store_true",
+        help="keep a row whose testlib checker the comparator does not reproduce, with the "
+        "checker as its judge, in judged-<split>.parquet beside the card's files",
+    )
+    parser.add_argument(
         "--convert-python2",
         action="store_true",
         help="when no Python 3 reference passes, run the Python 2 ones converted with 2to3 "
@@ -191,6 +197,7 @@ def _options(args: argparse.Namespace) -> Any:
         tuple(args.submissions),
         args.generated_tests,
         args.ray,
+        args.keep_judges,
     )
 
 

@@ -65,6 +65,7 @@ class Screened:
 
     problem: Upstream
     tests: Tests
+    judge: str = ""  # the checker it keeps, under --keep-judges (see upstream.judged)
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,13 @@ class Screen:
     """The steps before references, one row at a time in input order."""
 
     def __init__(
-        self, livecodebench: list[Path], dedup_against: list[Path], caps: Caps = Caps()
+        self,
+        livecodebench: list[Path],
+        dedup_against: list[Path],
+        caps: Caps = Caps(),
+        keep_judges: bool = False,
     ) -> None:
-        self.caps = caps
+        self.caps, self.keep_judges = caps, keep_judges
         self.livecodebench = _index(livecodebench, lcb=True)
         self.against = _index(dedup_against, lcb=False)
         self.pool = NgramIndex()
@@ -92,7 +97,8 @@ class Screen:
         phrase = several_answers(problem.statement)
         if phrase is not None:
             return Dropped(SEVERAL, f"the statement says {phrase!r}")
-        if problem.checker is not None and reproduced(problem.checker) is None:
+        own = problem.checker is not None and reproduced(problem.checker) is None
+        if own and not self.keep_judges:
             return Dropped(SEVERAL, "its checker is no stock one the comparator reproduces")
         clash = contradiction(examples(problem.statement), problem.tests)
         if clash is not None:
@@ -105,7 +111,8 @@ class Screen:
             return Dropped(DUPLICATE, f"of {hit[0]} ({hit[1]:.2f})")
         self.pool.add(problem.key, problem.statement)
         tests = capped(problem.tests, self.caps)  # (the rest let go now: rows wait in flight)
-        return Screened(replace(problem, tests=tests), tests)
+        judge = problem.checker if own and problem.checker is not None else ""
+        return Screened(replace(problem, tests=tests), tests, judge)
 
 
 def capped(tests: Tests, caps: Caps) -> Tests:

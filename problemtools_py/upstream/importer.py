@@ -53,6 +53,7 @@ class ImportOptions:
     submissions: tuple[Path, ...] = ()  # codeforces: codeforces-submissions files
     generated_tests: Path | None = None  # codeforces: test_cases_<contest>.parquet here
     ray: str | None = None  # a Ray cluster's address: references run there
+    keep_judges: bool = False  # a checker the comparator is not: kept as the row's judge
 
     def run_key(self, files: list[Path]) -> dict[str, Any]:
         """What makes one import the same as another (for the journal)."""
@@ -66,6 +67,7 @@ class ImportOptions:
             "submissions": [str(p) for p in self.submissions],
             "generated_tests": str(self.generated_tests),
             "append_to": str(self.append_to),
+            "keep_judges": self.keep_judges,
         }
 
     def reader(self) -> Reader:
@@ -160,7 +162,7 @@ def run_import(
     tally, order = Tally(), []
     try:
         against = [*options.dedup_against, *([options.append_to] if options.append_to else [])]
-        screen = Screen(list(options.livecodebench), against, options.caps)
+        screen = Screen(list(options.livecodebench), against, options.caps, options.keep_judges)
         with _curation(options) as (submit, finish):
 
             def start(item: Item) -> tuple[bool, Any]:
@@ -260,6 +262,7 @@ def _assemble(out: Path, journal: Journal, order: list[str], tally: Tally) -> Pa
                 outcome.origin_json,
                 outcome.reference,
                 key,
+                outcome.judge_json,
             )
             assembler.add(Path(key), Conversion(row))
         return assembler.finish({"build": tally.steps()})

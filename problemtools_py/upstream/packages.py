@@ -31,6 +31,7 @@ def write_package(row: Kept, out: Path) -> Path:
         tests,
         row.tests_json,
         row.origin_json,
+        row.judge_json,
     )
     extra = {
         f"submissions/accepted/reference_{n}.py": code for n, code in enumerate(row.others, start=2)

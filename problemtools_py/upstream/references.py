@@ -22,17 +22,20 @@ from problemtools_py.dataset.build import dataset_time_limit
 from problemtools_py.dataset.ids import problem_id
 from problemtools_py.dataset.schema import origin_json, tests_json
 from problemtools_py.grading.grader import Grader
+from problemtools_py.grading.problems import Fetched
 from problemtools_py.grading.results import GradeResult, Status
 from problemtools_py.judge import python2
 from problemtools_py.upstream.curate import (
     DISAGREE,
     FIGURE,
     NO_REFERENCE,
+    SEVERAL,
     TOO_FEW,
     TOO_SLOW,
     Dropped,
     Screened,
 )
+from problemtools_py.upstream.judged import judge_of
 from problemtools_py.upstream.problem import Tests, Upstream
 from problemtools_py.upstream.python2 import to_python3
 
@@ -71,13 +74,15 @@ class Kept:
     others: tuple[str, ...] = ()  # further references that passed (the package's accepted/)
     # known-wrong programs the tests reject: (the package's directory, language, source)
     wrong: tuple[tuple[str, str, str], ...] = ()
+    judge_json: str = ""  # its own judge (--keep-judges: a checker the comparator is not)
 
 
 class _Trial:
     """A row's references graded in turn, sorted by what they did."""
 
-    def __init__(self, grader: Grader, tests: Tests, tried: int) -> None:
+    def __init__(self, grader: Grader, tests: Tests, tried: int, judge: str = "") -> None:
         self.grader, self.tests, self.tried = grader, tests, tried
+        self.judged = Fetched(tests, REFERENCE_SECONDS, judge) if judge else None
         self.passing: list[tuple[str, float]] = []
         self.wrong: list[tuple[int, GradeResult]] = []
         self.python2: list[tuple[int, str]] = []
@@ -88,7 +93,7 @@ class _Trial:
         return len(self.passing) + len(self.wrong) + self.failures >= self.tried
 
     def run(self, number: int, code: str) -> None:
-        result = self.grader.grade_tests(self.tests, REFERENCE_SECONDS, code)
+        result = graded(self.grader, self.tests, REFERENCE_SECONDS, code, self.judged)
         if result.reward == 1.0:
             self.passing.append((code, result.cpu_seconds))
         elif result.status is Status.WRONG_ANSWER:
@@ -100,9 +105,27 @@ class _Trial:
             self.first_failure = self.first_failure or f"reference {number}: {_said(result)}"
 
 
+def graded(
+    grader: Grader,
+    tests: Tests,
+    seconds: float,
+    code: str,
+    judged: Fetched | None,
+    language: str | None = None,
+) -> GradeResult:
+    """A program on the row's tests: by the comparator, or by the row's own judge."""
+    if judged is None:
+        return grader.grade_tests(tests, seconds, code, language)
+    found = Fetched(tests, seconds, judged.judge_json)
+    return grader.grade_by_judge(found.content_key, found, code, language)
+
+
 def curated(grader: Grader, screened: Screened, options: RowOptions) -> Kept | Dropped:
     problem, tests = screened.problem, screened.tests
-    trial, kind = _Trial(grader, tests, options.tried), "python_reference"
+    judge = judge_of(screened.judge, len(tests), problem.key) if screened.judge else ""
+    if judge is None:
+        return Dropped(SEVERAL, "its checker's judge is over 4 MiB")
+    trial, kind = _Trial(grader, tests, options.tried, judge), "python_reference"
     for number, code in enumerate(problem.references, start=1):
         if trial.full():
             break
@@ -135,10 +158,11 @@ def curated(grader: Grader, screened: Screened, options: RowOptions) -> Kept | D
     if len(tests) < options.min_tests:
         return Dropped(TOO_FEW, f"{len(tests)} < {options.min_tests}")
     others = tuple(c for c, _ in trial.passing if c != code)
-    row = _row(screened, options, code, slowest, others, kind)
+    row = replace(_row(screened, options, code, slowest, others, kind), judge_json=judge)
     if not options.wrong_tried or not problem.wrong:
         return row
-    return replace(row, wrong=_rejected(grader, screened, row.time_limit_s, options.wrong_tried))
+    rejected = _rejected(grader, screened, row.time_limit_s, options.wrong_tried, trial.judged)
+    return replace(row, wrong=rejected)
 
 
 _FIGURE = re.compile(r"<image>|<img\b|!\[[^\]]*\]\(|\\includegraphics", re.IGNORECASE)
@@ -164,13 +188,13 @@ DIRECTORY_OF = {
 
 
 def _rejected(
-    grader: Grader, screened: Screened, time_limit: float, tried: int
+    grader: Grader, screened: Screened, time_limit: float, tried: int, judged: Fetched | None
 ) -> tuple[tuple[str, str, str], ...]:
     """The first ``tried`` known-wrong programs, each with the directory its verdict on
     the row's tests puts it in; one the tests pass, or that does not build, is left out."""
     found = []
     for language, code in screened.problem.wrong[:tried]:
-        result = grader.grade_tests(screened.tests, time_limit, code, language)
+        result = graded(grader, screened.tests, time_limit, code, judged, language)
         directory = DIRECTORY_OF.get(result.status)
         if directory is not None:
             found.append((directory, language, code))

@@ -121,3 +121,13 @@ def ccplus_row(seed: str, tests: list[tuple[str, str]], right: list[tuple[str, s
             "correct_submissions": [{"language": lang, "code": c} for lang, c in right],
             "incorrect_submissions": [{"language": lang, "code": c} for lang, c in wrong],
             "true_positive_rate": 0.95, "true_negative_rate": 0.97, **fields}  # fmt: skip
+
+
+# A checker of a problem's own, in testlib's manner: an integer within one of the answer.
+WITHIN_ONE = ('#include "testlib.h"\n#include <cstdlib>\n'
+              "int main(int argc, char* argv[]) {\n"
+              '    setName("an integer within one of the answer");\n'
+              "    registerTestlibCmd(argc, argv);\n"
+              "    long long j = ans.readLong(), p = ouf.readLong();\n"
+              '    if (std::llabs(j - p) > 1) quitf(_wa, "expected %lld, found %lld", j, p);\n'
+              '    quitf(_ok, "close enough");\n}\n')  # fmt: skip

@@ -420,3 +420,29 @@ def test_a_source_changed_since_the_kill_is_another_import(tmp_path: Path,
     write_jsonl(rows, slow_rows(2))
     assert run("taco", str(rows), "-o", str(tmp_path / "out")) == 2
     assert "an unfinished import with other sources or options" in capsys.readouterr().err
+
+
+def test_a_checker_of_its_own_kept_as_the_rows_judge(tmp_path: Path) -> None:
+    from helpers.upstream_rows import WITHIN_ONE
+
+    off_by_one = "a, b = map(int, input().split())\nprint(a + b + 1)\n"
+    off_by_two = "a, b = map(int, input().split())\nprint(a + b + 2)\n"
+    rows = write_parquet(tmp_path / "train.parquet", [
+        ccplus_row("own", sum_tests(), [("PY3", off_by_one)],
+                   (("PY3", off_by_two), ("PY3", SUM)), checker=WITHIN_ONE)])  # fmt: skip
+    assert run("code-contests-plus", str(rows), "--keep-judges", "-o", str(tmp_path / "out"),
+               "--packages", str(tmp_path / "pk")) == 0  # fmt: skip
+    judged = pq.read_table(tmp_path / "out" / "judged-train.parquet").to_pylist()
+    plain = pq.read_table(tmp_path / "out" / "problems-train.parquet").to_pylist()
+    assert len(judged) == 1 and plain == []  # (the card's file holds no such row)
+    assert json.loads(judged[0]["judge_json"])["kind"] == "custom"
+    refs = pq.read_table(tmp_path / "out" / "references.parquet").to_pylist()
+    assert [r["code"] for r in refs] == [off_by_one]  # (right by its checker, not by tokens)
+    (package,) = (tmp_path / "pk").iterdir()
+    assert (package / "output_validator" / "checker.h").read_text() == WITHIN_ONE
+    assert (package / "submissions/wrong_answer/wrong_1.py").read_text() == off_by_two
+    assert not (package / "submissions/wrong_answer/wrong_2.py").exists()  # (SUM passes)
+    assert verifyproblem.main([str(package), "-q"]) == 0
+    without = tmp_path / "without"
+    assert run("code-contests-plus", str(rows), "-o", str(without)) == 0
+    assert json.loads((without / "build_report.json").read_text())["build"][-1]["count"] == 0
