@@ -145,6 +145,15 @@ def build_parser() -> argparse.ArgumentParser:
         "rows' Python 3 references",
     )
     parser.add_argument(
+        "--incorrect",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="codeforces: codeforces-submissions' selected_incorrect files: known-wrong "
+        "programs for the packages (--wrong)",
+    )
+    parser.add_argument(
         "--generated-tests",
         type=Path,
         metavar="DIR",
@@ -195,6 +204,7 @@ def _options(args: argparse.Namespace) -> Any:
         args.jobs,
         args.append_to,
         tuple(args.submissions),
+        tuple(args.incorrect),
         args.generated_tests,
         args.ray,
         args.keep_judges,
@@ -231,7 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise FatalError("--append-to appends to train only (the card's v1.1 rule)")
         if args.generated_tests is not None and not args.generated_tests.is_dir():
             raise FatalError("no such directory", path=args.generated_tests)
-        for path in [*args.files, *args.submissions]:
+        for path in [*args.files, *args.submissions, *args.incorrect]:
             if not path.is_file():
                 raise FatalError("no such file", path=path)
         from problemtools_py.cli.reporters import count_bar

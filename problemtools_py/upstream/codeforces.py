@@ -73,27 +73,49 @@ PYTHON3 = ("Python 3", "PyPy 3")
 
 
 class Submissions:
-    """Each problem's Python 3 programs from codeforces-submissions files (accepted ones,
-    at most MAX_REFERENCES a problem), read once as a stream."""
+    """Each problem's programs from codeforces-submissions files, read once as a stream:
+    the accepted Python 3 ones (``selected_accepted``; at most MAX_REFERENCES a problem)
+    as references, and the rejected ones in a language judged here (``selected_incorrect``:
+    Python 3, C++, Java; at most MAX_WRONG) as known-wrong programs."""
 
-    def __init__(self, paths: list[Path]) -> None:
+    def __init__(self, accepted: list[Path], incorrect: list[Path] | None = None) -> None:
         self.by_problem: defaultdict[str, list[str]] = defaultdict(list)
-        for path in paths:
-            for _, line, row in read_rows(path):
+        self.wrong: defaultdict[str, list[tuple[str, str]]] = defaultdict(list)
+        for path in [*accepted, *(incorrect or [])]:
+            for _, line, row in read_rows(path, 64):
                 if not isinstance(row, dict):
                     raise FatalError("not a submissions row", path=path, line=line)
                 self._add(row)
 
     def _add(self, row: Mapping[str, Any]) -> None:
         language, code = str(row.get("programmingLanguage") or ""), row.get("source")
-        if not language.startswith(PYTHON3) or not isinstance(code, str):
+        if not isinstance(code, str) or len(code) > MAX_REFERENCE_BYTES:
             return
-        if str(row.get("verdict") or "OK") != "OK" or len(code) > MAX_REFERENCE_BYTES:
+        problem = str(row.get("problem_id") or f"{row.get('contestId')}/{row.get('problem_index')}")
+        if str(row.get("verdict") or "OK") != "OK":
+            judged = judge_language(language)
+            wrong = self.wrong[problem]
+            if judged is not None and len(wrong) < MAX_WRONG and (judged, code) not in wrong:
+                wrong.append((judged, code))
             return
-        problem = row.get("problem_id") or f"{row.get('contestId')}/{row.get('problem_index')}"
-        kept = self.by_problem[str(problem)]
-        if len(kept) < MAX_REFERENCES and code not in kept:
+        kept = self.by_problem[problem]
+        if language.startswith(PYTHON3) and len(kept) < MAX_REFERENCES and code not in kept:
             kept.append(code)
+
+
+MAX_WRONG = 8
+
+
+def judge_language(name: str) -> str | None:
+    """Our judge's code of a Codeforces language name (``GNU C++17``, ``PyPy 3-64``,
+    ``Java 21``...), for those it judges here; None for the others (Python 2 included)."""
+    if name.startswith(PYTHON3):
+        return "python3"
+    if "C++" in name:
+        return "cpp"
+    if name.startswith("Java "):
+        return "java"
+    return None
 
 
 class GeneratedTests:
@@ -222,6 +244,7 @@ class CodeforcesReader:
             statement=codeforces_statement(row),
             tests=tests,
             references=tuple(self.submissions.by_problem.get(problem, ())),
+            wrong=tuple(self.submissions.wrong.get(problem, ())),
             time_limit_s=limit_seconds(row.get("time_limit")),
             memory_mb=limit_mb(row.get("memory_limit")),
             origin={

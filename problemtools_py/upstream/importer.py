@@ -51,6 +51,7 @@ class ImportOptions:
     jobs: int = 1
     append_to: Path | None = None  # a dataset the rows are appended to (the card's v1.1)
     submissions: tuple[Path, ...] = ()  # codeforces: codeforces-submissions files
+    incorrect: tuple[Path, ...] = ()  # codeforces: its selected_incorrect files
     generated_tests: Path | None = None  # codeforces: test_cases_<contest>.parquet here
     ray: str | None = None  # a Ray cluster's address: references run there
     keep_judges: bool = False  # a checker the comparator is not: kept as the row's judge
@@ -65,6 +66,7 @@ class ImportOptions:
             "livecodebench": [str(p) for p in self.livecodebench],
             "dedup_against": [str(p) for p in self.dedup_against],
             "submissions": [str(p) for p in self.submissions],
+            "incorrect": [str(p) for p in self.incorrect],
             "generated_tests": str(self.generated_tests),
             "append_to": str(self.append_to),
             "keep_judges": self.keep_judges,
@@ -80,7 +82,7 @@ class ImportOptions:
             Submissions,
         )
 
-        submissions = Submissions(list(self.submissions))
+        submissions = Submissions(list(self.submissions), list(self.incorrect))
         generated = GeneratedTests(
             self.generated_tests, self.caps.max_tests, self.caps.max_test_bytes
         )

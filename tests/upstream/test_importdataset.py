@@ -377,16 +377,21 @@ def test_every_source_imports_into_packages_that_verify(source: str, tmp_path: P
             {"problem_id": "7/A", "test_case_i": k, "input": i, "output": o}
             for k, (i, o) in enumerate(tests[3:])])  # fmt: skip
         subs = write_parquet(tmp_path / "subs.parquet", [submission_row("7/A", SUM)])
+        wrong = write_parquet(tmp_path / "wrong.parquet", [
+            submission_row("7/A", WRONG_CPP, "GNU C++17", "WRONG_ANSWER")])  # fmt: skip
         rows = [codeforces_row("7/A", "cf", tests[:3])]
-        extra = ["--submissions", str(subs), "--generated-tests", str(tmp_path / "gen")]
+        extra = ["--submissions", str(subs), "--incorrect", str(wrong),
+                 "--generated-tests", str(tmp_path / "gen")]  # fmt: skip
     else:
-        rows = [ccplus_row("cc", tests, [("PY3", SUM)])]
+        rows = [ccplus_row("cc", tests, [("PY3", SUM)], (("CPP", WRONG_CPP),))]
     source_file = write_parquet(tmp_path / "rows.parquet", rows)
     assert run(source, str(source_file), *extra, "-o", str(tmp_path / "out"),
                "--packages", str(tmp_path / "pk")) == 0  # fmt: skip
     report = json.loads((tmp_path / "out" / "build_report.json").read_text())
     assert report["build"][-1]["count"] == 1, report["build"]
     (package,) = (tmp_path / "pk").iterdir()
+    if source in ("codeforces", "code-contests-plus"):  # (their known-wrong programs)
+        assert (package / "submissions/wrong_answer/wrong_1.cpp").read_text() == WRONG_CPP
     assert verifyproblem.main([str(package), "-q"]) == 0
     assert parquet2kattis.main([str(tmp_path / "out"), str(tmp_path / "back-pk")]) == 0
     back = [str(p) for p in (tmp_path / "back-pk").iterdir()]

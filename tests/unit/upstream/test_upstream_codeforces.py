@@ -81,3 +81,22 @@ def test_a_row_without_tests_or_description_is_unreadable(tmp_path: Path) -> Non
 def test_the_selection_bounds_are_inclusive() -> None:
     assert Selection().why_not(codeforces_row("1/A", "a", [], rating=1200)) is None
     assert Selection().why_not(codeforces_row("1/A", "a", [], rating=2400)) is None
+
+
+def test_rejected_submissions_are_the_known_wrong_programs(tmp_path: Path) -> None:
+    from helpers.upstream_rows import WRONG_CPP
+
+    from problemtools_py.upstream.codeforces import judge_language
+
+    incorrect = write_parquet(tmp_path / "incorrect.parquet", [
+        submission_row("100/A", WRONG_CPP, "GNU C++17", "WRONG_ANSWER"),
+        submission_row("100/A", "print(0)", "PyPy 3-64", "TIME_LIMIT_EXCEEDED"),
+        submission_row("100/A", "print 0", "Python 2", "WRONG_ANSWER"),
+        submission_row("100/A", "class Main {}", "Java 21", "RUNTIME_ERROR")])  # fmt: skip
+    accepted = write_parquet(tmp_path / "accepted.parquet", [submission_row("100/A", SUM)])
+    reader = CodeforcesReader(Submissions([accepted], [incorrect]), GeneratedTests(None))
+    got = reader(codeforces_row("100/A", "a", sum_tests(2)), "k")
+    assert got.references == (SUM,)
+    assert got.wrong == (("cpp", WRONG_CPP), ("python3", "print(0)"), ("java", "class Main {}"))
+    assert [judge_language(n) for n in ("GNU C++20 (64)", "Python 3", "Kotlin 1.9", "Java 8")] \
+        == ["cpp", "python3", None, "java"]
