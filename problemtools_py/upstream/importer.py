@@ -17,6 +17,7 @@ from typing import Any
 
 from problemtools_py.dataset.assemble import Assembler
 from problemtools_py.dataset.build import Conversion, Row
+from problemtools_py.errors import FatalError
 from problemtools_py.grading.grader import Grader
 from problemtools_py.grading.preflight import read_rows
 from problemtools_py.grading.results import Settings
@@ -34,7 +35,7 @@ from problemtools_py.upstream.curate import (
 from problemtools_py.upstream.journal import Journal, Outcome
 from problemtools_py.upstream.problem import NotSelected, NotValidated, UnreadableRow
 from problemtools_py.upstream.references import Kept, RowOptions, curated
-from problemtools_py.upstream.sources import READERS, Reader
+from problemtools_py.upstream.sources import READERS, STATEMENT_COLUMN, Reader
 from problemtools_py.window import ordered_window
 
 
@@ -152,6 +153,22 @@ def screened(files: list[Path], reader: Reader, screen: Screen, tally: Tally) ->
             yield key, screen.decide(problem)
 
 
+def check_layouts(files: list[Path], source: str) -> None:
+    """Each file's first row has the source's statement column, or the import stops
+    before it starts, naming the file and the columns it has (another SOURCE was meant)."""
+    column = STATEMENT_COLUMN.get(source)
+    for path in files:
+        row = next((found for _, _, found in read_rows(path, 1)), None)
+        if column is None or not isinstance(row, dict) or column in row:
+            continue
+        has = ", ".join(sorted(row)[:12]) or "no columns"
+        raise FatalError(
+            f"not in {source}'s layout: its rows have no {column!r} (they have {has}); "
+            "is it another SOURCE?",
+            path=path,
+        )
+
+
 def run_import(
     files: list[Path],
     out: Path,
@@ -160,6 +177,7 @@ def run_import(
     progress: Callable[[Tally], None] = lambda tally: None,
 ) -> tuple[Path, Tally]:
     """The import, resumed from its journal when an earlier run of it was killed."""
+    check_layouts(files, options.source)
     journal = Journal(out, options.run_key(files))
     tally, order = Tally(), []
     try:

@@ -262,3 +262,14 @@ def _records(value: object) -> list[dict[str, Any]]:
 
 
 READERS["code-contests-plus"] = ccplus
+
+# The column a source's every row has (its statement's): a file whose first row lacks it
+# is not in that source's layout at all (another SOURCE was meant), said at once.
+STATEMENT_COLUMN = {
+    **{f"deepcoder-{c}": "problem" for c in DEEPCODER_CONFIGS},
+    "taco": "question",
+    "primeintellect": "prompt",
+    "codeforces": "description",
+    "code-contests-plus": "description",
+    "livecodebench": "question_content",
+}

@@ -451,3 +451,14 @@ def test_a_checker_of_its_own_kept_as_the_rows_judge(tmp_path: Path) -> None:
     without = tmp_path / "without"
     assert run("code-contests-plus", str(rows), "-o", str(without)) == 0
     assert json.loads((without / "build_report.json").read_text())["build"][-1]["count"] == 0
+
+
+def test_a_file_of_another_sources_layout_stops_at_once(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    rows = write_parquet(tmp_path / "taco.parquet", [taco_row(statement("x"), [SUM], sum_tests())])
+    assert run("deepcoder-taco", str(rows), "-o", str(tmp_path / "out")) == 2
+    said = capsys.readouterr().err
+    assert "taco.parquet: not in deepcoder-taco's layout: its rows have no 'problem'" in said
+    assert "input_output" in said and "is it another SOURCE?" in said
+    assert not (tmp_path / ".out.importing").exists() and not (tmp_path / "out").exists()
+    assert run("taco", str(rows), "-o", str(tmp_path / "out")) == 0  # (nothing left behind)
