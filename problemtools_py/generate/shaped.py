@@ -142,16 +142,7 @@ class ShapedFuzzer:
         reads = [roles(text) for text in inputs]
         role = _roles(reads)
         self.shapes = [_shape(read, role) for read in reads]
-        said = stated_bounds(statement)
-        # (|a_i| <= c: -c to c for a number; a word's length is kept anyway)
-        said.update(
-            {
-                n: Range(-r.high, r.high)
-                for n, r in said.items()
-                if n.startswith("|") and r.high is not None
-            }
-        )
-        self.ranges = [r for r in said.values() if _finite(r)]
+        self.ranges = integer_ranges(statement)
         self.rng = random.Random(seed)
         self.columns: dict[Key, Column] = {}
         # a column's ranges and ends, found at its first draw
@@ -278,17 +269,45 @@ class ShapedFuzzer:
     def bounds_broken(self, inputs: list[str]) -> list[tuple[int, str]]:
         """The tests (index, value) with an integer above every upper bound the
         statement states, or below every lower one."""
-        if not self.ranges:
+        span = integer_span(self.ranges)
+        if span is None:
             return []
-        most = max(r.int_ends()[1] or 0 for r in self.ranges)
-        least = min(r.int_ends()[0] or 0 for r in self.ranges)
         broken = []
         for index, text in enumerate(inputs):
             for token in text.split():
-                if INT.fullmatch(token) and not least <= int(token) <= most:
+                if INT.fullmatch(token) and not within(token, *span):
                     broken.append((index, token if len(token) < 40 else token[:37] + "..."))
                     break
         return broken
+
+
+def integer_ranges(statement: str) -> list[Range]:
+    """The finite integer ranges ``statement`` states (``|a_i| <= c`` read as -c to c for
+    a number; a word's length is kept anyway): the one reading of a statement's bounds
+    that fresh inputs, auditdata and an imported problem's input validator share."""
+    said = stated_bounds(statement)
+    said.update(
+        {
+            n: Range(-r.high, r.high)
+            for n, r in said.items()
+            if n.startswith("|") and r.high is not None
+        }
+    )
+    return [r for r in said.values() if _finite(r)]
+
+
+def integer_span(ranges: list[Range]) -> tuple[int, int] | None:
+    """The least lower and the greatest upper end of ``ranges`` (finite), or None."""
+    if not ranges:
+        return None
+    ends = [r.int_ends() for r in ranges]
+    return min(low or 0 for low, _ in ends), max(high or 0 for _, high in ends)
+
+
+def within(token: str, least: int, most: int) -> bool:
+    """Whether an integer token is in [least, most]; one of thousands of digits is not
+    (Python refuses to read it, and no statement bounds it so)."""
+    return len(token) <= 4000 and least <= int(token) <= most
 
 
 def _finite(said: Range) -> bool:

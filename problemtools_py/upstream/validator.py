@@ -14,12 +14,9 @@ the package verifies; auditdata can then add inputs of its own that it accepts."
 from __future__ import annotations
 
 import json
-import re
 
-from problemtools_py.model.bounds import stated_bounds
+from problemtools_py.generate.shaped import DECIMAL, INT, integer_ranges, integer_span, within
 
-INT = re.compile(r"-?\d+")
-DECIMAL = re.compile(r"-?\d+\.\d+")
 PROGRAM = '''#!/usr/bin/env python3
 """Input validator of an imported problem (problemtools_py's importdataset): the
 statement's bounds and the tests' way of writing. Exit 42 when valid, 43 when not."""
@@ -77,13 +74,12 @@ def kind(token: str) -> str:
 def rules(statement: str, inputs: list[str]) -> dict[str, object] | None:
     """What the validator checks, or None when the statement states no finite integer
     bounds (or a test breaks them: the bounds were read wrong)."""
-    ranges = [r.int_ends() for r in stated_bounds(statement).values()]
-    finite = [(low, high) for low, high in ranges if low is not None and high is not None]
-    if not finite or not inputs:
+    span = integer_span(integer_ranges(statement))
+    if span is None or not inputs:
         return None
-    least, most = min(low for low, _ in finite), max(high for _, high in finite)
+    least, most = span
     for text in inputs:  # (a test outside the bounds: they were read wrong, or are wrong)
-        if any(kind(t) == "int" and not _within(t, least, most) for t in text.split()):
+        if any(kind(t) == "int" and not within(t, least, most) for t in text.split()):
             return None
     firsts = {tuple(kind(t) for t in (text.split("\n")[0].split())) for text in inputs}
     return {
@@ -94,12 +90,6 @@ def rules(statement: str, inputs: list[str]) -> dict[str, object] | None:
         "least": least,
         "most": most,
     }
-
-
-def _within(token: str, least: int, most: int) -> bool:
-    """Whether an integer token is in [least, most] (one of thousands of digits is not:
-    Python refuses to read it, and no statement bounds it so)."""
-    return len(token) <= 4000 and least <= int(token) <= most
 
 
 def _single_spaced(text: str) -> bool:

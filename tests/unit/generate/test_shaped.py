@@ -91,3 +91,9 @@ def test_an_absolute_bound_is_a_range_around_zero() -> None:
     fuzzer = ShapedFuzzer([_array([1, -2]), _array([3])], "$|a_i| \\le 10^6$", 4)
     values = {int(v) for _ in range(60) for v in fuzzer.fresh().split("\n")[1].split()}
     assert {10**6, -(10**6)} <= values and all(abs(v) <= 10**6 for v in values)
+
+
+def test_a_number_of_thousands_of_digits_breaks_the_bounds_without_a_crash() -> None:
+    fuzzer = ShapedFuzzer(["1\n"], "Here $1 \\le n \\le 10^9$.", 0)
+    huge = "9" * 5000
+    assert fuzzer.bounds_broken(["5\n", f"{huge}\n"]) == [(1, "9" * 37 + "...")]

@@ -25,3 +25,9 @@ def test_no_validator_without_bounds_or_against_a_test() -> None:
     assert rules(BOUNDED, ["0 5\n"]) is None  # (a test below the bounds: read wrong)
     assert rules(BOUNDED, ["9" * 5000 + "\n"]) is None  # (no crash on a huge number)
     assert rules(BOUNDED, []) is None
+
+
+def test_an_absolute_bound_is_read_as_fresh_inputs_read_it() -> None:
+    found = rules("Each $|a_i| \\le 100$.", ["-100 7\n"])
+    assert found is not None and (found["least"], found["most"]) == (-100, 100)
+    assert rules("Each $|a_i| \\le 100$.", ["-101 7\n"]) is None
