@@ -81,8 +81,7 @@ class _Trial:
     """A row's references graded in turn, sorted by what they did."""
 
     def __init__(self, grader: Grader, tests: Tests, tried: int, judge: str = "") -> None:
-        self.grader, self.tests, self.tried = grader, tests, tried
-        self.judged = Fetched(tests, REFERENCE_SECONDS, judge) if judge else None
+        self.grader, self.tests, self.tried, self.judge = grader, tests, tried, judge
         self.passing: list[tuple[str, float]] = []
         self.wrong: list[tuple[int, GradeResult]] = []
         self.python2: list[tuple[int, str]] = []
@@ -93,7 +92,7 @@ class _Trial:
         return len(self.passing) + len(self.wrong) + self.failures >= self.tried
 
     def run(self, number: int, code: str) -> None:
-        result = graded(self.grader, self.tests, REFERENCE_SECONDS, code, self.judged)
+        result = graded(self.grader, self.tests, REFERENCE_SECONDS, code, self.judge)
         if result.reward == 1.0:
             self.passing.append((code, result.cpu_seconds))
         elif result.status is Status.WRONG_ANSWER:
@@ -110,13 +109,14 @@ def graded(
     tests: Tests,
     seconds: float,
     code: str,
-    judged: Fetched | None,
+    judge: str,
     language: str | None = None,
 ) -> GradeResult:
-    """A program on the row's tests: by the comparator, or by the row's own judge."""
-    if judged is None:
+    """A program on the row's tests: by the comparator, or by the row's own ``judge``
+    (its judge_json; "" for the comparator)."""
+    if not judge:
         return grader.grade_tests(tests, seconds, code, language)
-    found = Fetched(tests, seconds, judged.judge_json)
+    found = Fetched(tests, seconds, judge)
     return grader.grade_by_judge(found.content_key, found, code, language)
 
 
@@ -143,7 +143,7 @@ def curated(grader: Grader, screened: Screened, options: RowOptions) -> Kept | D
             return Dropped(FIGURE, figure)
         if len(tests) < options.min_tests:
             return Dropped(TOO_FEW, f"{len(tests)} < {options.min_tests}")
-        return _row(screened, options, "", 0.0, (), "upstream_tests_only")
+        return _row(screened, options, "", 0.0, (), "upstream_tests_only", judge)
     if not trial.passing:
         given = len(problem.references)
         return Dropped(NO_REFERENCE, _none_passed(given, trial, options.convert_python2))
@@ -158,10 +158,10 @@ def curated(grader: Grader, screened: Screened, options: RowOptions) -> Kept | D
     if len(tests) < options.min_tests:
         return Dropped(TOO_FEW, f"{len(tests)} < {options.min_tests}")
     others = tuple(c for c, _ in trial.passing if c != code)
-    row = replace(_row(screened, options, code, slowest, others, kind), judge_json=judge)
+    row = _row(screened, options, code, slowest, others, kind, judge)
     if not options.wrong_tried or not problem.wrong:
         return row
-    rejected = _rejected(grader, screened, row.time_limit_s, options.wrong_tried, trial.judged)
+    rejected = _rejected(grader, screened, row.time_limit_s, options.wrong_tried, judge)
     return replace(row, wrong=rejected)
 
 
@@ -188,13 +188,13 @@ DIRECTORY_OF = {
 
 
 def _rejected(
-    grader: Grader, screened: Screened, time_limit: float, tried: int, judged: Fetched | None
+    grader: Grader, screened: Screened, time_limit: float, tried: int, judge: str
 ) -> tuple[tuple[str, str, str], ...]:
     """The first ``tried`` known-wrong programs, each with the directory its verdict on
     the row's tests puts it in; one the tests pass, or that does not build, is left out."""
     found = []
     for language, code in screened.problem.wrong[:tried]:
-        result = graded(grader, screened.tests, time_limit, code, judged, language)
+        result = graded(grader, screened.tests, time_limit, code, judge, language)
         directory = DIRECTORY_OF.get(result.status)
         if directory is not None:
             found.append((directory, language, code))
@@ -207,7 +207,8 @@ def _row(
     code: str,
     slowest: float,
     others: tuple[str, ...],
-    kind: str = "python_reference",
+    kind: str,
+    judge: str,
 ) -> Kept:
     problem = screened.problem
     upstream = problem.time_limit_s
@@ -227,6 +228,7 @@ def _row(
         origin_json(origin),
         code,
         others,
+        judge_json=judge,
     )
 
 

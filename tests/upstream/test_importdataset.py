@@ -462,3 +462,16 @@ def test_a_file_of_another_sources_layout_stops_at_once(tmp_path: Path,
     assert "input_output" in said and "is it another SOURCE?" in said
     assert not (tmp_path / ".out.importing").exists() and not (tmp_path / "out").exists()
     assert run("taco", str(rows), "-o", str(tmp_path / "out")) == 0  # (nothing left behind)
+
+
+def test_a_row_on_its_tests_alone_keeps_its_own_checker(tmp_path: Path) -> None:
+    from helpers.upstream_rows import WITHIN_ONE
+
+    rows = write_parquet(tmp_path / "train.parquet", [
+        ccplus_row("alone", sum_tests(), [], checker=WITHIN_ONE)])  # fmt: skip
+    assert run("code-contests-plus", str(rows), "--keep-judges", "--allow-no-reference",
+               "-o", str(tmp_path / "out")) == 0  # fmt: skip
+    judged = pq.read_table(tmp_path / "out" / "judged-train.parquet").to_pylist()
+    assert len(judged) == 1 and json.loads(judged[0]["judge_json"])["kind"] == "custom"
+    assert json.loads(judged[0]["origin_json"])["reference_kind"] == "upstream_tests_only"
+    assert pq.read_table(tmp_path / "out" / "problems-train.parquet").num_rows == 0
