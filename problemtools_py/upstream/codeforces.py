@@ -32,6 +32,7 @@ from problemtools_py.grading.preflight import read_rows
 from problemtools_py.upstream.problem import (
     MAX_REFERENCE_BYTES,
     MAX_REFERENCES,
+    MAX_WRONG,
     NotSelected,
     Tests,
     UnreadableRow,
@@ -101,9 +102,6 @@ class Submissions:
         kept = self.by_problem[problem]
         if language.startswith(PYTHON3) and len(kept) < MAX_REFERENCES and code not in kept:
             kept.append(code)
-
-
-MAX_WRONG = 8
 
 
 def judge_language(name: str) -> str | None:

@@ -9,6 +9,7 @@ from typing import Any
 Tests = tuple[tuple[str, str], ...]
 MAX_REFERENCES = 16  # references tried per problem (TACO rows carry hundreds)
 MAX_REFERENCE_BYTES = 1 << 20  # a longer "solution" is no program we run
+MAX_WRONG = 8  # known-wrong programs kept per problem
 
 
 class UnreadableRow(ValueError):

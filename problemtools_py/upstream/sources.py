@@ -9,8 +9,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from problemtools_py.grading.extract import extract_code
 from problemtools_py.grading.shapes import plain, suite_of
 from problemtools_py.upstream.problem import (
+    MAX_WRONG,
     NotSelected,
     NotValidated,
     Tests,
@@ -57,7 +59,6 @@ _PROMPT_HEAD = re.compile(
 _PROMPT_TAIL = re.compile(
     r"\n+(?:The input will be (?:stdin|given via stdin)|Now solve the problem).*\Z", re.S
 )
-_FENCE = re.compile(r"```[\w+-]*\n(.*?)```", re.S)
 
 
 def unwrapped(prompt: str) -> tuple[str, str | None]:
@@ -153,7 +154,7 @@ def primeintellect(row: Mapping[str, Any], key: str) -> Upstream:
     metadata = _json_field(row, "metadata", {})
     metadata = metadata if isinstance(metadata, dict) else {}
     gold = row.get("gold_standard_solution")
-    code = _FENCE.search(gold) if isinstance(gold, str) else None
+    code = (extract_code(gold) or gold) if isinstance(gold, str) else None  # (fenced or not)
     origin: dict[str, Any] = {"dataset": "PrimeIntellect/verifiable-coding-problems"}
     for name in ("problem_id", "source", "in_source_id"):
         if isinstance(row.get(name), str) and row[name]:
@@ -166,7 +167,7 @@ def primeintellect(row: Mapping[str, Any], key: str) -> Upstream:
         statement=statement,
         tests=tests,
         call=call,
-        references=python_references([code.group(1) if code else gold]),
+        references=python_references([code]),
         time_limit_s=limit_seconds(metadata.get("time_limit")),
         memory_mb=limit_mb(metadata.get("memory_limit")),
         origin=origin,
@@ -189,23 +190,7 @@ def livecodebench(row: Mapping[str, Any], key: str) -> Upstream:
     return Upstream("livecodebench", key, statement, tests, call, origin=origin)
 
 
-Reader = Callable[[Mapping[str, Any], str], Upstream]
-
-
-def _deepcoder_config(config: str) -> Reader:
-    return lambda row, key: deepcoder(row, key, config)
-
-
-READERS: dict[str, Reader] = {
-    **{f"deepcoder-{c}": _deepcoder_config(c) for c in DEEPCODER_CONFIGS},
-    "taco": taco,
-    "primeintellect": primeintellect,
-    "livecodebench": livecodebench,
-}
-
-
 VALIDATED = 0.9  # Code-Contests-Plus' true positive and negative rates a row needs
-MAX_WRONG = 8  # known-wrong programs kept per problem
 CCPLUS_LANGUAGES = {"PY3": "python3", "CPP": "cpp", "JAVA": "java"}  # (no Python 2 here)
 
 
@@ -261,7 +246,20 @@ def _records(value: object) -> list[dict[str, Any]]:
     return [r for r in value if isinstance(r, dict)]
 
 
-READERS["code-contests-plus"] = ccplus
+Reader = Callable[[Mapping[str, Any], str], Upstream]
+
+
+def _deepcoder_config(config: str) -> Reader:
+    return lambda row, key: deepcoder(row, key, config)
+
+
+READERS: dict[str, Reader] = {
+    **{f"deepcoder-{c}": _deepcoder_config(c) for c in DEEPCODER_CONFIGS},
+    "taco": taco,
+    "primeintellect": primeintellect,
+    "livecodebench": livecodebench,
+    "code-contests-plus": ccplus,
+}
 
 # The column a source's every row has (its statement's): a file whose first row lacks it
 # is not in that source's layout at all (another SOURCE was meant), said at once.
