@@ -12,7 +12,7 @@ import contextlib
 import json
 import math
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -189,13 +189,19 @@ def from_package(ctx: Workbench, options: BuildOptions) -> Conversion:
 
 
 def _capped(cases: list[tuple[str, str, str]], options: BuildOptions) -> list[tuple[str, str, str]]:
-    kept, size = [], 0
-    for stem, stdin, stdout in cases[: options.max_tests]:
+    pairs = [(stdin, stdout) for _, stdin, stdout in cases]
+    return cases[: within_caps(pairs, options.max_tests, options.max_test_bytes)]
+
+
+def within_caps(tests: Sequence[tuple[str, str]], max_tests: int, max_bytes: int) -> int:
+    """How many of the first tests fit both caps (the card: 32 tests, 4 MiB of stdin and
+    stdout); kattis2parquet's and importdataset's rule."""
+    size = 0
+    for count, (stdin, stdout) in enumerate(tests[:max_tests]):
         size += len(stdin.encode()) + len(stdout.encode())
-        if size > options.max_test_bytes:
-            break
-        kept.append((stem, stdin, stdout))
-    return kept
+        if size > max_bytes:
+            return count
+    return min(len(tests), max_tests)
 
 
 def _with_reference(

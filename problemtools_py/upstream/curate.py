@@ -6,10 +6,10 @@ rows kept so far and against ``--dedup-against`` datasets); the tests capped (32
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from problemtools_py.dataset.build import within_caps
 from problemtools_py.dataset.dedup import NgramIndex, statements_of
 from problemtools_py.errors import FatalError
 from problemtools_py.grading.preflight import read_rows
@@ -117,13 +117,7 @@ class Screen:
 
 def capped(tests: Tests, caps: Caps) -> Tests:
     """The first tests within both caps, in order (the card: 32 tests, 4 MiB)."""
-    kept, size = [], 0
-    for stdin, stdout in tests[: caps.max_tests]:
-        size += len(stdin.encode()) + len(stdout.encode())
-        if size > caps.max_test_bytes:
-            break
-        kept.append((stdin, stdout))
-    return tuple(kept)
+    return tests[: within_caps(tests, caps.max_tests, caps.max_test_bytes)]
 
 
 LCB_FIELDS = ("question_content", "statement", "problem", "question")
@@ -151,9 +145,3 @@ def _index(paths: list[Path], lcb: bool) -> NgramIndex:
                 )
             index.add(f"{path.name}:{fields.get('question_id', number)}", text)
     return index
-
-
-def dropped_json(key: str, dropped: Dropped) -> str:
-    return json.dumps(
-        {"row": key, "reason": dropped.reason, "detail": dropped.detail}, ensure_ascii=False
-    )
