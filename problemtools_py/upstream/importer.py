@@ -64,12 +64,14 @@ class ImportOptions:
             "files": [_identity(f) for f in files],
             "rows": asdict(self.rows),
             "caps": asdict(self.caps),
-            "livecodebench": [str(p) for p in self.livecodebench],
-            "dedup_against": [str(p) for p in self.dedup_against],
-            "submissions": [str(p) for p in self.submissions],
-            "incorrect": [str(p) for p in self.incorrect],
-            "generated_tests": str(self.generated_tests),
-            "append_to": str(self.append_to),
+            "livecodebench": [_identity(p) for p in self.livecodebench],
+            "dedup_against": [_identity(p) for p in self.dedup_against],
+            "submissions": [_identity(p) for p in self.submissions],
+            "incorrect": [_identity(p) for p in self.incorrect],
+            "generated_tests": None
+            if self.generated_tests is None
+            else _identity(self.generated_tests),
+            "append_to": None if self.append_to is None else _identity(self.append_to),
             "keep_judges": self.keep_judges,
         }
 
@@ -91,9 +93,13 @@ class ImportOptions:
 
 
 def _identity(path: Path) -> list[object]:
-    """A source file as the journal knows it: where it is, its size and its time (a file
-    changed since the run was killed makes it another import)."""
-    stat = path.stat()
+    """An input as the journal knows it: where it is, its size and its time (a file
+    changed since the run was killed makes it another import: the rows it decides, its
+    duplicates, its references, would not be the journal's)."""
+    try:
+        stat = path.stat()
+    except OSError:  # (the command names what is missing where it reads it)
+        return [str(path.resolve()), None, None]
     return [str(path.resolve()), stat.st_size, stat.st_mtime_ns]
 
 
@@ -158,15 +164,31 @@ def check_layouts(files: list[Path], source: str) -> None:
     before it starts, naming the file and the columns it has (another SOURCE was meant)."""
     column = STATEMENT_COLUMN.get(source)
     for path in files:
-        row = next((found for _, _, found in read_rows(path, 1)), None)
-        if column is None or not isinstance(row, dict) or column in row:
+        names = _columns(path)
+        if column is None or names is None or column in names:
             continue
-        has = ", ".join(sorted(row)[:12]) or "no columns"
+        has = ", ".join(sorted(names)[:12]) or "no columns"
         raise FatalError(
             f"not in {source}'s layout: its rows have no {column!r} (they have {has}); "
             "is it another SOURCE?",
             path=path,
         )
+
+
+def _columns(path: Path) -> list[str] | None:
+    """A file's columns: a parquet file's from its schema (no row group decoded), JSON
+    lines' from the first row; None when there is no row, or no object, to tell."""
+    with path.open("rb") as handle:
+        parquet = handle.read(4) == b"PAR1"
+    if parquet:
+        import pyarrow.parquet as pq
+
+        try:
+            return list(pq.ParquetFile(path).schema_arrow.names)
+        except Exception:  # (the import itself reports an unreadable file, naming it)
+            return None
+    row = next((found for _, _, found in read_rows(path, 1)), None)
+    return list(row) if isinstance(row, dict) else None
 
 
 def run_import(
@@ -178,11 +200,13 @@ def run_import(
 ) -> tuple[Path, Tally]:
     """The import, resumed from its journal when an earlier run of it was killed."""
     check_layouts(files, options.source)
+    against = [*options.dedup_against, *([options.append_to] if options.append_to else [])]
+    # (the statements to compare with read first: a missing one stops the import before
+    # a journal is made that would then refuse the corrected command)
+    screen = Screen(list(options.livecodebench), against, options.caps, options.keep_judges)
     journal = Journal(out, options.run_key(files))
     tally, order = Tally(), []
     try:
-        against = [*options.dedup_against, *([options.append_to] if options.append_to else [])]
-        screen = Screen(list(options.livecodebench), against, options.caps, options.keep_judges)
         with _curation(options) as (submit, finish):
 
             def start(item: Item) -> tuple[bool, Any]:
@@ -259,9 +283,10 @@ def _curation(options: ImportOptions) -> Iterator[tuple[Callable[..., Any], Call
 def _count(tally: Tally, decided: Screened | Dropped, outcome: Outcome) -> None:
     if isinstance(outcome, Dropped):
         tally.dropped[outcome.reason] += 1
-    else:
-        source = decided.problem.source if isinstance(decided, Screened) else "resumed"
-        tally.curated[json.loads(outcome.origin_json).get("source", source)] += 1
+    elif isinstance(decided, Screened):
+        tally.curated[decided.problem.source] += 1
+    else:  # (a journal's row its screening now drops: counted by the source it names)
+        tally.curated[json.loads(outcome.origin_json)["source"]] += 1
 
 
 def _assemble(out: Path, journal: Journal, order: list[str], tally: Tally) -> Path:

@@ -475,3 +475,14 @@ def test_a_row_on_its_tests_alone_keeps_its_own_checker(tmp_path: Path) -> None:
     assert len(judged) == 1 and json.loads(judged[0]["judge_json"])["kind"] == "custom"
     assert json.loads(judged[0]["origin_json"])["reference_kind"] == "upstream_tests_only"
     assert pq.read_table(tmp_path / "out" / "problems-train.parquet").num_rows == 0
+
+
+def test_a_missing_input_stops_before_a_journal_is_made(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    rows = write_jsonl(tmp_path / "rows.jsonl", [taco_row(statement("m"), [SUM], sum_tests())])
+    missing = tmp_path / "no-such-dataset"
+    assert run("taco", str(rows), "--dedup-against", str(missing), "-o",
+               str(tmp_path / "out")) == 2  # fmt: skip
+    assert f"{missing}: no such file or dataset" in capsys.readouterr().err
+    assert not (tmp_path / ".out.importing").exists()
+    assert run("taco", str(rows), "-o", str(tmp_path / "out")) == 0
