@@ -92,7 +92,8 @@ class Assembler:
                 files += self._write_split(split)
             refs = self.tmp / REFERENCES_FILE
             with RowWriter(refs, REFERENCES) as writer:
-                for pid in self._ordered(self.sources, writer):
+                for pid in self._in_order(self.sources):
+                    writer.start_run(self.run_of.get(pid, 0))
                     split = self.split_of[pid]
                     writer.add({"problem_id": pid, "code": self._row(split, pid).reference})
             files.append(refs)
@@ -118,7 +119,7 @@ class Assembler:
     def _write_split(self, split: str) -> list[Path]:
         """The split's rows: the comparator's in problems-<split>.parquet (the card's),
         those with their own judge in judged-<split>.parquet (when there are any)."""
-        order = sorted(os.listdir(self.spill / split), key=lambda p: (self.run_of.get(p, 0), p))
+        order = self._in_order(os.listdir(self.spill / split))
         plain = self.tmp / split_file(split)
         with RowWriter(plain, PROBLEMS) as writer:
             for row in self._rows(split, order):  # (one at a time: rows hold megabytes)
@@ -139,11 +140,9 @@ class Assembler:
         for pid in order:
             yield self._row(split, pid)
 
-    def _ordered(self, pids: Iterable[str], writer: RowWriter) -> Iterator[str]:
-        """``pids`` by run, then id; the writer told where each later run starts."""
-        for pid in sorted(pids, key=lambda pid: (self.run_of.get(pid, 0), pid)):
-            writer.start_run(self.run_of.get(pid, 0))
-            yield pid
+    def _in_order(self, pids: Iterable[str]) -> list[str]:
+        """``pids`` as the files hold them: by run, then by id (see RowWriter.start_run)."""
+        return sorted(pids, key=lambda pid: (self.run_of.get(pid, 0), pid))
 
     def summary(self) -> dict[str, Any]:
         """What was built, for ``--json``: each row's problem_id, package and split (in
