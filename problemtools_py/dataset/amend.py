@@ -10,19 +10,15 @@ temporary name and renamed when whole."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from problemtools_py.dataset.arrow import pq
 from problemtools_py.dataset.build import BuildOptions
-from problemtools_py.dataset.schema import REPORT_FILE, SPLITS, split_file, tests_json
+from problemtools_py.dataset.derived import derived, read_report, write_report
+from problemtools_py.dataset.schema import SPLITS, split_file, tests_json
 from problemtools_py.dataset.writer import RowWriter
-from problemtools_py.digests import file_digest
-from problemtools_py.errors import FatalError
 
 Tests = list[tuple[str, str]]
 
@@ -39,28 +35,14 @@ class Amended:
 
 def amend(source: Path, out: Path, new_tests: dict[str, Tests]) -> Amended:
     """``source`` copied to ``out`` with ``new_tests`` (by problem_id) added."""
-    if out.exists():
-        raise FatalError("already exists; choose a new output directory", path=out)
-    if out.resolve() == source.resolve():
-        raise FatalError("the output must be a new directory, not the dataset", path=out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     done = Amended(out)
-    try:
-        for path in sorted(source.iterdir()):
-            if path.is_file():
-                shutil.copy2(path, tmp / path.name)
+    with derived(source, out) as tmp:
         wanted = {pid: tests for pid, tests in new_tests.items() if tests}
         for split in SPLITS:
             name = split_file(split)
             if (source / name).is_file() and _rewrite(source / name, tmp / name, wanted, done):
                 done.files.append(name)
         _report(tmp, done)
-        tmp.chmod(0o755)
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return done
 
 
@@ -99,19 +81,9 @@ def _grown(row: dict[str, Any], extra: Tests, caps: BuildOptions, done: Amended)
 
 def _report(tmp: Path, done: Amended) -> None:
     """build_report.json with the rewritten files' digests and what was added."""
-    path = tmp / REPORT_FILE
-    try:
-        report = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except ValueError:
-        report = {}
-    if not isinstance(report, dict):
-        report = {}
-    digests = report.setdefault("sha256", {})
-    if isinstance(digests, dict):
-        for name in done.files:
-            digests[name] = file_digest(tmp / name)
+    report = read_report(tmp)
     report["augmented"] = {
         "tests_added": dict(sorted(done.added.items())),
         "left_out_over_caps": dict(sorted(done.left_out.items())),
     }
-    path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    write_report(tmp, report, done.files)

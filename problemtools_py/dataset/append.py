@@ -7,19 +7,15 @@ Written under a temporary name and renamed when whole."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from problemtools_py.dataset.arrow import pq
+from problemtools_py.dataset.derived import derived, read_report, write_report
 from problemtools_py.dataset.reader import SplitFile
-from problemtools_py.dataset.schema import REFERENCES_FILE, REPORT_FILE, split_file
+from problemtools_py.dataset.schema import REFERENCES_FILE, split_file
 from problemtools_py.dataset.writer import RowWriter
-from problemtools_py.digests import file_digest
 from problemtools_py.errors import FatalError
 from problemtools_py.findings import ExitCode
 
@@ -28,29 +24,17 @@ TRAIN = split_file("train")
 
 def append(base: Path, built: Path, out: Path) -> Path:
     """``base`` with ``built``'s train rows (and their references) appended, as ``out``."""
-    if out.exists():
-        raise FatalError("already exists; choose a new output directory", path=out)
     if {p.name for p in built.glob("*.parquet")} - {TRAIN, REFERENCES_FILE}:
         raise FatalError("only train rows are appended", path=built)
     _no_shared_ids(base, built)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
-        for path in sorted(base.iterdir()):
-            if path.is_file():
-                shutil.copy2(path, tmp / path.name)
+    with derived(base, out) as tmp:
         added = 0
         if (built / TRAIN).is_file():
             added = _appended(base / TRAIN, built / TRAIN, tmp / TRAIN)
         if (built / REFERENCES_FILE).is_file():
             _appended(base / REFERENCES_FILE, built / REFERENCES_FILE, tmp / REFERENCES_FILE)
-        _drops(base, built, tmp)
-        _report(base, built, tmp, added)
-        tmp.chmod(0o755)
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        _drops(built, tmp)
+        _report(built, tmp, added)
     return out
 
 
@@ -97,36 +81,22 @@ def _rows(file: pq.ParquetFile) -> Iterator[tuple[int, dict[str, Any]]]:
             index += 1
 
 
-def _drops(base: Path, built: Path, tmp: Path) -> None:
+def _drops(built: Path, tmp: Path) -> None:
     new = built / "drops.jsonl"
     if new.is_file():
         with (tmp / "drops.jsonl").open("ab") as out:
             out.write(new.read_bytes())
 
 
-def _report(base: Path, built: Path, tmp: Path, added: int) -> None:
-    report = _json(tmp / REPORT_FILE)
-    new = _json(built / REPORT_FILE)
+def _report(built: Path, tmp: Path, added: int) -> None:
+    report, new = read_report(tmp), read_report(built)
     rows = report.setdefault("rows", {})
     if isinstance(rows, dict):
         rows["train"] = int(rows.get("train", 0)) + added
-    digests = report.setdefault("sha256", {})
-    if isinstance(digests, dict):
-        for name in (TRAIN, REFERENCES_FILE):
-            if (tmp / name).is_file():
-                digests[name] = file_digest(tmp / name)
     entry = {"rows": added, "dropped": new.get("dropped", {})}
     if "build" in new:
         entry["build"] = new["build"]
     appended = report.setdefault("appended", [])
     if isinstance(appended, list):
         appended.append(entry)
-    (tmp / REPORT_FILE).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-
-
-def _json(path: Path) -> dict[str, Any]:
-    try:
-        value = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except ValueError:
-        value = {}
-    return value if isinstance(value, dict) else {}
+    write_report(tmp, report, [name for name in (TRAIN, REFERENCES_FILE) if (tmp / name).is_file()])

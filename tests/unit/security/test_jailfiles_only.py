@@ -30,8 +30,8 @@ RAW_CALLS = {"open", "read_bytes", "read_text", "write_bytes", "write_text", "un
 RENAMES_ALLOWED = {"atomicfile.py", "sandbox/native.py", "sandbox/launch.py",
                    "judge/javacds.py", "judge/pch.py", "judge/buildcache.py",
                    "judge/compile.py", "dataset/assemble.py", "dataset/export.py",
-                   "dataset/amend.py", "dataset/distributed.py", "statements/texformat.py",
-                   "dataset/append.py", "upstream/journal.py",
+                   "dataset/distributed.py", "statements/texformat.py",
+                   "dataset/derived.py", "upstream/journal.py",
                    "convert/versions/upgrade_write.py", "convert/skeletons/skeleton.py"}  # fmt: skip
 
 
