@@ -12,6 +12,7 @@ pass-fail) 1, the validator's own error."""
 
 from __future__ import annotations
 
+import functools
 import json
 import uuid
 from importlib import resources
@@ -48,7 +49,9 @@ int main(int argc, char* argv[]) {
 """
 
 
+@functools.cache
 def testlib_header() -> str:
+    """testlib.h's text, read once (206 KB: every judged row carries it)."""
     return (resources.files("problemtools_py.upstream") / "testlib" / "testlib.h").read_text()
 
 
