@@ -147,3 +147,15 @@ def test_a_livecodebench_row_with_packed_private_tests() -> None:
     got = READERS["livecodebench"](row, "k")
     assert got.tests == (("1\n", "2\n"), ("5\n", "10\n")) and got.references == ()
     assert got.origin["contest_date"] == "2023-05-06" and got.origin["platform"] == "atcoder"
+
+
+def test_rows_built_to_exhaust_the_reader_are_unreadable_not_a_crash() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    with pytest.raises(UnreadableRow, match=r"not JSON|tests"):
+        READERS["taco"]({"question": "Q", "input_output": deep}, "k")
+    with pytest.raises(UnreadableRow, match="over 1 MiB"):
+        READERS["taco"]({"question": "Q" * ((1 << 20) + 1), "input_output": "{}"}, "k")
+    many = json.dumps([f"print({i})" for i in range(100_000)])
+    row = taco_row(statement("many"), [], sum_tests(1))
+    row["solutions"] = many
+    assert len(READERS["taco"](row, "k").references) == MAX_REFERENCES
